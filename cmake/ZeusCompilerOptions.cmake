@@ -1,0 +1,30 @@
+# One INTERFACE target carries the warnings and the Qt hygiene defines; every
+# target of the project links it.
+add_library(zeus_options INTERFACE)
+add_library(zeus::options ALIAS zeus_options)
+
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(zeus_options INTERFACE
+        -Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Woverloaded-virtual
+        -Wshadow=local -Wcast-qual -Wformat=2)
+    if(ZEUS_WARNINGS_AS_ERRORS)
+        target_compile_options(zeus_options INTERFACE -Werror)
+    endif()
+elseif(MSVC)
+    target_compile_options(zeus_options INTERFACE /W4 /permissive- /utf-8)
+    if(ZEUS_WARNINGS_AS_ERRORS)
+        target_compile_options(zeus_options INTERFACE /WX)
+    endif()
+endif()
+
+target_compile_definitions(zeus_options INTERFACE
+    QT_NO_CAST_FROM_ASCII
+    QT_NO_CAST_TO_ASCII
+    QT_NO_CAST_FROM_BYTEARRAY
+    QT_NO_URL_CAST_FROM_STRING
+    QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
+    QT_NO_KEYWORDS
+    QT_USE_QSTRINGBUILDER
+    QT_NO_FOREACH
+    QT_DISABLE_DEPRECATED_BEFORE=0x060400
+    QT_DISABLE_DEPRECATED_UP_TO=0x060400)

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Builds the root file system of the OFFLINE TEST IMAGE (zeus-desktop-sandbox:test).
+# It is for the project's tests only, not for users: busybox-static with its applets
+# plus bash and the libraries it needs, so it can be built with no registry.
+# Usage: make-rootfs.sh OUTPUT.tar
+set -eu
+out=${1:?usage: make-rootfs.sh OUTPUT.tar}
+busybox=$(command -v busybox || true)
+[ -x /bin/busybox ] && busybox=/bin/busybox
+[ -n "$busybox" ] || { echo "make-rootfs: busybox-static is not installed" >&2; exit 1; }
+bash_bin=$(command -v bash)
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/bin" "$root/usr/bin" "$root/sbin" "$root/etc" "$root/tmp" "$root/workspace" \
+         "$root/proc" "$root/sys" "$root/dev" "$root/root" "$root/home"
+chmod 1777 "$root/tmp"
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+    [ "$applet" = busybox ] && continue
+    [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+# bash with the shared libraries ldd lists (kept at their absolute paths)
+rm -f "$root/bin/bash"
+cp "$bash_bin" "$root/bin/bash"
+for lib in $(ldd "$bash_bin" | awk '/=> \//{print $3} /^[[:space:]]*\/.*ld-linux/{print $1}'); do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+done
+# the loader may be looked up under /lib64 too
+if [ -e /lib64/ld-linux-x86-64.so.2 ]; then
+    mkdir -p "$root/lib64"; cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+fi
+cat > "$root/etc/passwd" <<'PW'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+PW
+cat > "$root/etc/group" <<'GR'
+root:x:0:
+nogroup:x:65534:
+GR
+tar -C "$root" -cf "$out" .

@@ -1,0 +1,150 @@
+#!/bin/bash
+# Test harness: real container engines and a real keyring for the test suite.
+# Sourced by tests/run.sh. It reuses what is reachable and otherwise, when root,
+# installs and starts private instances that it stops again at the end.
+#
+# Exports for the tests:
+#   DOCKER_HOST                 the Docker engine to use
+#   CONTAINERS_CONF             the harness's Podman configuration (runc, rlimits)
+#   ZEUS_TEST_IMAGE             the offline test image, present in both engines
+#   ZEUS_TEST_DOCKERD_PIDFILE   set when the harness owns dockerd (fault tests stop/restart it)
+#   ZEUS_TEST_DOCKERD_RESTART   a command that starts the private dockerd again
+# Under CI=true an engine that cannot be had is an error, never a skip.
+
+ZEUS_TEST_IMAGE=${ZEUS_TEST_IMAGE:-zeus-desktop-sandbox:test}
+export ZEUS_TEST_IMAGE
+harness_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source_dir=$(cd "$harness_dir/../.." && pwd)
+
+harness_fail() {
+    echo "harness: $*" >&2
+    if [ "${CI:-}" = true ]; then
+        exit 1
+    fi
+    return 1
+}
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi
+}
+
+docker_reachable() {
+    command -v docker >/dev/null 2>&1 && timeout 10 docker info --format '{{.ServerVersion}}' >/dev/null 2>&1
+}
+
+start_private_dockerd() {
+    ZEUS_DOCKERD_DIR=$(mktemp -d /tmp/zeus-dockerd.XXXXXX)
+    export ZEUS_DOCKERD_DIR
+    cat > "$ZEUS_DOCKERD_DIR/start" <<START
+#!/bin/sh
+D="$ZEUS_DOCKERD_DIR"
+rm -f "\$D/pid"
+dockerd --iptables=false --ip6tables=false --bridge=none --storage-driver=vfs \\
+  --data-root "\$D/data" --exec-root "\$D/exec" --pidfile "\$D/pid" \\
+  -H "unix://\$D/docker.sock" >>"\$D/log" 2>&1 &
+i=0
+while [ \$i -lt 120 ]; do
+  DOCKER_HOST="unix://\$D/docker.sock" docker info --format '{{.ServerVersion}}' >/dev/null 2>&1 && exit 0
+  sleep 0.5; i=\$((i+1))
+done
+echo "harness: private dockerd did not answer; its log:" >&2; tail -n 30 "\$D/log" >&2; exit 1
+START
+    chmod +x "$ZEUS_DOCKERD_DIR/start"
+    export DOCKER_HOST="unix://$ZEUS_DOCKERD_DIR/docker.sock"
+    export ZEUS_TEST_DOCKERD_PIDFILE="$ZEUS_DOCKERD_DIR/pid"
+    export ZEUS_TEST_DOCKERD_RESTART="$ZEUS_DOCKERD_DIR/start"
+    "$ZEUS_DOCKERD_DIR/start"
+}
+
+stop_private_dockerd() {
+    [ -n "${ZEUS_DOCKERD_DIR:-}" ] || return 0
+    if [ -f "$ZEUS_DOCKERD_DIR/pid" ]; then
+        local pid; pid=$(cat "$ZEUS_DOCKERD_DIR/pid")
+        docker ps -aq 2>/dev/null | xargs -r docker rm -f >/dev/null 2>&1
+        kill "$pid" 2>/dev/null
+        for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+        kill -9 "$pid" 2>/dev/null
+    fi
+    # vfs layers can hold read-only bits; remove what can be removed
+    rm -rf "$ZEUS_DOCKERD_DIR" 2>/dev/null || true
+}
+
+ensure_docker() {
+    if docker_reachable; then
+        echo "harness: using the reachable Docker engine (${DOCKER_HOST:-default socket})"
+        return 0
+    fi
+    unset DOCKER_HOST
+    if docker_reachable; then echo "harness: using the Docker engine on the default socket"; return 0; fi
+    if [ "$(id -u)" != 0 ]; then
+        harness_fail "no Docker engine is reachable and this is not root: start Docker (sudo systemctl start docker) or set DOCKER_HOST"
+        return 1
+    fi
+    command -v dockerd >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io >/dev/null \
+        || { harness_fail "could not install docker.io"; return 1; }
+    start_private_dockerd || { harness_fail "the private dockerd did not start"; return 1; }
+    echo "harness: started a private dockerd ($(docker info --format '{{.ServerVersion}}'))"
+}
+
+ensure_podman() {
+    if ! command -v podman >/dev/null; then
+        if [ "$(id -u)" = 0 ]; then
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc >/dev/null \
+                || { harness_fail "could not install podman"; return 1; }
+        else
+            harness_fail "podman is not installed (sudo apt-get install podman runc)"; return 1
+        fi
+    fi
+    if [ -z "${CONTAINERS_CONF:-}" ]; then
+        ZEUS_PODMAN_DIR=$(mktemp -d /tmp/zeus-podman.XXXXXX)
+        cat > "$ZEUS_PODMAN_DIR/containers.conf" <<'CONF'
+[containers]
+default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+CONF
+        export CONTAINERS_CONF="$ZEUS_PODMAN_DIR/containers.conf"
+    fi
+    timeout 30 podman info --format json >/dev/null 2>&1 \
+        || { harness_fail "podman info fails: $(podman info 2>&1 | tail -n 3)"; return 1; }
+    echo "harness: using Podman $(podman version --format '{{.Client.Version}}' 2>/dev/null)"
+}
+
+ensure_test_image() { # $1 = docker|podman
+    local engine=$1
+    if "$engine" image inspect "$ZEUS_TEST_IMAGE" >/dev/null 2>&1; then
+        echo "harness: $engine already has $ZEUS_TEST_IMAGE"
+        return 0
+    fi
+    if [ -z "${ZEUS_TEST_ROOTFS:-}" ]; then
+        command -v busybox >/dev/null || [ -x /bin/busybox ] || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq busybox-static >/dev/null
+        ZEUS_TEST_ROOTFS=$(mktemp /tmp/zeus-rootfs.XXXXXX.tar)
+        export ZEUS_TEST_ROOTFS
+        "$source_dir/docker/testimage/make-rootfs.sh" "$ZEUS_TEST_ROOTFS" || { harness_fail "could not make the test rootfs"; return 1; }
+    fi
+    "$engine" import "$ZEUS_TEST_ROOTFS" "$ZEUS_TEST_IMAGE" >/dev/null \
+        || { harness_fail "$engine import of $ZEUS_TEST_IMAGE failed"; return 1; }
+    echo "harness: imported $ZEUS_TEST_IMAGE into $engine"
+}
+
+stop_engines() {
+    stop_private_dockerd
+    [ -n "${ZEUS_TEST_ROOTFS:-}" ] && rm -f "$ZEUS_TEST_ROOTFS"
+    [ -n "${ZEUS_PODMAN_DIR:-}" ] && rm -rf "$ZEUS_PODMAN_DIR"
+    return 0
+}
+
+# Runs "$@" on a private session bus with an unlocked gnome-keyring.
+with_keyring() {
+    if ! command -v dbus-run-session >/dev/null || ! command -v gnome-keyring-daemon >/dev/null; then
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dbus dbus-x11 gnome-keyring libsecret-tools >/dev/null \
+            || { harness_fail "could not install gnome-keyring"; return 1; }
+    fi
+    local keyring_home; keyring_home=$(mktemp -d /tmp/zeus-keyring.XXXXXX)
+    mkdir -p "$keyring_home/run" "$keyring_home/data" && chmod 700 "$keyring_home/run"
+    XDG_DATA_HOME="$keyring_home/data" XDG_RUNTIME_DIR="$keyring_home/run" \
+        dbus-run-session -- "$harness_dir/keyring-session.sh" "$@"
+    local rc=$?
+    rm -rf "$keyring_home"
+    return $rc
+}

@@ -1,0 +1,61 @@
+// The command line of zeus-desktop, run as a process: usage errors exit 2, --version works with no display.
+#include "testenvironment.h"
+
+#include <QProcessEnvironment>
+#include <QtTest>
+
+class TestAppOptions : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void versionRunsWithoutDisplay();
+    void usageErrors_data();
+    void usageErrors();
+};
+
+void TestAppOptions::versionRunsWithoutDisplay() {
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(ZEUS_APP_BINARY), {QStringLiteral("--version")});
+    QVERIFY(process.waitForFinished(20000));
+    QCOMPARE(process.exitCode(), 0);
+    const QString out = QString::fromUtf8(process.readAllStandardOutput());
+    QVERIFY2(out.startsWith(QStringLiteral("Zeus Desktop ")), qPrintable(out));
+}
+
+void TestAppOptions::usageErrors_data() {
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate"), QStringLiteral("--diagnose")}
+                                    << QStringLiteral("Unknown option");
+    QTest::newRow("bad runtime") << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--runtime"),
+                                                QStringLiteral("lxc")}
+                                 << QStringLiteral("--runtime must be");
+    QTest::newRow("bad profile") << QStringList{QStringLiteral("--exec"), QStringLiteral("true"),
+                                                QStringLiteral("--workspace"), QStringLiteral("/tmp"),
+                                                QStringLiteral("--profile"), QStringLiteral("open")}
+                                 << QStringLiteral("--profile must be");
+    QTest::newRow("exec without workspace") << QStringList{QStringLiteral("--exec"), QStringLiteral("true")}
+                                            << QStringLiteral("--exec needs --workspace");
+    QTest::newRow("bad timeout") << QStringList{QStringLiteral("--exec"), QStringLiteral("true"),
+                                                QStringLiteral("--workspace"), QStringLiteral("/tmp"),
+                                                QStringLiteral("--timeout"), QStringLiteral("soon")}
+                                 << QStringLiteral("--timeout needs");
+    QTest::newRow("headless without backend") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
+                                                             QStringLiteral("/tmp")}
+                                              << QStringLiteral("--headless needs");
+}
+
+void TestAppOptions::usageErrors() {
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const zeus::test::ProcessOutput result = zeus::test::runProgram(QStringLiteral(ZEUS_APP_BINARY), arguments, 20000);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(result.err).contains(message), result.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestAppOptions)
+#include "tst_appoptions.moc"
