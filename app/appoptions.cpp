@@ -2,12 +2,13 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+
 #include <cstring>
 
 namespace zeus {
 
 bool wantsConsoleMode(int argc, char** argv) {
-    static const char* const consoleFlags[] = {"--version", "-v",     "--diagnose", "--exec",
+    static const char* const consoleFlags[] = {"--version",  "-v",     "--diagnose", "--exec",
                                                "--headless", "--help", "-h",         "--build-image"};
     for (int i = 1; i < argc; ++i) {
         for (const char* flag : consoleFlags) {
@@ -30,8 +31,8 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     const QCommandLineOption json(QStringLiteral("json"),
                                   QCoreApplication::translate("main", "With --diagnose: print the report as JSON."));
     const QCommandLineOption runtime(
-        QStringLiteral("runtime"), QCoreApplication::translate("main", "Container runtime: auto, apple, docker, podman."),
-        QStringLiteral("name"));
+        QStringLiteral("runtime"),
+        QCoreApplication::translate("main", "Container runtime: auto, apple, docker, podman."), QStringLiteral("name"));
     const QCommandLineOption image(QStringLiteral("image"), QCoreApplication::translate("main", "Sandbox image."),
                                    QStringLiteral("image"));
     const QCommandLineOption profile(QStringLiteral("profile"),
@@ -50,10 +51,12 @@ AppOptions parseAppOptions(const QStringList& arguments) {
                                         QCoreApplication::translate("main", "Build the sandbox image and exit."));
     const QCommandLineOption headless(QStringLiteral("headless"),
                                       QCoreApplication::translate("main", "Serve tool calls without a display."));
-    const QCommandLineOption backend(QStringLiteral("backend"),
-                                     QCoreApplication::translate("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."),
-                                     QStringLiteral("url"));
-    parser.addOptions({diagnose, json, runtime, image, profile, workspace, exec, timeout, buildImage, headless, backend});
+    const QCommandLineOption backend(
+        QStringLiteral("backend"),
+        QCoreApplication::translate("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."),
+        QStringLiteral("url"));
+    parser.addOptions(
+        {diagnose, json, runtime, image, profile, workspace, exec, timeout, buildImage, headless, backend});
 
     AppOptions options;
     if (!parser.parse(arguments)) {

@@ -10,15 +10,15 @@ struct AppOptions {
     enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless };
 
     Mode mode = Mode::Gui;
-    bool json = false;          // --diagnose --json
-    QString runtime;            // --runtime auto|apple|docker|podman (empty: settings)
-    QString image;              // --image
-    QString profile;            // --profile standard|hardened
-    QString workspace;          // --workspace DIR
-    QString command;            // --exec COMMAND
-    int timeoutSeconds = -1;    // --timeout S (-1: default)
-    QString backend;            // --backend URL
-    QString error;              // set when the command line is invalid
+    bool json = false;        // --diagnose --json
+    QString runtime;          // --runtime auto|apple|docker|podman (empty: settings)
+    QString image;            // --image
+    QString profile;          // --profile standard|hardened
+    QString workspace;        // --workspace DIR
+    QString command;          // --exec COMMAND
+    int timeoutSeconds = -1;  // --timeout S (-1: default)
+    QString backend;          // --backend URL
+    QString error;            // set when the command line is invalid
 };
 
 // True when argv asks for a mode that must run without a display, decided before any

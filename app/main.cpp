@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QTextStream>
+
 #include <memory>
 
 #ifdef ZEUS_HAS_GUI
@@ -37,23 +38,23 @@ int main(int argc, char** argv) {
     }
 
     switch (options.mode) {
-    case zeus::AppOptions::Mode::Version:
-        QTextStream(stdout) << ZEUS_APP_NAME << " " << ZEUS_VERSION << " (Qt " << qVersion() << ")\n";
-        return 0;
-    case zeus::AppOptions::Mode::Diagnose:
-        return zeus::runDiagnoseMode(options);
-    case zeus::AppOptions::Mode::Exec:
-        return zeus::runExecMode(options);
-    case zeus::AppOptions::Mode::BuildImage:
-        return zeus::runBuildImageMode(options);
-    case zeus::AppOptions::Mode::Headless:
-        return zeus::runHeadlessMode(options);
-    case zeus::AppOptions::Mode::Gui:
+        case zeus::AppOptions::Mode::Version:
+            QTextStream(stdout) << ZEUS_APP_NAME << " " << ZEUS_VERSION << " (Qt " << qVersion() << ")\n";
+            return 0;
+        case zeus::AppOptions::Mode::Diagnose:
+            return zeus::runDiagnoseMode(options);
+        case zeus::AppOptions::Mode::Exec:
+            return zeus::runExecMode(options);
+        case zeus::AppOptions::Mode::BuildImage:
+            return zeus::runBuildImageMode(options);
+        case zeus::AppOptions::Mode::Headless:
+            return zeus::runHeadlessMode(options);
+        case zeus::AppOptions::Mode::Gui:
 #ifdef ZEUS_HAS_GUI
-        return zeus::runGuiMode(options);
+            return zeus::runGuiMode(options);
 #else
-        QTextStream(stderr) << "zeus-desktop: this build has no GUI; use --headless, --exec or --diagnose.\n";
-        return 2;
+            QTextStream(stderr) << "zeus-desktop: this build has no GUI; use --headless, --exec or --diagnose.\n";
+            return 2;
 #endif
     }
     return 2;

@@ -27,12 +27,12 @@ ProcessOutput runProgram(const QString& program, const QStringList& arguments, i
 }  // namespace zeus::test
 
 // In a test function: fail under CI, skip elsewhere, when the engine is not reachable.
-#define ZEUS_REQUIRE_ENGINE(engine)                                                                             \
-    do {                                                                                                        \
-        if (!zeus::test::engineReachable(engine)) {                                                             \
-            const QByteArray why = QByteArray("engine not reachable: ") + QString(engine).toUtf8();             \
-            if (zeus::test::isCi())                                                                             \
-                QFAIL(why.constData());                                                                         \
-            QSKIP(why.constData());                                                                             \
-        }                                                                                                       \
+#define ZEUS_REQUIRE_ENGINE(engine)                                                                 \
+    do {                                                                                            \
+        if (!zeus::test::engineReachable(engine)) {                                                 \
+            const QByteArray why = QByteArray("engine not reachable: ") + QString(engine).toUtf8(); \
+            if (zeus::test::isCi())                                                                 \
+                QFAIL(why.constData());                                                             \
+            QSKIP(why.constData());                                                                 \
+        }                                                                                           \
     } while (false)

@@ -34,19 +34,19 @@ void TestAppOptions::usageErrors_data() {
     QTest::newRow("bad runtime") << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--runtime"),
                                                 QStringLiteral("lxc")}
                                  << QStringLiteral("--runtime must be");
-    QTest::newRow("bad profile") << QStringList{QStringLiteral("--exec"), QStringLiteral("true"),
+    QTest::newRow("bad profile") << QStringList{QStringLiteral("--exec"),      QStringLiteral("true"),
                                                 QStringLiteral("--workspace"), QStringLiteral("/tmp"),
-                                                QStringLiteral("--profile"), QStringLiteral("open")}
+                                                QStringLiteral("--profile"),   QStringLiteral("open")}
                                  << QStringLiteral("--profile must be");
-    QTest::newRow("exec without workspace") << QStringList{QStringLiteral("--exec"), QStringLiteral("true")}
-                                            << QStringLiteral("--exec needs --workspace");
-    QTest::newRow("bad timeout") << QStringList{QStringLiteral("--exec"), QStringLiteral("true"),
+    QTest::newRow("exec without workspace")
+        << QStringList{QStringLiteral("--exec"), QStringLiteral("true")} << QStringLiteral("--exec needs --workspace");
+    QTest::newRow("bad timeout") << QStringList{QStringLiteral("--exec"),      QStringLiteral("true"),
                                                 QStringLiteral("--workspace"), QStringLiteral("/tmp"),
-                                                QStringLiteral("--timeout"), QStringLiteral("soon")}
+                                                QStringLiteral("--timeout"),   QStringLiteral("soon")}
                                  << QStringLiteral("--timeout needs");
-    QTest::newRow("headless without backend") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
-                                                             QStringLiteral("/tmp")}
-                                              << QStringLiteral("--headless needs");
+    QTest::newRow("headless without backend")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/tmp")}
+        << QStringLiteral("--headless needs");
 }
 
 void TestAppOptions::usageErrors() {

@@ -1,0 +1,52 @@
+#!/bin/bash
+# The whole test suite, from a fresh Debian/Ubuntu machine: installs what is missing,
+# checks formatting, builds both configurations (Widgets and headless, warnings as
+# errors), brings up real container engines and a keyring, and runs every test.
+# Under CI=true a missing engine, keyring or display fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source_dir=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+step() { printf '\n=== %s (%s)\n' "$*" "$(date +%H:%M:%S)"; }
+
+step "dependencies"
+cmake/install-deps.sh --test
+
+step "formatting"
+tests/harness/check-format.sh
+
+step "build: Widgets configuration (preset ci)"
+cmake --preset ci >/dev/null
+cmake --build --preset ci -j"$jobs"
+
+step "build: headless configuration (preset ci-headless, no Widgets)"
+cmake --preset ci-headless >/dev/null
+cmake --build --preset ci-headless -j"$jobs"
+
+step "container engines and test image"
+source tests/harness/engines.sh
+trap stop_engines EXIT
+ensure_docker && ensure_test_image docker || echo "harness: WARNING: Docker engine tests will skip (not under CI)"
+ensure_podman && ensure_test_image podman || echo "harness: WARNING: Podman engine tests will skip (not under CI)"
+
+status=0
+step "tests: Widgets build (all labels), on a private keyring session"
+with_keyring ctest --preset ci -j1 --timeout 600 || status=1
+
+step "tests: headless build (unit, e2e)"
+with_keyring ctest --preset ci-headless -L 'unit|e2e' -j1 --timeout 600 || status=1
+
+for extra in tests/packaging/test-deb.sh tests/fuzz/run-fuzz.sh tests/ui/screenshots.sh; do
+    case "$extra" in
+        tests/packaging/test-deb.sh) args=("$source_dir/build/ci") ;;
+        tests/fuzz/run-fuzz.sh) args=("$source_dir/build/fuzz" 60) ;;
+        *) continue ;;
+    esac
+    if [ -x "$extra" ]; then
+        step "$extra"
+        "$extra" "${args[@]}" || status=1
+    fi
+done
+
+if [ "$status" = 0 ]; then step "ALL TESTS PASSED"; else step "SOME TESTS FAILED"; fi
+exit "$status"
