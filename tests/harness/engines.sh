@@ -128,6 +128,7 @@ ensure_test_image() { # $1 = docker|podman
 }
 
 stop_engines() {
+    set +e  # best effort: a process that is already gone is fine
     stop_private_dockerd
     [ -n "${ZEUS_TEST_ROOTFS:-}" ] && rm -f "$ZEUS_TEST_ROOTFS"
     [ -n "${ZEUS_PODMAN_DIR:-}" ] && rm -rf "$ZEUS_PODMAN_DIR"
