@@ -1,0 +1,197 @@
+// WorkspaceGuard: every rule of SPEC §3, against real folders in a temporary tree whose
+// "home" is injected, so the real home folder is never involved.
+#include "workspaceguard.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using zeus::WorkspaceGuard;
+using Rule = WorkspaceGuard::Rule;
+
+Q_DECLARE_METATYPE(WorkspaceGuard::Rule)
+
+class TestWorkspaceGuard : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void rules_data();
+    void rules();
+    void acceptsUnusualNames_data();
+    void acceptsUnusualNames();
+    void missingFolderIsNotCreated();
+    void symlinkIntoHomeIsRefused();
+    void symlinkIntoSecretStoreIsRefused();
+    void caseInsensitiveComparison();
+    void windowsPaths_data();
+    void windowsPaths();
+    void everyRuleHasAName();
+
+private:
+    QTemporaryDir m_root;
+    QString m_home;
+    WorkspaceGuard::Environment m_env;
+};
+
+void TestWorkspaceGuard::initTestCase() {
+    QVERIFY(m_root.isValid());
+    m_home = QFileInfo(m_root.path()).canonicalFilePath() + QStringLiteral("/home/alice");
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/projects/app")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.ssh/keys")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.config/gh")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.local/share/keyrings")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/Library/Keychains")));
+    QFile file(m_home + QStringLiteral("/projects/notes.txt"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("x");
+    m_env.homePath = m_home;
+    m_env.caseInsensitive = false;
+}
+
+void TestWorkspaceGuard::rules_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<Rule>("rule");
+    const QString h = QFileInfo(m_root.path()).canonicalFilePath() + QStringLiteral("/home/alice");
+    QTest::newRow("project") << h + QStringLiteral("/projects/app") << Rule::Accepted;
+    QTest::newRow("project trailing slash") << h + QStringLiteral("/projects/app/") << Rule::Accepted;
+    QTest::newRow("empty") << QString() << Rule::Empty;
+    QTest::newRow("blank") << QStringLiteral("  ") << Rule::Empty;
+    QTest::newRow("relative") << QStringLiteral("projects/app") << Rule::NotAbsolute;
+    QTest::newRow("newline") << h + QStringLiteral("/projects/app\n") << Rule::ControlCharacter;
+    QTest::newRow("tab") << h + QStringLiteral("/pro\tjects") << Rule::ControlCharacter;
+    QTest::newRow("escape") << h + QStringLiteral("/x\x1b[2J") << Rule::ControlCharacter;
+    QTest::newRow("missing") << h + QStringLiteral("/projects/missing") << Rule::NotFound;
+    QTest::newRow("file") << h + QStringLiteral("/projects/notes.txt") << Rule::NotADirectory;
+    QTest::newRow("root") << QStringLiteral("/") << Rule::FileSystemRoot;
+    QTest::newRow("root dotted") << QStringLiteral("/tmp/..") << Rule::FileSystemRoot;
+    QTest::newRow("home") << h << Rule::HomeOrAncestor;
+    QTest::newRow("home dotted") << h + QStringLiteral("/projects/..") << Rule::HomeOrAncestor;
+    QTest::newRow("home parent") << QFileInfo(h).path() << Rule::HomeOrAncestor;
+    QTest::newRow("home grandparent") << QFileInfo(m_root.path()).canonicalFilePath() << Rule::HomeOrAncestor;
+    QTest::newRow("ssh") << h + QStringLiteral("/.ssh") << Rule::SecretStore;
+    QTest::newRow("inside ssh") << h + QStringLiteral("/.ssh/keys") << Rule::SecretStore;
+    QTest::newRow("config") << h + QStringLiteral("/.config/gh") << Rule::SecretStore;
+    QTest::newRow("keyrings") << h + QStringLiteral("/.local/share/keyrings") << Rule::SecretStore;
+    QTest::newRow("keychains") << h + QStringLiteral("/Library/Keychains") << Rule::SecretStore;
+    QTest::newRow("etc") << QStringLiteral("/etc") << Rule::SystemTree;
+    QTest::newRow("usr") << QStringLiteral("/usr") << Rule::SystemTree;
+    QTest::newRow("usr/share") << QStringLiteral("/usr/share") << Rule::SystemTree;
+    QTest::newRow("bin") << QStringLiteral("/bin") << Rule::SystemTree;  // a symlink to usr/bin on Debian 12
+    QTest::newRow("proc") << QStringLiteral("/proc") << Rule::SystemTree;
+    QTest::newRow("dev") << QStringLiteral("/dev") << Rule::SystemTree;
+    QTest::newRow("var") << QStringLiteral("/var") << Rule::SystemTree;
+    QTest::newRow("boot") << QStringLiteral("/boot") << Rule::SystemTree;
+}
+
+void TestWorkspaceGuard::rules() {
+    QFETCH(QString, path);
+    QFETCH(Rule, rule);
+    if (!path.isEmpty() && path.startsWith(QLatin1Char('/')) && !path.contains(QLatin1Char('\n'))
+        && !path.contains(QLatin1Char('\t')) && !path.contains(QChar(0x1b)) && rule != Rule::NotFound
+        && !QFileInfo::exists(path)) {
+        QSKIP("this system folder does not exist here");
+    }
+    const WorkspaceGuard::Result result = WorkspaceGuard::check(path, m_env);
+    QCOMPARE(WorkspaceGuard::ruleName(result.rule), WorkspaceGuard::ruleName(rule));
+    QCOMPARE(result.accepted(), rule == Rule::Accepted);
+    if (rule == Rule::Accepted) {
+        QCOMPARE(result.canonicalPath, m_home + QStringLiteral("/projects/app"));
+        QVERIFY(result.message.isEmpty());
+    } else {
+        QVERIFY2(!result.message.isEmpty(), "a refusal must say why");
+    }
+}
+
+void TestWorkspaceGuard::acceptsUnusualNames_data() {
+    QTest::addColumn<QString>("name");
+    QTest::newRow("spaces") << QStringLiteral("my project");
+    QTest::newRow("comma colon") << QStringLiteral("a,b:c");
+    QTest::newRow("quotes") << QStringLiteral("say \"hi\" it's");
+    QTest::newRow("non-ascii") << QStringLiteral("项目 a,b:c");
+    QTest::newRow("dollar backtick") << QStringLiteral("$(rm -rf) `x`");
+    QTest::newRow("leading dash") << QStringLiteral("-rf");
+    QTest::newRow("equals") << QStringLiteral("source=x,target=y");
+}
+
+void TestWorkspaceGuard::acceptsUnusualNames() {
+    QFETCH(QString, name);
+    const QString path = m_home + QStringLiteral("/projects/") + name;
+    QVERIFY(QDir().mkpath(path));
+    const WorkspaceGuard::Result result = WorkspaceGuard::check(path, m_env);
+    QVERIFY2(result.accepted(), qPrintable(result.message));
+    QCOMPARE(result.canonicalPath, path);
+}
+
+void TestWorkspaceGuard::missingFolderIsNotCreated() {
+    const QString path = m_home + QStringLiteral("/projects/never/created");
+    QCOMPARE(WorkspaceGuard::check(path, m_env).rule, Rule::NotFound);
+    QVERIFY(!QFileInfo::exists(path));
+    QVERIFY(!QFileInfo::exists(m_home + QStringLiteral("/projects/never")));
+}
+
+void TestWorkspaceGuard::symlinkIntoHomeIsRefused() {
+    const QString link = m_home + QStringLiteral("/projects/link-to-home");
+    QVERIFY(QFile::link(m_home, link));
+    const WorkspaceGuard::Result result = WorkspaceGuard::check(link, m_env);
+    QCOMPARE(result.rule, Rule::HomeOrAncestor);
+    QCOMPARE(result.canonicalPath, m_home);
+    const QString rootLink = m_home + QStringLiteral("/projects/link-to-root");
+    QVERIFY(QFile::link(QStringLiteral("/"), rootLink));
+    QCOMPARE(WorkspaceGuard::check(rootLink, m_env).rule, Rule::FileSystemRoot);
+    const QString etcLink = m_home + QStringLiteral("/projects/link-to-etc");
+    QVERIFY(QFile::link(QStringLiteral("/etc"), etcLink));
+    QCOMPARE(WorkspaceGuard::check(etcLink, m_env).rule, Rule::SystemTree);
+}
+
+void TestWorkspaceGuard::symlinkIntoSecretStoreIsRefused() {
+    const QString link = m_home + QStringLiteral("/projects/keys");
+    QVERIFY(QFile::link(m_home + QStringLiteral("/.ssh/keys"), link));
+    QCOMPARE(WorkspaceGuard::check(link, m_env).rule, Rule::SecretStore);
+    // A symlinked home: the guard compares resolved paths on both sides.
+    const QString homeLink = QFileInfo(m_root.path()).canonicalFilePath() + QStringLiteral("/home-link");
+    QVERIFY(QFile::link(m_home, homeLink));
+    WorkspaceGuard::Environment env = m_env;
+    env.homePath = homeLink;
+    QCOMPARE(WorkspaceGuard::check(m_home + QStringLiteral("/.ssh"), env).rule, Rule::SecretStore);
+    QCOMPARE(WorkspaceGuard::check(m_home, env).rule, Rule::HomeOrAncestor);
+    QCOMPARE(WorkspaceGuard::check(m_home + QStringLiteral("/projects/app"), env).rule, Rule::Accepted);
+}
+
+void TestWorkspaceGuard::caseInsensitiveComparison() {
+    // On a case-insensitive file system ~/.SSH is ~/.ssh. Simulate it with an upper-case
+    // folder and an environment that says names compare without case.
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.SSH")));
+    WorkspaceGuard::Environment env = m_env;
+    QCOMPARE(WorkspaceGuard::check(m_home + QStringLiteral("/.SSH"), env).rule, Rule::Accepted);
+    env.caseInsensitive = true;
+    QCOMPARE(WorkspaceGuard::check(m_home + QStringLiteral("/.SSH"), env).rule, Rule::SecretStore);
+    env.homePath = m_home.toUpper();  // a home spelled in another case (no such folder on Linux)
+    QCOMPARE(WorkspaceGuard::check(m_home, env).rule, Rule::HomeOrAncestor);
+}
+
+void TestWorkspaceGuard::windowsPaths_data() {
+    // Windows rules are pure string rules (the folders cannot exist here), so they are
+    // checked through the system-tree list.
+    QTest::addColumn<QString>("tree");
+    QTest::newRow("windows") << QStringLiteral("C:/Windows");
+    QTest::newRow("program files") << QStringLiteral("C:/Program Files");
+}
+
+void TestWorkspaceGuard::windowsPaths() {
+    QFETCH(QString, tree);
+    QVERIFY(WorkspaceGuard::systemTrees().contains(tree));
+}
+
+void TestWorkspaceGuard::everyRuleHasAName() {
+    QSet<QString> names;
+    for (int r = int(Rule::Accepted); r <= int(Rule::SecretStore); ++r) {
+        names.insert(WorkspaceGuard::ruleName(static_cast<Rule>(r)));
+    }
+    QCOMPARE(names.size(), int(Rule::SecretStore) + 1);
+    QVERIFY(!names.contains(QStringLiteral("unknown")));
+}
+
+QTEST_GUILESS_MAIN(TestWorkspaceGuard)
+#include "tst_workspaceguard.moc"
