@@ -1,0 +1,434 @@
+#include "appsettings.h"
+
+#include "logging.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QSettings>
+#include <QUrl>
+#include <QUrlQuery>
+#include <QUuid>
+
+#include <algorithm>
+#include <cmath>
+
+namespace zeus {
+
+const QLatin1String AppSettings::kBackendUrl("backend/url");
+const QLatin1String AppSettings::kRuntimePreference("runtime/preference");
+const QLatin1String AppSettings::kImage("sandbox/image");
+const QLatin1String AppSettings::kHardeningProfile("sandbox/profile");
+const QLatin1String AppSettings::kPidsLimit("sandbox/pidsLimit");
+const QLatin1String AppSettings::kMemoryMiB("sandbox/memoryMiB");
+const QLatin1String AppSettings::kCpus("sandbox/cpus");
+const QLatin1String AppSettings::kIdleTimeoutMinutes("sessions/idleTimeoutMinutes");
+const QLatin1String AppSettings::kStartAtLogin("app/startAtLogin");
+const QLatin1String AppSettings::kRecentFolders("workspaces/recent");
+const QLatin1String AppSettings::kApprovedWorkspaces("workspaces/approved");
+const QLatin1String AppSettings::kInstallId("identity/installId");
+const QLatin1String AppSettings::kDeviceId("identity/deviceId");
+
+namespace {
+
+// Paths compare the way the platform's usual file system does.
+Qt::CaseSensitivity pathCaseSensitivity() {
+#if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
+    return Qt::CaseInsensitive;
+#else
+    return Qt::CaseSensitive;
+#endif
+}
+
+bool samePath(const QString& a, const QString& b) {
+    return QString::compare(a, b, pathCaseSensitivity()) == 0;
+}
+
+bool isLoopbackHost(const QString& host) {
+    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0) {
+        return true;
+    }
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
+// Strings read back from the store: anything else (a hand-edited file) is dropped.
+QStringList cleanList(const QVariant& value, int limit) {
+    QStringList out;
+    for (const QString& item : value.toStringList()) {
+        if (item.isEmpty()) {
+            continue;
+        }
+        bool duplicate = false;
+        for (const QString& seen : std::as_const(out)) {
+            duplicate = duplicate || samePath(seen, item);
+        }
+        if (!duplicate) {
+            out.append(item);
+        }
+        if (out.size() >= limit) {
+            break;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+AppSettings::AppSettings(QObject* parent) : QObject(parent), m_settings(std::make_unique<QSettings>()) {}
+
+AppSettings::AppSettings(const QString& iniFilePath, QObject* parent)
+    : QObject(parent), m_settings(std::make_unique<QSettings>(iniFilePath, QSettings::IniFormat)) {}
+
+AppSettings::~AppSettings() = default;
+
+QString AppSettings::backendUrlProblem(const QString& url) {
+    const QString trimmed = url.trimmed();
+    if (trimmed.isEmpty()) {
+        return tr("Enter the backend address, for example wss://backend.example.com/desktop.");
+    }
+    const QUrl parsed(trimmed, QUrl::StrictMode);
+    if (!parsed.isValid() || parsed.scheme().isEmpty() || parsed.host().isEmpty()) {
+        return tr("The backend address is not a valid URL.");
+    }
+    const QString scheme = parsed.scheme().toLower();
+    if (scheme != QLatin1String("wss") && scheme != QLatin1String("ws")) {
+        return tr("The backend address must start with wss:// (or ws:// to this computer only).");
+    }
+    if (scheme == QLatin1String("ws") && !isLoopbackHost(parsed.host())) {
+        return tr("Unencrypted ws:// is allowed only to this computer (localhost); use wss:// for %1.")
+            .arg(parsed.host());
+    }
+    if (!parsed.userName().isEmpty() || !parsed.password().isEmpty()) {
+        return tr("The backend address must not contain a user name or password; sign in with a token instead.");
+    }
+    const QUrlQuery query(parsed);
+    for (const auto& item : query.queryItems()) {
+        const QString key = item.first.toLower();
+        if (key.contains(QLatin1String("token")) || key == QLatin1String("key") || key.contains(QLatin1String("secret"))
+            || key.contains(QLatin1String("password")) || key == QLatin1String("auth")) {
+            return tr("The backend address must not carry a token; the token is kept in the system keychain.");
+        }
+    }
+    return {};
+}
+
+QStringList AppSettings::runtimePreferences() {
+    return {QStringLiteral("auto"), QStringLiteral("apple"), QStringLiteral("docker"), QStringLiteral("podman")};
+}
+
+QStringList AppSettings::hardeningProfiles() {
+    return {QStringLiteral("standard"), QStringLiteral("hardened")};
+}
+
+bool AppSettings::isValidRuntimePreference(const QString& value) {
+    return runtimePreferences().contains(value);
+}
+
+bool AppSettings::isValidHardeningProfile(const QString& value) {
+    return hardeningProfiles().contains(value);
+}
+
+QStringList AppSettings::withRecentFolder(const QStringList& recent, const QString& folder, int limit) {
+    QStringList out;
+    if (limit <= 0) {
+        return out;
+    }
+    if (!folder.isEmpty()) {
+        out.append(folder);
+    }
+    for (const QString& item : recent) {
+        if (out.size() >= limit) {
+            break;
+        }
+        if (item.isEmpty() || samePath(item, folder)) {
+            continue;
+        }
+        bool duplicate = false;
+        for (const QString& seen : std::as_const(out)) {
+            duplicate = duplicate || samePath(seen, item);
+        }
+        if (!duplicate) {
+            out.append(item);
+        }
+    }
+    return out;
+}
+
+QString AppSettings::backendUrl() const {
+    const QString url = m_settings->value(kBackendUrl).toString();
+    // A hand-edited store with a plaintext ws:// to a remote host is not used.
+    return backendUrlProblem(url).isEmpty() ? url : QString();
+}
+
+bool AppSettings::setBackendUrl(const QString& url) {
+    const QString trimmed = url.trimmed();
+    if (!trimmed.isEmpty() && !backendUrlProblem(trimmed).isEmpty()) {
+        return false;
+    }
+    if (m_settings->value(kBackendUrl).toString() == trimmed) {
+        return true;
+    }
+    if (trimmed.isEmpty()) {
+        m_settings->remove(kBackendUrl);
+    } else {
+        m_settings->setValue(kBackendUrl, trimmed);
+    }
+    Q_EMIT backendUrlChanged(trimmed);
+    return true;
+}
+
+QString AppSettings::runtimePreference() const {
+    const QString value = m_settings->value(kRuntimePreference).toString();
+    return isValidRuntimePreference(value) ? value : QStringLiteral("auto");
+}
+
+bool AppSettings::setRuntimePreference(const QString& value) {
+    if (!isValidRuntimePreference(value)) {
+        return false;
+    }
+    if (runtimePreference() != value) {
+        m_settings->setValue(kRuntimePreference, value);
+        Q_EMIT runtimePreferenceChanged(value);
+    }
+    return true;
+}
+
+QString AppSettings::image() const {
+    const QString value = m_settings->value(kImage).toString().trimmed();
+    return value.isEmpty() ? QStringLiteral(ZEUS_DEFAULT_IMAGE) : value;
+}
+
+bool AppSettings::setImage(const QString& reference) {
+    const QString trimmed = reference.trimmed();
+    // An image reference is one word; whitespace or a leading dash would be read as
+    // something else by the engine's command line.
+    for (const QChar c : trimmed) {
+        if (c.isSpace() || c.category() == QChar::Other_Control) {
+            return false;
+        }
+    }
+    if (trimmed.startsWith(QLatin1Char('-'))) {
+        return false;
+    }
+    const QString effective = trimmed.isEmpty() ? QStringLiteral(ZEUS_DEFAULT_IMAGE) : trimmed;
+    if (effective == this->image() && m_settings->contains(kImage) == !trimmed.isEmpty()) {
+        return true;
+    }
+    if (trimmed.isEmpty()) {
+        m_settings->remove(kImage);
+    } else {
+        m_settings->setValue(kImage, trimmed);
+    }
+    Q_EMIT imageChanged(effective);
+    return true;
+}
+
+QString AppSettings::hardeningProfile() const {
+    const QString value = m_settings->value(kHardeningProfile).toString();
+    return isValidHardeningProfile(value) ? value : QStringLiteral("standard");
+}
+
+bool AppSettings::setHardeningProfile(const QString& value) {
+    if (!isValidHardeningProfile(value)) {
+        return false;
+    }
+    if (hardeningProfile() != value) {
+        m_settings->setValue(kHardeningProfile, value);
+        Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+int AppSettings::pidsLimit() const {
+    bool ok = false;
+    const int value = m_settings->value(kPidsLimit).toInt(&ok);
+    return ok && value >= kMinPidsLimit && value <= kMaxPidsLimit ? value : kDefaultPidsLimit;
+}
+
+bool AppSettings::setPidsLimit(int value) {
+    if (value < kMinPidsLimit || value > kMaxPidsLimit) {
+        return false;
+    }
+    if (pidsLimit() != value) {
+        m_settings->setValue(kPidsLimit, value);
+        Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+int AppSettings::memoryMiB() const {
+    bool ok = false;
+    const int value = m_settings->value(kMemoryMiB).toInt(&ok);
+    return ok && value >= kMinMemoryMiB && value <= kMaxMemoryMiB ? value : kDefaultMemoryMiB;
+}
+
+bool AppSettings::setMemoryMiB(int value) {
+    if (value < kMinMemoryMiB || value > kMaxMemoryMiB) {
+        return false;
+    }
+    if (memoryMiB() != value) {
+        m_settings->setValue(kMemoryMiB, value);
+        Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+double AppSettings::cpus() const {
+    bool ok = false;
+    const double value = m_settings->value(kCpus).toDouble(&ok);
+    return ok && std::isfinite(value) && value >= kMinCpus && value <= kMaxCpus ? value : kDefaultCpus;
+}
+
+bool AppSettings::setCpus(double value) {
+    if (!std::isfinite(value) || value < kMinCpus || value > kMaxCpus) {
+        return false;
+    }
+    if (!qFuzzyCompare(cpus(), value)) {
+        m_settings->setValue(kCpus, value);
+        Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+int AppSettings::idleTimeoutMinutes() const {
+    bool ok = false;
+    const int value = m_settings->value(kIdleTimeoutMinutes).toInt(&ok);
+    return ok && value >= kMinIdleTimeoutMinutes && value <= kMaxIdleTimeoutMinutes ? value
+                                                                                    : kDefaultIdleTimeoutMinutes;
+}
+
+bool AppSettings::setIdleTimeoutMinutes(int minutes) {
+    if (minutes < kMinIdleTimeoutMinutes || minutes > kMaxIdleTimeoutMinutes) {
+        return false;
+    }
+    if (idleTimeoutMinutes() != minutes) {
+        m_settings->setValue(kIdleTimeoutMinutes, minutes);
+        Q_EMIT idleTimeoutMinutesChanged(minutes);
+    }
+    return true;
+}
+
+bool AppSettings::startAtLogin() const {
+    return m_settings->value(kStartAtLogin, false).toBool();
+}
+
+void AppSettings::setStartAtLogin(bool enabled) {
+    if (startAtLogin() != enabled) {
+        m_settings->setValue(kStartAtLogin, enabled);
+        Q_EMIT startAtLoginChanged(enabled);
+    }
+}
+
+QStringList AppSettings::recentFolders() const {
+    return cleanList(m_settings->value(kRecentFolders), kMaxRecentFolders);
+}
+
+void AppSettings::addRecentFolder(const QString& folder) {
+    if (folder.isEmpty()) {
+        return;
+    }
+    const QStringList before = recentFolders();
+    const QStringList after = withRecentFolder(before, folder, kMaxRecentFolders);
+    if (after != before) {
+        m_settings->setValue(kRecentFolders, after);
+        Q_EMIT recentFoldersChanged(after);
+    }
+}
+
+void AppSettings::removeRecentFolder(const QString& folder) {
+    QStringList folders = recentFolders();
+    const auto removed = folders.removeIf([&folder](const QString& item) { return samePath(item, folder); });
+    if (removed > 0) {
+        m_settings->setValue(kRecentFolders, folders);
+        Q_EMIT recentFoldersChanged(folders);
+    }
+}
+
+void AppSettings::clearRecentFolders() {
+    if (!recentFolders().isEmpty()) {
+        m_settings->remove(kRecentFolders);
+        Q_EMIT recentFoldersChanged({});
+    }
+}
+
+QStringList AppSettings::approvedWorkspaces() const {
+    return cleanList(m_settings->value(kApprovedWorkspaces), kMaxApprovedWorkspaces);
+}
+
+bool AppSettings::approveWorkspace(const QString& path) {
+    const QFileInfo info(path);
+    const QString canonical = info.canonicalFilePath();
+    if (path.isEmpty() || canonical.isEmpty() || !info.isDir()) {
+        return false;
+    }
+    QStringList workspaces = approvedWorkspaces();
+    for (const QString& item : std::as_const(workspaces)) {
+        if (samePath(item, canonical)) {
+            return true;
+        }
+    }
+    if (workspaces.size() >= kMaxApprovedWorkspaces) {
+        // The oldest approval goes first; the list is a convenience, not an archive.
+        workspaces.removeFirst();
+    }
+    workspaces.append(canonical);
+    m_settings->setValue(kApprovedWorkspaces, workspaces);
+    qCInfo(lcApp) << "workspace approved:" << canonical;
+    Q_EMIT approvedWorkspacesChanged(workspaces);
+    return true;
+}
+
+bool AppSettings::isWorkspaceApproved(const QString& path) const {
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (canonical.isEmpty()) {
+        return false;
+    }
+    const QStringList workspaces = approvedWorkspaces();
+    return std::any_of(workspaces.cbegin(), workspaces.cend(),
+                       [&canonical](const QString& item) { return samePath(item, canonical); });
+}
+
+void AppSettings::revokeWorkspace(const QString& path) {
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    QStringList workspaces = approvedWorkspaces();
+    // A folder deleted since it was approved can still be revoked by its stored path.
+    const auto removed = workspaces.removeIf([&](const QString& item) {
+        return samePath(item, path) || (!canonical.isEmpty() && samePath(item, canonical));
+    });
+    if (removed > 0) {
+        m_settings->setValue(kApprovedWorkspaces, workspaces);
+        qCInfo(lcApp) << "workspace approval revoked:" << path;
+        Q_EMIT approvedWorkspacesChanged(workspaces);
+    }
+}
+
+QString AppSettings::generatedId(const QString& key) {
+    const QString stored = m_settings->value(key).toString();
+    if (!QUuid::fromString(stored).isNull()) {
+        return stored;
+    }
+    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    m_settings->setValue(key, id);
+    m_settings->sync();
+    return id;
+}
+
+QString AppSettings::installId() {
+    return generatedId(kInstallId);
+}
+
+QString AppSettings::deviceId() {
+    return generatedId(kDeviceId);
+}
+
+QString AppSettings::fileName() const {
+    return m_settings->fileName();
+}
+
+void AppSettings::sync() {
+    m_settings->sync();
+}
+
+}  // namespace zeus

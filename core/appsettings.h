@@ -1,0 +1,134 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QSettings;
+
+namespace zeus {
+
+// The user's preferences, persisted with QSettings and shared by the tray app and the
+// headless modes. Setters validate and refuse bad values (returning false) so what is
+// stored is always usable; every change emits a signal.
+//
+// Owns: the QSettings store of this install (or an explicit INI file in tests).
+// Must never: hold or persist a token or any other secret (those live in the OS
+// keychain only), canonicalise paths for the workspace guard's decisions (the guard
+// decides; this only remembers what the user approved), or touch a widget.
+class AppSettings : public QObject {
+    Q_OBJECT
+public:
+    // Settings keys, also documented in docs/ui.md.
+    static const QLatin1String kBackendUrl;
+    static const QLatin1String kRuntimePreference;
+    static const QLatin1String kImage;
+    static const QLatin1String kHardeningProfile;
+    static const QLatin1String kPidsLimit;
+    static const QLatin1String kMemoryMiB;
+    static const QLatin1String kCpus;
+    static const QLatin1String kIdleTimeoutMinutes;
+    static const QLatin1String kStartAtLogin;
+    static const QLatin1String kRecentFolders;
+    static const QLatin1String kApprovedWorkspaces;
+    static const QLatin1String kInstallId;
+    static const QLatin1String kDeviceId;
+
+    static constexpr int kMaxRecentFolders = 10;
+    static constexpr int kMaxApprovedWorkspaces = 100;
+
+    static constexpr int kDefaultPidsLimit = 512;
+    static constexpr int kMinPidsLimit = 16;
+    static constexpr int kMaxPidsLimit = 65536;
+    static constexpr int kDefaultMemoryMiB = 2048;
+    static constexpr int kMinMemoryMiB = 64;
+    static constexpr int kMaxMemoryMiB = 1024 * 1024;
+    static constexpr double kDefaultCpus = 2.0;
+    static constexpr double kMinCpus = 0.1;
+    static constexpr double kMaxCpus = 256.0;
+    static constexpr int kDefaultIdleTimeoutMinutes = 30;
+    static constexpr int kMinIdleTimeoutMinutes = 1;
+    static constexpr int kMaxIdleTimeoutMinutes = 24 * 60;
+
+    // The application's own settings store (organisation / application name).
+    explicit AppSettings(QObject* parent = nullptr);
+    // An explicit INI file: tests, and portable set-ups.
+    explicit AppSettings(const QString& iniFilePath, QObject* parent = nullptr);
+    ~AppSettings() override;
+
+    // Pure validation: an empty string when the URL may be used, otherwise a message for
+    // the user. Only wss://, or ws:// to a loopback host; never credentials in the URL.
+    static QString backendUrlProblem(const QString& url);
+    static bool isValidRuntimePreference(const QString& value);  // auto|apple|docker|podman
+    static bool isValidHardeningProfile(const QString& value);   // standard|hardened
+    static QStringList runtimePreferences();
+    static QStringList hardeningProfiles();
+    // The recent-folders rule, pure: `folder` first, duplicates removed, at most `limit`.
+    static QStringList withRecentFolder(const QStringList& recent, const QString& folder, int limit);
+
+    QString backendUrl() const;
+    bool setBackendUrl(const QString& url);  // empty clears; otherwise must pass backendUrlProblem()
+
+    QString runtimePreference() const;
+    bool setRuntimePreference(const QString& value);
+
+    QString image() const;
+    bool setImage(const QString& reference);  // empty restores the default image
+
+    QString hardeningProfile() const;
+    bool setHardeningProfile(const QString& value);
+
+    int pidsLimit() const;
+    bool setPidsLimit(int value);
+    int memoryMiB() const;
+    bool setMemoryMiB(int value);
+    double cpus() const;
+    bool setCpus(double value);
+
+    int idleTimeoutMinutes() const;
+    bool setIdleTimeoutMinutes(int minutes);
+
+    bool startAtLogin() const;
+    void setStartAtLogin(bool enabled);
+
+    QStringList recentFolders() const;
+    void addRecentFolder(const QString& folder);
+    void removeRecentFolder(const QString& folder);
+    void clearRecentFolders();
+
+    // Approving is explicit: only a user action calls approveWorkspace(). The path must
+    // exist; what is stored is its canonical form (symlinks resolved).
+    QStringList approvedWorkspaces() const;
+    bool approveWorkspace(const QString& path);
+    bool isWorkspaceApproved(const QString& path) const;
+    void revokeWorkspace(const QString& path);
+
+    // Random UUIDs generated once and then kept: the install id labels this install's
+    // containers (zeus.desktop.owner); the device id identifies it to the backend.
+    QString installId();
+    QString deviceId();
+
+    // Where the settings live (shown in diagnostics).
+    QString fileName() const;
+    void sync();
+
+Q_SIGNALS:
+    void backendUrlChanged(const QString& url);
+    void runtimePreferenceChanged(const QString& value);
+    void imageChanged(const QString& image);
+    // The profile or one of the limits changed.
+    void hardeningChanged();
+    void idleTimeoutMinutesChanged(int minutes);
+    void startAtLoginChanged(bool enabled);
+    void recentFoldersChanged(const QStringList& folders);
+    void approvedWorkspacesChanged(const QStringList& workspaces);
+
+private:
+    QString generatedId(const QString& key);
+
+    std::unique_ptr<QSettings> m_settings;
+};
+
+}  // namespace zeus

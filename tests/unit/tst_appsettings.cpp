@@ -1,0 +1,359 @@
+// AppSettings: values survive a round trip through the store, bad values are refused,
+// the backend URL rule (wss://, ws:// only to loopback), recent folders, approvals, ids.
+#include "appsettings.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUuid>
+#include <QtTest>
+
+#include <memory>
+
+using zeus::AppSettings;
+
+class TestAppSettings : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void defaults();
+    void roundTrip();
+    void backendUrlProblem_data();
+    void backendUrlProblem();
+    void setBackendUrlRefusesInvalid();
+    void refusesBadValues();
+    void recentFolderRule_data();
+    void recentFolderRule();
+    void recentFoldersBoundedAndSignalled();
+    void approvedWorkspacesAreCanonicalAndExplicit();
+    void idsAreGeneratedOnceAndKept();
+    void neverStoresToken();
+    void handEditedStoreIsSanitised();
+    void defaultConstructorHonoursTestMode();
+
+private:
+    QString settingsPath() const { return m_dir->filePath(QStringLiteral("settings.ini")); }
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestAppSettings::init() {
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+void TestAppSettings::defaults() {
+    AppSettings settings(settingsPath());
+    QCOMPARE(settings.backendUrl(), QString());
+    QCOMPARE(settings.runtimePreference(), QStringLiteral("auto"));
+    QCOMPARE(settings.image(), QStringLiteral(ZEUS_DEFAULT_IMAGE));
+    QCOMPARE(settings.hardeningProfile(), QStringLiteral("standard"));
+    QCOMPARE(settings.idleTimeoutMinutes(), 30);
+    QCOMPARE(settings.pidsLimit(), AppSettings::kDefaultPidsLimit);
+    QCOMPARE(settings.memoryMiB(), AppSettings::kDefaultMemoryMiB);
+    QCOMPARE(settings.cpus(), AppSettings::kDefaultCpus);
+    QCOMPARE(settings.startAtLogin(), false);
+    QVERIFY(settings.recentFolders().isEmpty());
+    QVERIFY(settings.approvedWorkspaces().isEmpty());
+}
+
+void TestAppSettings::roundTrip() {
+    const QString folder = m_dir->filePath(QStringLiteral("project one"));
+    QVERIFY(QDir().mkpath(folder));
+    {
+        AppSettings settings(settingsPath());
+        QVERIFY(settings.setBackendUrl(QStringLiteral("wss://backend.example.com/desktop")));
+        QVERIFY(settings.setRuntimePreference(QStringLiteral("podman")));
+        QVERIFY(settings.setImage(QStringLiteral("registry.example.com/sandbox:2")));
+        QVERIFY(settings.setHardeningProfile(QStringLiteral("hardened")));
+        QVERIFY(settings.setPidsLimit(256));
+        QVERIFY(settings.setMemoryMiB(1024));
+        QVERIFY(settings.setCpus(1.5));
+        QVERIFY(settings.setIdleTimeoutMinutes(45));
+        settings.setStartAtLogin(true);
+        settings.addRecentFolder(folder);
+        QVERIFY(settings.approveWorkspace(folder));
+        settings.sync();
+    }
+    AppSettings reread(settingsPath());
+    QCOMPARE(reread.backendUrl(), QStringLiteral("wss://backend.example.com/desktop"));
+    QCOMPARE(reread.runtimePreference(), QStringLiteral("podman"));
+    QCOMPARE(reread.image(), QStringLiteral("registry.example.com/sandbox:2"));
+    QCOMPARE(reread.hardeningProfile(), QStringLiteral("hardened"));
+    QCOMPARE(reread.pidsLimit(), 256);
+    QCOMPARE(reread.memoryMiB(), 1024);
+    QCOMPARE(reread.cpus(), 1.5);
+    QCOMPARE(reread.idleTimeoutMinutes(), 45);
+    QCOMPARE(reread.startAtLogin(), true);
+    QCOMPARE(reread.recentFolders(), QStringList{folder});
+    QCOMPARE(reread.approvedWorkspaces(), QStringList{QFileInfo(folder).canonicalFilePath()});
+
+    // Emptying the image restores the default.
+    QSignalSpy imageSpy(&reread, &AppSettings::imageChanged);
+    QVERIFY(reread.setImage(QString()));
+    QCOMPARE(reread.image(), QStringLiteral(ZEUS_DEFAULT_IMAGE));
+    QCOMPARE(imageSpy.count(), 1);
+}
+
+void TestAppSettings::backendUrlProblem_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<bool>("accepted");
+    QTest::addColumn<QString>("messagePart");
+
+    QTest::newRow("wss") << QStringLiteral("wss://backend.example.com/desktop") << true << QString();
+    QTest::newRow("wss with port") << QStringLiteral("wss://backend.example.com:8443/v1") << true << QString();
+    QTest::newRow("WSS upper case scheme") << QStringLiteral("WSS://backend.example.com/") << true << QString();
+    QTest::newRow("wss surrounded by spaces") << QStringLiteral("  wss://b.example.com  ") << true << QString();
+    QTest::newRow("ws localhost") << QStringLiteral("ws://localhost:8765/") << true << QString();
+    QTest::newRow("ws LOCALHOST") << QStringLiteral("ws://LOCALHOST:8765/") << true << QString();
+    QTest::newRow("ws 127.0.0.1") << QStringLiteral("ws://127.0.0.1:8765/ws") << true << QString();
+    QTest::newRow("ws 127.1.2.3") << QStringLiteral("ws://127.1.2.3:1/") << true << QString();
+    QTest::newRow("ws ::1") << QStringLiteral("ws://[::1]:8765/") << true << QString();
+    QTest::newRow("wss with harmless query") << QStringLiteral("wss://b.example.com/?region=eu") << true << QString();
+
+    QTest::newRow("empty") << QString() << false << QStringLiteral("Enter the backend address");
+    QTest::newRow("spaces only") << QStringLiteral("   ") << false << QStringLiteral("Enter the backend address");
+    QTest::newRow("no scheme") << QStringLiteral("backend.example.com") << false << QStringLiteral("not a valid URL");
+    QTest::newRow("garbage") << QStringLiteral("wss://") << false << QStringLiteral("not a valid URL");
+    QTest::newRow("https") << QStringLiteral("https://backend.example.com") << false << QStringLiteral("wss://");
+    QTest::newRow("http") << QStringLiteral("http://127.0.0.1") << false << QStringLiteral("wss://");
+    QTest::newRow("file") << QStringLiteral("file:///etc/passwd") << false << QStringLiteral("not a valid URL");
+    QTest::newRow("ws remote") << QStringLiteral("ws://backend.example.com/") << false
+                               << QStringLiteral("only to this computer");
+    QTest::newRow("ws lan address") << QStringLiteral("ws://192.168.1.10:8765/") << false
+                                    << QStringLiteral("only to this computer");
+    QTest::newRow("ws 0.0.0.0") << QStringLiteral("ws://0.0.0.0:8765/") << false
+                                << QStringLiteral("only to this computer");
+    QTest::newRow("ws localhost lookalike")
+        << QStringLiteral("ws://localhost.evil.example/") << false << QStringLiteral("only to this computer");
+    QTest::newRow("credentials") << QStringLiteral("wss://user:secret@backend.example.com/") << false
+                                 << QStringLiteral("user name or password");
+    QTest::newRow("token in query") << QStringLiteral("wss://backend.example.com/?access_token=abc") << false
+                                    << QStringLiteral("must not carry a token");
+    QTest::newRow("Token in query, upper case")
+        << QStringLiteral("wss://backend.example.com/?Token=abc") << false << QStringLiteral("must not carry a token");
+}
+
+void TestAppSettings::backendUrlProblem() {
+    QFETCH(QString, url);
+    QFETCH(bool, accepted);
+    QFETCH(QString, messagePart);
+    const QString problem = AppSettings::backendUrlProblem(url);
+    QCOMPARE(problem.isEmpty(), accepted);
+    if (!accepted) {
+        QVERIFY2(problem.contains(messagePart), qPrintable(problem));
+    }
+}
+
+void TestAppSettings::setBackendUrlRefusesInvalid() {
+    AppSettings settings(settingsPath());
+    QSignalSpy spy(&settings, &AppSettings::backendUrlChanged);
+    QVERIFY(settings.setBackendUrl(QStringLiteral("wss://a.example.com/")));
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(!settings.setBackendUrl(QStringLiteral("ws://a.example.com/")));
+    QCOMPARE(settings.backendUrl(), QStringLiteral("wss://a.example.com/"));
+    QCOMPARE(spy.count(), 1);
+    // Setting the same value again is not a change.
+    QVERIFY(settings.setBackendUrl(QStringLiteral("wss://a.example.com/")));
+    QCOMPARE(spy.count(), 1);
+    // Empty clears.
+    QVERIFY(settings.setBackendUrl(QString()));
+    QCOMPARE(settings.backendUrl(), QString());
+    QCOMPARE(spy.count(), 2);
+}
+
+void TestAppSettings::refusesBadValues() {
+    AppSettings settings(settingsPath());
+    QSignalSpy hardening(&settings, &AppSettings::hardeningChanged);
+    QVERIFY(!settings.setRuntimePreference(QStringLiteral("lxc")));
+    QVERIFY(!settings.setRuntimePreference(QStringLiteral("Docker")));
+    QCOMPARE(settings.runtimePreference(), QStringLiteral("auto"));
+    QVERIFY(!settings.setHardeningProfile(QStringLiteral("privileged")));
+    QVERIFY(!settings.setPidsLimit(0));
+    QVERIFY(!settings.setPidsLimit(AppSettings::kMaxPidsLimit + 1));
+    QVERIFY(!settings.setMemoryMiB(1));
+    QVERIFY(!settings.setCpus(0.0));
+    QVERIFY(!settings.setCpus(-1.0));
+    QVERIFY(!settings.setCpus(std::numeric_limits<double>::quiet_NaN()));
+    QVERIFY(!settings.setCpus(std::numeric_limits<double>::infinity()));
+    QCOMPARE(hardening.count(), 0);
+    QVERIFY(!settings.setIdleTimeoutMinutes(0));
+    QVERIFY(!settings.setIdleTimeoutMinutes(-5));
+    QVERIFY(!settings.setImage(QStringLiteral("image with spaces")));
+    QVERIFY(!settings.setImage(QStringLiteral("--privileged")));
+    QVERIFY(!settings.setImage(QStringLiteral("img\nx")));
+    QCOMPARE(settings.image(), QStringLiteral(ZEUS_DEFAULT_IMAGE));
+
+    QSignalSpy runtime(&settings, &AppSettings::runtimePreferenceChanged);
+    QVERIFY(settings.setRuntimePreference(QStringLiteral("docker")));
+    QCOMPARE(runtime.count(), 1);
+    QCOMPARE(runtime.at(0).at(0).toString(), QStringLiteral("docker"));
+    QVERIFY(settings.setHardeningProfile(QStringLiteral("hardened")));
+    QVERIFY(settings.setPidsLimit(100));
+    QCOMPARE(hardening.count(), 2);
+}
+
+void TestAppSettings::recentFolderRule_data() {
+    QTest::addColumn<QStringList>("recent");
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<int>("limit");
+    QTest::addColumn<QStringList>("expected");
+    const QString a = QStringLiteral("/p/a"), b = QStringLiteral("/p/b"), c = QStringLiteral("/p/c");
+    QTest::newRow("first") << QStringList{} << a << 3 << QStringList{a};
+    QTest::newRow("most recent first") << QStringList{a} << b << 3 << QStringList{b, a};
+    QTest::newRow("moved to front, not duplicated") << QStringList{a, b, c} << c << 3 << QStringList{c, a, b};
+    QTest::newRow("bounded") << QStringList{a, b, c} << QStringLiteral("/p/d") << 3
+                             << QStringList{QStringLiteral("/p/d"), a, b};
+    QTest::newRow("stored duplicates collapse") << QStringList{a, a, b} << c << 3 << QStringList{c, a, b};
+    QTest::newRow("empty entries dropped") << QStringList{QString(), a} << b << 3 << QStringList{b, a};
+    QTest::newRow("zero limit") << QStringList{a} << b << 0 << QStringList{};
+}
+
+void TestAppSettings::recentFolderRule() {
+    QFETCH(QStringList, recent);
+    QFETCH(QString, folder);
+    QFETCH(int, limit);
+    QFETCH(QStringList, expected);
+    QCOMPARE(AppSettings::withRecentFolder(recent, folder, limit), expected);
+}
+
+void TestAppSettings::recentFoldersBoundedAndSignalled() {
+    AppSettings settings(settingsPath());
+    QSignalSpy spy(&settings, &AppSettings::recentFoldersChanged);
+    for (int i = 0; i < AppSettings::kMaxRecentFolders + 5; ++i) {
+        settings.addRecentFolder(QStringLiteral("/folders/%1").arg(i));
+    }
+    QCOMPARE(spy.count(), AppSettings::kMaxRecentFolders + 5);
+    const QStringList recent = settings.recentFolders();
+    QCOMPARE(recent.size(), AppSettings::kMaxRecentFolders);
+    QCOMPARE(recent.first(), QStringLiteral("/folders/%1").arg(AppSettings::kMaxRecentFolders + 4));
+    // Re-adding the newest is no change.
+    settings.addRecentFolder(recent.first());
+    QCOMPARE(spy.count(), AppSettings::kMaxRecentFolders + 5);
+    settings.removeRecentFolder(recent.at(1));
+    QCOMPARE(settings.recentFolders().size(), AppSettings::kMaxRecentFolders - 1);
+    QVERIFY(!settings.recentFolders().contains(recent.at(1)));
+    settings.clearRecentFolders();
+    QVERIFY(settings.recentFolders().isEmpty());
+}
+
+void TestAppSettings::approvedWorkspacesAreCanonicalAndExplicit() {
+    const QString real = m_dir->filePath(QStringLiteral("real, dir: with 'quotes'"));
+    QVERIFY(QDir().mkpath(real));
+    const QString link = m_dir->filePath(QStringLiteral("link"));
+    QVERIFY(QFile::link(real, link));
+    const QString canonical = QFileInfo(real).canonicalFilePath();
+
+    AppSettings settings(settingsPath());
+    QSignalSpy spy(&settings, &AppSettings::approvedWorkspacesChanged);
+    QVERIFY(!settings.isWorkspaceApproved(real));
+    QVERIFY(!settings.isWorkspaceApproved(link));
+
+    // A missing folder or a file cannot be approved.
+    QVERIFY(!settings.approveWorkspace(m_dir->filePath(QStringLiteral("missing"))));
+    QFile file(m_dir->filePath(QStringLiteral("a-file")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.close();
+    QVERIFY(!settings.approveWorkspace(file.fileName()));
+    QVERIFY(!settings.approveWorkspace(QString()));
+    QCOMPARE(spy.count(), 0);
+
+    // Approving through the symlink stores the canonical path; both spellings match.
+    QVERIFY(settings.approveWorkspace(link));
+    QCOMPARE(settings.approvedWorkspaces(), QStringList{canonical});
+    QVERIFY(settings.isWorkspaceApproved(real));
+    QVERIFY(settings.isWorkspaceApproved(link));
+    QVERIFY(settings.isWorkspaceApproved(real + QStringLiteral("/.")));
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(settings.approveWorkspace(real));  // already approved: no change
+    QCOMPARE(spy.count(), 1);
+
+    // A sibling or the parent is not approved by approving the child.
+    QVERIFY(!settings.isWorkspaceApproved(m_dir->path()));
+
+    settings.revokeWorkspace(link);
+    QVERIFY(!settings.isWorkspaceApproved(real));
+    QCOMPARE(spy.count(), 2);
+}
+
+void TestAppSettings::idsAreGeneratedOnceAndKept() {
+    QString install;
+    QString device;
+    {
+        AppSettings settings(settingsPath());
+        install = settings.installId();
+        device = settings.deviceId();
+        QVERIFY(!QUuid::fromString(install).isNull());
+        QVERIFY(!QUuid::fromString(device).isNull());
+        QVERIFY(install != device);
+        QCOMPARE(settings.installId(), install);
+    }
+    AppSettings reread(settingsPath());
+    QCOMPARE(reread.installId(), install);
+    QCOMPARE(reread.deviceId(), device);
+
+    AppSettings other(m_dir->filePath(QStringLiteral("other.ini")));
+    QVERIFY(other.installId() != install);
+}
+
+void TestAppSettings::neverStoresToken() {
+    {
+        AppSettings settings(settingsPath());
+        QVERIFY(!settings.setBackendUrl(QStringLiteral("wss://backend.example.com/?token=CANARY-7f3a")));
+        QVERIFY(!settings.setBackendUrl(QStringLiteral("wss://me:CANARY-7f3a@backend.example.com/")));
+        QVERIFY(settings.setBackendUrl(QStringLiteral("wss://backend.example.com/")));
+        settings.installId();
+        settings.sync();
+    }
+    QFile file(settingsPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray stored = file.readAll();
+    QVERIFY(!stored.isEmpty());
+    QVERIFY(!stored.contains("CANARY-7f3a"));
+    QVERIFY(!stored.toLower().contains("token"));
+}
+
+void TestAppSettings::handEditedStoreIsSanitised() {
+    {
+        QSettings raw(settingsPath(), QSettings::IniFormat);
+        raw.setValue(AppSettings::kBackendUrl, QStringLiteral("ws://remote.example.com/"));
+        raw.setValue(AppSettings::kRuntimePreference, QStringLiteral("lxc"));
+        raw.setValue(AppSettings::kHardeningProfile, QStringLiteral("none"));
+        raw.setValue(AppSettings::kPidsLimit, QStringLiteral("many"));
+        raw.setValue(AppSettings::kCpus, -3);
+        raw.setValue(AppSettings::kIdleTimeoutMinutes, 0);
+        raw.setValue(AppSettings::kInstallId, QStringLiteral("not-a-uuid"));
+        QStringList many;
+        for (int i = 0; i < 50; ++i) {
+            many << QStringLiteral("/x/%1").arg(i % 20);
+        }
+        raw.setValue(AppSettings::kRecentFolders, many);
+    }
+    AppSettings settings(settingsPath());
+    QCOMPARE(settings.backendUrl(), QString());
+    QCOMPARE(settings.runtimePreference(), QStringLiteral("auto"));
+    QCOMPARE(settings.hardeningProfile(), QStringLiteral("standard"));
+    QCOMPARE(settings.pidsLimit(), AppSettings::kDefaultPidsLimit);
+    QCOMPARE(settings.cpus(), AppSettings::kDefaultCpus);
+    QCOMPARE(settings.idleTimeoutMinutes(), AppSettings::kDefaultIdleTimeoutMinutes);
+    QVERIFY(!QUuid::fromString(settings.installId()).isNull());
+    QStringList recent = settings.recentFolders();
+    QCOMPARE(recent.size(), AppSettings::kMaxRecentFolders);
+    QCOMPARE(recent.removeDuplicates(), 0);
+}
+
+void TestAppSettings::defaultConstructorHonoursTestMode() {
+    // The application's own store under QStandardPaths' test mode: never the user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("ZeusDesktopTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_appsettings"));
+    AppSettings settings;
+    QVERIFY2(!settings.fileName().isEmpty(), qPrintable(settings.fileName()));
+    QVERIFY2(settings.fileName().contains(QStringLiteral(".qttest")), qPrintable(settings.fileName()));
+}
+
+QTEST_GUILESS_MAIN(TestAppSettings)
+#include "tst_appsettings.moc"
