@@ -1,0 +1,369 @@
+// Container runtimes as pure argument builders and parsers: no process is started.
+#include "appleruntime.h"
+#include "dockerruntime.h"
+#include "podmanruntime.h"
+
+#include <QTest>
+
+using namespace zeus;
+
+namespace {
+
+ContainerSpec spec(HardeningProfile profile) {
+    ContainerSpec s;
+    s.name = QStringLiteral("zeus-abc");
+    s.image = QStringLiteral("img:1");
+    s.workspace = QStringLiteral("/home/u/proj");
+    s.sessionId = QStringLiteral("s1");
+    s.ownerId = QStringLiteral("owner-1");
+    s.profile = profile;
+    s.pidsLimit = 64;
+    s.memory = QStringLiteral("256m");
+    s.cpus = QStringLiteral("1.5");
+    s.uid = 1000;
+    s.gid = 1001;
+    return s;
+}
+
+// The value following `flag` (every occurrence).
+QStringList valuesOf(const QStringList& args, const QString& flag) {
+    QStringList values;
+    for (int i = 0; i + 1 < args.size(); ++i) {
+        if (args.at(i) == flag) {
+            values << args.at(i + 1);
+        }
+    }
+    return values;
+}
+
+}  // namespace
+
+class TestRuntimeArgs : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void profiles_data();
+    void profiles();
+    void neverDangerousFlags();
+    void mountQuoting_data();
+    void mountQuoting();
+    void podmanRootlessKeepsId();
+    void networkOverride();
+    void execRemoveInspect();
+    void dockerList();
+    void podmanList();
+    void inspectParsing_data();
+    void inspectParsing();
+    void events();
+    void appleVersionGates_data();
+    void appleVersionGates();
+    void appleParsing_data();
+    void appleParsing();
+    void appleVersionParsing_data();
+    void appleVersionParsing();
+    void appleMemory_data();
+    void appleMemory();
+    void buildCommand();
+};
+
+void TestRuntimeArgs::profiles_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<int>("profile");
+    QTest::newRow("docker standard") << QStringLiteral("docker") << int(HardeningProfile::Standard);
+    QTest::newRow("docker hardened") << QStringLiteral("docker") << int(HardeningProfile::Hardened);
+    QTest::newRow("podman standard") << QStringLiteral("podman") << int(HardeningProfile::Standard);
+    QTest::newRow("podman hardened") << QStringLiteral("podman") << int(HardeningProfile::Hardened);
+}
+
+void TestRuntimeArgs::profiles() {
+    QFETCH(QString, engine);
+    QFETCH(int, profile);
+    const auto runtime = ContainerRuntime::create(engine);
+    QVERIFY(runtime);
+    const bool hardened = profile == int(HardeningProfile::Hardened);
+    const QStringList args = runtime->runArguments(spec(static_cast<HardeningProfile>(profile)));
+    QCOMPARE(args.mid(0, 3), (QStringList{QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--init")}));
+    QCOMPARE(args.mid(args.size() - 3),
+             (QStringList{QStringLiteral("img:1"), QStringLiteral("sleep"), QStringLiteral("infinity")}));
+    QCOMPARE(valuesOf(args, QStringLiteral("--cap-drop")), QStringList{QStringLiteral("ALL")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--security-opt")), QStringList{QStringLiteral("no-new-privileges")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--pids-limit")), QStringList{QStringLiteral("64")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--memory")), QStringList{QStringLiteral("256m")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--cpus")), QStringList{QStringLiteral("1.5")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--user")), QStringList{QStringLiteral("1000:1001")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--pull")), QStringList{QStringLiteral("never")});
+    QCOMPARE(valuesOf(args, QStringLiteral("-w")), QStringList{QStringLiteral("/workspace")});
+    QCOMPARE(valuesOf(args, QStringLiteral("-e")), QStringList{QStringLiteral("HOME=/home/zeus")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--mount")),
+             QStringList{QStringLiteral("type=bind,source=/home/u/proj,target=/workspace")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--label")),
+             (QStringList{QStringLiteral("zeus.desktop=1"), QStringLiteral("zeus.desktop.owner=owner-1"),
+                          QStringLiteral("zeus.desktop.session=s1"),
+                          QStringLiteral("zeus.desktop.workspace=/home/u/proj")}));
+    QStringList tmpfs = valuesOf(args, QStringLiteral("--tmpfs"));
+    QVERIFY(tmpfs.contains(QStringLiteral("/home/zeus:rw,exec,mode=1777")));
+    QCOMPARE(tmpfs.contains(QStringLiteral("/tmp:rw,exec,mode=1777")), hardened);
+    QCOMPARE(args.contains(QStringLiteral("--read-only")), hardened);
+    QCOMPARE(valuesOf(args, QStringLiteral("--network")),
+             hardened ? QStringList{QStringLiteral("none")} : QStringList{});
+}
+
+void TestRuntimeArgs::neverDangerousFlags() {
+    for (const QString& engine : {QStringLiteral("docker"), QStringLiteral("podman"), QStringLiteral("apple")}) {
+        for (const auto profile : {HardeningProfile::Standard, HardeningProfile::Hardened}) {
+            const QString joined = ContainerRuntime::create(engine)->runArguments(spec(profile)).join(QLatin1Char(' '));
+            QVERIFY(!joined.contains(QLatin1String("--privileged")));
+            QVERIFY(!joined.contains(QLatin1String("docker.sock")));
+            QVERIFY(!joined.contains(QLatin1String("podman.sock")));
+            QVERIFY(!joined.contains(QLatin1String("unconfined")));
+            QVERIFY(!joined.contains(QLatin1String("=host")));
+            QVERIFY(!joined.contains(QLatin1String("--network host")));
+            QVERIFY(!joined.contains(QLatin1String("--pid ")) && !joined.contains(QLatin1String("--ipc")));
+            QVERIFY(!joined.contains(QLatin1String("--cap-add")));
+        }
+    }
+}
+
+void TestRuntimeArgs::mountQuoting_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("plain") << QStringLiteral("/a/b") << QStringLiteral("type=bind,source=/a/b,target=/workspace");
+    QTest::newRow("spaces colon") << QStringLiteral("/a/my p:x")
+                                  << QStringLiteral("type=bind,source=/a/my p:x,target=/workspace");
+    QTest::newRow("comma") << QStringLiteral("/a/b,c")
+                           << QStringLiteral("type=bind,\"source=/a/b,c\",target=/workspace");
+    QTest::newRow("quote") << QStringLiteral("/a/\"q\"")
+                           << QStringLiteral("type=bind,\"source=/a/\"\"q\"\"\",target=/workspace");
+    QTest::newRow("non-ascii all") << QStringLiteral("/p/项目 a,b:c \"q\"")
+                                   << QStringLiteral("type=bind,\"source=/p/项目 a,b:c \"\"q\"\"\",target=/workspace");
+}
+
+void TestRuntimeArgs::mountQuoting() {
+    QFETCH(QString, source);
+    QFETCH(QString, expected);
+    QCOMPARE(OciCliRuntime::bindMountValue(source, QStringLiteral("/workspace")), expected);
+}
+
+void TestRuntimeArgs::podmanRootlessKeepsId() {
+    ContainerSpec s = spec(HardeningProfile::Standard);
+    s.podmanRootless = true;
+    const QStringList podman = PodmanRuntime().runArguments(s);
+    QVERIFY(podman.contains(QStringLiteral("--userns=keep-id")));
+    QVERIFY(!podman.contains(QStringLiteral("--user")));
+    QVERIFY(!DockerRuntime().runArguments(s).contains(QStringLiteral("--userns=keep-id")));
+    s.uid = -1;
+    s.podmanRootless = false;
+    QVERIFY(!DockerRuntime().runArguments(s).contains(QStringLiteral("--user")));
+}
+
+void TestRuntimeArgs::networkOverride() {
+    ContainerSpec s = spec(HardeningProfile::Standard);
+    s.network = QStringLiteral("none");
+    QCOMPARE(valuesOf(DockerRuntime().runArguments(s), QStringLiteral("--network")),
+             QStringList{QStringLiteral("none")});
+}
+
+void TestRuntimeArgs::execRemoveInspect() {
+    const QStringList cmd = {QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo 'a b'")};
+    QCOMPARE(DockerRuntime().execArguments(QStringLiteral("c1"), cmd),
+             (QStringList{QStringLiteral("exec"), QStringLiteral("c1")} + cmd));
+    QCOMPARE(PodmanRuntime().removeArguments(QStringList{QStringLiteral("a"), QStringLiteral("b")}),
+             (QStringList{QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("a"), QStringLiteral("b")}));
+    QCOMPARE(DockerRuntime().inspectArguments(QStringLiteral("c1")).last(), QStringLiteral("c1"));
+    QCOMPARE(AppleRuntime().removeArguments(QStringList{QStringLiteral("a")}),
+             (QStringList{QStringLiteral("delete"), QStringLiteral("--force"), QStringLiteral("a")}));
+    QCOMPARE(DockerRuntime().listArguments(QStringLiteral("o1")),
+             (QStringList{QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--no-trunc"),
+                          QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.owner=o1"),
+                          QStringLiteral("--format"), QStringLiteral("{{json .}}")}));
+    QCOMPARE(PodmanRuntime().listArguments(QStringLiteral("o1")).last(), QStringLiteral("json"));
+}
+
+void TestRuntimeArgs::dockerList() {
+    const QByteArray out =
+        "{\"Command\":\"\\\"sleep infinity\\\"\",\"ID\":\"abc123\",\"Labels\":\"zeus.desktop=1,zeus.desktop.owner=o1,"
+        "zeus.desktop.workspace=/p/a,b:c,zeus.desktop.session=s1\",\"Names\":\"zeus-1\",\"State\":\"running\"}\n"
+        "WARNING: something\n"
+        "{\"ID\":\"def456\",\"Labels\":\"zeus.desktop.owner=o1\",\"Names\":\"zeus-2\",\"State\":\"exited\"}\n";
+    const QList<ContainerInfo> list = DockerRuntime().parseList(out);
+    QCOMPARE(list.size(), 2);
+    QCOMPARE(list.at(0).id, QStringLiteral("abc123"));
+    QCOMPARE(list.at(0).name, QStringLiteral("zeus-1"));
+    QVERIFY(list.at(0).running);
+    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.session")), QStringLiteral("s1"));
+    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.workspace")), QStringLiteral("/p/a,b:c"));
+    QVERIFY(!list.at(1).running);
+    QVERIFY(DockerRuntime().parseList("").isEmpty());
+    QVERIFY(DockerRuntime().parseList("garbage").isEmpty());
+}
+
+void TestRuntimeArgs::podmanList() {
+    const QByteArray out =
+        "[{\"Id\":\"abc\",\"Names\":[\"zeus-1\"],\"State\":\"running\",\"Labels\":{\"zeus.desktop.owner\":\"o1\","
+        "\"zeus.desktop.session\":\"s,1\"}},{\"Id\":\"def\",\"Names\":[\"zeus-2\"],\"State\":\"exited\"}]";
+    const QList<ContainerInfo> list = PodmanRuntime().parseList(out);
+    QCOMPARE(list.size(), 2);
+    QCOMPARE(list.at(0).name, QStringLiteral("zeus-1"));
+    QVERIFY(list.at(0).running);
+    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.session")), QStringLiteral("s,1"));
+    QVERIFY(!list.at(1).running);
+    QVERIFY(PodmanRuntime().parseList("[]").isEmpty());
+    QVERIFY(PodmanRuntime().parseList("not json").isEmpty());
+}
+
+void TestRuntimeArgs::inspectParsing_data() {
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<bool>("found");
+    QTest::addColumn<bool>("running");
+    QTest::newRow("running") << QByteArray(
+        "[{\"Id\":\"abc\",\"Name\":\"/zeus-1\",\"State\":{\"Status\":\"running\","
+        "\"Running\":true},\"Config\":{\"Labels\":{\"a\":\"b\"}}}]")
+                             << true << true;
+    QTest::newRow("exited") << QByteArray(
+        "[{\"Id\":\"abc\",\"Name\":\"zeus-1\",\"State\":{\"Status\":\"exited\","
+        "\"Running\":false}}]")
+                            << true << false;
+    QTest::newRow("empty array") << QByteArray("[]") << false << false;
+    QTest::newRow("error text") << QByteArray("Error: No such container: x") << false << false;
+}
+
+void TestRuntimeArgs::inspectParsing() {
+    QFETCH(QByteArray, output);
+    QFETCH(bool, found);
+    QFETCH(bool, running);
+    const auto info = DockerRuntime().parseInspect(output);
+    QCOMPARE(info.has_value(), found);
+    if (found) {
+        QCOMPARE(info->running, running);
+        QCOMPARE(info->name, QStringLiteral("zeus-1"));
+    }
+}
+
+void TestRuntimeArgs::events() {
+    const QStringList docker = DockerRuntime().eventsArguments(QStringLiteral("o1"));
+    QVERIFY(docker.contains(QStringLiteral("event=die")));
+    QVERIFY(docker.contains(QStringLiteral("label=zeus.desktop.owner=o1")));
+    const QStringList podman = PodmanRuntime().eventsArguments(QStringLiteral("o1"));
+    QVERIFY(podman.contains(QStringLiteral("event=died")));
+    QVERIFY(podman.contains(QStringLiteral("label=zeus.desktop.owner=o1")));
+    QVERIFY(AppleRuntime().eventsArguments(QStringLiteral("o1")).isEmpty());
+}
+
+void TestRuntimeArgs::appleVersionGates_data() {
+    QTest::addColumn<QString>("version");
+    QTest::addColumn<int>("profile");
+    QTest::addColumn<bool>("supported");
+    QTest::addColumn<bool>("init");
+    QTest::addColumn<bool>("readOnly");
+    QTest::newRow("1.2.2 hardened") << QStringLiteral("1.2.2") << int(HardeningProfile::Hardened) << true << true
+                                    << true;
+    QTest::newRow("1.0.0 standard") << QStringLiteral("1.0.0") << int(HardeningProfile::Standard) << true << true
+                                    << false;
+    QTest::newRow("0.12.0 hardened") << QStringLiteral("0.12.0") << int(HardeningProfile::Hardened) << true << true
+                                     << true;
+    QTest::newRow("0.11.0 no cap-drop") << QStringLiteral("0.11.0") << int(HardeningProfile::Standard) << false << true
+                                        << false;
+    QTest::newRow("0.9.0 no init") << QStringLiteral("0.9.0") << int(HardeningProfile::Standard) << false << false
+                                   << false;
+}
+
+void TestRuntimeArgs::appleVersionGates() {
+    QFETCH(QString, version);
+    QFETCH(int, profile);
+    QFETCH(bool, supported);
+    QFETCH(bool, init);
+    QFETCH(bool, readOnly);
+    AppleRuntime apple;
+    apple.setVersion(QVersionNumber::fromString(version));
+    const ContainerSpec s = spec(static_cast<HardeningProfile>(profile));
+    QCOMPARE(apple.unsupportedReason(s).isEmpty(), supported);
+    const QStringList args = apple.runArguments(s);
+    QCOMPARE(args.contains(QStringLiteral("--init")), init);
+    QCOMPARE(args.contains(QStringLiteral("--read-only")), readOnly);
+    QCOMPARE(args.contains(QStringLiteral("--cap-drop")), supported);
+    QVERIFY(!args.contains(QStringLiteral("--pids-limit")));
+    QVERIFY(!args.contains(QStringLiteral("--security-opt")));
+    // Options come before the image; everything after it is the process.
+    QCOMPARE(args.mid(args.size() - 3),
+             (QStringList{QStringLiteral("img:1"), QStringLiteral("sleep"), QStringLiteral("infinity")}));
+    QCOMPARE(valuesOf(args, QStringLiteral("--mount")),
+             QStringList{QStringLiteral("type=bind,source=/home/u/proj,target=/workspace")});
+    QCOMPARE(valuesOf(args, QStringLiteral("--network")),
+             profile == int(HardeningProfile::Hardened) ? QStringList{QStringLiteral("none")} : QStringList{});
+    ContainerSpec comma = s;
+    comma.workspace = QStringLiteral("/a,b");
+    QVERIFY(!apple.unsupportedReason(comma).isEmpty());
+}
+
+void TestRuntimeArgs::appleParsing_data() {
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<bool>("firstRunning");
+    QTest::newRow("1.x") << QByteArray(
+        "[{\"configuration\":{\"id\":\"zeus-1\",\"labels\":{\"zeus.desktop.owner\":\"o1\"}},"
+        "\"id\":\"zeus-1\",\"status\":{\"networks\":[],\"state\":\"running\"}},"
+        "{\"configuration\":{\"id\":\"x\",\"labels\":{}},\"id\":\"x\",\"status\":{\"state\":"
+        "\"stopped\"}}]") << 2
+                         << true;
+    QTest::newRow("0.x") << QByteArray(
+        "[{\"status\":\"running\",\"configuration\":{\"id\":\"zeus-1\",\"labels\":{\"zeus."
+        "desktop.owner\":\"o1\"}},\"networks\":[],\"startedDate\":786000000.5}]")
+                         << 1 << true;
+    QTest::newRow("stopped 0.x") << QByteArray("[{\"status\":\"stopped\",\"configuration\":{\"id\":\"zeus-1\"}}]") << 1
+                                 << false;
+    QTest::newRow("empty") << QByteArray("[]") << 0 << false;
+}
+
+void TestRuntimeArgs::appleParsing() {
+    QFETCH(QByteArray, output);
+    QFETCH(int, count);
+    QFETCH(bool, firstRunning);
+    const QList<ContainerInfo> list = AppleRuntime().parseList(output);
+    QCOMPARE(list.size(), count);
+    QCOMPARE(AppleRuntime().parseInspect(output).has_value(), count > 0);
+    if (count > 0) {
+        QCOMPARE(list.first().id, QStringLiteral("zeus-1"));
+        QCOMPARE(list.first().running, firstRunning);
+    }
+}
+
+void TestRuntimeArgs::appleVersionParsing_data() {
+    QTest::addColumn<QString>("output");
+    QTest::addColumn<QString>("version");
+    QTest::newRow("debug") << QStringLiteral("container CLI version 0.10.0-27-g9fd15f0 (build: debug, commit: 9fd15f0)")
+                           << QStringLiteral("0.10.0");
+    QTest::newRow("release") << QStringLiteral("container CLI version 1.2.2 (build: release, commit: af405ff)")
+                             << QStringLiteral("1.2.2");
+    QTest::newRow("garbage") << QStringLiteral("zsh: command not found") << QString();
+}
+
+void TestRuntimeArgs::appleVersionParsing() {
+    QFETCH(QString, output);
+    QFETCH(QString, version);
+    QCOMPARE(AppleRuntime::parseVersion(output).toString(), version);
+}
+
+void TestRuntimeArgs::appleMemory_data() {
+    QTest::addColumn<QString>("in");
+    QTest::addColumn<QString>("out");
+    QTest::newRow("32m") << QStringLiteral("32m") << QStringLiteral("200M");
+    QTest::newRow("2g") << QStringLiteral("2g") << QStringLiteral("2g");
+    QTest::newRow("512M") << QStringLiteral("512M") << QStringLiteral("512M");
+    QTest::newRow("bytes") << QStringLiteral("1048576") << QStringLiteral("200M");
+}
+
+void TestRuntimeArgs::appleMemory() {
+    QFETCH(QString, in);
+    QFETCH(QString, out);
+    QCOMPARE(AppleRuntime::memoryArgument(in), out);
+}
+
+void TestRuntimeArgs::buildCommand() {
+    QCOMPARE(
+        DockerRuntime().buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest")),
+        QStringLiteral("docker build -t zeus-desktop-sandbox:latest ") + ContainerRuntime::dockerContextDirectory());
+    QVERIFY(AppleRuntime().buildImageCommand(QStringLiteral("i")).startsWith(QLatin1String("container build -t i ")));
+}
+
+QTEST_GUILESS_MAIN(TestRuntimeArgs)
+#include "tst_runtimeargs.moc"
