@@ -24,7 +24,7 @@ QVariant SessionLogModel::data(const QModelIndex& index, int role) const {
             // A carriage return without its newline (progress bars) would garble the row.
             text.remove(QLatin1Char('\r'));
             if (line.cut) {
-                text += QLatin1Char(' ') + tr("[… %n more characters]", nullptr, static_cast<int>(line.cutChars));
+                text += QLatin1Char(' ') + tr("[… %1 more characters]").arg(line.cutChars);
             }
             if (role == Qt::AccessibleTextRole && line.kind == Kind::Stderr) {
                 return tr("error output: %1").arg(text);

@@ -209,10 +209,13 @@ void SessionLogView::setFollowingTail(bool follow) {
 void SessionLogView::updatePausedBar() {
     m_pausedBar->setVisible(!m_following);
     if (!m_following) {
-        m_pausedLabel->setText(m_linesWhilePaused > 0
-                                   ? tr("Scrolled up: %n new line(s) below.", nullptr,
-                                        static_cast<int>(std::min<qint64>(m_linesWhilePaused, INT_MAX)))
-                                   : tr("Scrolled up: not following new output."));
+        if (m_linesWhilePaused == 1) {
+            m_pausedLabel->setText(tr("Scrolled up: 1 new line below."));
+        } else if (m_linesWhilePaused > 1) {
+            m_pausedLabel->setText(tr("Scrolled up: %1 new lines below.").arg(m_linesWhilePaused));
+        } else {
+            m_pausedLabel->setText(tr("Scrolled up: not following new output."));
+        }
     }
 }
 

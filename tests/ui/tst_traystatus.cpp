@@ -1,0 +1,155 @@
+// TrayStatus::from: the one function that turns the app's state into the tray's icon
+// and tooltip. Every state, the order between them, and the words in the tooltip.
+#include "traystatus.h"
+
+#include <QFile>
+#include <QIcon>
+#include <QtTest>
+
+using zeus::TrayStatus;
+using State = zeus::TrayStatus::State;
+using Connection = zeus::TrayStatus::Connection;
+
+namespace {
+
+TrayStatus::Input readyInput() {
+    TrayStatus::Input input;
+    input.runtimeChecked = true;
+    input.runtimeUsable = true;
+    input.runtimeName = QStringLiteral("Docker 20.10.24");
+    input.connection = Connection::Connected;
+    input.workspace = QStringLiteral("/home/ana/projects/site");
+    return input;
+}
+
+}  // namespace
+
+class TestTrayStatus : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void state_data();
+    void state();
+    void tooltipInWords();
+    void reconnectShowsNextAttempt();
+    void longWorkspaceIsElided();
+    void everyIconExists();
+};
+
+void TestTrayStatus::state_data() {
+    QTest::addColumn<bool>("runtimeChecked");
+    QTest::addColumn<bool>("runtimeUsable");
+    QTest::addColumn<int>("connection");
+    QTest::addColumn<int>("commands");
+    QTest::addColumn<QString>("lastError");
+    QTest::addColumn<int>("expected");
+    QTest::addColumn<QString>("icon");
+
+    const auto c = [](Connection v) { return static_cast<int>(v); };
+    const auto s = [](State v) { return static_cast<int>(v); };
+    QTest::newRow("ready") << true << true << c(Connection::Connected) << 0 << QString() << s(State::Ready)
+                           << QStringLiteral("ready");
+    QTest::newRow("busy") << true << true << c(Connection::Connected) << 2 << QString() << s(State::Busy)
+                          << QStringLiteral("busy");
+    QTest::newRow("signed out") << true << true << c(Connection::SignedOut) << 0 << QString() << s(State::Disconnected)
+                                << QStringLiteral("disconnected");
+    QTest::newRow("connecting") << true << true << c(Connection::Connecting) << 0 << QString() << s(State::Disconnected)
+                                << QStringLiteral("disconnected");
+    QTest::newRow("reconnecting while commands run") << true << true << c(Connection::Reconnecting) << 1 << QString()
+                                                     << s(State::Disconnected) << QStringLiteral("disconnected");
+    QTest::newRow("auth failed") << true << true << c(Connection::AuthFailed) << 0 << QString() << s(State::Error)
+                                 << QStringLiteral("error");
+    QTest::newRow("connection error") << true << true << c(Connection::Error) << 0 << QString() << s(State::Error)
+                                      << QStringLiteral("error");
+    QTest::newRow("last error while connected")
+        << true << true << c(Connection::Connected) << 0 << QStringLiteral("image missing") << s(State::Error)
+        << QStringLiteral("error");
+    QTest::newRow("no runtime beats everything")
+        << true << false << c(Connection::AuthFailed) << 0 << QStringLiteral("x") << s(State::NoRuntime)
+        << QStringLiteral("no-runtime");
+    QTest::newRow("no runtime while connected") << true << false << c(Connection::Connected) << 0 << QString()
+                                                << s(State::NoRuntime) << QStringLiteral("no-runtime");
+    QTest::newRow("runtime still being checked")
+        << false << false << c(Connection::Connected) << 0 << QString() << s(State::Ready) << QStringLiteral("ready");
+}
+
+void TestTrayStatus::state() {
+    QFETCH(bool, runtimeChecked);
+    QFETCH(bool, runtimeUsable);
+    QFETCH(int, connection);
+    QFETCH(int, commands);
+    QFETCH(QString, lastError);
+    QFETCH(int, expected);
+    QFETCH(QString, icon);
+    TrayStatus::Input input = readyInput();
+    input.runtimeChecked = runtimeChecked;
+    input.runtimeUsable = runtimeUsable;
+    input.connection = static_cast<Connection>(connection);
+    input.runningCommands = commands;
+    input.runningSessions = commands > 0 ? 1 : 0;
+    input.lastError = lastError;
+    const TrayStatus status = TrayStatus::from(input);
+    QCOMPARE(static_cast<int>(status.state), expected);
+    QCOMPARE(status.iconName, QStringLiteral(":/icons/tray/%1.svg").arg(icon));
+    QVERIFY(status.tooltip.startsWith(status.title));
+    QVERIFY(status.title.contains(TrayStatus::stateText(status.state)));
+}
+
+void TestTrayStatus::tooltipInWords() {
+    TrayStatus::Input input = readyInput();
+    input.runningSessions = 1;
+    input.runningCommands = 3;
+    const TrayStatus busy = TrayStatus::from(input);
+    QCOMPARE(busy.tooltip, QStringLiteral("Zeus Desktop: Working\n"
+                                          "Runtime: Docker 20.10.24\n"
+                                          "Connection: connected\n"
+                                          "Working directory: /home/ana/projects/site\n"
+                                          "1 session running, 3 commands running"));
+
+    TrayStatus::Input none;
+    none.runtimeChecked = true;
+    none.runtimeProblem = QStringLiteral("Docker is installed but its daemon is not running");
+    none.connection = Connection::AuthFailed;
+    none.connectionError = QStringLiteral("401 Unauthorized");
+    const TrayStatus broken = TrayStatus::from(none);
+    QVERIFY2(broken.tooltip.contains(
+                 QStringLiteral("Runtime: none usable (Docker is installed but its daemon is not running)")),
+             qPrintable(broken.tooltip));
+    QVERIFY2(broken.tooltip.contains(QStringLiteral("Connection: sign-in rejected (401 Unauthorized)")),
+             qPrintable(broken.tooltip));
+    QVERIFY(broken.tooltip.contains(QStringLiteral("Working directory: none chosen")));
+    QVERIFY(broken.tooltip.contains(QStringLiteral("No sessions running")));
+
+    TrayStatus::Input checking;
+    QVERIFY(TrayStatus::from(checking).tooltip.contains(QStringLiteral("Runtime: checking")));
+}
+
+void TestTrayStatus::reconnectShowsNextAttempt() {
+    TrayStatus::Input input = readyInput();
+    input.connection = Connection::Reconnecting;
+    const QDateTime now(QDate(2026, 1, 2), QTime(10, 0, 0));
+    input.nextReconnect = now.addSecs(16);
+    const TrayStatus status = TrayStatus::from(input, now);
+    QVERIFY2(status.tooltip.contains(QStringLiteral("Connection: reconnecting (next attempt in 16 s)")),
+             qPrintable(status.tooltip));
+}
+
+void TestTrayStatus::longWorkspaceIsElided() {
+    TrayStatus::Input input = readyInput();
+    input.workspace = QStringLiteral("/home/ana/") + QString(200, QLatin1Char('d')) + QStringLiteral("/end");
+    const TrayStatus status = TrayStatus::from(input);
+    const QString line = status.tooltip.split(QLatin1Char('\n')).at(3);
+    QVERIFY2(line.size() < 80, qPrintable(line));
+    QVERIFY(line.contains(QStringLiteral("/home/ana/")));
+    QVERIFY(line.endsWith(QStringLiteral("/end")));
+}
+
+void TestTrayStatus::everyIconExists() {
+    for (State state : {State::Ready, State::Busy, State::Disconnected, State::NoRuntime, State::Error}) {
+        const QString path = TrayStatus::iconFor(state);
+        QVERIFY2(QFile::exists(path), qPrintable(path));
+        QVERIFY2(!QIcon(path).pixmap(22, 22).isNull(), qPrintable(path));
+    }
+}
+
+QTEST_MAIN(TestTrayStatus)
+#include "tst_traystatus.moc"

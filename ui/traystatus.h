@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QString>
+
+namespace zeus {
+
+// What the tray icon shows, derived in one place from the app's state (syncthingtray's
+// updateStatusIconAndText): one of five states, its icon and a tooltip in words.
+//
+// A value plus a pure function; it must never query anything itself: the caller gathers
+// the facts into an Input.
+struct TrayStatus {
+    Q_DECLARE_TR_FUNCTIONS(zeus::TrayStatus)
+public:
+    enum class State { Ready, Busy, Disconnected, NoRuntime, Error };
+
+    // The connection as the user sees it (SPEC §5).
+    enum class Connection { SignedOut, Connecting, Connected, Reconnecting, AuthFailed, Error };
+
+    struct Input {
+        bool runtimeChecked = false;  // detection has finished at least once
+        bool runtimeUsable = false;
+        QString runtimeName;     // "Docker 20.10.24"
+        QString runtimeProblem;  // why it is unusable
+        Connection connection = Connection::SignedOut;
+        QDateTime nextReconnect;  // for Reconnecting
+        QString connectionError;  // for Error / AuthFailed
+        QString workspace;        // the working directory, empty when none is chosen
+        int runningSessions = 0;
+        int runningCommands = 0;
+        QString lastError;  // an error the user has not dismissed
+    };
+
+    State state = State::Disconnected;
+    QString iconName;  // ":/icons/tray/ready.svg"
+    QString title;     // one line: "Zeus Desktop: ready"
+    QString tooltip;   // several lines, in words
+
+    static TrayStatus from(const Input& input, const QDateTime& now = QDateTime::currentDateTime());
+    // The resource path of a state's icon.
+    static QString iconFor(State state);
+    // One word for a state, for people ("Ready", "Working", ...).
+    static QString stateText(State state);
+    static QString connectionText(Connection connection);
+};
+
+}  // namespace zeus
