@@ -1,0 +1,313 @@
+// SessionManager on real engines (Docker and Podman rows): container per session, reuse,
+// labels, unusual workspace names, idle timeout, vanished containers, orphan sweep,
+// missing image, concurrency limits and ten concurrent commands.
+#include "sessionfixture.h"
+
+#include <QFile>
+#include <QSignalSpy>
+
+using namespace zeus;
+using namespace zeus::test;
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void engines_data();
+    void firstCommandCreatesThenReuses_data() { engines_data(); }
+    void firstCommandCreatesThenReuses();
+    void unusualWorkspaceName_data() { engines_data(); }
+    void unusualWorkspaceName();
+    void endSessionRemovesContainer_data() { engines_data(); }
+    void endSessionRemovesContainer();
+    void idleTimeoutRemovesThenRecreates_data() { engines_data(); }
+    void idleTimeoutRemovesThenRecreates();
+    void vanishedContainerIsRecreated_data() { engines_data(); }
+    void vanishedContainerIsRecreated();
+    void orphanSweep_data() { engines_data(); }
+    void orphanSweep();
+    void missingImage_data() { engines_data(); }
+    void missingImage();
+    void tenConcurrentCommandsKeepOutputsApart_data() { engines_data(); }
+    void tenConcurrentCommandsKeepOutputsApart();
+    void overTheLimitIsBusy_data() { engines_data(); }
+    void overTheLimitIsBusy();
+    void shutdownRemovesEverything_data() { engines_data(); }
+    void shutdownRemovesEverything();
+
+private:
+    std::unique_ptr<SessionManager> makeManager(const QString& engine, SandboxConfig config = {});
+    QTemporaryDir m_dir;
+    QString m_owner;
+    QString m_engine;
+};
+
+void TestSession::initTestCase() {
+    QVERIFY(m_dir.isValid());
+}
+
+void TestSession::cleanup() {
+    if (!m_owner.isEmpty() && !m_engine.isEmpty()) {
+        removeContainersOf(m_engine, m_owner);
+    }
+}
+
+void TestSession::engines_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("podman") << QStringLiteral("podman");
+}
+
+std::unique_ptr<SessionManager> TestSession::makeManager(const QString& engine, SandboxConfig config) {
+    m_engine = engine;
+    m_owner = uniqueOwner();
+    if (config.ownerId.isEmpty()) {
+        config = testConfig(m_owner);
+    }
+    config.ownerId = m_owner;
+    return std::make_unique<SessionManager>(ContainerRuntime::create(engine), config);
+}
+
+void TestSession::firstCommandCreatesThenReuses() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    QSignalSpy states(manager.get(), &SessionManager::sessionStateChanged);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("reuse-") + engine);
+    QVERIFY(containersOf(engine, m_owner).isEmpty());
+
+    const ExecResult first = rec.run(QStringLiteral("s1"), ws, QStringLiteral("echo out; echo err >&2; exit 3"));
+    QCOMPARE(execStatusName(first.status), QStringLiteral("ok"));
+    QCOMPARE(first.exitCode.value_or(-1), 3);
+    QCOMPARE(rec.stdoutOf.value(first.callId), QStringLiteral("out\n"));
+    QCOMPARE(rec.stderrOf.value(first.callId), QStringLiteral("err\n"));
+    QCOMPARE(first.stdoutBytes, qint64(4));
+    QCOMPARE(first.stderrBytes, qint64(4));
+    const QString container = manager->containerId(QStringLiteral("s1"));
+    QVERIFY(!container.isEmpty());
+    QCOMPARE(containersOf(engine, m_owner).size(), 1);
+    QCOMPARE(manager->sessionState(QStringLiteral("s1")), SessionState::Running);
+    QVERIFY(states.size() >= 2);  // starting, running
+
+    const ExecResult second = rec.run(QStringLiteral("s1"), ws, QStringLiteral("pwd; echo $HOME; touch made-here"));
+    QCOMPARE(second.exitCode.value_or(-1), 0);
+    QCOMPARE(second.output, QStringLiteral("/workspace\n/home/zeus\n"));
+    QCOMPARE(manager->containerId(QStringLiteral("s1")), container);
+    QCOMPARE(containersOf(engine, m_owner).size(), 1);
+    QVERIFY(QFile::exists(ws + QStringLiteral("/made-here")));
+
+    // The log has the container event and both commands with their exit codes.
+    const QList<SessionLogEntry> log = manager->sessionLog(QStringLiteral("s1"));
+    int commands = 0;
+    for (const SessionLogEntry& entry : log) {
+        if (entry.kind == SessionLogEntry::Kind::Command) {
+            ++commands;
+            QVERIFY(entry.exitCode.has_value());
+            QVERIFY(entry.durationMs >= 0);
+        }
+    }
+    QCOMPARE(commands, 2);
+    QCOMPARE(log.first().kind, SessionLogEntry::Kind::Event);
+
+    // Labels on the container.
+    const ProcessOutput labels = runProgram(engine, {QStringLiteral("inspect"), QStringLiteral("--format"),
+                                                     QStringLiteral("{{json .Config.Labels}}"), container});
+    QVERIFY(labels.out.contains("\"zeus.desktop\":\"1\""));
+    QVERIFY(labels.out.contains(QStringLiteral("\"zeus.desktop.owner\":\"%1\"").arg(m_owner).toUtf8()));
+    QVERIFY(labels.out.contains("\"zeus.desktop.session\":\"s1\""));
+    QVERIFY(labels.out.contains(QStringLiteral("\"zeus.desktop.workspace\":\"%1\"").arg(ws).toUtf8()));
+}
+
+void TestSession::unusualWorkspaceName() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, engine + QStringLiteral("-项目 a,b:c \"q\""));
+    QFile file(ws + QStringLiteral("/inside.txt"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("seen through the mount");
+    file.close();
+    const ExecResult result = rec.run(QStringLiteral("s1"), ws, QStringLiteral("cat inside.txt"));
+    QCOMPARE(result.errorMessage, QString());
+    QCOMPARE(result.output, QStringLiteral("seen through the mount"));
+}
+
+void TestSession::endSessionRemovesContainer() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("end"));
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    QCOMPARE(containersOf(engine, m_owner).size(), 1);
+    // A running command is cancelled by the end of its session.
+    const QString running = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 100"));
+    QTest::qWait(500);
+    manager->endSession(QStringLiteral("s1"));
+    QVERIFY(rec.waitFor(running, 30000));
+    QCOMPARE(execStatusName(rec.results.value(running).status), QStringLiteral("cancelled"));
+    QCOMPARE(manager->sessionState(QStringLiteral("s1")), SessionState::Stopped);
+    QTRY_VERIFY_WITH_TIMEOUT(containersOf(engine, m_owner).isEmpty(), 30000);
+}
+
+void TestSession::idleTimeoutRemovesThenRecreates() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QStringLiteral("x"));
+    config.idleTimeoutMs = 1500;
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("idle"));
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    const QString first = manager->containerId(QStringLiteral("s1"));
+    QTRY_COMPARE_WITH_TIMEOUT(manager->sessionState(QStringLiteral("s1")), SessionState::Stopped, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(containersOf(engine, m_owner).isEmpty(), 20000);
+    const ExecResult again = rec.run(QStringLiteral("s1"), ws, QStringLiteral("echo back"));
+    QCOMPARE(again.output, QStringLiteral("back\n"));
+    QVERIFY(manager->containerId(QStringLiteral("s1")) != first);
+}
+
+void TestSession::vanishedContainerIsRecreated() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QStringLiteral("x"));
+    config.staleCheckAfterMs = 200;
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("vanish"));
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    const QString first = manager->containerId(QStringLiteral("s1"));
+    QCOMPARE(runProgram(engine, {QStringLiteral("rm"), QStringLiteral("-f"), first}).exitCode, 0);
+    QTest::qWait(400);
+    const ExecResult again = rec.run(QStringLiteral("s1"), ws, QStringLiteral("echo fine"));
+    QCOMPARE(again.errorMessage, QString());
+    QCOMPARE(again.output, QStringLiteral("fine\n"));
+    QVERIFY(manager->containerId(QStringLiteral("s1")) != first);
+    bool logged = false;
+    for (const SessionLogEntry& entry : manager->sessionLog(QStringLiteral("s1"))) {
+        logged = logged || entry.message.contains(QLatin1String("gone"));
+    }
+    QVERIFY2(logged, "the session log says the container was recreated");
+}
+
+void TestSession::orphanSweep() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    // Two orphans of this owner (as after a crash) and one of another install.
+    const QString other = uniqueOwner();
+    for (const QString& owner : {m_owner, m_owner, other}) {
+        const ProcessOutput out = runProgram(
+            engine, {QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--network"), QStringLiteral("none"),
+                     QStringLiteral("--label"), QStringLiteral("zeus.desktop.owner=") + owner, testImage(),
+                     QStringLiteral("sleep"), QStringLiteral("infinity")});
+        QCOMPARE(out.exitCode, 0);
+    }
+    QCOMPARE(containersOf(engine, m_owner).size(), 2);
+    QSignalSpy swept(manager.get(), &SessionManager::orphanSweepFinished);
+    manager->sweepOrphans();
+    QVERIFY(swept.wait(60000));
+    QCOMPARE(swept.first().first().toInt(), 2);
+    QVERIFY(containersOf(engine, m_owner).isEmpty());
+    QCOMPARE(containersOf(engine, other).size(), 1);
+    removeContainersOf(engine, other);
+}
+
+void TestSession::missingImage() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QStringLiteral("x"));
+    config.image = QStringLiteral("zeus-desktop-sandbox:does-not-exist");
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const ExecResult result =
+        rec.run(QStringLiteral("s1"), makeWorkspace(m_dir, QStringLiteral("img")), QStringLiteral("true"));
+    QCOMPARE(execStatusName(result.status), QStringLiteral("error"));
+    QCOMPARE(result.errorCode, QStringLiteral("image_missing"));
+    QVERIFY2(result.errorMessage.contains(engine + QStringLiteral(" build -t zeus-desktop-sandbox:does-not-exist ")),
+             qPrintable(result.errorMessage));
+    QCOMPARE(manager->sessionState(QStringLiteral("s1")), SessionState::Failed);
+    QVERIFY(containersOf(engine, m_owner).isEmpty());
+}
+
+void TestSession::tenConcurrentCommandsKeepOutputsApart() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QStringLiteral("x"));
+    config.maxCallsPerSession = 10;
+    config.maxCallsTotal = 10;
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("ten"));
+    QStringList calls;
+    for (int i = 0; i < 10; ++i) {
+        // Interleaved writes on both streams, with pauses so the chunks really interleave.
+        calls << rec.start(
+            QStringLiteral("s1"), ws,
+            QStringLiteral("for n in 1 2 3 4 5; do echo out-%1-$n; echo err-%1-$n >&2; sleep 0.05; done").arg(i));
+    }
+    for (const QString& call : calls) {
+        QVERIFY(rec.waitFor(call, 120000));
+    }
+    QCOMPARE(containersOf(engine, m_owner).size(), 1);
+    for (int i = 0; i < 10; ++i) {
+        const QString call = calls.at(i);
+        QString expectedOut;
+        QString expectedErr;
+        for (int n = 1; n <= 5; ++n) {
+            expectedOut += QStringLiteral("out-%1-%2\n").arg(i).arg(n);
+            expectedErr += QStringLiteral("err-%1-%2\n").arg(i).arg(n);
+        }
+        QCOMPARE(rec.results.value(call).exitCode.value_or(-1), 0);
+        QCOMPARE(rec.stdoutOf.value(call), expectedOut);
+        QCOMPARE(rec.stderrOf.value(call), expectedErr);
+        QCOMPARE(rec.results.value(call).output.size(), expectedOut.size() + expectedErr.size());
+    }
+}
+
+void TestSession::overTheLimitIsBusy() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QStringLiteral("x"));
+    config.maxCallsPerSession = 2;
+    config.maxCallsTotal = 3;
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("busy"));
+    const QString a = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 3"));
+    const QString b = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 3"));
+    const ExecResult third = rec.run(QStringLiteral("s1"), ws, QStringLiteral("true"));
+    QCOMPARE(third.errorCode, QStringLiteral("busy"));
+    const QString c = rec.start(QStringLiteral("s2"), ws, QStringLiteral("sleep 3"));
+    const ExecResult global = rec.run(QStringLiteral("s3"), ws, QStringLiteral("true"));
+    QCOMPARE(global.errorCode, QStringLiteral("busy"));
+    for (const QString& call : {a, b, c}) {
+        QVERIFY(rec.waitFor(call, 60000));
+        QCOMPARE(rec.results.value(call).exitCode.value_or(-1), 0);
+    }
+    // Once they are done, the session takes commands again.
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+}
+
+void TestSession::shutdownRemovesEverything() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("shutdown"));
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    QCOMPARE(rec.run(QStringLiteral("s2"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    QCOMPARE(containersOf(engine, m_owner).size(), 2);
+    QSignalSpy done(manager.get(), &SessionManager::shutdownFinished);
+    manager->shutdown();
+    QVERIFY(done.wait(60000));
+    QVERIFY(containersOf(engine, m_owner).isEmpty());
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).errorCode, QStringLiteral("container_failed"));
+}
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"
