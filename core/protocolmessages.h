@@ -1,5 +1,7 @@
 #pragma once
 
+#include "outputcollector.h"  // OutputStream: the same stdout/stderr the executor reports
+
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -101,8 +103,6 @@ struct HelloMessage {
     QStringList workspaces;  // approved host folders
     QStringList pending;     // call_ids whose results are kept and not acknowledged yet
 };
-
-enum class OutputStream { Stdout, Stderr };
 
 enum class ToolResultStatus { Ok, Error, Timeout, Cancelled };
 

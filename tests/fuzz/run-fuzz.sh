@@ -1,0 +1,25 @@
+#!/bin/sh
+# Builds the libFuzzer targets with clang + ASan/UBSan and runs each for a bounded time.
+#   tests/fuzz/run-fuzz.sh BUILD_DIR [SECONDS]      (default 60 s per target)
+# Exit status 0: no finding. A finding leaves its input in BUILD_DIR/fuzz-artifacts/ and fails.
+set -eu
+
+build=${1:?usage: run-fuzz.sh BUILD_DIR [SECONDS]}
+seconds=${2:-60}
+fuzz_dir=$(cd "$(dirname "$0")" && pwd)
+source_dir=$(cd "$fuzz_dir/../.." && pwd)
+
+CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S "$source_dir" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DZEUS_FUZZ=ON -DZEUS_BUILD_GUI=OFF -DZEUS_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build "$build" --target fuzz_protocol
+
+mkdir -p "$build/fuzz-artifacts" "$build/fuzz-corpus/protocol"
+# halt on the first UBSan report, as for ASan; leaks count as findings.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+# The first corpus folder receives new inputs; the seeds in the source tree stay untouched.
+"$build/tests/fuzz/fuzz_protocol" \
+    -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -dict="$fuzz_dir/protocol.dict" -artifact_prefix="$build/fuzz-artifacts/" \
+    "$build/fuzz-corpus/protocol" "$fuzz_dir/corpus/protocol"

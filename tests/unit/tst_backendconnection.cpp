@@ -1,0 +1,599 @@
+// BackendConnection against in-process servers on 127.0.0.1 (random ports): a QWebSocketServer for the normal
+// paths, and a raw QTcpServer that misbehaves on purpose (refuses with an HTTP status, never answers, upgrades
+// then goes silent, or announces a 1 GiB frame). All intervals are injected, so the suite runs in seconds.
+#include "backendconnection.h"
+#include "protocol.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QWebSocket>
+#include <QWebSocketServer>
+#include <QtTest>
+
+#include <memory>
+
+using zeus::BackendConnection;
+using State = zeus::BackendConnection::State;
+
+namespace {
+
+const QString kToken = QStringLiteral("tok-3f9c1e-secret");
+
+BackendConnection::Settings fastSettings() {
+    BackendConnection::Settings s;
+    s.pingIntervalMs = 100;
+    s.pongTimeoutMs = 300;
+    s.handshakeTimeoutMs = 500;
+    s.reconnect.initialDelayMs = 50;
+    s.reconnect.maxDelayMs = 200;
+    s.reconnect.jitter = 0;
+    return s;
+}
+
+QUrl urlFor(quint16 port) {
+    return QUrl(QStringLiteral("ws://127.0.0.1:%1/v1/desktop").arg(port));
+}
+
+qint64 residentKiB() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+
+// A backend that misbehaves at the HTTP or frame level, which QWebSocketServer cannot be made to do.
+class RawServer : public QObject {
+    Q_OBJECT
+public:
+    enum class Mode {
+        RefuseWithStatus,   // answer the upgrade with `status`
+        NeverAnswer,        // accept TCP, read, say nothing
+        UpgradeThenSilent,  // complete the upgrade, then never answer (no pongs): a black hole
+        UpgradeThenHugeFrame,
+    };
+
+    RawServer(Mode mode, int status = 0) : m_mode(mode), m_status(status) {
+        connect(&m_server, &QTcpServer::newConnection, this, &RawServer::onNewConnection);
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    quint16 port() const { return m_server.serverPort(); }
+    int connections() const { return m_connections; }
+
+private:
+    void onNewConnection() {
+        while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+            ++m_connections;
+            auto buffer = std::make_shared<QByteArray>();
+            auto upgraded = std::make_shared<bool>(false);
+            connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer, upgraded] {
+                const QByteArray data = socket->readAll();
+                if (*upgraded || m_mode == Mode::NeverAnswer)
+                    return;  // swallowed: pings go unanswered
+                buffer->append(data);
+                if (!buffer->contains("\r\n\r\n"))
+                    return;
+                if (m_mode == Mode::RefuseWithStatus) {
+                    socket->write("HTTP/1.1 " + QByteArray::number(m_status)
+                                  + " Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                    socket->disconnectFromHost();
+                    return;
+                }
+                *upgraded = true;
+                socket->write(upgradeResponse(*buffer));
+                if (m_mode == Mode::UpgradeThenHugeFrame) {
+                    // FIN + text frame, 64-bit length: 1 GiB announced, 1 MiB actually sent.
+                    QByteArray header("\x81\x7f", 2);
+                    const quint64 length = 1ULL << 30;
+                    for (int shift = 56; shift >= 0; shift -= 8)
+                        header.append(char((length >> shift) & 0xff));
+                    socket->write(header);
+                    socket->write(QByteArray(1024 * 1024, 'a'));
+                }
+            });
+        }
+    }
+
+    static QByteArray upgradeResponse(const QByteArray& request) {
+        QByteArray key;
+        for (const QByteArray& line : request.split('\n')) {
+            if (line.toLower().startsWith("sec-websocket-key:"))
+                key = line.mid(18).trimmed();
+        }
+        const QByteArray accept =
+            QCryptographicHash::hash(QByteArray(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"), QCryptographicHash::Sha1)
+                .toBase64();
+        return "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Accept: "
+               + accept + "\r\n\r\n";
+    }
+
+    QTcpServer m_server;
+    Mode m_mode;
+    int m_status;
+    int m_connections = 0;
+};
+
+// A well-behaved backend that remembers what it saw.
+class WsServer : public QObject {
+    Q_OBJECT
+public:
+    WsServer() : m_server(QStringLiteral("test backend"), QWebSocketServer::NonSecureMode) {
+        connect(&m_server, &QWebSocketServer::newConnection, this, [this] {
+            while (QWebSocket* socket = m_server.nextPendingConnection()) {
+                socket->setParent(this);
+                m_sockets.append(socket);
+                m_requests.append(socket->request());
+                connect(socket, &QWebSocket::textMessageReceived, this,
+                        [this](const QString& text) { m_received.append(text); });
+                connect(socket, &QWebSocket::disconnected, this,
+                        [this, socket] { m_closeCodes.append(int(socket->closeCode())); });
+            }
+        });
+    }
+    ~WsServer() override {
+        // The sockets outlive the lists their slots write to; silence them first.
+        for (QWebSocket* socket : std::as_const(m_sockets))
+            socket->disconnect(this);
+        m_server.close();
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    quint16 port() const { return m_server.serverPort(); }
+    QWebSocket* last() const { return m_sockets.isEmpty() ? nullptr : m_sockets.last(); }
+
+    QWebSocketServer m_server;
+    QList<QWebSocket*> m_sockets;
+    QList<QNetworkRequest> m_requests;
+    QStringList m_received;
+    QList<int> m_closeCodes;
+};
+
+QString historyText(const BackendConnection& connection) {
+    QStringList lines;
+    for (const auto& entry : connection.history())
+        lines.append(BackendConnection::stateName(entry.state) + QStringLiteral(" | ") + entry.event
+                     + QStringLiteral(" | ") + QString::number(entry.closeCode));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QStringList g_logLines;
+QtMessageHandler g_previousHandler = nullptr;
+
+void captureLog(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    g_logLines.append(message);
+    if (g_previousHandler)
+        g_previousHandler(type, context, message);
+}
+
+}  // namespace
+
+class TestBackendConnection : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void validateUrl_data();
+    void validateUrl();
+    void httpStatusFromHandshakeError_data();
+    void httpStatusFromHandshakeError();
+    void connectsWithBearerHeader();
+    void badMessageKeepsConnection();
+    void noTokenIsSignedOut();
+    void authRefusedWithoutRetryStorm_data();
+    void authRefusedWithoutRetryStorm();
+    void serverDropReconnects();
+    void refusedConnectionBacksOff();
+    void heartbeatDetectsBlackHole();
+    void handshakeTimeout();
+    void oversizeMessageClosesWith1009AndReconnects();
+    void hugeFrameKeepsMemoryFlat();
+    void plainWsToRemoteRefused_data();
+    void plainWsToRemoteRefused();
+    void stopStopsReconnecting();
+    void historyIsBounded();
+    void tokenNeverLogged();
+};
+
+void TestBackendConnection::initTestCase() {
+    g_previousHandler = qInstallMessageHandler(captureLog);
+}
+
+void TestBackendConnection::cleanupTestCase() {
+    qInstallMessageHandler(g_previousHandler);
+}
+
+void TestBackendConnection::validateUrl_data() {
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("problem");  // empty: accepted
+    QTest::newRow("wss") << QStringLiteral("wss://backend.example.com/v1/desktop") << QString();
+    QTest::newRow("wss port") << QStringLiteral("wss://10.0.0.5:8443/ws") << QString();
+    QTest::newRow("ws 127.0.0.1") << QStringLiteral("ws://127.0.0.1:8080/") << QString();
+    QTest::newRow("ws 127.1.2.3") << QStringLiteral("ws://127.1.2.3:8080/") << QString();
+    QTest::newRow("ws localhost") << QStringLiteral("ws://localhost:8080/") << QString();
+    QTest::newRow("ws LOCALHOST") << QStringLiteral("ws://LOCALHOST/") << QString();
+    QTest::newRow("ws [::1]") << QStringLiteral("ws://[::1]:8080/") << QString();
+    QTest::newRow("ws remote") << QStringLiteral("ws://backend.example.com/") << QStringLiteral("only allowed");
+    QTest::newRow("ws lan") << QStringLiteral("ws://192.168.1.10/") << QStringLiteral("only allowed");
+    QTest::newRow("ws 0.0.0.0") << QStringLiteral("ws://0.0.0.0/") << QStringLiteral("only allowed");
+    QTest::newRow("ws localhost.evil") << QStringLiteral("ws://localhost.evil.com/") << QStringLiteral("only allowed");
+    QTest::newRow("http") << QStringLiteral("http://127.0.0.1/") << QStringLiteral("must start with wss://");
+    QTest::newRow("https") << QStringLiteral("https://backend.example.com/")
+                           << QStringLiteral("must start with wss://");
+    QTest::newRow("empty") << QString() << QStringLiteral("No backend URL");
+    QTest::newRow("no host") << QStringLiteral("wss:///path") << QStringLiteral("not valid");
+    QTest::newRow("credentials") << QStringLiteral("wss://user:pw@backend.example.com/")
+                                 << QStringLiteral("user name or password");
+}
+
+void TestBackendConnection::validateUrl() {
+    QFETCH(QString, url);
+    QFETCH(QString, problem);
+    const std::optional<QString> result = BackendConnection::validateUrl(QUrl(url));
+    if (problem.isEmpty()) {
+        QVERIFY2(!result, qPrintable(result.value_or(QString())));
+    } else {
+        QVERIFY(result);
+        QVERIFY2(result->contains(problem), qPrintable(*result));
+    }
+}
+
+void TestBackendConnection::httpStatusFromHandshakeError_data() {
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<int>("status");
+    // The texts Qt 6.4 produces (seen against a raw server answering 401).
+    QTest::newRow("401") << QStringLiteral(
+        "QWebSocketPrivate::processHandshake: Unhandled http status code: 401 (Unauthorized).")
+                         << 401;
+    QTest::newRow("403") << QStringLiteral("QWebSocketPrivate::processHandshake: Unhandled http status code: 403 (x).")
+                         << 403;
+    QTest::newRow("500") << QStringLiteral("Unhandled http status code: 500 (Internal Server Error).") << 500;
+    QTest::newRow("refused") << QStringLiteral("Connection refused") << 0;
+    QTest::newRow("empty") << QString() << 0;
+}
+
+void TestBackendConnection::httpStatusFromHandshakeError() {
+    QFETCH(QString, error);
+    QFETCH(int, status);
+    QCOMPARE(BackendConnection::httpStatusFromHandshakeError(error), status);
+}
+
+void TestBackendConnection::connectsWithBearerHeader() {
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    QSignalSpy connectedSpy(&connection, &BackendConnection::connected);
+    QSignalSpy messages(&connection, &BackendConnection::messageReceived);
+    QCOMPARE(connection.state(), State::Disconnected);
+    connection.start();
+    QCOMPARE(connection.state(), State::Connecting);
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QCOMPARE(connectedSpy.count(), 1);
+
+    QTRY_COMPARE(server.m_requests.size(), 1);
+    const QNetworkRequest request = server.m_requests.first();
+    QCOMPARE(request.rawHeader("Authorization"), QByteArray("Bearer ") + kToken.toUtf8());
+    QVERIFY(!request.url().toString().contains(kToken));
+
+    // Inbound: parsed into typed messages.
+    zeus::ToolCallMessage call;
+    call.callId = QStringLiteral("c1");
+    call.sessionId = QStringLiteral("s1");
+    call.tool = QStringLiteral("desktop_exec");
+    call.command = QStringLiteral("echo hi");
+    call.workingDirectory = QStringLiteral("/w");
+    server.last()->sendTextMessage(QString::fromUtf8(zeus::Protocol::toFrame(zeus::Protocol::toJson(call))));
+    QTRY_COMPARE(messages.count(), 1);
+    const auto message = messages.first().first().value<zeus::IncomingMessage>();
+    QVERIFY(std::holds_alternative<zeus::ToolCallMessage>(message));
+    QVERIFY(std::get<zeus::ToolCallMessage>(message) == call);
+
+    // Outbound: one text frame per message.
+    QVERIFY(connection.send(zeus::Protocol::makeError(zeus::ProtocolErrorCode::Busy, QStringLiteral("later"))));
+    QTRY_COMPARE(server.m_received.size(), 1);
+    QCOMPARE(QJsonDocument::fromJson(server.m_received.first().toUtf8()).object().value(QStringLiteral("code")),
+             QJsonValue(QStringLiteral("busy")));
+
+    // Heartbeat answered by a live server: still connected after several ping intervals.
+    QTest::qWait(800);
+    QCOMPARE(connection.state(), State::Connected);
+    QCOMPARE(server.m_sockets.size(), 1);
+}
+
+void TestBackendConnection::badMessageKeepsConnection() {
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    QSignalSpy messages(&connection, &BackendConnection::messageReceived);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QTRY_VERIFY(server.last());
+
+    server.last()->sendTextMessage(QStringLiteral("{not json"));
+    server.last()->sendBinaryMessage(QByteArray("\x00\x01", 2));
+    server.last()->sendTextMessage(QStringLiteral(R"({"type":"ack","call_id":"c9"})"));
+    QTRY_COMPARE(messages.count(), 3);
+    QVERIFY(std::holds_alternative<zeus::ProtocolError>(messages.at(0).first().value<zeus::IncomingMessage>()));
+    QVERIFY(std::holds_alternative<zeus::ProtocolError>(messages.at(1).first().value<zeus::IncomingMessage>()));
+    const auto ack = messages.at(2).first().value<zeus::IncomingMessage>();
+    QVERIFY(std::holds_alternative<zeus::AckMessage>(ack));
+    QCOMPARE(std::get<zeus::AckMessage>(ack).callId, QStringLiteral("c9"));
+    QCOMPARE(connection.state(), State::Connected);
+    QCOMPARE(server.m_sockets.size(), 1);
+}
+
+void TestBackendConnection::noTokenIsSignedOut() {
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.start();
+    QCOMPARE(connection.state(), State::SignedOut);
+    QTest::qWait(300);
+    QCOMPARE(connection.state(), State::SignedOut);
+    QCOMPARE(server.m_sockets.size(), 0);
+    QCOMPARE(connection.attemptCount(), 0);
+
+    connection.setToken(kToken);  // signing in connects at once
+    QTRY_COMPARE(connection.state(), State::Connected);
+    connection.setToken(QString());  // signing out drops the connection
+    QCOMPARE(connection.state(), State::SignedOut);
+    QTRY_COMPARE(server.m_closeCodes.size(), 1);
+}
+
+void TestBackendConnection::authRefusedWithoutRetryStorm_data() {
+    QTest::addColumn<int>("status");
+    QTest::newRow("401") << 401;
+    QTest::newRow("403") << 403;
+}
+
+void TestBackendConnection::authRefusedWithoutRetryStorm() {
+    QFETCH(int, status);
+    RawServer server(RawServer::Mode::RefuseWithStatus, status);
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::AuthFailed);
+    QVERIFY2(connection.lastError().contains(QString::number(status)), qPrintable(connection.lastError()));
+    QVERIFY(!connection.nextAttemptAt().isValid());
+
+    // With a 50 ms backoff a retry loop would make dozens of attempts in two seconds.
+    QTest::qWait(2000);
+    QCOMPARE(connection.state(), State::AuthFailed);
+    QCOMPARE(server.connections(), 1);
+    QCOMPARE(connection.attemptCount(), 1);
+
+    connection.setToken(kToken);  // the same token is not retried
+    QTest::qWait(200);
+    QCOMPARE(server.connections(), 1);
+    connection.setToken(QStringLiteral("a-new-token"));  // a new one is
+    QTRY_COMPARE(server.connections(), 2);
+    QTRY_COMPARE(connection.state(), State::AuthFailed);
+}
+
+void TestBackendConnection::serverDropReconnects() {
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    BackendConnection::Settings settings = fastSettings();
+    settings.reconnect.initialDelayMs = 400;  // long enough to observe Reconnecting
+    settings.reconnect.maxDelayMs = 400;
+    connection.setSettings(settings);
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    QSignalSpy connectedSpy(&connection, &BackendConnection::connected);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QTRY_VERIFY(server.last());
+
+    const QDateTime before = QDateTime::currentDateTime();
+    server.last()->close(QWebSocketProtocol::CloseCodeGoingAway, QStringLiteral("restarting"));
+    QTRY_COMPARE(connection.state(), State::Reconnecting);
+    const QDateTime next = connection.nextAttemptAt();
+    QVERIFY(next.isValid());
+    QVERIFY2(next >= before.addMSecs(300) && next <= QDateTime::currentDateTime().addMSecs(500),
+             qPrintable(before.toString(Qt::ISODateWithMs) + QLatin1Char(' ') + next.toString(Qt::ISODateWithMs)));
+    QVERIFY(connection.lastError().contains(QStringLiteral("1001")));
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QCOMPARE(connectedSpy.count(), 2);
+    QCOMPARE(server.m_sockets.size(), 2);
+
+    bool closeRecorded = false;
+    for (const auto& entry : connection.history())
+        closeRecorded = closeRecorded || entry.closeCode == 1001;
+    QVERIFY2(closeRecorded, qPrintable(historyText(connection)));
+}
+
+void TestBackendConnection::refusedConnectionBacksOff() {
+    // Nothing listens: attempts are spaced by the backoff (50, 100, 200, 200 ms...), not a busy loop.
+    quint16 port = 0;
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        port = probe.serverPort();
+    }
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(port));
+    connection.setToken(kToken);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Reconnecting);
+    QTest::qWait(1000);
+    // 1000 ms allows about 1 + 50/100/200/200/200/200 -> 6-7 attempts; a loop without backoff makes hundreds.
+    QVERIFY2(connection.attemptCount() >= 3 && connection.attemptCount() <= 9,
+             qPrintable(QString::number(connection.attemptCount())));
+    QVERIFY(!connection.lastError().isEmpty());
+}
+
+void TestBackendConnection::heartbeatDetectsBlackHole() {
+    RawServer server(RawServer::Mode::UpgradeThenSilent);
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());  // ping every 100 ms, dead after 300 ms without pong
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QElapsedTimer timer;
+    timer.start();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), State::Reconnecting, 2000);
+    QVERIFY2(timer.elapsed() >= 250, qPrintable(QString::number(timer.elapsed())));
+    QVERIFY2(connection.lastError().contains(QStringLiteral("ping")), qPrintable(connection.lastError()));
+    QTRY_VERIFY(server.connections() >= 2);  // and it tries again
+}
+
+void TestBackendConnection::handshakeTimeout() {
+    RawServer server(RawServer::Mode::NeverAnswer);
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());  // handshake within 500 ms
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    connection.start();
+    QCOMPARE(connection.state(), State::Connecting);
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), State::Reconnecting, 2000);
+    QVERIFY2(connection.lastError().contains(QStringLiteral("500 ms")), qPrintable(connection.lastError()));
+    QTRY_VERIFY(server.connections() >= 2);
+}
+
+void TestBackendConnection::oversizeMessageClosesWith1009AndReconnects() {
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    BackendConnection::Settings settings = fastSettings();
+    settings.maxIncomingMessageBytes = 4096;
+    connection.setSettings(settings);
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    QSignalSpy messages(&connection, &BackendConnection::messageReceived);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QTRY_VERIFY(server.last());
+
+    server.last()->sendTextMessage(QString(4096, QLatin1Char('x')));  // at the limit: delivered
+    QTRY_COMPARE(messages.count(), 1);
+    server.last()->sendTextMessage(QString(4097, QLatin1Char('x')));  // over it: closed
+    QTRY_COMPARE(server.m_closeCodes.size(), 1);
+    QCOMPARE(server.m_closeCodes.first(), 1009);
+    QTRY_COMPARE(server.m_sockets.size(), 2);  // reconnected
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QCOMPARE(messages.count(), 1);
+
+    bool recorded = false;
+    for (const auto& entry : connection.history())
+        recorded = recorded || entry.closeCode == 1009;
+    QVERIFY2(recorded, qPrintable(historyText(connection)));
+
+    // The new connection works.
+    server.last()->sendTextMessage(QStringLiteral(R"({"type":"ack","call_id":"c1"})"));
+    QTRY_COMPARE(messages.count(), 2);
+}
+
+void TestBackendConnection::hugeFrameKeepsMemoryFlat() {
+    RawServer server(RawServer::Mode::UpgradeThenHugeFrame);
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());  // default 1 MiB limit
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    const qint64 before = residentKiB();
+    connection.start();
+    QTRY_VERIFY(server.connections() >= 1);
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), State::Reconnecting, 3000);
+    const qint64 after = residentKiB();
+    bool recorded = false;
+    for (const auto& entry : connection.history())
+        recorded = recorded || entry.closeCode == 1009;
+    QVERIFY2(recorded, qPrintable(historyText(connection)));
+    // A 1 GiB frame was announced: the client closed on the header, it did not try to buffer it.
+    QVERIFY2(after - before < 64 * 1024, qPrintable(QStringLiteral("RSS grew by %1 KiB").arg(after - before)));
+    qInfo("RSS before %lld KiB, after %lld KiB", before, after);
+}
+
+void TestBackendConnection::plainWsToRemoteRefused_data() {
+    QTest::addColumn<QString>("url");
+    QTest::newRow("hostname") << QStringLiteral("ws://backend.example.com/v1");
+    QTest::newRow("documentation address") << QStringLiteral("ws://192.0.2.1:8080/");
+}
+
+void TestBackendConnection::plainWsToRemoteRefused() {
+    QFETCH(QString, url);
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(QUrl(url));
+    connection.setToken(kToken);
+    connection.start();
+    QCOMPARE(connection.state(), State::Error);
+    QVERIFY2(connection.lastError().contains(QStringLiteral("wss://")), qPrintable(connection.lastError()));
+    QTest::qWait(300);
+    QCOMPARE(connection.state(), State::Error);
+    QCOMPARE(connection.attemptCount(), 0);
+}
+
+void TestBackendConnection::stopStopsReconnecting() {
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Connected);
+    connection.stop();
+    QCOMPARE(connection.state(), State::Disconnected);
+    QVERIFY(!connection.send(QJsonObject{{QStringLiteral("type"), QStringLiteral("error")}}));
+    QTRY_COMPARE(server.m_closeCodes.size(), 1);
+    QTest::qWait(400);
+    QCOMPARE(server.m_sockets.size(), 1);
+    QCOMPARE(connection.state(), State::Disconnected);
+}
+
+void TestBackendConnection::historyIsBounded() {
+    BackendConnection connection;
+    BackendConnection::Settings settings = fastSettings();
+    settings.historyLimit = 5;
+    connection.setSettings(settings);
+    connection.setUrl(QUrl(QStringLiteral("ws://198.51.100.7/")));
+    connection.setToken(kToken);
+    for (int i = 0; i < 20; ++i) {
+        connection.start();
+        connection.stop();
+    }
+    QCOMPARE(connection.history().size(), 5);
+    QCOMPARE(connection.history().last().state, State::Disconnected);
+}
+
+void TestBackendConnection::tokenNeverLogged() {
+    // Everything the previous tests logged or recorded, under QT_LOGGING_RULES=zeus.*.debug=true in ctest.
+    QVERIFY(!g_logLines.isEmpty());
+    for (const QString& line : std::as_const(g_logLines))
+        QVERIFY2(!line.contains(kToken), qPrintable(line));
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QVERIFY(!historyText(connection).contains(kToken));
+}
+
+QTEST_GUILESS_MAIN(TestBackendConnection)
+#include "tst_backendconnection.moc"
