@@ -54,6 +54,8 @@ QString TrayStatus::stateText(State state) {
 
 QString TrayStatus::connectionText(Connection connection) {
     switch (connection) {
+        case Connection::Disconnected:
+            return tr("disconnected");
         case Connection::SignedOut:
             return tr("signed out");
         case Connection::Connecting:

@@ -17,7 +17,7 @@ public:
     enum class State { Ready, Busy, Disconnected, NoRuntime, Error };
 
     // The connection as the user sees it (SPEC §5).
-    enum class Connection { SignedOut, Connecting, Connected, Reconnecting, AuthFailed, Error };
+    enum class Connection { Disconnected, SignedOut, Connecting, Connected, Reconnecting, AuthFailed, Error };
 
     struct Input {
         bool runtimeChecked = false;  // detection has finished at least once
