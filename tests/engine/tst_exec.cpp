@@ -1,0 +1,187 @@
+// Command execution on real engines (Docker and Podman rows): streaming, timeout and
+// cancel really stop the command inside the container, output cap, invalid UTF-8.
+#include "sessionfixture.h"
+
+#include <QElapsedTimer>
+
+using namespace zeus;
+using namespace zeus::test;
+
+class TestExec : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void timeoutClamp();
+    void streamsBeforeTheEnd_data();
+    void streamsBeforeTheEnd();
+    void stopLeavesNothingRunning_data();
+    void stopLeavesNothingRunning();
+    void truncatesAtTheCap_data();
+    void truncatesAtTheCap();
+    void invalidUtf8_data();
+    void invalidUtf8();
+
+private:
+    std::unique_ptr<SessionManager> makeManager(const QString& engine, SandboxConfig config);
+    QTemporaryDir m_dir;
+    QString m_owner;
+    QString m_engine;
+};
+
+void TestExec::initTestCase() {
+    QVERIFY(m_dir.isValid());
+}
+
+void TestExec::cleanup() {
+    if (!m_owner.isEmpty()) {
+        removeContainersOf(m_engine, m_owner);
+    }
+}
+
+std::unique_ptr<SessionManager> TestExec::makeManager(const QString& engine, SandboxConfig config) {
+    m_engine = engine;
+    m_owner = uniqueOwner();
+    config.ownerId = m_owner;
+    return std::make_unique<SessionManager>(ContainerRuntime::create(engine), config);
+}
+
+void TestExec::timeoutClamp() {
+    SandboxConfig config;
+    QCOMPARE(config.effectiveTimeoutSeconds(0), 600);
+    QCOMPARE(config.effectiveTimeoutSeconds(-5), 600);
+    QCOMPARE(config.effectiveTimeoutSeconds(30), 30);
+    QCOMPARE(config.effectiveTimeoutSeconds(3600), 3600);
+    QCOMPARE(config.effectiveTimeoutSeconds(99999), 3600);
+}
+
+void TestExec::streamsBeforeTheEnd_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("podman") << QStringLiteral("podman");
+}
+
+void TestExec::streamsBeforeTheEnd() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("stream"));
+    QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);  // warm
+    QElapsedTimer clock;
+    clock.start();
+    const QString call = rec.start(QStringLiteral("s"), ws, QStringLiteral("echo first; sleep 3; echo second"));
+    QVERIFY(QTest::qWaitFor([&] { return rec.stdoutOf.value(call).contains(QLatin1String("first")); }, 20000));
+    const qint64 firstAfter = clock.elapsed();
+    QVERIFY2(!rec.results.contains(call), "the first line arrived before the command ended");
+    QVERIFY(rec.waitFor(call, 30000));
+    QVERIFY2(clock.elapsed() - firstAfter >= 2500, "the second line came about 3 s later");
+    QCOMPARE(rec.results.value(call).output, QStringLiteral("first\nsecond\n"));
+    QVERIFY(rec.chunks.value(call) >= 2);
+}
+
+void TestExec::stopLeavesNothingRunning_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<bool>("cancel");
+    QTest::addColumn<QString>("command");
+    const QStringList engines = {QStringLiteral("docker"), QStringLiteral("podman")};
+    const QList<QPair<QString, QString>> commands = {
+        {QStringLiteral("sleep"), QStringLiteral("sleep 1001")},
+        {QStringLiteral("background"), QStringLiteral("sh -c 'sleep 1001 & sleep 1001'")},
+        {QStringLiteral("ignores TERM"), QStringLiteral("trap '' TERM; sleep 1001; sleep 1001")},
+    };
+    for (const QString& engine : engines) {
+        for (const auto& command : commands) {
+            for (const bool cancel : {false, true}) {
+                QTest::addRow("%s %s %s", qPrintable(engine), qPrintable(command.first), cancel ? "cancel" : "timeout")
+                    << engine << cancel << command.second;
+            }
+        }
+    }
+}
+
+void TestExec::stopLeavesNothingRunning() {
+    QFETCH(QString, engine);
+    QFETCH(bool, cancel);
+    QFETCH(QString, command);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QString());
+    config.killGraceMs = 1000;
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("stop"));
+    QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    const QString container = manager->containerId(QStringLiteral("s"));
+    const auto sleepers = [&] {
+        const ProcessOutput ps = runProgram(engine, {QStringLiteral("exec"), container, QStringLiteral("ps"),
+                                                     QStringLiteral("-o"), QStringLiteral("pid,args")});
+        return ps.out.count("sleep 1001");
+    };
+
+    QElapsedTimer clock;
+    clock.start();
+    const QString call = rec.start(QStringLiteral("s"), ws, command, cancel ? 60 : 2);
+    QVERIFY(QTest::qWaitFor([&] { return sleepers() > 0; }, 20000));
+    if (cancel) {
+        QVERIFY(manager->cancel(call));
+    }
+    QVERIFY(rec.waitFor(call, 30000));
+    const ExecResult result = rec.results.value(call);
+    QCOMPARE(execStatusName(result.status), cancel ? QStringLiteral("cancelled") : QStringLiteral("timeout"));
+    QVERIFY(!result.exitCode.has_value());
+    QVERIFY2(clock.elapsed() < 20000, "stopping takes the grace period, not minutes");
+    QCOMPARE(sleepers(), 0);
+    // The container is still usable afterwards.
+    QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("echo ok")).output, QStringLiteral("ok\n"));
+    QCOMPARE(manager->containerId(QStringLiteral("s")), container);
+}
+
+void TestExec::truncatesAtTheCap_data() {
+    streamsBeforeTheEnd_data();
+}
+
+void TestExec::truncatesAtTheCap() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));  // default cap: 1 MiB
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("cap"));
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), ws, QStringLiteral("head -c 3000000 /dev/zero | tr '\\000' a; echo tail >&2"));
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QVERIFY(result.truncated);
+    QCOMPARE(result.stdoutBytes, qint64(3000000));
+    QCOMPARE(result.stderrBytes, qint64(5));
+    QCOMPARE(result.output.size(), 1024 * 1024);
+    QVERIFY(!result.output.contains(QLatin1String("tail")));
+    QCOMPARE(result.output.count(QLatin1Char('a')), 1024 * 1024);
+
+    const ExecResult small = rec.run(QStringLiteral("s"), ws, QStringLiteral("head -c 1000 /dev/zero"));
+    QVERIFY(!small.truncated);
+    QCOMPARE(small.output.size(), 1000);
+}
+
+void TestExec::invalidUtf8_data() {
+    streamsBeforeTheEnd_data();
+}
+
+void TestExec::invalidUtf8() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("utf8"));
+    // Invalid bytes, then a 3-byte character written one byte at a time with pauses so it
+    // is split across chunks, then a binary NUL.
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), ws,
+                QStringLiteral("printf '\\377\\376 ok '; printf '\\344'; sleep 0.3; printf '\\270'; sleep 0.3; "
+                               "printf '\\255'; printf ' \\000 end'"));
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QCOMPARE(result.output, QStringLiteral("\uFFFD\uFFFD ok 中 ") + QChar(0) + QStringLiteral(" end"));
+    QCOMPARE(rec.stdoutOf.value(result.callId), result.output);
+}
+
+QTEST_GUILESS_MAIN(TestExec)
+#include "tst_exec.moc"
