@@ -1,0 +1,129 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QString>
+#include <QStringDecoder>
+#include <QStringList>
+#include <QTimer>
+
+namespace zeus {
+
+// Builds the sandbox image with the chosen engine's `build` command (docker, podman or
+// Apple's container) and streams the engine's log line by line.
+//
+// Owns: one build process at a time, its timeout and its cancellation (terminate, then
+// kill after a grace period; on Linux also the build's own child processes, because
+// killing `podman build` leaves its RUN step running).
+// Never: runs a shell on the host, blocks on the process (no waitFor*, no nested event
+// loop), pulls or pushes anything itself, or decides which engine to use -- the caller
+// passes the program.
+class ImageBuilder : public QObject {
+    Q_OBJECT
+
+public:
+    // What the user sees of a build, in one word.
+    enum class State {
+        Idle,        // nothing started yet
+        Running,     // the engine is building; log lines arrive
+        Cancelling,  // cancel() was called; waiting for the engine to stop
+        Succeeded,   // the engine exited 0 and the image is tagged
+        Failed,      // the engine could not start, exited non-zero, crashed or timed out
+        Cancelled,   // stopped on request
+    };
+    Q_ENUM(State)
+
+    struct Request {
+        QString program;             // "docker", "podman" or "container" (or a full path to one)
+        QString tag;                 // image tag to build, e.g. zeus-desktop-sandbox:latest
+        QString dockerfile;          // path of the Dockerfile
+        QString contextDir;          // build context directory
+        QString version;             // passed as --build-arg ZEUS_VERSION=<version> (the image label)
+        QStringList extraBuildArgs;  // more KEY=VALUE build arguments
+    };
+
+    explicit ImageBuilder(QObject* parent = nullptr);
+    ~ImageBuilder() override;
+
+    // The argument list of `<program> build ...` for a request. Pure.
+    static QStringList buildArguments(const Request& request);
+
+    // Checks a request before anything is started; returns an empty string when it can be run. Pure apart from
+    // looking at the file system for the Dockerfile and the context.
+    static QString validate(const Request& request);
+
+    // Where the bundled Dockerfile's directory may be, in the order it is looked up, for an executable living in
+    // applicationDirPath. Pure. See docs/sandbox-image.md:
+    //   1. $ZEUS_DOCKER_DIR (passed in as overrideDir) when set
+    //   2. <bin>/../share/zeus-desktop/docker   (installed on Linux/BSD; the build tree stages it the same way)
+    //   3. <bundle>/Contents/Resources/docker   (macOS app bundle)
+    //   4. <bin>/docker                         (Windows install)
+    //   5. <dataDir>/zeus-desktop/docker        (each XDG data dir: /usr/local/share, /usr/share, ...)
+    static QStringList dockerDirectoryCandidates(const QString& applicationDirPath, const QString& overrideDir,
+                                                 const QStringList& dataDirs);
+
+    // The first candidate that holds a Dockerfile, for this process; empty when there is none.
+    static QString locateDockerDirectory();
+
+    // The engine program for a runtime name: apple -> container, docker -> docker, podman -> podman.
+    static QString programForRuntime(const QString& runtime);
+
+    // Overall limit for one build (default 60 minutes) and the grace between terminate and kill (default 3 s).
+    void setTimeout(int milliseconds);
+    void setKillGrace(int milliseconds);
+
+    State state() const { return m_state; }
+    bool isRunning() const { return m_state == State::Running || m_state == State::Cancelling; }
+    int exitCode() const { return m_exitCode; }
+    QString errorString() const { return m_error; }
+
+public Q_SLOTS:
+    // Starts a build; returns false (and emits finished) when one is already running or the request is invalid.
+    bool start(const zeus::ImageBuilder::Request& request);
+    // Stops the running build: terminate now, kill after the grace period. No-op when nothing runs.
+    void cancel();
+
+Q_SIGNALS:
+    void stateChanged(zeus::ImageBuilder::State state);
+    // One line of the engine's output (stdout and stderr merged, in arrival order), without the line break.
+    void logLine(const QString& line);
+    // The build is over: success, the engine's exit code (-1 when it never ran or crashed) and, on failure, a
+    // message for the user.
+    void finished(bool success, int exitCode, const QString& error);
+
+private:
+    void setState(State state);
+    void readOutput();
+    void emitLine(QString line);
+    void flushPartialLine();
+    void onProcessFinished(int exitCode, QProcess::ExitStatus status);
+    void onProcessError(QProcess::ProcessError error);
+    void onTimeout();
+    void stopProcess();
+    void forceKill();
+    void finish(State state, int exitCode, const QString& error);
+
+    struct ChildProcess {
+        qint64 pid = 0;
+        QByteArray startTime;  // guards against a reused pid
+    };
+    static QList<ChildProcess> descendantsOf(qint64 pid);
+    static void killChildren(const QList<ChildProcess>& children);
+
+    QPointer<QProcess> m_process;
+    QTimer m_timeoutTimer;
+    QTimer m_killTimer;
+    QStringDecoder m_decoder{QStringDecoder::Utf8};
+    QString m_partialLine;
+    QString m_lastLine;  // the last non-empty log line, quoted in a failure message
+    QList<ChildProcess> m_children;
+    QString m_program;
+    State m_state = State::Idle;
+    bool m_timedOut = false;
+    int m_exitCode = -1;
+    QString m_error;
+};
+
+}  // namespace zeus

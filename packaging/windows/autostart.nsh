@@ -1,0 +1,13 @@
+; Zeus Desktop installer: optional start at sign-in, offered once at install time (the app's own "Start at
+; login" setting writes the same value later). Included by CPack's NSIS template through
+; CPACK_NSIS_EXTRA_INSTALL_COMMANDS / CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS (see packaging/CMakeLists.txt).
+; A silent install (/S) answers "No".
+!macro ZeusAskAutostart
+  MessageBox MB_YESNO|MB_ICONQUESTION "Start Zeus Desktop automatically when you sign in?" /SD IDNO IDNO zeus_no_autostart
+    WriteRegStr HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "Zeus Desktop" '"$INSTDIR\bin\zeus-desktop.exe"'
+  zeus_no_autostart:
+!macroend
+
+!macro ZeusRemoveAutostart
+  DeleteRegValue HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "Zeus Desktop"
+!macroend
