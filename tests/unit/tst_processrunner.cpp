@@ -1,0 +1,217 @@
+// ProcessRunner: real child processes (sh, sleep, cat) started with argument lists.
+#include "processrunner.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <csignal>
+#include <sys/types.h>
+
+using zeus::ProcessResult;
+using zeus::ProcessRunner;
+
+namespace {
+
+ProcessResult runToEnd(ProcessRunner& runner, int waitMs = 10000) {
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    if (!finished.wait(waitMs) || finished.size() != 1) {
+        qWarning("runner did not finish exactly once");
+        return {};
+    }
+    return finished.first().first().value<ProcessResult>();
+}
+
+}  // namespace
+
+class TestProcessRunner : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void exitCodeAndOutput_data();
+    void exitCodeAndOutput();
+    void argumentsStayLiteral();
+    void notFound();
+    void notExecutable();
+    void timeoutTerminates();
+    void timeoutKillsWhenTermIgnored();
+    void outputIsBounded();
+    void standardInput();
+    void environmentOverride();
+    void crashed();
+    void cancel();
+    void findExecutable();
+};
+
+void TestProcessRunner::exitCodeAndOutput_data() {
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QByteArray>("out");
+    QTest::addColumn<QByteArray>("err");
+    QTest::newRow("ok") << "echo hello" << 0 << QByteArray("hello\n") << QByteArray();
+    QTest::newRow("stderr and exit 3") << "echo oops >&2; exit 3" << 3 << QByteArray() << QByteArray("oops\n");
+    QTest::newRow("both") << "printf a; printf b >&2; exit 1" << 1 << QByteArray("a") << QByteArray("b");
+}
+
+void TestProcessRunner::exitCodeAndOutput() {
+    QFETCH(QString, script);
+    QFETCH(int, exitCode);
+    QFETCH(QByteArray, out);
+    QFETCH(QByteArray, err);
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), script});
+    const ProcessResult result = runToEnd(runner);
+    QVERIFY(result.started);
+    QVERIFY(!result.timedOut);
+    QVERIFY(!result.crashed);
+    QCOMPARE(result.exitCode, exitCode);
+    QCOMPARE(result.standardOutput, out);
+    QCOMPARE(result.standardError, err);
+    QCOMPARE(result.succeeded(), exitCode == 0);
+    QCOMPARE(result.argv(), (QStringList{QStringLiteral("sh"), QStringLiteral("-c"), script}));
+    QVERIFY(result.resolvedPath.endsWith(QLatin1String("/sh")));
+    QVERIFY(result.durationMs >= 0 && result.durationMs < 5000);
+}
+
+void TestProcessRunner::argumentsStayLiteral() {
+    // Each argument is one argv entry: no host shell splits or expands it.
+    const QStringList tricky{QStringLiteral("a b"), QStringLiteral("it's;rm -rf x"), QStringLiteral("$(id)"),
+                             QStringLiteral("")};
+    ProcessRunner runner(
+        QStringLiteral("sh"),
+        QStringList{QStringLiteral("-c"), QStringLiteral("printf '[%s]' \"$@\""), QStringLiteral("sh")} + tricky);
+    const ProcessResult result = runToEnd(runner);
+    QCOMPARE(result.standardOutput, QByteArray("[a b][it's;rm -rf x][$(id)][]"));
+}
+
+void TestProcessRunner::notFound() {
+    ProcessRunner runner(QStringLiteral("zeus-no-such-program"), {QStringLiteral("--version")});
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    QCOMPARE(finished.size(), 0);  // always from the event loop, never inside start()
+    QVERIFY(finished.wait(2000));
+    const ProcessResult result = finished.first().first().value<ProcessResult>();
+    QVERIFY(!result.started);
+    QVERIFY(result.resolvedPath.isEmpty());
+    QVERIFY(!result.errorString.isEmpty());
+    QVERIFY(!result.succeeded());
+}
+
+void TestProcessRunner::notExecutable() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile file(dir.filePath(QStringLiteral("docker")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#!/bin/sh\necho hi\n");
+    file.close();  // not chmod +x
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("PATH"), dir.path());
+    ProcessRunner runner(QStringLiteral("docker"), {});
+    runner.setEnvironment(environment);
+    const ProcessResult result = runToEnd(runner);
+    QVERIFY(!result.started);
+}
+
+void TestProcessRunner::timeoutTerminates() {
+    ProcessRunner runner(QStringLiteral("sleep"), {QStringLiteral("30")});
+    runner.setTimeoutMs(300);
+    runner.setKillGraceMs(2000);
+    QElapsedTimer clock;
+    clock.start();
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    QTRY_VERIFY(runner.processId() > 0);
+    const qint64 pid = runner.processId();
+    QVERIFY(finished.wait(5000));
+    const ProcessResult result = finished.first().first().value<ProcessResult>();
+    QVERIFY(result.timedOut);
+    QVERIFY(result.crashed);
+    QVERIFY(!result.succeeded());
+    QVERIFY2(clock.elapsed() < 1500, "SIGTERM is enough for sleep: no need to wait for the grace");
+    QVERIFY(::kill(pid_t(pid), 0) == -1 && errno == ESRCH);
+}
+
+void TestProcessRunner::timeoutKillsWhenTermIgnored() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("trap '' TERM; exec sleep 30")});
+    runner.setTimeoutMs(300);
+    runner.setKillGraceMs(300);
+    QElapsedTimer clock;
+    clock.start();
+    const ProcessResult result = runToEnd(runner);
+    const qint64 elapsed = clock.elapsed();
+    QVERIFY(result.timedOut);
+    QVERIFY2(elapsed >= 600 && elapsed < 2500, qPrintable(QString::number(elapsed)));
+}
+
+void TestProcessRunner::outputIsBounded() {
+    // 300000 bytes on stdout; keep 1000 and count the rest.
+    ProcessRunner runner(QStringLiteral("sh"),
+                         {QStringLiteral("-c"), QStringLiteral("head -c 300000 /dev/zero | tr '\\0' x")});
+    runner.setOutputLimit(1000);
+    const ProcessResult result = runToEnd(runner);
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.standardOutput, QByteArray(1000, 'x'));
+    QCOMPARE(result.droppedOutputBytes, qint64(299000));
+}
+
+void TestProcessRunner::standardInput() {
+    ProcessRunner runner(QStringLiteral("cat"), {});
+    runner.setStandardInput("from stdin");
+    const ProcessResult result = runToEnd(runner);
+    QCOMPARE(result.standardOutput, QByteArray("from stdin"));
+
+    // Without input, stdin is closed: cat ends at once instead of waiting forever.
+    ProcessRunner closed(QStringLiteral("cat"), {});
+    closed.setTimeoutMs(3000);
+    const ProcessResult closedResult = runToEnd(closed);
+    QVERIFY(!closedResult.timedOut);
+    QCOMPARE(closedResult.exitCode, 0);
+}
+
+void TestProcessRunner::environmentOverride() {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("ZEUS_PROBE_MARKER"), QStringLiteral("marker-42"));
+    ProcessRunner runner(QStringLiteral("sh"),
+                         {QStringLiteral("-c"), QStringLiteral("printf %s \"$ZEUS_PROBE_MARKER\"")});
+    runner.setEnvironment(environment);
+    const ProcessResult result = runToEnd(runner);
+    QCOMPARE(result.standardOutput, QByteArray("marker-42"));
+}
+
+void TestProcessRunner::crashed() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("kill -SEGV $$")});
+    const ProcessResult result = runToEnd(runner);
+    QVERIFY(result.started);
+    QVERIFY(result.crashed);
+    QVERIFY(!result.timedOut);
+    QCOMPARE(result.exitCode, -1);
+}
+
+void TestProcessRunner::cancel() {
+    ProcessRunner runner(QStringLiteral("sleep"), {QStringLiteral("30")});
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    QTRY_VERIFY(runner.isRunning() && runner.processId() > 0);
+    runner.cancel();
+    QVERIFY(finished.wait(3000));
+    const ProcessResult result = finished.first().first().value<ProcessResult>();
+    QVERIFY(result.crashed);
+    QVERIFY(!result.timedOut);
+    QVERIFY(!runner.isRunning());
+}
+
+void TestProcessRunner::findExecutable() {
+    QProcessEnvironment empty;
+    QVERIFY(ProcessRunner::findExecutable(QStringLiteral("sh"), empty).isEmpty());
+    QProcessEnvironment bin;
+    bin.insert(QStringLiteral("PATH"), QStringLiteral("/nonexistent:/bin"));
+    QVERIFY(ProcessRunner::findExecutable(QStringLiteral("sh"), bin).endsWith(QLatin1String("/sh")));
+    QCOMPARE(ProcessRunner::findExecutable(QStringLiteral("/bin/sh"), empty), QStringLiteral("/bin/sh"));
+    QVERIFY(ProcessRunner::findExecutable(QStringLiteral("/nonexistent/sh"), bin).isEmpty());
+    QVERIFY(ProcessRunner::findExecutable(QString(), bin).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestProcessRunner)
+#include "tst_processrunner.moc"
