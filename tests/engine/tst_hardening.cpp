@@ -1,0 +1,267 @@
+// The container's hardening on real engines (Docker and Podman, both profiles), checked
+// by inspect and from inside; hostile workspaces are refused before any container exists.
+#include "sessionfixture.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <unistd.h>
+
+using namespace zeus;
+using namespace zeus::test;
+
+class TestHardening : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void hostileWorkspaces_data();
+    void hostileWorkspaces();
+    void profile_data();
+    void profile();
+    void canaryBesideTheWorkspaceIsUnreachable_data();
+    void canaryBesideTheWorkspaceIsUnreachable();
+    void forkBombHitsThePidLimit_data();
+    void forkBombHitsThePidLimit();
+    void memoryHogIsKilled_data();
+    void memoryHogIsKilled();
+
+private:
+    std::unique_ptr<SessionManager> makeManager(const QString& engine, SandboxConfig config);
+    QTemporaryDir m_homeRoot;  // holds the fake home folder
+    QTemporaryDir m_workRoot;  // holds workspaces (not inside the fake home's ancestors)
+    QString m_home;
+    QString m_owner;
+    QString m_engine;
+};
+
+void TestHardening::initTestCase() {
+    QVERIFY(m_homeRoot.isValid() && m_workRoot.isValid());
+    // The guard uses the user's home folder: point it at a temporary one, so ~/.ssh and
+    // friends can be made without touching the real home.
+    m_home = QFileInfo(m_homeRoot.path()).canonicalFilePath() + QStringLiteral("/home/tester");
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.ssh")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/code")));
+    qputenv("HOME", m_home.toUtf8());
+    QCOMPARE(QDir::homePath(), m_home);
+}
+
+void TestHardening::cleanup() {
+    if (!m_owner.isEmpty()) {
+        removeContainersOf(m_engine, m_owner);
+    }
+}
+
+std::unique_ptr<SessionManager> TestHardening::makeManager(const QString& engine, SandboxConfig config) {
+    m_engine = engine;
+    m_owner = uniqueOwner();
+    config.ownerId = m_owner;
+    return std::make_unique<SessionManager>(ContainerRuntime::create(engine), config);
+}
+
+void TestHardening::hostileWorkspaces_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("rule");
+    const QString home = QFileInfo(m_homeRoot.path()).canonicalFilePath() + QStringLiteral("/home/tester");
+    const QString work = QFileInfo(m_workRoot.path()).canonicalFilePath();
+    QDir().mkpath(work + QStringLiteral("/ws"));
+    QFile file(work + QStringLiteral("/a-file"));
+    file.open(QIODevice::WriteOnly);
+    QFile::link(home, work + QStringLiteral("/to-home"));
+    QFile::link(home + QStringLiteral("/.ssh"), work + QStringLiteral("/to-ssh"));
+    for (const QString& engine : {QStringLiteral("docker"), QStringLiteral("podman")}) {
+        const QByteArray e = engine.toUtf8();
+        QTest::addRow("%s root", e.constData()) << engine << QStringLiteral("/") << QStringLiteral("file_system_root");
+        QTest::addRow("%s home", e.constData()) << engine << home << QStringLiteral("home_or_ancestor");
+        QTest::addRow("%s home parent", e.constData())
+            << engine << QFileInfo(home).path() << QStringLiteral("home_or_ancestor");
+        QTest::addRow("%s ssh", e.constData())
+            << engine << home + QStringLiteral("/.ssh") << QStringLiteral("secret_store");
+        QTest::addRow("%s etc", e.constData()) << engine << QStringLiteral("/etc") << QStringLiteral("system_tree");
+        QTest::addRow("%s symlink to home", e.constData())
+            << engine << work + QStringLiteral("/to-home") << QStringLiteral("home_or_ancestor");
+        QTest::addRow("%s symlink to ssh", e.constData())
+            << engine << work + QStringLiteral("/to-ssh") << QStringLiteral("secret_store");
+        QTest::addRow("%s missing", e.constData())
+            << engine << work + QStringLiteral("/missing/deeper") << QStringLiteral("not_found");
+        QTest::addRow("%s file", e.constData())
+            << engine << work + QStringLiteral("/a-file") << QStringLiteral("not_a_directory");
+        QTest::addRow("%s newline", e.constData())
+            << engine << work + QStringLiteral("/ws\n") << QStringLiteral("control_character");
+    }
+}
+
+void TestHardening::hostileWorkspaces() {
+    QFETCH(QString, engine);
+    QFETCH(QString, path);
+    QFETCH(QString, rule);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    QVERIFY(containersOf(engine, m_owner).isEmpty());
+    const ExecResult result = rec.run(QStringLiteral("s"), path, QStringLiteral("touch /workspace/owned"));
+    QCOMPARE(result.errorCode, QStringLiteral("workspace_invalid"));
+    QVERIFY2(result.errorMessage.contains(QStringLiteral("rule: ") + rule), qPrintable(result.errorMessage));
+    QVERIFY(!result.exitCode.has_value());
+    QTest::qWait(300);  // anything started by mistake would show up now
+    QVERIFY(containersOf(engine, m_owner).isEmpty());
+    QVERIFY(!QFileInfo::exists(QFileInfo(m_workRoot.path()).canonicalFilePath() + QStringLiteral("/missing")));
+}
+
+void TestHardening::profile_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<bool>("hardened");
+    QTest::newRow("docker standard") << QStringLiteral("docker") << false;
+    QTest::newRow("docker hardened") << QStringLiteral("docker") << true;
+    QTest::newRow("podman standard") << QStringLiteral("podman") << false;
+    QTest::newRow("podman hardened") << QStringLiteral("podman") << true;
+}
+
+void TestHardening::profile() {
+    QFETCH(QString, engine);
+    QFETCH(bool, hardened);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QString());
+    config.profile = hardened ? HardeningProfile::Hardened : HardeningProfile::Standard;
+    config.pidsLimit = 100;
+    config.memory = QStringLiteral("300m");
+    config.cpus = QStringLiteral("0.5");
+    // The test engines have no bridge; the hardened profile's own choice is none anyway.
+    config.network = hardened ? QString() : QStringLiteral("none");
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("profile-") + engine);
+
+    const ExecResult inside =
+        rec.run(QStringLiteral("s"), ws,
+                QStringLiteral("grep -E '^(CapEff|CapPrm|NoNewPrivs)' /proc/self/status; echo uid=$(id -u):$(id -g); "
+                               "awk '$2==\"/\"{print \"root=\" substr($4,1,2)}' /proc/mounts; "
+                               "touch /tmp/t && echo tmp=rw; touch $HOME/h && echo home=rw; "
+                               "touch /workspace/w && echo ws=rw; "
+                               "echo ifaces=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ',')"));
+    QCOMPARE(inside.exitCode.value_or(-1), 0);
+    const QString out = inside.output;
+    QVERIFY2(out.contains(QLatin1String("CapEff:\t0000000000000000")), qPrintable(out));
+    QVERIFY2(out.contains(QLatin1String("CapPrm:\t0000000000000000")), qPrintable(out));
+    QVERIFY2(out.contains(QLatin1String("NoNewPrivs:\t1")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("uid=%1:%2").arg(::getuid()).arg(::getgid())), qPrintable(out));
+    QVERIFY2(out.contains(hardened ? QLatin1String("root=ro") : QLatin1String("root=rw")), qPrintable(out));
+    QVERIFY(out.contains(QLatin1String("tmp=rw")));
+    QVERIFY(out.contains(QLatin1String("home=rw")));
+    QVERIFY(out.contains(QLatin1String("ws=rw")));
+    QVERIFY2(out.contains(QLatin1String("ifaces=lo,\n")), qPrintable(out));  // no network but loopback
+    QVERIFY(QFile::exists(ws + QStringLiteral("/w")));
+
+    const QString container = manager->containerId(QStringLiteral("s"));
+    const ProcessOutput raw = runProgram(engine, {QStringLiteral("inspect"), container});
+    QCOMPARE(raw.exitCode, 0);
+    const QJsonObject info = QJsonDocument::fromJson(raw.out).array().first().toObject();
+    const QJsonObject host = info.value(QLatin1String("HostConfig")).toObject();
+    QVERIFY(!host.value(QLatin1String("Privileged")).toBool());
+    const QJsonArray capDrop = host.value(QLatin1String("CapDrop")).toArray();
+    QVERIFY2(capDrop.contains(QStringLiteral("ALL")) || capDrop.size() >= 10, raw.out.left(200).constData());
+    const QString securityOpt =
+        QString::fromUtf8(QJsonDocument(host.value(QLatin1String("SecurityOpt")).toArray()).toJson());
+    QVERIFY2(securityOpt.contains(QLatin1String("no-new-privileges")), qPrintable(securityOpt));
+    QVERIFY(!securityOpt.contains(QLatin1String("unconfined")));
+    QCOMPARE(host.value(QLatin1String("PidsLimit")).toInteger(), qint64(100));
+    QCOMPARE(host.value(QLatin1String("Memory")).toInteger(), qint64(300) * 1024 * 1024);
+    QCOMPARE(host.value(QLatin1String("NanoCpus")).toInteger(), qint64(500000000));
+    QCOMPARE(host.value(QLatin1String("ReadonlyRootfs")).toBool(), hardened);
+    QCOMPARE(host.value(QLatin1String("NetworkMode")).toString(), QStringLiteral("none"));
+    QCOMPARE(host.value(QLatin1String("PidMode")).toString() == QLatin1String("host"), false);
+    QCOMPARE(host.value(QLatin1String("IpcMode")).toString() == QLatin1String("host"), false);
+    QCOMPARE(info.value(QLatin1String("Config")).toObject().value(QLatin1String("User")).toString(),
+             QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()));
+    // Exactly one bind mount: the workspace. No engine socket.
+    int binds = 0;
+    for (const QJsonValue& mount : info.value(QLatin1String("Mounts")).toArray()) {
+        const QJsonObject m = mount.toObject();
+        QVERIFY(!m.value(QLatin1String("Source")).toString().contains(QLatin1String(".sock")));
+        if (m.value(QLatin1String("Type")).toString() == QLatin1String("bind")) {
+            ++binds;
+            QCOMPARE(m.value(QLatin1String("Source")).toString(), ws);
+            QCOMPARE(m.value(QLatin1String("Destination")).toString(), QStringLiteral("/workspace"));
+        }
+    }
+    QCOMPARE(binds, 1);
+}
+
+void TestHardening::canaryBesideTheWorkspaceIsUnreachable_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("podman") << QStringLiteral("podman");
+}
+
+void TestHardening::canaryBesideTheWorkspaceIsUnreachable() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("canary-ws-") + engine);
+    QFile canary(QFileInfo(ws).path() + QStringLiteral("/canary-") + engine + QStringLiteral(".txt"));
+    QVERIFY(canary.open(QIODevice::WriteOnly));
+    canary.write("host secret");
+    canary.close();
+    const ExecResult result = rec.run(
+        QStringLiteral("s"), ws,
+        QStringLiteral("ls /workspace/..; cat /workspace/../canary-*.txt 2>&1; find / -name 'canary-*' 2>/dev/null; "
+                       "echo done"));
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QVERIFY2(!result.output.contains(QLatin1String("host secret")), qPrintable(result.output));
+    QVERIFY2(!result.output.contains(QLatin1String("canary-") + engine + QLatin1String(".txt\n")),
+             qPrintable(result.output));
+    // /workspace/.. is the image's root: its own folders, nothing of the host.
+    QVERIFY(result.output.contains(QLatin1String("workspace\n")));
+    QVERIFY(result.output.contains(QLatin1String("bin\n")));
+    QVERIFY(result.output.endsWith(QLatin1String("done\n")));
+}
+
+void TestHardening::forkBombHitsThePidLimit_data() {
+    canaryBesideTheWorkspaceIsUnreachable_data();
+}
+
+void TestHardening::forkBombHitsThePidLimit() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QString());
+    config.pidsLimit = 64;
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("bomb"));
+    // A bounded bomb: 500 background processes, far more than the limit allows.
+    const ExecResult result = rec.run(
+        QStringLiteral("s"), ws,
+        QStringLiteral("sh -c 'i=0; while [ $i -lt 500 ]; do sleep 3 & i=$((i+1)); done; echo all-started'"), 30);
+    QVERIFY2(!result.output.contains(QLatin1String("all-started")), qPrintable(result.output));
+    QVERIFY2(result.output.contains(QLatin1String("fork")), qPrintable(result.output));
+    // The container survives; once the sleepers are gone it takes commands again.
+    QTest::qWait(3500);
+    QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("echo alive")).output, QStringLiteral("alive\n"));
+}
+
+void TestHardening::memoryHogIsKilled_data() {
+    canaryBesideTheWorkspaceIsUnreachable_data();
+}
+
+void TestHardening::memoryHogIsKilled() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(QString());
+    config.memory = QStringLiteral("32m");
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("hog"));
+    // tail buffers its whole input when it sees no newline: 400 MiB cannot fit in 32 MiB.
+    const ExecResult result = rec.run(QStringLiteral("s"), ws, QStringLiteral("head -c 400m /dev/zero | tail"), 120);
+    QCOMPARE(execStatusName(result.status), QStringLiteral("ok"));
+    QCOMPARE(result.exitCode.value_or(-1), 137);
+    QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("echo alive")).output, QStringLiteral("alive\n"));
+}
+
+QTEST_GUILESS_MAIN(TestHardening)
+#include "tst_hardening.moc"
