@@ -1,13 +1,13 @@
-; Zeus Desktop installer: optional start at sign-in, offered once at install time (the app's own "Start at
-; login" setting writes the same value later). Included by CPack's NSIS template through
+; Zeus Desktop installer: optional start at sign-in, offered once at install time. It writes the same value
+; (HKCU Run, "ZeusDesktop") as the app's "Start at login" setting, so either can turn it off. Included by CPack's NSIS template through
 ; CPACK_NSIS_EXTRA_INSTALL_COMMANDS / CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS (see packaging/CMakeLists.txt).
 ; A silent install (/S) answers "No".
 !macro ZeusAskAutostart
   MessageBox MB_YESNO|MB_ICONQUESTION "Start Zeus Desktop automatically when you sign in?" /SD IDNO IDNO zeus_no_autostart
-    WriteRegStr HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "Zeus Desktop" '"$INSTDIR\bin\zeus-desktop.exe"'
+    WriteRegStr HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "ZeusDesktop" '"$INSTDIR\bin\zeus-desktop.exe"'
   zeus_no_autostart:
 !macroend
 
 !macro ZeusRemoveAutostart
-  DeleteRegValue HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "Zeus Desktop"
+  DeleteRegValue HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "ZeusDesktop"
 !macroend
