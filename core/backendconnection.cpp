@@ -168,8 +168,12 @@ void BackendConnection::openSocket() {
 
     connect(socket, &QWebSocket::connected, this, &BackendConnection::onSocketConnected);
     connect(socket, &QWebSocket::disconnected, this, &BackendConnection::onSocketDisconnected);
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    connect(socket, &QWebSocket::errorOccurred, this, &BackendConnection::onSocketError);
+#else
     connect(socket, qOverload<QAbstractSocket::SocketError>(&QWebSocket::error), this,
             &BackendConnection::onSocketError);
+#endif
     connect(socket, &QWebSocket::textMessageReceived, this, &BackendConnection::onTextMessage);
     connect(socket, &QWebSocket::binaryMessageReceived, this, [this](const QByteArray&) {
         Q_EMIT messageReceived(ProtocolError{ProtocolErrorCode::InvalidMessage,
