@@ -1,0 +1,427 @@
+// ToolDispatcher between a real BackendConnection (to an in-process QWebSocketServer on 127.0.0.1) and a real
+// SessionManager whose container CLI is a fake script: `run` prints an id and `exec` runs the command on the
+// host, so the dispatch rules (approval, idempotency, results kept across reconnects, errors) are tested without
+// an engine. The real engine is exercised by the e2e tests.
+#include "../e2e/backendserver.h"
+#include "backendconnection.h"
+#include "detectionresult.h"
+#include "dockerruntime.h"
+#include "protocol.h"
+#include "sessionmanager.h"
+#include "tooldispatcher.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace zeus;
+using zeus::test::BackendServer;
+
+namespace {
+
+// A container CLI good enough for the SessionManager: containers are pretend, commands run on the host.
+const char kFakeEngine[] =
+    "#!/bin/sh\n"
+    "cmd=$1; shift\n"
+    "case \"$cmd\" in\n"
+    "  run) echo fakecontainer0123456789; exit 0 ;;\n"
+    "  exec) shift; exec \"$@\" ;;\n"
+    "  rm) exit 0 ;;\n"
+    "  inspect) echo '[{\"Id\":\"fakecontainer0123456789\",\"Name\":\"/f\",\"State\":{\"Status\":\"running\","
+    "\"Running\":true},\"Config\":{\"Labels\":{}}}]'; exit 0 ;;\n"
+    "  ps) exit 0 ;;\n"
+    "  image) exit 0 ;;\n"
+    "esac\n"
+    "exit 1\n";
+
+BackendConnection::Settings fastSettings() {
+    BackendConnection::Settings s;
+    s.pingIntervalMs = 200;
+    s.pongTimeoutMs = 1000;
+    s.handshakeTimeoutMs = 2000;
+    s.reconnect.initialDelayMs = 50;
+    s.reconnect.maxDelayMs = 200;
+    s.reconnect.jitter = 0;
+    return s;
+}
+
+QString typeOf(const QJsonObject& m) {
+    return m.value(QStringLiteral("type")).toString();
+}
+
+}  // namespace
+
+class TestToolDispatcher : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_engine;
+    QString m_workspace;  // approved
+    QString m_other;      // exists, not approved
+
+    struct Rig {
+        BackendServer server;
+        BackendConnection connection;
+        std::unique_ptr<SessionManager> manager;
+        std::unique_ptr<ToolDispatcher> dispatcher;
+    };
+
+    std::unique_ptr<Rig> makeRig(bool withRuntime = true) {
+        auto rig = std::make_unique<Rig>();
+        if (!rig->server.listen()) {
+            return nullptr;
+        }
+        rig->connection.setSettings(fastSettings());
+        rig->dispatcher = std::make_unique<ToolDispatcher>(&rig->connection);
+        HelloMessage client;
+        client.clientName = QStringLiteral("Zeus Desktop");
+        client.clientVersion = QStringLiteral("9.9.9");
+        client.os = QStringLiteral("TestOS");
+        client.arch = QStringLiteral("test64");
+        client.deviceId = QStringLiteral("device-123");
+        rig->dispatcher->setClientInfo(client);
+        rig->dispatcher->setApprovedWorkspaces({m_workspace});
+        if (withRuntime) {
+            SandboxConfig config;
+            config.image = QStringLiteral("fake:image");
+            config.ownerId = QStringLiteral("owner-test");
+            config.killGraceMs = 300;
+            rig->manager =
+                std::make_unique<SessionManager>(ContainerRuntime::create(QStringLiteral("docker"), m_engine), config);
+            rig->dispatcher->setSessionManager(rig->manager.get());
+            RuntimeReport report;
+            report.kind = QStringLiteral("docker");
+            report.version = QStringLiteral("20.10");
+            report.ready = true;
+            rig->dispatcher->setRuntimeReport(report);
+        } else {
+            RuntimeReport report;
+            report.ready = false;
+            report.reason = QString(kNoRuntimeMessage);
+            rig->dispatcher->setRuntimeReport(report);
+        }
+        rig->connection.setUrl(QUrl(rig->server.url()));
+        rig->connection.setToken(QStringLiteral("t"));
+        rig->connection.start();
+        if (!rig->server.waitForType(QStringLiteral("hello"), 5000)) {
+            return nullptr;
+        }
+        return rig;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_engine = m_dir.filePath(QStringLiteral("fake-docker"));
+        QFile engine(m_engine);
+        QVERIFY(engine.open(QIODevice::WriteOnly));
+        engine.write(kFakeEngine);
+        engine.close();
+        QVERIFY(engine.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("work space")));
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("other")));
+        m_workspace = QDir(m_dir.filePath(QStringLiteral("work space"))).canonicalPath();
+        m_other = QDir(m_dir.filePath(QStringLiteral("other"))).canonicalPath();
+        QVERIFY(QFile::link(m_workspace, m_dir.filePath(QStringLiteral("link-to-workspace"))));
+    }
+
+    void helloOnConnect() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        const QJsonObject hello = rig->server.ofType(QStringLiteral("hello")).first();
+        QCOMPARE(hello.value(QStringLiteral("protocol")).toInt(), 1);
+        QCOMPARE(hello.value(QStringLiteral("device_id")).toString(), QStringLiteral("device-123"));
+        QCOMPARE(hello.value(QStringLiteral("client")).toObject().value(QStringLiteral("version")).toString(),
+                 QStringLiteral("9.9.9"));
+        const QJsonObject runtime = hello.value(QStringLiteral("runtime")).toObject();
+        QCOMPARE(runtime.value(QStringLiteral("kind")).toString(), QStringLiteral("docker"));
+        QCOMPARE(runtime.value(QStringLiteral("status")).toString(), QStringLiteral("ready"));
+        const QJsonArray workspaces = hello.value(QStringLiteral("workspaces")).toArray();
+        QCOMPARE(workspaces.size(), 1);
+        QCOMPARE(workspaces.at(0).toObject().value(QStringLiteral("path")).toString(), m_workspace);
+        QCOMPARE(hello.value(QStringLiteral("pending")).toArray().size(), 0);
+    }
+
+    void runStreamsAndFinishes() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("c1"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo one; echo two >&2; echo three; exit 3"),
+                                                 m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("c1"), 10000));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("c1")).first();
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(result.value(QStringLiteral("exit_code")).toInt(), 3);
+        const QString output = result.value(QStringLiteral("output")).toString();
+        QVERIFY2(output.contains(QStringLiteral("one\n")) && output.contains(QStringLiteral("two\n"))
+                     && output.contains(QStringLiteral("three\n")),
+                 qPrintable(output));
+        bool contiguous = false;
+        QCOMPARE(rig->server.streamed(QStringLiteral("c1"), QStringLiteral("stdout"), &contiguous),
+                 QStringLiteral("one\nthree\n"));
+        QVERIFY(contiguous);
+        QCOMPARE(rig->server.streamed(QStringLiteral("c1"), QStringLiteral("stderr")), QStringLiteral("two\n"));
+        // Session states were reported: starting, then running with the container id.
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("session_state")
+                       && m.value(QStringLiteral("state")).toString() == QLatin1String("running")
+                       && m.value(QStringLiteral("container")).toString() == QLatin1String("fakecontainer0123456789");
+            },
+            1000));
+        // Acked by the server: nothing pending any more.
+        QTRY_COMPARE(rig->dispatcher->results().size(), 0);
+    }
+
+    void refusedWorkspaces_data() {
+        QTest::addColumn<QString>("workingDirectory");
+        QTest::newRow("another existing folder") << m_other;
+        QTest::newRow("missing folder") << m_dir.filePath(QStringLiteral("missing"));
+        QTest::newRow("parent of the workspace") << m_dir.path();
+        QTest::newRow("relative path") << QStringLiteral("work space");
+        QTest::newRow("escape with ..") << m_workspace + QStringLiteral("/../other");
+        QTest::newRow("root") << QStringLiteral("/");
+        QTest::newRow("empty") << QString();
+    }
+
+    void refusedWorkspaces() {
+        QFETCH(QString, workingDirectory);
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("w1"), QStringLiteral("s1"), QStringLiteral("true"),
+                                                 workingDirectory));
+        if (workingDirectory.isEmpty()) {
+            // An empty working_directory is already a protocol error.
+            QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000));
+            QVERIFY(rig->server.resultsFor(QStringLiteral("w1")).isEmpty());
+            return;
+        }
+        QVERIFY(rig->server.waitForResult(QStringLiteral("w1"), 5000));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("w1")).first();
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+        QCOMPARE(result.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("workspace_not_approved"));
+        QVERIFY(rig->server.ofType(QStringLiteral("tool_output")).isEmpty());
+        QCOMPARE(rig->manager->sessionIds().size(), 0);  // nothing was started
+    }
+
+    void approvedThroughAnotherSpelling() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        // A symlink to the approved folder, and a spelling with a trailing slash, are the same folder.
+        rig->server.send(BackendServer::toolCall(QStringLiteral("l1"), QStringLiteral("s1"), QStringLiteral("pwd"),
+                                                 m_dir.filePath(QStringLiteral("link-to-workspace"))));
+        rig->server.send(BackendServer::toolCall(QStringLiteral("l2"), QStringLiteral("s1"), QStringLiteral("true"),
+                                                 m_workspace + QLatin1Char('/')));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("l1"), 10000));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("l2"), 10000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("l1")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ok"));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("l2")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ok"));
+    }
+
+    void noRuntimeRefusesWithTheSpecText() {
+        auto rig = makeRig(false);
+        QVERIFY(rig);
+        const QJsonObject hello = rig->server.ofType(QStringLiteral("hello")).first();
+        QVERIFY(hello.value(QStringLiteral("runtime")).toObject().value(QStringLiteral("kind")).isNull());
+        QCOMPARE(hello.value(QStringLiteral("runtime")).toObject().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("unavailable"));
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("n1"), QStringLiteral("s1"), QStringLiteral("ls"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("n1"), 5000));
+        const QJsonObject error =
+            rig->server.resultsFor(QStringLiteral("n1")).first().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("no_runtime"));
+        QCOMPARE(error.value(QStringLiteral("message")).toString(),
+                 QStringLiteral("No container runtime detected. Please install Docker Desktop or upgrade to macOS 26 "
+                                "for Apple Containerization."));
+    }
+
+    void badMessagesGetAnErrorAndTheConnectionLives_data() {
+        QTest::addColumn<QString>("frame");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("not json") << QStringLiteral("{not json") << QStringLiteral("invalid_message");
+        QTest::newRow("array") << QStringLiteral("[1,2]") << QStringLiteral("invalid_message");
+        QTest::newRow("unknown type") << QStringLiteral("{\"type\":\"launch_missiles\"}")
+                                      << QStringLiteral("invalid_message");
+        QTest::newRow("missing args") << QStringLiteral(
+            "{\"type\":\"tool_call\",\"call_id\":\"x\",\"session_id\":\"s\",\"tool\":\"desktop_exec\"}")
+                                      << QStringLiteral("invalid_message");
+        QTest::newRow("wrong type of command") << QStringLiteral(
+            "{\"type\":\"tool_call\",\"call_id\":\"x\",\"session_id\":\"s\",\"tool\":\"desktop_exec\","
+            "\"args\":{\"command\":42,\"working_directory\":\"/tmp\"}}")
+                                               << QStringLiteral("invalid_message");
+        QTest::newRow("unsupported tool") << QStringLiteral(
+            "{\"type\":\"tool_call\",\"call_id\":\"x\",\"session_id\":\"s\",\"tool\":\"rm_rf\","
+            "\"args\":{\"command\":\"ls\",\"working_directory\":\"/tmp\"}}")
+                                          << QStringLiteral("unsupported_tool");
+    }
+
+    void badMessagesGetAnErrorAndTheConnectionLives() {
+        QFETCH(QString, frame);
+        QFETCH(QString, code);
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.sendText(frame);
+        QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000));
+        QCOMPARE(rig->server.ofType(QStringLiteral("error")).first().value(QStringLiteral("code")).toString(), code);
+        // The same connection still serves the next good message.
+        rig->server.send(BackendServer::toolCall(QStringLiteral("g1"), QStringLiteral("s1"), QStringLiteral("echo ok"),
+                                                 m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("g1"), 10000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("g1")).first().value(QStringLiteral("output")).toString(),
+                 QStringLiteral("ok\n"));
+        QCOMPARE(rig->server.connections(), 1);
+    }
+
+    void duplicateCallIdRunsOnce() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.autoAck = false;
+        const QString counter = m_dir.filePath(QStringLiteral("counter"));
+        QFile::remove(counter);
+        const QJsonObject call =
+            BackendServer::toolCall(QStringLiteral("d1"), QStringLiteral("s1"),
+                                    QStringLiteral("echo run >> '%1'; sleep 0.5").arg(counter), m_workspace);
+        rig->server.send(call);
+        rig->server.send(call);  // while running: ignored
+        QVERIFY(rig->server.waitForResult(QStringLiteral("d1"), 10000));
+        const int before = int(rig->server.messages.size());
+        rig->server.send(call);  // finished, not acked: the result is sent again, not re-run
+        QVERIFY(rig->server.waitForResult(QStringLiteral("d1"), 5000, before));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("d1")).size(), 2);
+        QFile file(counter);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("run\n"));
+        // Acked: a further repeat is an error naming the call, still not run.
+        rig->server.send(BackendServer::simple(QStringLiteral("ack"), QStringLiteral("call_id"), QStringLiteral("d1")));
+        QTRY_COMPARE(rig->dispatcher->results().size(), 0);
+        rig->server.send(call);
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("error")
+                       && m.value(QStringLiteral("call_id")).toString() == QLatin1String("d1");
+            },
+            5000));
+        QTest::qWait(700);
+        file.seek(0);
+        QCOMPARE(file.readAll(), QByteArray("run\n"));
+    }
+
+    void resultKeptAcrossReconnect() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("r1"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo early; sleep 1; echo late"), m_workspace));
+        QVERIFY(rig->server.waitForType(QStringLiteral("tool_output"), 5000));
+        const quint16 port = rig->server.port();
+        rig->server.close();  // the backend goes away mid-command
+        QTest::qWait(1500);   // the command finishes while disconnected
+        QCOMPARE(rig->dispatcher->runningCalls(), 0);
+        QCOMPARE(rig->dispatcher->results().pendingIds(), QStringList{QStringLiteral("r1")});
+        QVERIFY(rig->dispatcher->droppedOutputChunks() >= 1);  // "late" was produced while disconnected
+        rig->server.messages.clear();
+        QVERIFY(rig->server.listen(port));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("r1"), 10000));
+        const QJsonObject hello = rig->server.ofType(QStringLiteral("hello")).first();
+        QCOMPARE(hello.value(QStringLiteral("pending")).toArray(), QJsonArray{QStringLiteral("r1")});
+        const QList<QJsonObject> results = rig->server.resultsFor(QStringLiteral("r1"));
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(results.first().value(QStringLiteral("output")).toString(), QStringLiteral("early\nlate\n"));
+        QTRY_COMPARE(rig->dispatcher->results().size(), 0);  // acked after the reconnect
+    }
+
+    void cancelStopsTheCall() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("k1"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo started; sleep 30"), m_workspace));
+        QVERIFY(rig->server.waitForType(QStringLiteral("tool_output"), 5000));
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("k1")));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("k1"), 10000));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("k1")).first();
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+        QVERIFY(result.value(QStringLiteral("exit_code")).isNull());
+        // A cancel for a call that does not exist is an error naming it.
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("nope")));
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("error")
+                       && m.value(QStringLiteral("call_id")).toString() == QLatin1String("nope");
+            },
+            5000));
+    }
+
+    void sessionEndReportsStopped() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("e1"), QStringLiteral("s9"), QStringLiteral("true"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("e1"), 10000));
+        const int before = int(rig->server.messages.size());
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), QStringLiteral("s9")));
+        auto stopped = [](const QString& id) {
+            return [id](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("session_state")
+                       && m.value(QStringLiteral("session_id")).toString() == id
+                       && m.value(QStringLiteral("state")).toString() == QLatin1String("stopped");
+            };
+        };
+        QVERIFY(rig->server.waitFor(stopped(QStringLiteral("s9")), 5000, before));
+        QCOMPARE(rig->manager->sessionState(QStringLiteral("s9")), SessionState::Stopped);
+        // An unknown session is confirmed as stopped too.
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), QStringLiteral("zz")));
+        QVERIFY(rig->server.waitFor(stopped(QStringLiteral("zz")), 5000, before));
+    }
+
+    void toResultMessageMapsEveryStatus_data() {
+        QTest::addColumn<int>("execStatus");
+        QTest::addColumn<QString>("errorCode");
+        QTest::addColumn<QString>("wireStatus");
+        QTest::addColumn<QString>("wireCode");
+        QTest::newRow("ok") << int(ExecStatus::Ok) << QString() << QStringLiteral("ok") << QString();
+        QTest::newRow("timeout") << int(ExecStatus::Timeout) << QString() << QStringLiteral("timeout") << QString();
+        QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << QString() << QStringLiteral("cancelled")
+                                   << QString();
+        QTest::newRow("image missing") << int(ExecStatus::Error) << QStringLiteral("image_missing")
+                                       << QStringLiteral("error") << QStringLiteral("image_missing");
+        QTest::newRow("busy") << int(ExecStatus::Error) << QStringLiteral("busy") << QStringLiteral("error")
+                              << QStringLiteral("busy");
+        QTest::newRow("unknown code") << int(ExecStatus::Error) << QStringLiteral("weird") << QStringLiteral("error")
+                                      << QStringLiteral("container_failed");
+    }
+
+    void toResultMessageMapsEveryStatus() {
+        QFETCH(int, execStatus);
+        QFETCH(QString, errorCode);
+        QFETCH(QString, wireStatus);
+        QFETCH(QString, wireCode);
+        ExecResult exec;
+        exec.callId = QStringLiteral("x");
+        exec.status = ExecStatus(execStatus);
+        exec.errorCode = errorCode;
+        exec.errorMessage = QStringLiteral("why");
+        exec.output = QStringLiteral("out");
+        exec.truncated = true;
+        exec.durationMs = 42;
+        const QJsonObject json = Protocol::makeToolResult(ToolDispatcher::toResultMessage(exec));
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), wireStatus);
+        QCOMPARE(json.value(QStringLiteral("output")).toString(), QStringLiteral("out"));
+        QCOMPARE(json.value(QStringLiteral("truncated")).toBool(), true);
+        QCOMPARE(json.value(QStringLiteral("duration_ms")).toInt(), 42);
+        QCOMPARE(json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(), wireCode);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestToolDispatcher)
+#include "tst_tooldispatcher.moc"
