@@ -3,13 +3,18 @@
 // then goes silent, or announces a 1 GiB frame). All intervals are injected, so the suite runs in seconds.
 #include "backendconnection.h"
 #include "protocol.h"
+#include "testenvironment.h"
 
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QWebSocket>
 #include <QWebSocketServer>
 #include <QtTest>
@@ -194,6 +199,7 @@ private Q_SLOTS:
     void handshakeTimeout();
     void oversizeMessageClosesWith1009AndReconnects();
     void hugeFrameKeepsMemoryFlat();
+    void tlsErrorsAreNotIgnored();
     void plainWsToRemoteRefused_data();
     void plainWsToRemoteRefused();
     void stopStopsReconnecting();
@@ -524,6 +530,58 @@ void TestBackendConnection::hugeFrameKeepsMemoryFlat() {
     // A 1 GiB frame was announced: the client closed on the header, it did not try to buffer it.
     QVERIFY2(after - before < 64 * 1024, qPrintable(QStringLiteral("RSS grew by %1 KiB").arg(after - before)));
     qInfo("RSS before %lld KiB, after %lld KiB", before, after);
+}
+
+void TestBackendConnection::tlsErrorsAreNotIgnored() {
+    // A wss:// backend with a self-signed certificate: the connection must fail, never be accepted anyway.
+    if (!QSslSocket::supportsSsl())
+        QSKIP("no TLS backend in this Qt");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString certPath = dir.filePath(QStringLiteral("cert.pem"));
+    const QString keyPath = dir.filePath(QStringLiteral("key.pem"));
+    const zeus::test::ProcessOutput made = zeus::test::runProgram(
+        QStringLiteral("openssl"),
+        {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+         QStringLiteral("-nodes"), QStringLiteral("-keyout"), keyPath, QStringLiteral("-out"), certPath,
+         QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1"),
+         QStringLiteral("-addext"), QStringLiteral("subjectAltName=IP:127.0.0.1")},
+        30000);
+    if (made.exitCode != 0) {
+        if (zeus::test::isCi())
+            QFAIL(made.err.constData());
+        QSKIP("openssl could not make a test certificate");
+    }
+    QFile certFile(certPath);
+    QFile keyFile(keyPath);
+    QVERIFY(certFile.open(QIODevice::ReadOnly) && keyFile.open(QIODevice::ReadOnly));
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setLocalCertificate(QSslCertificate(certFile.readAll(), QSsl::Pem));
+    tls.setPrivateKey(QSslKey(keyFile.readAll(), QSsl::Rsa, QSsl::Pem));
+    tls.setPeerVerifyMode(QSslSocket::VerifyNone);
+    QWebSocketServer server(QStringLiteral("tls backend"), QWebSocketServer::SecureMode);
+    server.setSslConfiguration(tls);
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+    int accepted = 0;
+    connect(&server, &QWebSocketServer::newConnection, this, [&] {
+        while (QWebSocket* socket = server.nextPendingConnection()) {
+            ++accepted;
+            socket->deleteLater();
+        }
+    });
+
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(QUrl(QStringLiteral("wss://127.0.0.1:%1/").arg(server.serverPort())));
+    connection.setToken(kToken);
+    connection.start();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), State::Reconnecting, 5000);
+    QVERIFY2(connection.lastError().contains(QStringLiteral("TLS")), qPrintable(connection.lastError()));
+    QVERIFY2(historyText(connection).contains(QStringLiteral("self-signed"), Qt::CaseInsensitive),
+             qPrintable(historyText(connection)));
+    QTest::qWait(300);
+    QCOMPARE(accepted, 0);
+    QVERIFY(connection.state() != State::Connected);
 }
 
 void TestBackendConnection::plainWsToRemoteRefused_data() {
