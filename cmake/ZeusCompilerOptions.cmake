@@ -6,7 +6,13 @@ add_library(zeus::options ALIAS zeus_options)
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(zeus_options INTERFACE
         -Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Woverloaded-virtual
-        -Wshadow=local -Wcast-qual -Wformat=2)
+        -Wcast-qual -Wformat=2)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        target_compile_options(zeus_options INTERFACE -Wshadow=local)
+    else()
+        # qCInfo(category) << ... expands a variadic macro with no arguments.
+        target_compile_options(zeus_options INTERFACE -Wno-gnu-zero-variadic-macro-arguments)
+    endif()
     if(ZEUS_WARNINGS_AS_ERRORS)
         target_compile_options(zeus_options INTERFACE -Werror)
     endif()
