@@ -1,12 +1,297 @@
+// --headless --backend URL --workspace DIR [--runtime R] [--image I] [--profile P]: serve the backend's tool calls
+// with no display (docs/headless.md). The named workspace is the only approved folder of this run. Logs go to
+// stderr by category; SIGINT/SIGTERM cancel running calls, send their results, remove the containers and exit 0.
+#include "appsettings.h"
+#include "backendconnection.h"
+#include "credentialstore.h"
+#include "logging.h"
 #include "modes.h"
+#include "runtimedetector.h"
+#include "sandboxfactory.h"
+#include "sessionmanager.h"
+#include "tooldispatcher.h"
+#include "workspaceguard.h"
 
+#include <zeus/buildinfo.h>
+
+#include <QCoreApplication>
+#include <QHostAddress>
+#include <QSocketNotifier>
+#include <QSysInfo>
 #include <QTextStream>
+#include <QTimer>
+#include <QUrl>
+
+#include <csignal>
+#include <fcntl.h>
+#include <memory>
+#include <unistd.h>
 
 namespace zeus {
 
-int runHeadlessMode(const AppOptions& /*options*/) {
-    QTextStream(stderr) << "zeus-desktop: this mode is not built yet\n";
-    return 2;
+namespace {
+
+// Exit codes of headless mode (docs/headless.md).
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitNoToken = 3;
+constexpr int kExitAuthFailed = 4;
+constexpr int kExitWorkspaceRefused = 125;
+
+constexpr int kShutdownDeadlineMs = 30000;  // cancelling calls and removing containers
+constexpr int kAckWaitMs = 2000;            // after that, for the backend to ack the last results
+
+// A backend on this computer over plain ws:// may run without sign-in (the local test backend does).
+// BackendConnection needs a token to open a connection, so that case sends this fixed, meaningless one; a
+// backend that wants a real token refuses it with 401 (auth failed, no retry).
+const QString kAnonymousLoopbackToken = QStringLiteral("anonymous");
+
+// Test hooks, read only here and documented in docs/headless.md as such: short heartbeat and backoff so the
+// end-to-end tests detect a dead backend in seconds, and a larger output cap for the benchmark.
+qint64 testHook(const char* name, qint64 fallback) {
+    bool ok = false;
+    const qint64 value = qEnvironmentVariable(name).toLongLong(&ok);
+    return ok && value > 0 ? value : fallback;
+}
+
+// SIGINT/SIGTERM: the handler only writes the signal number to a pipe; the event loop does the work.
+int g_signalPipe[2] = {-1, -1};
+
+extern "C" void onTerminationSignal(int signal) {
+    const char byte = char(signal);
+    const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
+    (void)written;
+}
+
+bool installSignalPipe() {
+    if (::pipe(g_signalPipe) != 0) {
+        return false;
+    }
+    for (int fd : g_signalPipe) {
+        ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    }
+    struct sigaction action = {};
+    action.sa_handler = onTerminationSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0;
+}
+
+bool isLoopbackPlainUrl(const QUrl& url) {
+    if (url.scheme().compare(QLatin1String("ws"), Qt::CaseInsensitive) != 0) {
+        return false;
+    }
+    if (url.host().compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0) {
+        return true;
+    }
+    const QHostAddress address(url.host());
+    return !address.isNull() && address.isLoopback();
+}
+
+void installLogFormat() {
+    if (qEnvironmentVariableIsEmpty("QT_MESSAGE_PATTERN")) {
+        qSetMessagePattern(
+            QStringLiteral("%{time yyyy-MM-ddTHH:mm:ss.zzz} %{category} "
+                           "%{if-debug}debug%{endif}%{if-info}info%{endif}%{if-warning}warning%{endif}"
+                           "%{if-critical}critical%{endif}%{if-fatal}fatal%{endif}: %{message}"));
+    }
+}
+
+// Everything one headless run owns, wired in runHeadlessMode().
+struct HeadlessService {
+    AppOptions options;
+    QString workspace;  // canonical
+    QUrl url;
+    AppSettings settings;
+    RuntimeDetector detector;
+    CredentialStore credentials;
+    BackendConnection connection;
+    ToolDispatcher dispatcher{&connection};
+    std::unique_ptr<SessionManager> manager;
+    bool shuttingDown = false;
+    bool managerDone = false;
+    bool finishing = false;
+    int exitCode = kExitOk;
+    QTimer shutdownDeadline;
+
+    void onDetection(const DetectionResult& detection) {
+        dispatcher.setRuntimeReport(SandboxFactory::runtimeReport(detection));
+        SandboxConfig config = SandboxFactory::configFrom(settings, options.image, options.profile);
+        config.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", config.outputCapBytes);
+        std::unique_ptr<ContainerRuntime> runtime = SandboxFactory::runtimeFor(detection, config);
+        if (runtime) {
+            qCInfo(lcApp).noquote() << "runtime" << runtime->kind() << "(" << runtime->program() << "), image"
+                                    << config.image << "," << hardeningProfileName(config.profile) << "profile";
+            manager = std::make_unique<SessionManager>(std::move(runtime), config);
+            QObject::connect(manager.get(), &SessionManager::shutdownFinished, &dispatcher, [this] {
+                managerDone = true;
+                maybeFinish();
+            });
+            dispatcher.setSessionManager(manager.get());
+            manager->sweepOrphans();
+        } else {
+            qCWarning(lcApp).noquote() << "no usable container runtime; every command is refused:" << detection.reason;
+        }
+        credentials.readToken(url.toString());
+    }
+
+    void onToken(const CredentialStore::Result& result) {
+        QString token;
+        if (result.status == CredentialStore::Status::Ok && !result.token.isEmpty()) {
+            token = result.token;
+            qCInfo(lcApp) << "sign-in token from" << (result.fromEnvironment ? "ZEUS_DESKTOP_TOKEN" : "the keychain");
+        } else if (isLoopbackPlainUrl(url)) {
+            token = kAnonymousLoopbackToken;
+            qCInfo(lcApp).noquote() << "no sign-in token (" << result.message
+                                    << "); connecting to the local backend without one";
+        } else {
+            QTextStream(stderr) << "zeus-desktop: no sign-in token for " << url.toString() << ": " << result.message
+                                << "\nSet ZEUS_DESKTOP_TOKEN or sign in from the tray app.\n";
+            beginShutdown(kExitNoToken);
+            return;
+        }
+        if (shuttingDown) {
+            return;
+        }
+        connection.setUrl(url);
+        connection.setToken(token);
+        connection.start();
+    }
+
+    void onConnectionState(BackendConnection::State state) {
+        if (state == BackendConnection::State::AuthFailed) {
+            qCCritical(lcBackend).noquote() << connection.lastError();
+            beginShutdown(kExitAuthFailed);
+        } else if (state == BackendConnection::State::Error) {
+            qCCritical(lcBackend).noquote() << connection.lastError();
+        }
+    }
+
+    void beginShutdown(int code) {
+        if (shuttingDown) {
+            qCInfo(lcApp) << "already shutting down";
+            return;
+        }
+        shuttingDown = true;
+        exitCode = code;
+        qCInfo(lcApp) << "shutting down:" << dispatcher.runningCalls() << "calls running";
+        shutdownDeadline.setSingleShot(true);
+        QObject::connect(&shutdownDeadline, &QTimer::timeout, &dispatcher, [this] {
+            qCWarning(lcApp) << "shutdown took longer than" << kShutdownDeadlineMs << "ms; exiting";
+            QCoreApplication::exit(exitCode);
+        });
+        shutdownDeadline.start(kShutdownDeadlineMs);
+        if (manager) {
+            // Cancels (abandons) every call -- their results go out as cancelled -- and removes every container.
+            manager->shutdown();
+        } else {
+            managerDone = true;
+            maybeFinish();
+        }
+    }
+
+    void maybeFinish() {
+        if (!shuttingDown || !managerDone || dispatcher.runningCalls() > 0 || finishing) {
+            return;
+        }
+        finishing = true;
+        if (connection.state() == BackendConnection::State::Connected && dispatcher.results().size() > 0) {
+            // Give the backend a moment to acknowledge the last results; the frames are flushed meanwhile.
+            qCInfo(lcApp) << "waiting up to" << kAckWaitMs << "ms for" << dispatcher.results().size() << "acks";
+            QObject::connect(&dispatcher, &ToolDispatcher::resultAcknowledged, &dispatcher, [this] {
+                if (dispatcher.results().size() == 0) {
+                    QCoreApplication::exit(exitCode);
+                }
+            });
+            QTimer::singleShot(kAckWaitMs, &dispatcher, [this] { QCoreApplication::exit(exitCode); });
+            return;
+        }
+        // Let queued frames leave before the socket is torn down.
+        QTimer::singleShot(100, &dispatcher, [this] { QCoreApplication::exit(exitCode); });
+    }
+};
+
+}  // namespace
+
+int runHeadlessMode(const AppOptions& options) {
+    installLogFormat();
+
+    const WorkspaceGuard::Result guard = WorkspaceGuard::check(options.workspace);
+    if (!guard.accepted()) {
+        QTextStream(stderr) << "zeus-desktop: refused workspace " << options.workspace << ": " << guard.message
+                            << " (rule: " << WorkspaceGuard::ruleName(guard.rule) << ")\n";
+        return kExitWorkspaceRefused;
+    }
+    const QUrl url(options.backend);
+    if (const std::optional<QString> problem = BackendConnection::validateUrl(url)) {
+        QTextStream(stderr) << "zeus-desktop: " << *problem << "\n";
+        return kExitUsage;
+    }
+    if (!installSignalPipe()) {
+        QTextStream(stderr) << "zeus-desktop: cannot install the signal handlers\n";
+        return 1;
+    }
+
+    HeadlessService service;
+    const QString runtimeName = options.runtime.isEmpty() ? service.settings.runtimePreference() : options.runtime;
+    const std::optional<RuntimePreference> preference = runtimePreferenceFromString(runtimeName);
+    if (!preference) {
+        QTextStream(stderr) << "zeus-desktop: unknown runtime '" << runtimeName << "'\n";
+        return kExitUsage;
+    }
+    service.options = options;
+    service.workspace = guard.canonicalPath;
+    service.url = url;
+
+    BackendConnection::Settings connectionSettings;
+    const qint64 heartbeat = testHook("ZEUS_TEST_HEARTBEAT_MS", 0);
+    if (heartbeat > 0) {
+        connectionSettings.pingIntervalMs = heartbeat;
+        connectionSettings.pongTimeoutMs = heartbeat;
+        connectionSettings.handshakeTimeoutMs = qMax<qint64>(heartbeat * 4, 1000);
+    }
+    const qint64 backoff = testHook("ZEUS_TEST_RECONNECT_MS", 0);
+    if (backoff > 0) {
+        connectionSettings.reconnect.initialDelayMs = backoff;
+        connectionSettings.reconnect.maxDelayMs = backoff * 8;
+    }
+    service.connection.setSettings(connectionSettings);
+
+    HelloMessage client;
+    client.clientName = QStringLiteral(ZEUS_APP_NAME);
+    client.clientVersion = QStringLiteral(ZEUS_VERSION);
+    client.os = QSysInfo::prettyProductName();
+    client.arch = QSysInfo::currentCpuArchitecture();
+    client.deviceId = service.settings.deviceId();
+    service.dispatcher.setClientInfo(client);
+    service.dispatcher.setApprovedWorkspaces({service.workspace});
+
+    QObject::connect(&service.detector, &RuntimeDetector::detectionFinished, &service.dispatcher,
+                     [&service](const DetectionResult& detection) { service.onDetection(detection); });
+    QObject::connect(&service.credentials, &CredentialStore::readFinished, &service.dispatcher,
+                     [&service](const QString&, const CredentialStore::Result& result) { service.onToken(result); });
+    QObject::connect(&service.connection, &BackendConnection::stateChanged, &service.dispatcher,
+                     [&service](BackendConnection::State state) { service.onConnectionState(state); });
+    QObject::connect(&service.dispatcher, &ToolDispatcher::idle, &service.dispatcher,
+                     [&service] { service.maybeFinish(); });
+
+    QSocketNotifier signalNotifier(g_signalPipe[0], QSocketNotifier::Read);
+    QObject::connect(&signalNotifier, &QSocketNotifier::activated, &service.dispatcher, [&service] {
+        char byte = 0;
+        while (::read(g_signalPipe[0], &byte, 1) == 1) {
+            qCInfo(lcApp) << "signal" << int(byte) << "received";
+        }
+        service.beginShutdown(kExitOk);
+    });
+
+    qCInfo(lcApp).noquote() << ZEUS_APP_NAME << ZEUS_VERSION << "headless: serving" << service.workspace << "for"
+                            << url.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+    service.detector.setPreference(*preference);
+    QTimer::singleShot(0, &service.detector, [&service] { service.detector.detect(); });
+    const int code = QCoreApplication::exec();
+    service.connection.stop();
+    return code;
 }
 
 }  // namespace zeus

@@ -1,0 +1,460 @@
+// End to end: the real zeus-desktop binary in --headless mode, a real Docker engine (DOCKER_HOST) with the
+// offline test image, and an in-process backend on 127.0.0.1 (BackendServer) that can be killed and restarted on
+// the same port. Every test uses its own settings folder (so its own install id) and its own session ids, and
+// is bounded to tens of seconds.
+#include "backendserver.h"
+#include "testenvironment.h"
+#include "workspaceguard.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QUuid>
+#include <QtTest>
+
+#include <memory>
+
+using zeus::test::BackendServer;
+
+namespace {
+
+QString typeOf(const QJsonObject& m) {
+    return m.value(QStringLiteral("type")).toString();
+}
+
+QString uniqueId(const char* prefix) {
+    return QString::fromLatin1(prefix) + QUuid::createUuid().toString(QUuid::Id128).left(10);
+}
+
+QStringList containersOfSession(const QString& sessionId) {
+    const zeus::test::ProcessOutput out =
+        zeus::test::runProgram(QStringLiteral("docker"),
+                               {QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("-q"),
+                                QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.session=") + sessionId});
+    QStringList ids;
+    for (const QByteArray& line : out.out.split('\n')) {
+        if (!line.trimmed().isEmpty()) {
+            ids << QString::fromUtf8(line.trimmed());
+        }
+    }
+    return ids;
+}
+
+// The app under test, its stderr collected as it comes (so the pipe never fills).
+class HeadlessApp {
+public:
+    HeadlessApp() {
+        QObject::connect(&process, &QProcess::readyReadStandardError, &process,
+                         [this] { log += process.readAllStandardError(); });
+    }
+    ~HeadlessApp() {
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+
+    void start(const QString& url, const QString& workspace, const QString& configHome,
+               const QList<QPair<QString, QString>>& extraEnvironment = {}) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+        environment.insert(QStringLiteral("ZEUS_TEST_RECONNECT_MS"), QStringLiteral("100"));
+        environment.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
+        for (const auto& entry : extraEnvironment) {
+            environment.insert(entry.first, entry.second);
+        }
+        process.setProcessEnvironment(environment);
+        process.setProgram(QStringLiteral(ZEUS_APP_BINARY));
+        process.setArguments({QStringLiteral("--headless"), QStringLiteral("--backend"), url,
+                              QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"),
+                              QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
+                              QStringLiteral("--profile"), QStringLiteral("hardened")});
+        process.start();
+    }
+
+    bool waitForExit(int timeoutMs) {
+        return QTest::qWaitFor([this] { return process.state() == QProcess::NotRunning; }, timeoutMs);
+    }
+    QString logText() const { return QString::fromUtf8(log); }
+
+    QProcess process;
+    QByteArray log;
+};
+
+// A backend that completes the WebSocket upgrade and then never answers anything (no pong): a black hole.
+// Or, with `refuseStatus`, answers the upgrade with that HTTP status.
+class RawBackend {
+public:
+    explicit RawBackend(int refuseStatus = 0) : m_refuseStatus(refuseStatus) {
+        QObject::connect(&server, &QTcpServer::newConnection, &server, [this] {
+            while (QTcpSocket* socket = server.nextPendingConnection()) {
+                ++connections;
+                auto buffer = std::make_shared<QByteArray>();
+                auto upgraded = std::make_shared<bool>(false);
+                QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer, upgraded] {
+                    const QByteArray data = socket->readAll();
+                    if (*upgraded) {
+                        return;  // swallowed: pings go unanswered
+                    }
+                    buffer->append(data);
+                    if (!buffer->contains("\r\n\r\n")) {
+                        return;
+                    }
+                    *upgraded = true;
+                    if (m_refuseStatus) {
+                        socket->write("HTTP/1.1 " + QByteArray::number(m_refuseStatus)
+                                      + " Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                        socket->disconnectFromHost();
+                        return;
+                    }
+                    QByteArray key;
+                    for (const QByteArray& line : buffer->split('\n')) {
+                        if (line.toLower().startsWith("sec-websocket-key:")) {
+                            key = line.mid(18).trimmed();
+                        }
+                    }
+                    const QByteArray accept =
+                        QCryptographicHash::hash(QByteArray(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"),
+                                                 QCryptographicHash::Sha1)
+                            .toBase64();
+                    socket->write(
+                        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        "Sec-WebSocket-Accept: "
+                        + accept + "\r\n\r\n");
+                });
+            }
+        });
+    }
+    bool listen() { return server.listen(QHostAddress::LocalHost); }
+    QString url() const { return QStringLiteral("ws://127.0.0.1:%1/").arg(server.serverPort()); }
+
+    QTcpServer server;
+    int connections = 0;
+
+private:
+    int m_refuseStatus;
+};
+
+}  // namespace
+
+class TestHeadless : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    QString m_workspace;
+    QString m_canary;
+    QStringList m_sessions;  // removed at the end whatever happens
+
+    QString configHome() {
+        const QString dir = m_root.filePath(uniqueId("config-"));
+        QDir().mkpath(dir);
+        return dir;
+    }
+    QString session() {
+        m_sessions << uniqueId("e2e-");
+        return m_sessions.last();
+    }
+
+    // App + backend, connected (hello received).
+    struct Rig {
+        BackendServer server;
+        HeadlessApp app;
+    };
+    std::unique_ptr<Rig> connectedRig(const QList<QPair<QString, QString>>& environment = {}) {
+        auto rig = std::make_unique<Rig>();
+        if (!rig->server.listen()) {
+            return nullptr;
+        }
+        rig->app.start(rig->server.url(), m_workspace, configHome(), environment);
+        if (!rig->server.waitForType(QStringLiteral("hello"), 20000)) {
+            qWarning().noquote() << rig->app.logText();
+            return nullptr;
+        }
+        return rig;
+    }
+
+    static QJsonObject firstResult(const BackendServer& server, const QString& callId) {
+        const QList<QJsonObject> results = server.resultsFor(callId);
+        return results.isEmpty() ? QJsonObject() : results.first();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_root.isValid());
+        QVERIFY(QDir(m_root.path()).mkpath(QStringLiteral("workspace")));
+        m_workspace = QDir(m_root.filePath(QStringLiteral("workspace"))).canonicalPath();
+        QFile seed(m_workspace + QStringLiteral("/inside.txt"));
+        QVERIFY(seed.open(QIODevice::WriteOnly));
+        seed.write("visible-inside\n");
+        seed.close();
+        m_canary = m_root.filePath(QStringLiteral("canary-%1.txt").arg(QUuid::createUuid().toString(QUuid::Id128)));
+        QFile canary(m_canary);
+        QVERIFY(canary.open(QIODevice::WriteOnly));
+        canary.write("host-secret-canary\n");
+    }
+
+    void cleanupTestCase() {
+        for (const QString& sessionId : std::as_const(m_sessions)) {
+            const QStringList ids = containersOfSession(sessionId);
+            if (!ids.isEmpty()) {
+                zeus::test::runProgram(QStringLiteral("docker"),
+                                       QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + ids);
+            }
+        }
+    }
+
+    void refusedWorkspaceExits125() {
+        QProcess app;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome());
+        app.setProcessEnvironment(environment);
+        app.start(QStringLiteral(ZEUS_APP_BINARY),
+                  {QStringLiteral("--headless"), QStringLiteral("--backend"), QStringLiteral("ws://127.0.0.1:1/"),
+                   QStringLiteral("--workspace"), QStringLiteral("/")});
+        QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitCode(), 125);
+        const QString error = QString::fromUtf8(app.readAllStandardError());
+        QVERIFY2(error.contains(zeus::WorkspaceGuard::ruleName(zeus::WorkspaceGuard::Rule::FileSystemRoot)),
+                 qPrintable(error));
+    }
+
+    void runsStreamsAndIsolates() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QJsonObject hello = rig->server.ofType(QStringLiteral("hello")).first();
+        QCOMPARE(hello.value(QStringLiteral("runtime")).toObject().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ready"));
+        QCOMPARE(hello.value(QStringLiteral("workspaces"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("path"))
+                     .toString(),
+                 m_workspace);
+        const QString s = session();
+        rig->server.send(BackendServer::toolCall(
+            QStringLiteral("run1"), s,
+            QStringLiteral(
+                "for i in 1 2 3; do echo line$i; sleep 0.2; done; cat /workspace/inside.txt; echo oops >&2; exit 4"),
+            m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("run1"), 30000));
+        const QJsonObject result = firstResult(rig->server, QStringLiteral("run1"));
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(result.value(QStringLiteral("exit_code")).toInt(), 4);
+        bool contiguous = false;
+        QCOMPARE(rig->server.streamed(QStringLiteral("run1"), QStringLiteral("stdout"), &contiguous),
+                 QStringLiteral("line1\nline2\nline3\nvisible-inside\n"));
+        QVERIFY(contiguous);
+        QCOMPARE(rig->server.streamed(QStringLiteral("run1"), QStringLiteral("stderr")), QStringLiteral("oops\n"));
+        // Streamed, not batched: the three sleeps produced more than one chunk.
+        int chunks = 0;
+        for (const QJsonObject& m : rig->server.ofType(QStringLiteral("tool_output"))) {
+            chunks += m.value(QStringLiteral("call_id")).toString() == QLatin1String("run1") ? 1 : 0;
+        }
+        QVERIFY2(chunks >= 3, qPrintable(QString::number(chunks)));
+
+        // Isolation: the canary beside the workspace is nowhere in the container.
+        const QString canaryName = QFileInfo(m_canary).fileName();
+        rig->server.send(BackendServer::toolCall(
+            QStringLiteral("iso1"), s,
+            QStringLiteral("cat '%1' 2>&1; find / -name '%2' 2>/dev/null; cat /workspace/../%2 2>&1; echo end")
+                .arg(m_canary, canaryName),
+            m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("iso1"), 30000));
+        const QString output =
+            firstResult(rig->server, QStringLiteral("iso1")).value(QStringLiteral("output")).toString();
+        QVERIFY2(output.endsWith(QStringLiteral("end\n")), qPrintable(output));
+        QVERIFY2(!output.contains(QStringLiteral("host-secret-canary")), qPrintable(output));
+        QVERIFY2(!output.contains(QLatin1Char('/') + canaryName + QLatin1Char('\n')), qPrintable(output));
+    }
+
+    void timeoutAndCancel() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        QElapsedTimer clock;
+        clock.start();
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("to1"), s, QStringLiteral("echo go; sleep 30"), m_workspace, 1));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("to1"), 20000));
+        QCOMPARE(firstResult(rig->server, QStringLiteral("to1")).value(QStringLiteral("status")).toString(),
+                 QStringLiteral("timeout"));
+        QVERIFY2(clock.elapsed() < 15000, qPrintable(QString::number(clock.elapsed())));
+
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("ca1"), s, QStringLiteral("echo go; sleep 30"), m_workspace));
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("tool_output")
+                       && m.value(QStringLiteral("call_id")).toString() == QLatin1String("ca1");
+            },
+            20000));
+        clock.restart();
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("ca1")));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("ca1"), 15000));
+        QCOMPARE(firstResult(rig->server, QStringLiteral("ca1")).value(QStringLiteral("status")).toString(),
+                 QStringLiteral("cancelled"));
+        // Nothing of either command is left in the container.
+        rig->server.send(BackendServer::toolCall(
+            QStringLiteral("ps1"), s, QStringLiteral("ps -o args | grep -c '[s]leep 30'; true"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("ps1"), 20000));
+        QCOMPARE(firstResult(rig->server, QStringLiteral("ps1")).value(QStringLiteral("output")).toString().trimmed(),
+                 QStringLiteral("0"));
+    }
+
+    void sessionEndRemovesTheContainer() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        rig->server.send(BackendServer::toolCall(QStringLiteral("se1"), s, QStringLiteral("true"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("se1"), 30000));
+        QCOMPARE(containersOfSession(s).size(), 1);
+        const int before = int(rig->server.messages.size());
+        rig->server.send(BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), s));
+        QVERIFY(rig->server.waitFor(
+            [s](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("session_state")
+                       && m.value(QStringLiteral("session_id")).toString() == s
+                       && m.value(QStringLiteral("state")).toString() == QLatin1String("stopped")
+                       && m.value(QStringLiteral("container")).isNull();
+            },
+            10000, before));
+        QVERIFY(QTest::qWaitFor([&] { return containersOfSession(s).isEmpty(); }, 15000));
+    }
+
+    void resultArrivesOnceAfterTheBackendRestarts() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        rig->server.send(BackendServer::toolCall(QStringLiteral("rc1"), s,
+                                                 QStringLiteral("echo before; sleep 3; echo after"), m_workspace));
+        QVERIFY(
+            rig->server.waitFor([](const QJsonObject& m) { return typeOf(m) == QLatin1String("tool_output"); }, 30000));
+        const quint16 port = rig->server.port();
+        rig->server.close();  // killed mid-command
+        QTest::qWait(4000);   // the command finishes while the backend is away
+        rig->server.messages.clear();
+        QVERIFY(rig->server.listen(port));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("rc1"), 15000));
+        const QJsonObject hello = rig->server.ofType(QStringLiteral("hello")).value(0);
+        QVERIFY(hello.value(QStringLiteral("pending")).toArray().contains(QStringLiteral("rc1")));
+        QTest::qWait(1000);  // anything duplicated would have arrived by now
+        const QList<QJsonObject> results = rig->server.resultsFor(QStringLiteral("rc1"));
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(results.first().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(results.first().value(QStringLiteral("output")).toString(), QStringLiteral("before\nafter\n"));
+    }
+
+    void duplicateCallIdRunsOnce() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        const QString counter = uniqueId("count-");
+        const QJsonObject call = BackendServer::toolCall(
+            QStringLiteral("dup1"), s, QStringLiteral("echo ran >> /workspace/%1; sleep 1").arg(counter), m_workspace);
+        rig->server.send(call);
+        rig->server.send(call);
+        QVERIFY(rig->server.waitForResult(QStringLiteral("dup1"), 30000));
+        rig->server.send(call);  // after the ack: refused with an error, not run
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("error")
+                       && m.value(QStringLiteral("call_id")).toString() == QLatin1String("dup1");
+            },
+            10000));
+        QTest::qWait(1500);
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("dup1")).size(), 1);
+        QFile file(m_workspace + QLatin1Char('/') + counter);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("ran\n"));
+    }
+
+    void unapprovedDirectoryAndMalformedJson() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        rig->server.send(BackendServer::toolCall(QStringLiteral("un1"), s, QStringLiteral("ls"), m_root.path()));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("un1"), 10000));
+        QCOMPARE(firstResult(rig->server, QStringLiteral("un1"))
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("code"))
+                     .toString(),
+                 QStringLiteral("workspace_not_approved"));
+        QVERIFY(containersOfSession(s).isEmpty());
+
+        rig->server.sendText(QStringLiteral("{\"type\": \"tool_call\", oops"));
+        QVERIFY(rig->server.waitForType(QStringLiteral("error"), 10000));
+        QCOMPARE(rig->server.ofType(QStringLiteral("error")).first().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("invalid_message"));
+        rig->server.send(BackendServer::toolCall(QStringLiteral("ok1"), s, QStringLiteral("echo fine"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("ok1"), 30000));
+        QCOMPARE(firstResult(rig->server, QStringLiteral("ok1")).value(QStringLiteral("output")).toString(),
+                 QStringLiteral("fine\n"));
+        QCOMPARE(rig->server.connections(), 1);
+    }
+
+    void authFailedWithoutRetryStorm() {
+        RawBackend backend(401);
+        QVERIFY(backend.listen());
+        HeadlessApp app;
+        app.start(backend.url(), m_workspace, configHome(),
+                  {{QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("wrong-token-7f3a")}});
+        QVERIFY2(app.waitForExit(20000), qPrintable(app.logText()));
+        QCOMPARE(app.process.exitCode(), 4);
+        QCOMPARE(backend.connections, 1);
+        QVERIFY2(!app.logText().contains(QStringLiteral("wrong-token-7f3a")), "the token must never be logged");
+    }
+
+    void blackHoledBackendIsDetectedByTheHeartbeat() {
+        RawBackend backend;
+        QVERIFY(backend.listen());
+        HeadlessApp app;
+        app.start(backend.url(), m_workspace, configHome(),
+                  {{QStringLiteral("ZEUS_TEST_HEARTBEAT_MS"), QStringLiteral("300")}});
+        // Connected once, then the missing pongs end the connection and the app tries again.
+        QVERIFY2(QTest::qWaitFor([&] { return backend.connections >= 2; }, 20000), qPrintable(app.logText()));
+        QVERIFY2(app.logText().contains(QStringLiteral("no answer to ping")), qPrintable(app.logText()));
+        app.process.terminate();
+        QVERIFY(app.waitForExit(15000));
+        QCOMPARE(app.process.exitCode(), 0);
+    }
+
+    void sigtermMidCommandCleansUp() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("st1"), s, QStringLiteral("echo go; sleep 60"), m_workspace));
+        QVERIFY(
+            rig->server.waitFor([](const QJsonObject& m) { return typeOf(m) == QLatin1String("tool_output"); }, 30000));
+        QCOMPARE(containersOfSession(s).size(), 1);
+        QElapsedTimer clock;
+        clock.start();
+        rig->app.process.terminate();  // SIGTERM
+        QVERIFY2(rig->app.waitForExit(20000), qPrintable(rig->app.logText()));
+        QCOMPARE(rig->app.process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(rig->app.process.exitCode(), 0);
+        QVERIFY(rig->server.waitForResult(QStringLiteral("st1"), 2000));
+        QCOMPARE(firstResult(rig->server, QStringLiteral("st1")).value(QStringLiteral("status")).toString(),
+                 QStringLiteral("cancelled"));
+        QVERIFY(containersOfSession(s).isEmpty());
+        qInfo() << "SIGTERM to exit:" << clock.elapsed() << "ms";
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHeadless)
+#include "tst_headless.moc"
