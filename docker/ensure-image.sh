@@ -4,6 +4,8 @@
 # Usage: docker/ensure-image.sh ENGINE [TAG]
 #   ENGINE  docker | podman | container (Apple Containerization)
 #   TAG     image to ensure (default zeus-desktop-sandbox:latest)
+#   ZEUS_DOCKER_DIR  (environment) folder with the Dockerfile to build, instead of this one -- the same override
+#                    the app honours
 #
 #   1. TAG already present          -> nothing to do, exit 0.
 #   2. else `ENGINE build` of docker/Dockerfile (Ubuntu base, needs a registry) -> exit 0 when it succeeds.
@@ -14,6 +16,7 @@
 # Exit status: 0 when TAG exists at the end, 1 otherwise, 2 on a usage error.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+recipe=${ZEUS_DOCKER_DIR:-$here}
 engine=${1:-}
 tag=${2:-zeus-desktop-sandbox:latest}
 case "$engine" in
@@ -31,16 +34,16 @@ fi
 version=$(sed -n 's/^[[:space:]]*VERSION[[:space:]]\{1,\}\([0-9][0-9.]*\).*/\1/p' "$here/../CMakeLists.txt" 2>/dev/null | head -n 1)
 [ -n "$version" ] || version=dev
 
-echo "ensure-image: building $tag with $engine from $here/Dockerfile (version $version)"
+echo "ensure-image: building $tag with $engine from $recipe/Dockerfile (version $version)"
 force_rm=--force-rm
 [ "$engine" = container ] && force_rm=
 # shellcheck disable=SC2086 # $force_rm is one flag or nothing
-if "$engine" build -t "$tag" -f "$here/Dockerfile" $force_rm --build-arg "ZEUS_VERSION=$version" "$here"; then
+if "$engine" build -t "$tag" -f "$recipe/Dockerfile" $force_rm --build-arg "ZEUS_VERSION=$version" "$recipe"; then
     echo "ensure-image: built $tag"
     exit 0
 fi
 
-echo "ensure-image: the build of $here/Dockerfile failed (is the Ubuntu base image reachable? offline, it is not)." >&2
+echo "ensure-image: the build of $recipe/Dockerfile failed (is the Ubuntu base image reachable? offline, it is not)." >&2
 if [ "$engine" = container ]; then
     echo "ensure-image: Apple's container has no import command; connect to a registry and run this again." >&2
     exit 1

@@ -4,6 +4,8 @@
 #include "imagebuilder.h"
 #include "testenvironment.h"
 
+#include <zeus/buildinfo.h>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,6 +13,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QScopeGuard>
 #include <QSignalSpy>
@@ -43,6 +47,8 @@ private Q_SLOTS:
     void cancelStopsBuild();
     void timeoutStopsBuild();
     void bundledDockerfileIsStaged();
+    void ensureImageFallsBackToTestImage_data();
+    void ensureImageFallsBackToTestImage();
 
 private:
     static void addEngineRows();
@@ -455,6 +461,67 @@ void TestImageBuilder::bundledDockerfileIsStaged() {
     QFile source(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"));
     QVERIFY(source.open(QIODevice::ReadOnly));
     QCOMPARE(text, source.readAll());
+}
+
+void TestImageBuilder::ensureImageFallsBackToTestImage_data() {
+    addEngineRows();
+}
+
+void TestImageBuilder::ensureImageFallsBackToTestImage() {
+    // docker/ensure-image.sh ENGINE TAG: a recipe that cannot be built (as the real one offline) makes it import
+    // the offline test image under TAG and say so; a second call finds TAG and does nothing.
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    writeDockerfile(dir, "FROM zeus-desktop-sandbox-no-such-base:none\n");
+    const QString script = QStringLiteral(ZEUS_SOURCE_DIR "/docker/ensure-image.sh");
+    const QString tag = uniqueTag();
+    const QStringList before = leftovers(engine);
+    const auto cleanup = qScopeGuard([&] {
+        removeImage(engine, tag);
+        removeNewLeftovers(engine, before);
+    });
+
+    QProcess first;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("ZEUS_DOCKER_DIR"), dir.path());
+    first.setProcessEnvironment(env);
+    first.start(QStringLiteral("sh"), {script, engine, tag});
+    QVERIFY(first.waitForFinished(180000));
+    const QString firstOutput = QString::fromUtf8(first.readAllStandardOutput() + first.readAllStandardError());
+    QVERIFY2(first.exitStatus() == QProcess::NormalExit && first.exitCode() == 0, qPrintable(firstOutput));
+    QVERIFY2(firstOutput.contains(QStringLiteral("MINIMAL OFFLINE TEST IMAGE")), qPrintable(firstOutput));
+
+    const zeus::test::ProcessOutput inspect =
+        runProgram(engine, {QStringLiteral("image"), QStringLiteral("inspect"), tag});
+    QCOMPARE(inspect.exitCode, 0);
+    const QJsonObject config =
+        QJsonDocument::fromJson(inspect.out).array().first().toObject().value(QStringLiteral("Config")).toObject();
+    QCOMPARE(config.value(QStringLiteral("WorkingDir")).toString(), QStringLiteral("/workspace"));
+    QCOMPARE(config.value(QStringLiteral("Labels"))
+                 .toObject()
+                 .value(QStringLiteral("org.opencontainers.image.version"))
+                 .toString(),
+             QStringLiteral(ZEUS_VERSION));
+    const zeus::test::ProcessOutput run = runProgram(
+        engine, {QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--network"), QStringLiteral("none"),
+                 tag, QStringLiteral("bash"), QStringLiteral("-c"), QStringLiteral("pwd")});
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out.trimmed(), QByteArray("/workspace"));
+
+    QProcess second;
+    second.setProcessEnvironment(env);
+    second.start(QStringLiteral("sh"), {script, engine, tag});
+    QVERIFY(second.waitForFinished(60000));
+    const QString secondOutput = QString::fromUtf8(second.readAllStandardOutput() + second.readAllStandardError());
+    QCOMPARE(second.exitCode(), 0);
+    QVERIFY2(secondOutput.contains(QStringLiteral("already has")), qPrintable(secondOutput));
+
+    QProcess usage;
+    usage.start(QStringLiteral("sh"), {script, QStringLiteral("lxc")});
+    QVERIFY(usage.waitForFinished(10000));
+    QCOMPARE(usage.exitCode(), 2);
 }
 
 QString TestImageBuilder::writeDockerfile(QTemporaryDir& dir, const QByteArray& text) {
