@@ -4,6 +4,7 @@
 #include "processrunner.h"
 #include "runtimeprobeparser.h"
 
+#include <QDir>
 #include <QTimer>
 
 namespace zeus {
@@ -56,9 +57,37 @@ void RuntimeDetector::recheck() {
     startProbes();
 }
 
+QStringList RuntimeDetector::defaultExtraSearchPaths() {
+#if defined(Q_OS_MACOS)
+    return {QStringLiteral("/usr/local/bin"), QStringLiteral("/opt/homebrew/bin"),
+            QStringLiteral("/Applications/Docker.app/Contents/Resources/bin"),
+            QString(QDir::homePath() + QStringLiteral("/.docker/bin")), QStringLiteral("/opt/podman/bin")};
+#elif defined(Q_OS_WIN)
+    const QString programFiles = qEnvironmentVariable("ProgramFiles", QStringLiteral("C:\\Program Files"));
+    return {QString(programFiles + QStringLiteral("\\Docker\\Docker\\resources\\bin")),
+            QString(programFiles + QStringLiteral("\\RedHat\\Podman"))};
+#else
+    return {};
+#endif
+}
+
+QProcessEnvironment RuntimeDetector::withSearchPaths(QProcessEnvironment environment, const QStringList& extras) {
+    if (extras.isEmpty()) {
+        return environment;
+    }
+    QStringList path = environment.value(QStringLiteral("PATH")).split(QDir::listSeparator(), Qt::SkipEmptyParts);
+    for (const QString& extra : extras) {
+        if (!path.contains(extra)) {
+            path.append(extra);
+        }
+    }
+    environment.insert(QStringLiteral("PATH"), path.join(QDir::listSeparator()));
+    return environment;
+}
+
 ProcessRunner* RuntimeDetector::makeRunner(const QString& program, const QStringList& arguments, int timeoutMs) {
     auto* runner = new ProcessRunner(program, arguments, this);
-    runner->setEnvironment(m_options.environment);
+    runner->setEnvironment(withSearchPaths(m_options.environment, m_options.extraSearchPaths));
     runner->setTimeoutMs(timeoutMs);
     runner->setKillGraceMs(m_options.killGraceMs);
     runner->setOutputLimit(256 * 1024);  // info output is a few KiB; anything far beyond is not an answer

@@ -37,7 +37,16 @@ public:
         QString appleProgram = QStringLiteral("container");
         QString dockerProgram = QStringLiteral("docker");
         QString podmanProgram = QStringLiteral("podman");
+        // Appended to the environment's PATH (the user's own PATH wins): where the CLIs are
+        // installed when the app was started from Finder or the Start menu with a minimal
+        // PATH. Empty on Linux, where desktop sessions inherit the login PATH.
+        QStringList extraSearchPaths = defaultExtraSearchPaths();
     };
+
+    // Homebrew, Docker Desktop, Podman and Apple container install locations per platform.
+    static QStringList defaultExtraSearchPaths();
+    // environment with extras appended to its PATH (skipping ones already there).
+    static QProcessEnvironment withSearchPaths(QProcessEnvironment environment, const QStringList& extras);
 
     explicit RuntimeDetector(QObject* parent = nullptr);
     explicit RuntimeDetector(const Options& options, QObject* parent = nullptr);

@@ -84,6 +84,7 @@ private Q_SLOTS:
     void hangAtDefaultTimeout();
     void cacheAndRecheck();
     void destroyedWhileProbing();
+    void extraSearchPaths();
 };
 
 void TestRuntimeDetector::notInstalled() {
@@ -302,6 +303,28 @@ void TestRuntimeDetector::destroyedWhileProbing() {
     QVERIFY(processExists(pid));
     delete detector;
     QTRY_VERIFY_WITH_TIMEOUT(!processExists(pid), 3000);
+}
+
+void TestRuntimeDetector::extraSearchPaths() {
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("PATH"), QStringLiteral("/a:/b"));
+    const QProcessEnvironment extended =
+        RuntimeDetector::withSearchPaths(environment, {QStringLiteral("/b"), QStringLiteral("/c")});
+    QCOMPARE(extended.value(QStringLiteral("PATH")), QStringLiteral("/a:/b:/c"));  // the user's order first
+    QCOMPARE(
+        RuntimeDetector::withSearchPaths(QProcessEnvironment(), {QStringLiteral("/c")}).value(QStringLiteral("PATH")),
+        QStringLiteral("/c"));
+    QCOMPARE(RuntimeDetector::withSearchPaths(environment, {}).value(QStringLiteral("PATH")), QStringLiteral("/a:/b"));
+
+    // A CLI that is only in an extra location is found.
+    RuntimeDetector::Options options = optionsFor(QStringLiteral("/nonexistent"));
+    options.extraSearchPaths = {scenario(QStringLiteral("podman-only"))};
+    RuntimeDetector detector(options);
+    const DetectionResult result = detectOnce(detector);
+    QCOMPARE(stateOf(result, RuntimeKind::Podman), State::Ready);
+#ifdef Q_OS_LINUX
+    QVERIFY(RuntimeDetector::defaultExtraSearchPaths().isEmpty());
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestRuntimeDetector)
