@@ -4,6 +4,7 @@
 #include "sessionprocess.h"
 #include "workspaceguard.h"
 
+#include <QRegularExpression>
 #include <QUuid>
 
 #if defined(Q_OS_LINUX)
@@ -251,7 +252,13 @@ void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess
     const QString diagnostic = process->diagnostic();
     runEngine(m_runtime->imageExistsArguments(m_config.image), m_config.engineCallTimeoutMs,
               [this, sessionId, diagnostic](SessionProcess& check) {
-                  if (!check.succeeded() && !check.failedToStart()) {
+                  // Only an answer that names the image as missing counts: an engine that is down
+                  // fails this check too, and that is not a missing image.
+                  static const QRegularExpression missing(
+                      QStringLiteral("no such image|image not known|image not found|not found: |failed to find image"),
+                      QRegularExpression::CaseInsensitiveOption);
+                  const QString answer = QString::fromUtf8(check.standardError() + check.standardOutput());
+                  if (!check.succeeded() && !check.failedToStart() && answer.contains(missing)) {
                       onCreateFailed(sessionId, execerror::imageMissing(),
                                      QStringLiteral("The sandbox image %1 is not installed. Build it with: %2")
                                          .arg(m_config.image, m_runtime->buildImageCommand(m_config.image)));
