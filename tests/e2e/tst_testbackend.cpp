@@ -1,0 +1,184 @@
+// End to end with the local test backend: the real zeus-testbackend and zeus-desktop --headless binaries and a
+// real Docker engine, driven the way the README's run command and scripts use them (first line gives the port,
+// commands from a script file or stdin, results printed and acknowledged).
+#include "testenvironment.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QUuid>
+#include <QtTest>
+
+namespace {
+
+QString testBackendBinary() {
+    return QFileInfo(QStringLiteral(ZEUS_APP_BINARY)).dir().filePath(QStringLiteral("testbackend/zeus-testbackend"));
+}
+
+// One process whose stdout and stderr are collected as they come.
+class Program {
+public:
+    Program() {
+        QObject::connect(&process, &QProcess::readyReadStandardOutput, &process,
+                         [this] { out += process.readAllStandardOutput(); });
+        QObject::connect(&process, &QProcess::readyReadStandardError, &process,
+                         [this] { err += process.readAllStandardError(); });
+    }
+    ~Program() {
+        if (process.state() != QProcess::NotRunning) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+    bool waitForExit(int timeoutMs) {
+        return QTest::qWaitFor([this] { return process.state() == QProcess::NotRunning; }, timeoutMs);
+    }
+    bool waitForOutput(const QByteArray& text, int timeoutMs) {
+        return QTest::qWaitFor([&] { return out.contains(text); }, timeoutMs);
+    }
+    QString text() const { return QString::fromUtf8(out); }
+
+    QProcess process;
+    QByteArray out;
+    QByteArray err;
+};
+
+}  // namespace
+
+class TestTestBackend : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    QString m_workspace;
+
+    // Starts the backend and returns its URL from the first line, or an empty string.
+    QString startBackend(Program& backend, const QStringList& arguments) {
+        backend.process.start(testBackendBinary(), arguments);
+        if (!backend.waitForOutput("\n", 10000)) {
+            return {};
+        }
+        const QByteArray first = backend.out.left(backend.out.indexOf('\n'));
+        const QByteArray prefix("listening on ");
+        return first.startsWith(prefix) ? QString::fromUtf8(first.mid(prefix.size())) : QString();
+    }
+
+    void startApp(Program& app, const QString& url, const QString& token = QString()) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        const QString config = m_root.filePath(QUuid::createUuid().toString(QUuid::Id128));
+        QDir().mkpath(config);
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+        environment.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
+        if (!token.isEmpty()) {
+            environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), token);
+        }
+        app.process.setProcessEnvironment(environment);
+        app.process.start(
+            QStringLiteral(ZEUS_APP_BINARY),
+            {QStringLiteral("--headless"), QStringLiteral("--backend"), url, QStringLiteral("--workspace"), m_workspace,
+             QStringLiteral("--runtime"), QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
+             QStringLiteral("--profile"), QStringLiteral("hardened")});
+    }
+
+    static void stopApp(Program& app) {
+        app.process.terminate();
+        QVERIFY(app.waitForExit(20000));
+        QCOMPARE(app.process.exitCode(), 0);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_root.isValid());
+        QVERIFY2(QFileInfo::exists(testBackendBinary()), qPrintable(testBackendBinary()));
+        QVERIFY(QDir(m_root.path()).mkpath(QStringLiteral("my project")));
+        m_workspace = QDir(m_root.filePath(QStringLiteral("my project"))).canonicalPath();
+        QFile file(m_workspace + QStringLiteral("/notes.txt"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("first note\n");
+    }
+
+    void scriptThroughTheApp() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        const QString script = m_root.filePath(QStringLiteral("script.txt"));
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# a comment\nls /workspace\ncat /workspace/notes.txt; echo warned >&2; exit 2\n:end\n");
+        file.close();
+
+        Program backend;
+        const QString session = QStringLiteral("tb-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+        const QString url = startBackend(backend, {QStringLiteral("--script"), script, QStringLiteral("--workspace"),
+                                                   m_workspace, QStringLiteral("--session"), session});
+        QVERIFY2(url.startsWith(QStringLiteral("ws://127.0.0.1:")), qPrintable(backend.text()));
+        Program app;
+        startApp(app, url);  // no token: a loopback backend is reached without one
+        QVERIFY2(backend.waitForExit(60000), qPrintable(backend.text() + QString::fromUtf8(app.err)));
+        QCOMPARE(backend.process.exitCode(), 0);
+
+        const QString out = backend.text();
+        QVERIFY2(out.contains(QStringLiteral("hello {")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("\"status\":\"ready\"")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("[c1 stdout] notes.txt\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("result c1 ok exit=0")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("[c2 stdout] first note\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("[c2 stderr] warned\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("result c2 ok exit=2")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("session %1 stopped").arg(session)), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("done: 2 results")), qPrintable(out));
+        stopApp(app);
+    }
+
+    void stdinCommandsAndCancel() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        Program backend;
+        const QString url = startBackend(backend, {QStringLiteral("--workspace"), m_workspace});
+        QVERIFY(!url.isEmpty());
+        Program app;
+        startApp(app, url);
+        QVERIFY2(backend.waitForOutput("hello {", 30000), qPrintable(backend.text()));
+        backend.process.write("&echo started; sleep 30\n");
+        QVERIFY2(backend.waitForOutput("[c1 stdout] started\n", 30000), qPrintable(backend.text()));
+        backend.process.write(":cancel c1\n:wait\necho after\n");
+        backend.process.closeWriteChannel();  // end of input: the backend exits once every result is in
+        QVERIFY2(backend.waitForExit(30000), qPrintable(backend.text()));
+        const QString out = backend.text();
+        QVERIFY2(out.contains(QStringLiteral("result c1 cancelled exit=null")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("[c2 stdout] after\n")), qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("duplicate result")), qPrintable(out));
+        stopApp(app);
+    }
+
+    void requiredToken_data() {
+        QTest::addColumn<QString>("token");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("right token") << QStringLiteral("s3cret-token") << true;
+        QTest::newRow("wrong token") << QStringLiteral("not-it") << false;
+        QTest::newRow("no token") << QString() << false;
+    }
+
+    void requiredToken() {
+        QFETCH(QString, token);
+        QFETCH(bool, accepted);
+        Program backend;
+        const QString url =
+            startBackend(backend, {QStringLiteral("--require-token"), QStringLiteral("s3cret-token"),
+                                   QStringLiteral("--workspace"), m_workspace, QStringLiteral("--stay")});
+        QVERIFY(!url.isEmpty());
+        Program app;
+        startApp(app, url, token);
+        if (accepted) {
+            QVERIFY2(backend.waitForOutput("hello {", 30000), qPrintable(backend.text()));
+            stopApp(app);
+            return;
+        }
+        QVERIFY2(app.waitForExit(20000), qPrintable(QString::fromUtf8(app.err)));
+        QCOMPARE(app.process.exitCode(), 4);  // auth failed: no retry loop
+        QCOMPARE(backend.out.count("refused 401"), 1);
+        QVERIFY(!backend.out.contains("hello {"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTestBackend)
+#include "tst_testbackend.moc"
