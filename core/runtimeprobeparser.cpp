@@ -204,21 +204,9 @@ RuntimeProbe classifyDockerInfo(const ProcessResult& info) {
                                .arg(firstLine(errorText));
             return probe;
         }
-        if (!json) {
-            probe.state = RuntimeProbe::State::Unparseable;
-            probe.reason =
-                errorText.isEmpty()
-                    ? QCoreApplication::translate("zeus::RuntimeProbe",
-                                                  "`docker info` printed no readable JSON (exit code %1).")
-                          .arg(info.exitCode)
-                    : QCoreApplication::translate("zeus::RuntimeProbe", "`docker info` failed (exit code %1): %2")
-                          .arg(info.exitCode)
-                          .arg(firstLine(errorText));
-            return probe;
-        }
-        if (!errorText.isEmpty() || info.exitCode != 0) {
+        if (!errorText.isEmpty() && (info.exitCode != 0 || json)) {
             // An error we do not know by name (a broken context, a TLS problem): the engine
-            // is not reachable, and the reason carries its own words.
+            // is not reachable, and the reason carries the CLI's own words.
             probe.state = RuntimeProbe::State::NotRunning;
             probe.reason = QCoreApplication::translate("zeus::RuntimeProbe",
                                                        "The Docker daemon is not reachable (exit code %1): %2")
@@ -226,9 +214,13 @@ RuntimeProbe classifyDockerInfo(const ProcessResult& info) {
                                .arg(firstLine(errorText));
             return probe;
         }
+        // Exit 0 with something that is not docker info, or a failure that says nothing.
         probe.state = RuntimeProbe::State::Unparseable;
         probe.reason =
-            QCoreApplication::translate("zeus::RuntimeProbe", "`docker info` answered without a server version.");
+            json ? QCoreApplication::translate("zeus::RuntimeProbe", "`docker info` answered without a server version.")
+                 : QCoreApplication::translate("zeus::RuntimeProbe",
+                                               "`docker info` printed no readable JSON (exit code %1).")
+                       .arg(info.exitCode);
         return probe;
     }
 

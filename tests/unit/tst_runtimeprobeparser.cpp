@@ -95,6 +95,8 @@ private Q_SLOTS:
     void docker_data();
     void docker();
     void dockerKeepsEvidence();
+    void errorMessages_data();
+    void errorMessages();
     void podman_data();
     void podman();
     void apple_data();
@@ -200,6 +202,65 @@ void TestRuntimeProbeParser::dockerKeepsEvidence() {
     QVERIFY(cut.standardOutput.startsWith(QString(1000, QLatin1Char('x'))));
     QVERIFY(cut.standardOutput.contains(QStringLiteral("99000 more bytes")));
     QVERIFY(cut.standardOutput.size() < 1100);
+}
+
+void TestRuntimeProbeParser::errorMessages_data() {
+    // Messages seen from other platforms and versions, as a failed CLI prints them.
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QByteArray>("standardError");
+    QTest::addColumn<State>("state");
+
+    QTest::newRow("docker desktop stopped, macOS")
+        << "docker" << 1
+        << QByteArray(
+               "Cannot connect to the Docker daemon at unix:///Users/me/.docker/run/docker.sock. Is the docker "
+               "daemon running?\n")
+        << State::NotRunning;
+    QTest::newRow("docker desktop stopped, Windows")
+        << "docker" << 1
+        << QByteArray(
+               "error during connect: Get \"http://%2F%2F.%2Fpipe%2FdockerDesktopLinuxEngine/v1.47/info\": open "
+               "//./pipe/dockerDesktopLinuxEngine: The system cannot find the file specified.\n")
+        << State::NotRunning;
+    QTest::newRow("docker, Windows user not in docker-users")
+        << "docker" << 1
+        << QByteArray("permission denied while trying to connect to the docker API at npipe:////./pipe/docker_engine\n")
+        << State::PermissionDenied;
+    QTest::newRow("docker, unknown context: not reachable, own words")
+        << "docker" << 1 << QByteArray("context \"remote\" does not exist\n") << State::NotRunning;
+    QTest::newRow("podman machine stopped, macOS")
+        << "podman" << 125
+        << QByteArray(
+               "Cannot connect to Podman. Please verify your connection to the Linux system using `podman "
+               "system connection list`, or try `podman machine init` and `podman machine start` to manage a "
+               "new Linux VM\nError: unable to connect to Podman socket: failed to connect: dial tcp "
+               "127.0.0.1:50897: connect: connection refused\n")
+        << State::NotRunning;
+    QTest::newRow("podman socket not accessible")
+        << "podman" << 125
+        << QByteArray(
+               "Error: unable to connect to Podman socket: Get \"http://d/v4.3.1/libpod/_ping\": dial unix "
+               "/run/podman/podman.sock: connect: permission denied\n")
+        << State::PermissionDenied;
+}
+
+void TestRuntimeProbeParser::errorMessages() {
+    QFETCH(QString, program);
+    QFETCH(int, exitCode);
+    QFETCH(QByteArray, standardError);
+    QFETCH(State, state);
+    ProcessResult result;
+    result.program = program;
+    result.started = true;
+    result.exitCode = exitCode;
+    result.standardError = standardError;
+    const RuntimeProbe probe =
+        program == QLatin1String("docker") ? zeus::classifyDockerInfo(result) : zeus::classifyPodmanInfo(result);
+    QCOMPARE(probe.state, state);
+    // The reason quotes the CLI, so support staff see the real cause.
+    const QString firstLine = QString::fromUtf8(standardError).split(QLatin1Char('\n')).first().left(60);
+    QVERIFY2(probe.reason.contains(firstLine), qPrintable(probe.reason));
 }
 
 void TestRuntimeProbeParser::podman_data() {
