@@ -52,7 +52,8 @@ public:
     void setStandardInput(const QByteArray& data) { m_stdin = data; }
 
     // Starts the program; finished() follows exactly once, also when it cannot start
-    // (then asynchronously, from the event loop).
+    // (then asynchronously, from the event loop). finished() is emitted from inside the
+    // QProcess's own signal: a receiver that is done with the runner must deleteLater() it.
     void start();
     // Terminates the child now (then kills it after the grace); finished() reports crashed.
     void cancel();
