@@ -217,6 +217,7 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
                 }
             }
         });
+        m_tokens->setAccount(m_settings->backendUrl());
         m_tokens->refresh();
     }
     load();
@@ -273,6 +274,12 @@ void SettingsDialog::updateUrlProblem() {
     m_urlProblem->setText(problem);
     m_urlProblem->setVisible(!problem.isEmpty());
     m_url->setAccessibleDescription(problem);
+    // The token belongs to a backend: follow the URL being edited once it is usable.
+    const QString account = problem.isEmpty() ? url : QString();
+    if (m_tokens && account != m_tokens->account() && !m_tokens->isBusy()) {
+        m_tokens->setAccount(account);
+        m_tokens->refresh();
+    }
 }
 
 void SettingsDialog::updateProfileDescription() {

@@ -31,6 +31,10 @@ public:
     QString message() const { return m_message; }
     bool isBusy() const { return m_busy; }
 
+    // Tokens are kept per backend: the URL whose token is meant (empty: none configured).
+    QString account() const { return m_account; }
+    void setAccount(const QString& backendUrl) { m_account = backendUrl; }
+
     // Each answers with statusChanged() and then finished(); never synchronously.
     virtual void refresh() = 0;
     virtual void store(const QString& token) = 0;
@@ -52,6 +56,7 @@ protected:
 private:
     Status m_status = Status::Unknown;
     QString m_message;
+    QString m_account;
     bool m_busy = false;
 };
 

@@ -1,0 +1,192 @@
+// The sessions table and per-session logs: rows from SessionManager's signals, output
+// routed by call id to the right session's log, result lines, Stop.
+#include "sessionlogview.h"
+#include "sessionspanel.h"
+#include "sessiontablemodel.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtTest>
+
+using zeus::ExecResult;
+using zeus::ExecStatus;
+using zeus::OutputStream;
+using zeus::SessionLogEntry;
+using zeus::SessionsPanel;
+using zeus::SessionState;
+using zeus::SessionTableModel;
+
+namespace {
+
+QString cell(const SessionTableModel* model, int row, int column) {
+    return model->data(model->index(row, column)).toString();
+}
+
+}  // namespace
+
+class TestSessionsPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void resultSummary_data();
+    void resultSummary();
+    void tableFollowsSessions();
+    void outputGoesToItsSession();
+    void stopAsksForTheSelectedSession();
+    void screenshot();
+};
+
+void TestSessionsPanel::resultSummary_data() {
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("exitCode");  // -1: none
+    QTest::addColumn<qint64>("durationMs");
+    QTest::addColumn<bool>("truncated");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("ok") << int(ExecStatus::Ok) << 0 << qint64(12) << false << QStringLiteral("exit 0 · 12 ms");
+    QTest::newRow("nonzero, seconds") << int(ExecStatus::Ok) << 2 << qint64(1240) << false
+                                      << QStringLiteral("exit 2 · 1.2 s");
+    QTest::newRow("truncated") << int(ExecStatus::Ok) << 0 << qint64(5) << true
+                               << QStringLiteral("exit 0 · 5 ms · output truncated");
+    QTest::newRow("timeout") << int(ExecStatus::Timeout) << -1 << qint64(600000) << false
+                             << QStringLiteral("timed out after 10 min 0 s");
+    QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << -1 << qint64(3000) << false
+                               << QStringLiteral("cancelled after 3.0 s");
+}
+
+void TestSessionsPanel::resultSummary() {
+    QFETCH(int, status);
+    QFETCH(int, exitCode);
+    QFETCH(qint64, durationMs);
+    QFETCH(bool, truncated);
+    QFETCH(QString, expected);
+    ExecResult result;
+    result.status = static_cast<ExecStatus>(status);
+    if (exitCode >= 0) {
+        result.exitCode = exitCode;
+    }
+    result.durationMs = durationMs;
+    result.truncated = truncated;
+    QCOMPARE(SessionsPanel::resultSummary(result), expected);
+
+    ExecResult failed;
+    failed.status = ExecStatus::Error;
+    failed.errorCode = QStringLiteral("image_missing");
+    failed.errorMessage = QStringLiteral("build it");
+    QCOMPARE(SessionsPanel::resultSummary(failed), QStringLiteral("failed (image_missing): build it"));
+}
+
+void TestSessionsPanel::tableFollowsSessions() {
+    SessionsPanel panel;
+    SessionTableModel* model = panel.model();
+    panel.noteCall(QStringLiteral("c1"), QStringLiteral("s1"), QStringLiteral("ls"), QStringLiteral("/w/site"));
+    QCOMPARE(model->rowCount(), 1);
+    QCOMPARE(cell(model, 0, SessionTableModel::SessionColumn), QStringLiteral("s1"));
+    QCOMPARE(cell(model, 0, SessionTableModel::StateColumn), QStringLiteral("Stopped"));
+    QCOMPARE(cell(model, 0, SessionTableModel::ContainerColumn), QStringLiteral("—"));
+    QCOMPARE(cell(model, 0, SessionTableModel::WorkspaceColumn), QStringLiteral("/w/site"));
+
+    panel.setSessionState(QStringLiteral("s1"), SessionState::Starting, QString());
+    QCOMPARE(model->runningSessions(), 1);
+    const QString id = QStringLiteral("0123456789abcdef0123456789abcdef");
+    panel.setSessionState(QStringLiteral("s1"), SessionState::Running, id);
+    QCOMPARE(cell(model, 0, SessionTableModel::StateColumn), QStringLiteral("Running"));
+    QCOMPARE(cell(model, 0, SessionTableModel::ContainerColumn), QStringLiteral("0123456789ab"));
+    QCOMPARE(model->data(model->index(0, SessionTableModel::ContainerColumn), Qt::ToolTipRole).toString(), id);
+
+    SessionLogEntry entry;
+    entry.kind = SessionLogEntry::Kind::Command;
+    entry.exitCode = 3;
+    panel.addLogEntry(QStringLiteral("s1"), entry);
+    panel.addLogEntry(QStringLiteral("s1"), entry);
+    QCOMPARE(cell(model, 0, SessionTableModel::CommandsColumn), QStringLiteral("2"));
+    QCOMPARE(cell(model, 0, SessionTableModel::LastExitColumn), QStringLiteral("3"));
+    entry.exitCode.reset();
+    entry.status = ExecStatus::Timeout;
+    panel.addLogEntry(QStringLiteral("s1"), entry);
+    QCOMPARE(cell(model, 0, SessionTableModel::LastExitColumn), QStringLiteral("timeout"));
+
+    QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("—"));
+    model->setUsage(QStringLiteral("s1"), 12.5, 64 * 1024 * 1024);
+    QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("12.5 %"));
+    QVERIFY(cell(model, 0, SessionTableModel::MemoryColumn).startsWith(QStringLiteral("64")));
+
+    panel.setSessionState(QStringLiteral("s1"), SessionState::Stopped, QString());
+    QCOMPARE(cell(model, 0, SessionTableModel::ContainerColumn), QStringLiteral("—"));
+    QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("—"));
+    QCOMPARE(model->runningSessions(), 0);
+}
+
+void TestSessionsPanel::outputGoesToItsSession() {
+    SessionsPanel panel;
+    panel.noteCall(QStringLiteral("a1"), QStringLiteral("A"), QStringLiteral("echo a"), QStringLiteral("/w"));
+    panel.noteCall(QStringLiteral("b1"), QStringLiteral("B"), QStringLiteral("echo b"), QStringLiteral("/w"));
+    panel.appendOutput(QStringLiteral("a1"), OutputStream::Stdout, QStringLiteral("from a\n"));
+    panel.appendOutput(QStringLiteral("b1"), OutputStream::Stderr, QStringLiteral("from b\n"));
+    panel.appendOutput(QStringLiteral("unknown"), OutputStream::Stdout, QStringLiteral("lost\n"));
+    ExecResult done;
+    done.callId = QStringLiteral("a1");
+    done.sessionId = QStringLiteral("A");
+    done.status = ExecStatus::Ok;
+    done.exitCode = 0;
+    done.durationMs = 7;
+    panel.callFinished(done);
+    // Output after the call finished is not routed anywhere.
+    panel.appendOutput(QStringLiteral("a1"), OutputStream::Stdout, QStringLiteral("late\n"));
+
+    zeus::SessionLogView* a = panel.logFor(QStringLiteral("A"));
+    zeus::SessionLogView* b = panel.logFor(QStringLiteral("B"));
+    a->flushAll();
+    b->flushAll();
+    QCOMPARE(a->model()->rowCount(), 3);
+    QCOMPARE(a->model()->lineText(0), QStringLiteral("$ echo a"));
+    QCOMPARE(a->model()->lineText(1), QStringLiteral("from a"));
+    QCOMPARE(a->model()->lineText(2), QStringLiteral("exit 0 · 7 ms"));
+    QCOMPARE(b->model()->rowCount(), 2);
+    QCOMPARE(b->model()->lineKind(1), zeus::SessionLogModel::Kind::Stderr);
+
+    // Container events show as notices.
+    SessionLogEntry event;
+    event.kind = SessionLogEntry::Kind::Event;
+    event.message = QStringLiteral("Container created");
+    panel.addLogEntry(QStringLiteral("B"), event);
+    b->flushAll();
+    QCOMPARE(b->model()->lineText(2), QStringLiteral("Container created"));
+    QCOMPARE(panel.model()->data(panel.model()->index(1, SessionTableModel::CommandsColumn)).toInt(), 0);
+}
+
+void TestSessionsPanel::stopAsksForTheSelectedSession() {
+    SessionsPanel panel;
+    panel.noteCall(QStringLiteral("c"), QStringLiteral("S"), QStringLiteral("sleep 100"), QStringLiteral("/w"));
+    auto* stop = panel.findChild<QPushButton*>(QStringLiteral("stopSession"));
+    QCOMPARE(panel.selectedSession(), QStringLiteral("S"));  // the first session is selected
+    QVERIFY(!stop->isEnabled());                             // no container yet
+    panel.setSessionState(QStringLiteral("S"), SessionState::Running, QStringLiteral("abcdef1234567890"));
+    QVERIFY(stop->isEnabled());
+    QSignalSpy spy(&panel, &SessionsPanel::stopRequested);
+    stop->click();
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("S"));
+}
+
+void TestSessionsPanel::screenshot() {
+    const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
+    if (shots.isEmpty()) {
+        QSKIP("set ZEUS_SCREENSHOT_DIR to save screenshots");
+    }
+    SessionsPanel panel;
+    panel.noteCall(QStringLiteral("c1"), QStringLiteral("sess-7f2a"), QStringLiteral("npm test"),
+                   QStringLiteral("/home/ana/projects/site"));
+    panel.setSessionState(QStringLiteral("sess-7f2a"), SessionState::Running, QStringLiteral("4be1c2d3e4f5a6b7"));
+    panel.appendOutput(QStringLiteral("c1"), OutputStream::Stdout, QStringLiteral("PASS src/app.test.js\n"));
+    panel.appendOutput(QStringLiteral("c1"), OutputStream::Stderr, QStringLiteral("npm WARN deprecated\n"));
+    panel.noteCall(QStringLiteral("c2"), QStringLiteral("sess-91bc"), QStringLiteral("make"),
+                   QStringLiteral("/home/ana/projects/tool"));
+    panel.resize(900, 420);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.logFor(QStringLiteral("sess-7f2a"))->flushAll();
+    QVERIFY(panel.grab().save(shots + QStringLiteral("/sessions.png")));
+}
+
+QTEST_MAIN(TestSessionsPanel)
+#include "tst_sessionspanel.moc"

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "sessionlog.h"
+#include "sessionstate.h"
+
+#include <QAbstractTableModel>
+#include <QDateTime>
+#include <QList>
+
+#include <optional>
+
+namespace zeus {
+
+// The sessions table: one row per backend (or console) session with its container, state,
+// working directory, start time, commands run, last exit code and resource use.
+//
+// Owns its rows only, fed by the composition root from SessionManager's signals; it never
+// asks an engine anything itself.
+class SessionTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        SessionColumn,
+        ContainerColumn,
+        StateColumn,
+        WorkspaceColumn,
+        StartedColumn,
+        CommandsColumn,
+        LastExitColumn,
+        CpuColumn,
+        MemoryColumn,
+        ColumnCount
+    };
+
+    explicit SessionTableModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // A call was accepted for this session (creates the row on first sight).
+    void noteCall(const QString& sessionId, const QString& workspace,
+                  const QDateTime& when = QDateTime::currentDateTime());
+    void setSessionState(const QString& sessionId, SessionState state, const QString& containerId);
+    void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
+    // From the engine's stats; negative values clear.
+    void setUsage(const QString& sessionId, double cpuPercent, qint64 memoryBytes);
+    void removeSession(const QString& sessionId);
+
+    int rowOf(const QString& sessionId) const;
+    QString sessionAt(int row) const;
+    int runningSessions() const;
+
+    // Pure helpers, shown in the table and tested.
+    static QString shortContainerId(const QString& containerId);
+    static QString stateText(SessionState state);
+    static QString formatBytes(qint64 bytes);
+
+private:
+    struct Row {
+        QString sessionId;
+        QString containerId;
+        SessionState state = SessionState::Stopped;
+        QString workspace;
+        QDateTime started;
+        int commands = 0;
+        std::optional<int> lastExit;
+        QString lastStatus;  // when the last call had no exit code (timeout, cancelled, error)
+        double cpuPercent = -1;
+        qint64 memoryBytes = -1;
+    };
+    Row& rowFor(const QString& sessionId);
+    void changed(int row);
+
+    QList<Row> m_rows;
+};
+
+}  // namespace zeus
