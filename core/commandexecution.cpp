@@ -19,7 +19,7 @@ const char kWrapper[] =
     "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; else exec sh -c \"$1\"; fi' "
     "zeus-group \"$1\" \"$2\"\n"
     "rc=$?\n"
-    "pg=$(cat \"$1\" 2>/dev/null) && { kill -0 -\"$pg\" 2>/dev/null || rm -f \"$1\"; }\n"
+    "read pg <\"$1\" 2>/dev/null && { kill -0 -\"$pg\" 2>/dev/null || rm -f \"$1\"; }\n"
     "exit $rc\n";
 
 // Runs in the container as: sh -c STOP zeus-stop PIDFILE GRACE_TENTHS.
@@ -29,7 +29,7 @@ const char kStop[] =
     "f=$1; n=$2; i=0\n"
     "while [ ! -s \"$f\" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done\n"
     "[ -s \"$f\" ] || exit 0\n"
-    "pg=$(cat \"$f\")\n"
+    "read pg <\"$f\"\n"
     "kill -TERM -\"$pg\" 2>/dev/null\n"
     "i=0; while kill -0 -\"$pg\" 2>/dev/null && [ $i -lt \"$n\" ]; do sleep 0.1; i=$((i+1)); done\n"
     "kill -KILL -\"$pg\" 2>/dev/null\n"
