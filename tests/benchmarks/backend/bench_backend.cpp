@@ -1,0 +1,493 @@
+// bench_backend: in one run, with the real app (zeus-desktop --headless), a real Docker engine and an in-process
+// backend on 127.0.0.1, prints each figure next to its baseline:
+//   1. tool_call -> tool_result latency of a trivial command, minus the same command's raw `docker exec` time
+//      (goal: <= 5 ms median added);
+//   2. 64 MiB of command output (`cat` of a file in the workspace) through the app vs raw `docker exec cat` read
+//      from a pipe (goal: >= 0.7 of raw throughput), once with the default 1 MiB output cap (what users get: the
+//      app drains all 64 MiB, streams and keeps the first 1 MiB) and once with the cap raised so all 64 MiB
+//      travel over the WebSocket as tool_output;
+//   3. the app's resident memory (VmRSS from /proc/PID/status) before and at its peak while it streams.
+// Usage: bench_backend [--iterations N]   (DOCKER_HOST and ZEUS_TEST_IMAGE as for the tests)
+#include "commandexecution.h"
+#include "testenvironment.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextStream>
+#include <QTimer>
+#include <QUuid>
+#include <QWebSocket>
+#include <QWebSocketServer>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <unistd.h>
+
+namespace {
+
+constexpr qint64 kBigBytes = 64LL * 1024 * 1024;
+
+QTextStream& out() {
+    static QTextStream stream(stdout);
+    return stream;
+}
+
+// Waits in a real event loop until `done` holds (checked whenever poke() is called, and every 50 ms as a
+// safety net). QTest::qWaitFor sleeps 10 ms between rounds, which would dominate what is measured here.
+struct Waiter {
+    QEventLoop* loop = nullptr;
+    std::function<bool()> done;
+};
+Waiter g_waiter;
+
+void poke() {
+    if (g_waiter.loop && g_waiter.done && g_waiter.done()) {
+        g_waiter.loop->quit();
+    }
+}
+
+bool waitUntil(std::function<bool()> done, int timeoutMs) {
+    if (done()) {
+        return true;
+    }
+    QEventLoop loop;
+    g_waiter = Waiter{&loop, done};
+    QTimer safety;
+    QObject::connect(&safety, &QTimer::timeout, &loop, &poke);
+    safety.start(50);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    g_waiter = Waiter{};
+    return done();
+}
+
+double median(QList<double> values) {
+    if (values.isEmpty()) {
+        return 0;
+    }
+    std::sort(values.begin(), values.end());
+    const auto n = values.size();
+    return n % 2 ? values.at(n / 2) : (values.at(n / 2 - 1) + values.at(n / 2)) / 2;
+}
+
+qint64 rssKiB(qint64 pid) {
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:")) {
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        }
+    }
+    return -1;
+}
+
+// utime + stime of a process, from /proc/PID/stat.
+double cpuSecondsOf(qint64 pid) {
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) {
+        return 0;
+    }
+    const QByteArray text = stat.readAll();
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    const long ticks = sysconf(_SC_CLK_TCK);
+    return double(fields.value(11).toLongLong() + fields.value(12).toLongLong()) / double(ticks > 0 ? ticks : 100);
+}
+
+// A backend that parses small frames fully and only counts big ones, so its own JSON work does not slow the
+// stream it measures.
+class BenchBackend {
+public:
+    BenchBackend() : m_server(QStringLiteral("bench"), QWebSocketServer::NonSecureMode) {
+        QObject::connect(&m_server, &QWebSocketServer::newConnection, &m_server, [this] {
+            while (QWebSocket* socket = m_server.nextPendingConnection()) {
+                m_client = socket;
+                socket->setMaxAllowedIncomingMessageSize(1LL << 31);
+                socket->setMaxAllowedIncomingFrameSize(1LL << 31);
+                QObject::connect(socket, &QWebSocket::textMessageReceived, socket,
+                                 [this](const QString& text) { onText(text); });
+            }
+        });
+        m_clock.start();
+    }
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    QString url() const { return QStringLiteral("ws://127.0.0.1:%1/").arg(m_server.serverPort()); }
+
+    void call(const QString& callId, const QString& sessionId, const QString& command, const QString& workspace) {
+        const QJsonObject message{
+            {QStringLiteral("type"), QStringLiteral("tool_call")},
+            {QStringLiteral("call_id"), callId},
+            {QStringLiteral("session_id"), sessionId},
+            {QStringLiteral("tool"), QStringLiteral("desktop_exec")},
+            {QStringLiteral("args"),
+             QJsonObject{{QStringLiteral("command"), command}, {QStringLiteral("working_directory"), workspace}}}};
+        m_client->sendTextMessage(QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)));
+    }
+    bool waitResult(const QString& callId, int timeoutMs) {
+        return waitUntil([&] { return resultAt.contains(callId); }, timeoutMs);
+    }
+    qint64 now() const { return m_clock.nsecsElapsed(); }
+
+    bool hello = false;
+    QString container;
+    QHash<QString, qint64> resultAt;  // call id -> when its tool_result arrived (ns on m_clock)
+    QHash<QString, QString> resultStatus;
+    QHash<QString, double> resultDurationMs;  // the app's own duration_ms of the call (the exec inside the app)
+    qint64 outputFrames = 0;
+    qint64 outputChars = 0;
+    qint64 lastOutputAt = 0;  // when the latest tool_output arrived (ns on m_clock)
+
+private:
+    void onText(const QString& text) {
+        handle(text);
+        poke();
+    }
+    void handle(const QString& text) {
+        const qint64 at = now();
+        if (text.size() > 4096) {
+            // Compact JSON sorts keys: call_id comes first, type last.
+            if (text.endsWith(QLatin1String("\"type\":\"tool_output\"}"))) {
+                ++outputFrames;
+                outputChars += text.size();
+                lastOutputAt = at;
+                return;
+            }
+            static const QRegularExpression callId(QStringLiteral("^\\{\"call_id\":\"([^\"]+)\""));
+            const QString id = callId.match(QStringView(text).left(200)).captured(1);
+            if (text.endsWith(QLatin1String("\"type\":\"tool_result\"}")) && !id.isEmpty()) {
+                recordResult(id, QStringLiteral("(big)"), at);
+            }
+            return;
+        }
+        const QJsonObject m = QJsonDocument::fromJson(text.toUtf8()).object();
+        const QString type = m.value(QStringLiteral("type")).toString();
+        if (type == QLatin1String("hello")) {
+            hello = true;
+        } else if (type == QLatin1String("session_state")
+                   && m.value(QStringLiteral("state")).toString() == QLatin1String("running")) {
+            container = m.value(QStringLiteral("container")).toString();
+        } else if (type == QLatin1String("tool_output")) {
+            ++outputFrames;
+            outputChars += m.value(QStringLiteral("data")).toString().size();
+            lastOutputAt = at;
+        } else if (type == QLatin1String("tool_result")) {
+            resultDurationMs.insert(m.value(QStringLiteral("call_id")).toString(),
+                                    m.value(QStringLiteral("duration_ms")).toDouble());
+            recordResult(m.value(QStringLiteral("call_id")).toString(), m.value(QStringLiteral("status")).toString(),
+                         at);
+        }
+    }
+    void recordResult(const QString& id, const QString& status, qint64 at) {
+        resultAt.insert(id, at);
+        resultStatus.insert(id, status);
+        m_client->sendTextMessage(QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("ack")}, {QStringLiteral("call_id"), id}})
+                .toJson(QJsonDocument::Compact)));
+    }
+
+    QWebSocketServer m_server;
+    QPointer<QWebSocket> m_client;
+    QElapsedTimer m_clock;
+};
+
+class App {
+public:
+    ~App() { stop(); }
+    void start(const QString& url, const QString& workspace, const QString& configHome, qint64 outputCap) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+        environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("zeus.*.info=false"));
+        environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("bench"));
+        if (outputCap > 0) {
+            environment.insert(QStringLiteral("ZEUS_TEST_OUTPUT_CAP_BYTES"), QString::number(outputCap));
+        }
+        process.setProcessEnvironment(environment);
+        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        process.start(QStringLiteral(ZEUS_APP_BINARY),
+                      {QStringLiteral("--headless"), QStringLiteral("--backend"), url, QStringLiteral("--workspace"),
+                       workspace, QStringLiteral("--runtime"), QStringLiteral("docker"), QStringLiteral("--image"),
+                       zeus::test::testImage(), QStringLiteral("--profile"), QStringLiteral("hardened")});
+    }
+    void stop() {
+        if (process.state() != QProcess::NotRunning) {
+            process.terminate();
+            if (!QTest::qWaitFor([this] { return process.state() == QProcess::NotRunning; }, 20000)) {
+                process.kill();
+                process.waitForFinished(5000);
+            }
+        }
+    }
+    QProcess process;
+};
+
+// Raw `docker exec CONTAINER ARGS...`, stdout read from a pipe and discarded. Returns seconds, or -1.
+double rawExec(const QString& container, const QStringList& arguments, qint64* bytes = nullptr) {
+    QProcess process;
+    qint64 read = 0;
+    QObject::connect(&process, &QProcess::readyReadStandardOutput, &process,
+                     [&] { read += process.readAllStandardOutput().size(); });
+    QObject::connect(&process, &QProcess::finished, &process, &poke);
+    QElapsedTimer clock;
+    clock.start();
+    process.start(QStringLiteral("docker"), QStringList{QStringLiteral("exec"), container} + arguments);
+    if (!waitUntil([&] { return process.state() == QProcess::NotRunning; }, 120000)) {
+        process.kill();
+        return -1;
+    }
+    const double seconds = double(clock.nsecsElapsed()) / 1e9;
+    read += process.readAllStandardOutput().size();
+    if (bytes) {
+        *bytes = read;
+    }
+    return process.exitCode() == 0 ? seconds : -1;
+}
+
+struct ThroughputRun {
+    double appSeconds = 0;
+    double rawSeconds = 0;  // raw `docker exec cat` right after, in the same container, to a pipe
+    qint64 rssBeforeKiB = 0;
+    qint64 rssPeakKiB = 0;           // over the whole call, the final tool_result included
+    qint64 rssStreamingPeakKiB = 0;  // while tool_output was still arriving
+    double cpuSeconds = 0;           // the app's user+system CPU time during the call
+    qint64 rssAfterKiB = 0;
+    qint64 outputChars = 0;
+    qint64 frames = 0;
+    QString status;
+};
+
+// Runs `cat` of the big file through the app `runs` times; the medians of time, peak RSS of each run.
+QList<ThroughputRun> appThroughput(const QString& url, const QString& workspace, const QString& config,
+                                   qint64 outputCap, BenchBackend& backend, const QString& bigFile, int runs) {
+    QList<ThroughputRun> results;
+    App app;
+    app.start(url, workspace, config, outputCap);
+    if (!QTest::qWaitFor([&] { return backend.hello; }, 30000)) {
+        out() << "the app did not connect\n";
+        return results;
+    }
+    const QString session = QStringLiteral("bench-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    backend.call(QStringLiteral("warm"), session, QStringLiteral("true"), workspace);
+    backend.waitResult(QStringLiteral("warm"), 60000);
+    for (int i = 0; i < runs; ++i) {
+        QTest::qWait(300);
+        ThroughputRun run;
+        const qint64 pid = app.process.processId();
+        run.rssBeforeKiB = rssKiB(pid);
+        run.rssPeakKiB = run.rssBeforeKiB;
+        QTimer sampler;
+        QList<QPair<qint64, qint64>> samples;  // (when, KiB)
+        QObject::connect(&sampler, &QTimer::timeout, &sampler, [&] { samples.append({backend.now(), rssKiB(pid)}); });
+        const double cpuBefore = cpuSecondsOf(pid);
+        sampler.start(10);
+        const QString id = QStringLiteral("big-%1-%2").arg(outputCap).arg(i);
+        const qint64 charsBefore = backend.outputChars;
+        const qint64 framesBefore = backend.outputFrames;
+        const qint64 t0 = backend.now();
+        backend.call(id, session, QStringLiteral("cat /workspace/") + bigFile, workspace);
+        if (!backend.waitResult(id, 180000)) {
+            out() << "no result for " << id << "\n";
+            return results;
+        }
+        sampler.stop();
+        run.cpuSeconds = cpuSecondsOf(pid) - cpuBefore;
+        for (const auto& sample : std::as_const(samples)) {
+            run.rssPeakKiB = std::max(run.rssPeakKiB, sample.second);
+            if (sample.first <= backend.lastOutputAt) {
+                run.rssStreamingPeakKiB = std::max(run.rssStreamingPeakKiB, sample.second);
+            }
+        }
+        run.appSeconds = double(backend.resultAt.value(id) - t0) / 1e9;
+        run.outputChars = backend.outputChars - charsBefore;
+        run.frames = backend.outputFrames - framesBefore;
+        run.status = backend.resultStatus.value(id);
+        QTest::qWait(300);
+        run.rssAfterKiB = rssKiB(pid);
+        // The baseline right after, under the same machine load.
+        run.rawSeconds = rawExec(backend.container, {QStringLiteral("cat"), QStringLiteral("/workspace/") + bigFile});
+        results.append(run);
+    }
+    app.stop();
+    backend.hello = false;
+    return results;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication application(argc, argv);
+    int iterations = 30;
+    const QStringList args = QCoreApplication::arguments();
+    if (const auto i = args.indexOf(QStringLiteral("--iterations")); i > 0 && i + 1 < args.size()) {
+        iterations = std::max(3, args.at(i + 1).toInt());
+    }
+    if (!zeus::test::engineReachable(QStringLiteral("docker"))) {
+        out() << "bench_backend: no Docker engine reachable (set DOCKER_HOST)\n";
+        return zeus::test::isCi() ? 1 : 77;
+    }
+
+    QTemporaryDir root;
+    const QString workspace = QDir(root.path()).filePath(QStringLiteral("workspace"));
+    QDir().mkpath(workspace);
+    const QString bigFile = QStringLiteral("big.txt");
+    {
+        QFile big(workspace + QLatin1Char('/') + bigFile);
+        if (!big.open(QIODevice::WriteOnly)) {
+            return 1;
+        }
+        QByteArray line(1023, 'a');
+        line.append('\n');
+        for (qint64 written = 0; written < kBigBytes; written += line.size()) {
+            big.write(line);
+        }
+    }
+
+    BenchBackend backend;
+    if (!backend.listen()) {
+        return 1;
+    }
+    const QString config = QDir(root.path()).filePath(QStringLiteral("config"));
+
+    // ---- 1. latency -----------------------------------------------------------------------------------------
+    App app;
+    app.start(backend.url(), workspace, config, 0);
+    if (!QTest::qWaitFor([&] { return backend.hello; }, 30000)) {
+        out() << "the app did not connect\n";
+        return 1;
+    }
+    const QString session = QStringLiteral("bench-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    backend.call(QStringLiteral("warm"), session, QStringLiteral("true"), workspace);
+    if (!backend.waitResult(QStringLiteral("warm"), 60000) || backend.container.isEmpty()) {
+        out() << "the first call did not finish\n";
+        return 1;
+    }
+    // Interleaved, so the three see the same machine load: the app, raw `docker exec true`, and raw `docker exec`
+    // of the process-group wrapper the app runs around every command (SPEC §4: cancel must stop the group).
+    const QStringList wrapped =
+        zeus::CommandExecution::wrapperCommand(QStringLiteral("/tmp/.zeus-bench.pgid"), QStringLiteral("true"));
+    QList<double> appMs;
+    QList<double> rawMs;
+    QList<double> wrappedMs;
+    QList<double> outsideExecMs;  // round trip minus the app's duration_ms: WebSocket, JSON, dispatch, wake-ups
+    for (int i = 0; i < iterations; ++i) {
+        const QString id = QStringLiteral("lat%1").arg(i);
+        const qint64 t0 = backend.now();
+        backend.call(id, session, QStringLiteral("true"), workspace);
+        if (!backend.waitResult(id, 30000)) {
+            out() << "no result for " << id << "\n";
+            return 1;
+        }
+        appMs.append(double(backend.resultAt.value(id) - t0) / 1e6);
+        outsideExecMs.append(appMs.last() - backend.resultDurationMs.value(id));
+        const double raw = rawExec(backend.container, {QStringLiteral("true")});
+        const double rawWrapped = rawExec(backend.container, wrapped);
+        if (raw < 0 || rawWrapped < 0) {
+            out() << "raw docker exec failed\n";
+            return 1;
+        }
+        rawMs.append(raw * 1000);
+        wrappedMs.append(rawWrapped * 1000);
+    }
+    app.stop();
+    backend.hello = false;
+
+    const auto spread = [](const QList<double>& values) {
+        return QStringLiteral("median %1 ms (min %2, max %3)")
+            .arg(median(values), 0, 'f', 1)
+            .arg(*std::min_element(values.begin(), values.end()), 0, 'f', 1)
+            .arg(*std::max_element(values.begin(), values.end()), 0, 'f', 1);
+    };
+    out() << "Zeus Desktop backend benchmark (" << iterations << " iterations, Docker "
+          << QString::fromUtf8(zeus::test::runProgram(QStringLiteral("docker"),
+                                                      {QStringLiteral("version"), QStringLiteral("--format"),
+                                                       QStringLiteral("{{.Server.Version}}")})
+                                   .out.trimmed())
+          << ")\n\n";
+    out() << "1. latency of `true`: tool_call -> tool_result through the app vs raw `docker exec`\n";
+    out() << "   app:                              " << spread(appMs) << "\n";
+    out() << "   raw docker exec true:             " << spread(rawMs) << "\n";
+    out() << "   raw docker exec of the wrapper:   " << spread(wrappedMs) << "\n";
+    const double added = median(appMs) - median(rawMs);
+    out() << QStringLiteral(
+                 "   added by the app: %1 ms median (goal <= 5 ms): %2; of which the in-container "
+                 "process-group wrapper: %3 ms, the app itself (Qt, WebSocket, dispatch): %4 ms\n")
+                 .arg(added, 0, 'f', 1)
+                 .arg(added <= 5 ? QStringLiteral("met") : QStringLiteral("NOT met"))
+                 .arg(median(wrappedMs) - median(rawMs), 0, 'f', 1)
+                 .arg(median(appMs) - median(wrappedMs), 0, 'f', 1);
+    out() << "   round trip minus the app's own duration_ms (WebSocket both ways, JSON, dispatch, process wake-ups): "
+          << spread(outsideExecMs) << "\n\n";
+
+    // ---- 2. and 3. throughput and memory ---------------------------------------------------------------------
+    const double mib = double(kBigBytes) / (1024 * 1024);
+    out() << QStringLiteral(
+                 "2. %1 MiB of output (`cat` of a file in the workspace), each app run followed by a raw "
+                 "`docker exec cat` to a pipe in the same container\n")
+                 .arg(mib, 0, 'f', 0);
+    struct Variant {
+        const char* name;
+        qint64 cap;
+    };
+    const Variant variants[] = {{"default 1 MiB cap (first 1 MiB streamed and kept, the rest drained and counted)", 0},
+                                {"cap raised to 80 MiB (all 64 MiB streamed as tool_output and kept)", 80LL << 20}};
+    for (const Variant& variant : variants) {
+        const QList<ThroughputRun> runs =
+            appThroughput(backend.url(), workspace, config, variant.cap, backend, bigFile, 5);
+        if (runs.isEmpty()) {
+            return 1;
+        }
+        QList<double> seconds;
+        QList<double> rawSeconds;
+        QList<double> ratios;
+        qint64 before = 0;
+        qint64 peak = 0;
+        qint64 streamingPeak = 0;
+        qint64 after = 0;
+        QList<double> cpu;
+        for (const ThroughputRun& run : runs) {
+            seconds.append(run.appSeconds);
+            rawSeconds.append(run.rawSeconds);
+            ratios.append(run.rawSeconds / run.appSeconds);
+            before = std::max(before, run.rssBeforeKiB);
+            peak = std::max(peak, run.rssPeakKiB);
+            streamingPeak = std::max(streamingPeak, run.rssStreamingPeakKiB);
+            after = std::max(after, run.rssAfterKiB);
+            cpu.append(run.cpuSeconds);
+        }
+        const double ratio = median(ratios);
+        out() << "   " << variant.name << ":\n";
+        out() << QStringLiteral(
+                     "     app median %1 s = %2 MiB/s; raw median %3 s = %4 MiB/s; app/raw throughput "
+                     "median of pairs %5 (goal >= 0.7): %6\n")
+                     .arg(median(seconds), 0, 'f', 3)
+                     .arg(mib / median(seconds), 0, 'f', 1)
+                     .arg(median(rawSeconds), 0, 'f', 3)
+                     .arg(mib / median(rawSeconds), 0, 'f', 1)
+                     .arg(ratio, 0, 'f', 2)
+                     .arg(ratio >= 0.7 ? QStringLiteral("met") : QStringLiteral("NOT met"));
+        out() << QStringLiteral("     %1 MiB in %2 tool_output frames; app CPU %3 s per call\n")
+                     .arg(double(runs.last().outputChars) / (1024 * 1024), 0, 'f', 1)
+                     .arg(runs.last().frames)
+                     .arg(median(cpu), 0, 'f', 2);
+        out() << QStringLiteral(
+                     "     app RSS: %1 MiB before, %2 MiB peak while tool_output streamed, %3 MiB peak "
+                     "with the final tool_result, %4 MiB after\n")
+                     .arg(double(before) / 1024, 0, 'f', 1)
+                     .arg(double(streamingPeak) / 1024, 0, 'f', 1)
+                     .arg(double(peak) / 1024, 0, 'f', 1)
+                     .arg(double(after) / 1024, 0, 'f', 1);
+    }
+    out().flush();
+    return 0;
+}
