@@ -188,6 +188,7 @@ fi
 # normally keeps running until stopped; a crash or a missing library or plugin is what this catches.
 exec_line=$(sed -n 's/^Exec=//p' /usr/share/applications/io.zeusdesktop.ZeusDesktop.desktop)
 check "the menu entry's Exec ($exec_line) is on PATH" bash -c "command -v \"${exec_line%% *}\" >/dev/null"
+# shellcheck disable=SC2086 # Exec= may carry arguments, split as the menu would
 env -u DISPLAY QT_QPA_PLATFORM=offscreen HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" \
     timeout -s TERM 5 $exec_line >"$work/gui.log" 2>&1; rc=$?
 echo "  started from the menu entry: exit $rc (124: still running after 5 s)"
