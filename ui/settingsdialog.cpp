@@ -150,7 +150,8 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     m_idle->setSuffix(tr(" min"));
     m_idle->setAccessibleName(tr("Idle timeout in minutes"));
     sandboxForm->addRow(tr("Remove idle containers &after:"), m_idle);
-    sandboxForm->addRow(QString(), makeHint(sandbox, tr("Changes apply to containers created from now on.")));
+    sandboxForm->addRow(QString(),
+                        makeHint(sandbox, tr("Changes apply to new containers once the current sessions have ended.")));
     tabs->addTab(sandbox, tr("&Sandbox"));
 
     // Folders.

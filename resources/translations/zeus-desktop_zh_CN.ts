@@ -1,4 +1,1062 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>main</name>
+    <message>
+        <source>Runs an AI agent&apos;s shell commands in a container that sees one folder.</source>
+        <translation>在只能看到一个文件夹的容器中运行 AI 智能体的 shell 命令。</translation>
+    </message>
+    <message>
+        <source>Print a diagnostics report and exit.</source>
+        <translation>打印诊断报告后退出。</translation>
+    </message>
+    <message>
+        <source>With --diagnose: print the report as JSON.</source>
+        <translation>与 --diagnose 一起使用：以 JSON 格式打印报告。</translation>
+    </message>
+    <message>
+        <source>Container runtime: auto, apple, docker, podman.</source>
+        <translation>容器运行时：auto、apple、docker、podman。</translation>
+    </message>
+    <message>
+        <source>Sandbox image.</source>
+        <translation>沙箱镜像。</translation>
+    </message>
+    <message>
+        <source>Hardening profile: standard or hardened.</source>
+        <translation>加固配置：standard（标准）或 hardened（加固）。</translation>
+    </message>
+    <message>
+        <source>Working directory mounted at /workspace.</source>
+        <translation>挂载到 /workspace 的工作目录。</translation>
+    </message>
+    <message>
+        <source>Run one command in a fresh sandbox and exit.</source>
+        <translation>在新的沙箱中运行一条命令后退出。</translation>
+    </message>
+    <message>
+        <source>With --exec: timeout in seconds.</source>
+        <translation>与 --exec 一起使用：超时时间（秒）。</translation>
+    </message>
+    <message>
+        <source>Build the sandbox image and exit.</source>
+        <translation>构建沙箱镜像后退出。</translation>
+    </message>
+    <message>
+        <source>Serve tool calls without a display.</source>
+        <translation>在无显示界面的情况下处理工具调用。</translation>
+    </message>
+    <message>
+        <source>Backend WebSocket URL (wss://, or ws:// to loopback).</source>
+        <translation>后端 WebSocket 地址（wss://，或仅限本机回环地址的 ws://）。</translation>
+    </message>
+    <message>
+        <source>--timeout needs a positive number of seconds</source>
+        <translation>--timeout 需要一个正的秒数</translation>
+    </message>
+    <message>
+        <source>--runtime must be auto, apple, docker or podman</source>
+        <translation>--runtime 必须是 auto、apple、docker 或 podman</translation>
+    </message>
+    <message>
+        <source>--profile must be standard or hardened</source>
+        <translation>--profile 必须是 standard 或 hardened</translation>
+    </message>
+    <message>
+        <source>--exec needs --workspace DIR</source>
+        <translation>--exec 需要 --workspace 目录</translation>
+    </message>
+    <message>
+        <source>--headless needs --backend URL and --workspace DIR</source>
+        <translation>--headless 需要 --backend 地址和 --workspace 目录</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::AppSettings</name>
+    <message>
+        <source>Enter the backend address, for example wss://backend.example.com/desktop.</source>
+        <translation>请输入后端地址，例如 wss://backend.example.com/desktop。</translation>
+    </message>
+    <message>
+        <source>The backend address is not a valid URL.</source>
+        <translation>后端地址不是有效的 URL。</translation>
+    </message>
+    <message>
+        <source>The backend address must start with wss:// (or ws:// to this computer only).</source>
+        <translation>后端地址必须以 wss:// 开头（ws:// 仅允许连接本机）。</translation>
+    </message>
+    <message>
+        <source>Unencrypted ws:// is allowed only to this computer (localhost); use wss:// for %1.</source>
+        <translation>未加密的 ws:// 仅允许连接本机（localhost）；连接 %1 请使用 wss://。</translation>
+    </message>
+    <message>
+        <source>The backend address must not contain a user name or password; sign in with a token instead.</source>
+        <translation>后端地址中不能包含用户名或密码；请改用令牌登录。</translation>
+    </message>
+    <message>
+        <source>The backend address must not carry a token; the token is kept in the system keychain.</source>
+        <translation>后端地址中不能携带令牌；令牌保存在系统钥匙串中。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::AutostartEntry</name>
+    <message>
+        <source>On macOS, add %1 under System Settings › General › Login Items.</source>
+        <translation>在 macOS 上，请在“系统设置 › 通用 › 登录项”中添加 %1。</translation>
+    </message>
+    <message>
+        <source>Could not change the Windows start-up entry.</source>
+        <translation>无法修改 Windows 启动项。</translation>
+    </message>
+    <message>
+        <source>Could not remove %1.</source>
+        <translation>无法删除 %1。</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ConnectionPanel</name>
+    <message>
+        <source>State:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>Backend:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <source>Last error:</source>
+        <translation>最近的错误：</translation>
+    </message>
+    <message>
+        <source>Next attempt:</source>
+        <translation>下次尝试：</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>已断开</translation>
+    </message>
+    <message>
+        <source>Signed out: no sign-in token</source>
+        <translation>未登录：没有登录令牌</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Reconnecting</source>
+        <translation>正在重新连接</translation>
+    </message>
+    <message>
+        <source>Sign-in rejected: enter a new token</source>
+        <translation>登录被拒绝：请输入新的令牌</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>%1 (in %2 s)</source>
+        <translation>%1（%2 秒后）</translation>
+    </message>
+    <message>
+        <source>not configured (Settings › Connection)</source>
+        <translation>未配置（设置 › 连接）</translation>
+    </message>
+    <message>
+        <source>Not available</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>&amp;Sign In…</source>
+        <translation>登录(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect</source>
+        <translation>断开(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::DashboardWindow</name>
+    <message>
+        <source>Working directory</source>
+        <translation>工作目录</translation>
+    </message>
+    <message>
+        <source>Container runtime</source>
+        <translation>容器运行时</translation>
+    </message>
+    <message>
+        <source>Backend connection</source>
+        <translation>后端连接</translation>
+    </message>
+    <message>
+        <source>&amp;Overview</source>
+        <translation>概览(&amp;O)</translation>
+    </message>
+    <message>
+        <source>S&amp;essions</source>
+        <translation>会话(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Co&amp;nsole</source>
+        <translation>控制台(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Diagnostics</source>
+        <translation>诊断(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close Window</source>
+        <translation>关闭窗口(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>No container runtime is usable, so no command can run.</source>
+        <translation>没有可用的容器运行时，因此无法运行任何命令。</translation>
+    </message>
+    <message>
+        <source>Show &amp;What to Do</source>
+        <translation>查看解决办法(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Sign in to connect to the backend: paste your token in Settings.</source>
+        <translation>登录后才能连接后端：请在“设置”中粘贴您的令牌。</translation>
+    </message>
+    <message>
+        <source>Sign &amp;In…</source>
+        <translation>登录(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Choose and approve the folder that commands may work in.</source>
+        <translation>请选择并批准命令可以使用的文件夹。</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose Folder…</source>
+        <translation>选择文件夹(&amp;H)…</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::DiagnosticsPanel</name>
+    <message>
+        <source>Diagnostics report</source>
+        <translation>诊断报告</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Re-&amp;check Runtimes</source>
+        <translation>重新检测运行时(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the report as text; tokens are redacted</source>
+        <translation>以文本形式复制报告；令牌已被隐去</translation>
+    </message>
+    <message>
+        <source>&amp;Save Report…</source>
+        <translation>保存报告(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Tokens are never included.</source>
+        <translation>报告中绝不包含令牌。</translation>
+    </message>
+    <message>
+        <source>Save Diagnostics Report</source>
+        <translation>保存诊断报告</translation>
+    </message>
+    <message>
+        <source>Readable text (*.txt)</source>
+        <translation>可读文本 (*.txt)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not save the report to %1: %2</source>
+        <translation>无法将报告保存到 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::GuiService</name>
+    <message>
+        <source>Sign-in rejected</source>
+        <translation>登录被拒绝</translation>
+    </message>
+    <message>
+        <source>The backend refused the sign-in token. Enter a new one in Settings.</source>
+        <translation>后端拒绝了登录令牌。请在“设置”中输入新的令牌。</translation>
+    </message>
+    <message>
+        <source>No container runtime</source>
+        <translation>没有容器运行时</translation>
+    </message>
+    <message>
+        <source>Command failed</source>
+        <translation>命令失败</translation>
+    </message>
+    <message>
+        <source>Checking for a container runtime…</source>
+        <translation>正在检测容器运行时…</translation>
+    </message>
+    <message>
+        <source>Choose and approve a working directory on the Overview page first.</source>
+        <translation>请先在“概览”页面选择并批准一个工作目录。</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙箱</translation>
+    </message>
+    <message>
+        <source>Backend connection</source>
+        <translation>后端连接</translation>
+    </message>
+    <message>
+        <source>URL: %1
+State: %2
+Last error: %3
+History:
+%4</source>
+        <translation>地址：%1
+状态：%2
+最近的错误：%3
+历史记录：
+%4</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Recent errors</source>
+        <translation>最近的错误</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::KeychainTokenStore</name>
+    <message>
+        <source>Enter the backend URL first: the token is stored for that backend.</source>
+        <translation>请先输入后端地址：令牌是针对该后端保存的。</translation>
+    </message>
+    <message>
+        <source>The token comes from the ZEUS_DESKTOP_TOKEN environment variable.</source>
+        <translation>令牌来自环境变量 ZEUS_DESKTOP_TOKEN。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::LocalConsole</name>
+    <message>
+        <source>Command to run in the sandbox</source>
+        <translation>要在沙箱中运行的命令</translation>
+    </message>
+    <message>
+        <source>A command, for example: ls -la &amp;&amp; id</source>
+        <translation>输入命令，例如：ls -la &amp;&amp; id</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Checking for a container runtime…</source>
+        <translation>正在检测容器运行时…</translation>
+    </message>
+    <message>
+        <source>Commands run in a container that sees only %1 (mounted at /workspace). No backend is involved.</source>
+        <translation>命令在只能看到 %1（挂载于 /workspace）的容器中运行，不涉及后端。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::RuntimePanel</name>
+    <message>
+        <source>Re-&amp;check</source>
+        <translation>重新检测(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Probe Apple Containerization, Docker and Podman again</source>
+        <translation>重新检测 Apple Containerization、Docker 和 Podman</translation>
+    </message>
+    <message>
+        <source>Runtime probes</source>
+        <translation>运行时检测</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>解决办法</translation>
+    </message>
+    <message>
+        <source>Commands to run</source>
+        <translation>要运行的命令</translation>
+    </message>
+    <message>
+        <source>Cop&amp;y Commands</source>
+        <translation>复制命令(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>%1 is ready.</source>
+        <translation>%1 已就绪。</translation>
+    </message>
+    <message>
+        <source>%1 %2 is ready.</source>
+        <translation>%1 %2 已就绪。</translation>
+    </message>
+    <message>
+        <source>Checking for a container runtime…</source>
+        <translation>正在检测容器运行时…</translation>
+    </message>
+    <message>
+        <source>(in use)</source>
+        <translation>（使用中）</translation>
+    </message>
+    <message>
+        <source>To check it worked, run: %1</source>
+        <translation>要确认是否成功，请运行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SessionLogModel</name>
+    <message>
+        <source>[… %1 more characters]</source>
+        <translation>[… 还有 %1 个字符]</translation>
+    </message>
+    <message>
+        <source>error output: %1</source>
+        <translation>错误输出：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SessionLogView</name>
+    <message>
+        <source>Session log</source>
+        <translation>会话日志</translation>
+    </message>
+    <message>
+        <source>Commands, their output and results; error output is marked</source>
+        <translation>命令及其输出和结果；错误输出已标记</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear Log</source>
+        <translation>清空日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Follow Output</source>
+        <translation>跟随输出(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Scroll to the newest line and keep following it</source>
+        <translation>滚动到最新一行并持续跟随</translation>
+    </message>
+    <message>
+        <source>Scrolled up: 1 new line below.</source>
+        <translation>已向上滚动：下方有 1 行新内容。</translation>
+    </message>
+    <message>
+        <source>Scrolled up: %1 new lines below.</source>
+        <translation>已向上滚动：下方有 %1 行新内容。</translation>
+    </message>
+    <message>
+        <source>Scrolled up: not following new output.</source>
+        <translation>已向上滚动：不再跟随新输出。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SessionTableModel</name>
+    <message>
+        <source>Starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Container</source>
+        <translation>容器</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Working directory</source>
+        <translation>工作目录</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令数</translation>
+    </message>
+    <message>
+        <source>Last exit</source>
+        <translation>最近退出码</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SessionsPanel</name>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>&amp;Stop Container</source>
+        <translation>停止容器(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Cancel the selected session&apos;s commands and remove its container</source>
+        <translation>取消所选会话的命令并删除其容器</translation>
+    </message>
+    <message>
+        <source>Session log</source>
+        <translation>会话日志</translation>
+    </message>
+    <message>
+        <source>Select a session to see its commands and output.</source>
+        <translation>选择一个会话以查看其命令和输出。</translation>
+    </message>
+    <message>
+        <source>Session log: %1</source>
+        <translation>会话日志：%1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>exit %1 · %2</source>
+        <translation>退出码 %1 · %2</translation>
+    </message>
+    <message>
+        <source>timed out after %1</source>
+        <translation>%1 后超时</translation>
+    </message>
+    <message>
+        <source>cancelled after %1</source>
+        <translation>%1 后已取消</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>failed (%1): %2</source>
+        <translation>失败（%1）：%2</translation>
+    </message>
+    <message>
+        <source>output truncated</source>
+        <translation>输出已截断</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SettingsDialog</name>
+    <message>
+        <source>%1 Settings</source>
+        <translation>%1 设置</translation>
+    </message>
+    <message>
+        <source>Backend URL</source>
+        <translation>后端地址</translation>
+    </message>
+    <message>
+        <source>&amp;Backend URL:</source>
+        <translation>后端地址(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Paste a new sign-in token</source>
+        <translation>粘贴新的登录令牌</translation>
+    </message>
+    <message>
+        <source>Sign-in token</source>
+        <translation>登录令牌</translation>
+    </message>
+    <message>
+        <source>Stored in the system keychain only</source>
+        <translation>仅保存在系统钥匙串中</translation>
+    </message>
+    <message>
+        <source>&amp;Save to Keychain</source>
+        <translation>保存到钥匙串(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Remove the stored token</source>
+        <translation>删除已保存的令牌</translation>
+    </message>
+    <message>
+        <source>Sign-in &amp;token:</source>
+        <translation>登录令牌(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>The token is kept in the system keychain, never in a file. It is sent only to the backend, in the Authorization header.</source>
+        <translation>令牌保存在系统钥匙串中，绝不写入文件。它只会通过 Authorization 请求头发送给后端。</translation>
+    </message>
+    <message>
+        <source>&amp;Connection</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Automatic (Apple Containerization, then Docker, then Podman)</source>
+        <translation>自动（依次为 Apple Containerization、Docker、Podman）</translation>
+    </message>
+    <message>
+        <source>Apple Containerization</source>
+        <translation>Apple Containerization</translation>
+    </message>
+    <message>
+        <source>Docker</source>
+        <translation>Docker</translation>
+    </message>
+    <message>
+        <source>Podman</source>
+        <translation>Podman</translation>
+    </message>
+    <message>
+        <source>Container &amp;runtime:</source>
+        <translation>容器运行时(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Sandbox image</source>
+        <translation>沙箱镜像</translation>
+    </message>
+    <message>
+        <source>Sandbox &amp;image:</source>
+        <translation>沙箱镜像(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>Standard</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>Hardened</source>
+        <translation>加固</translation>
+    </message>
+    <message>
+        <source>Hardening &amp;profile:</source>
+        <translation>加固配置(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Process limit</source>
+        <translation>进程数上限</translation>
+    </message>
+    <message>
+        <source>Process li&amp;mit:</source>
+        <translation>进程数上限(&amp;M)：</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Memory limit in MiB</source>
+        <translation>内存上限（MiB）</translation>
+    </message>
+    <message>
+        <source>Memory &amp;limit:</source>
+        <translation>内存上限(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>CPU limit</source>
+        <translation>CPU 上限</translation>
+    </message>
+    <message>
+        <source>C&amp;PUs:</source>
+        <translation>CPU 数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>Idle timeout in minutes</source>
+        <translation>空闲超时（分钟）</translation>
+    </message>
+    <message>
+        <source>Remove idle containers &amp;after:</source>
+        <translation>空闲容器删除时间(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Sandbox</source>
+        <translation>沙箱(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Commands from the backend run only in folders you approved:</source>
+        <translation>后端的命令只会在您批准的文件夹中运行：</translation>
+    </message>
+    <message>
+        <source>Approved folders</source>
+        <translation>已批准的文件夹</translation>
+    </message>
+    <message>
+        <source>Re&amp;voke Approval</source>
+        <translation>撤销批准(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Folders</source>
+        <translation>文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Start %1 when I &amp;log in</source>
+        <translation>登录时启动 %1(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;General</source>
+        <translation>常规(&amp;G)</translation>
+    </message>
+    <message>
+        <source>No folder approved yet. Choose one from the dashboard.</source>
+        <translation>尚未批准任何文件夹。请在主面板中选择一个。</translation>
+    </message>
+    <message>
+        <source>Everything in Standard, plus a read-only root file system and no network access. Commands that download or install will fail.</source>
+        <translation>包含“标准”的全部限制，另外根文件系统只读且无网络访问。需要下载或安装的命令将会失败。</translation>
+    </message>
+    <message>
+        <source>No capabilities, no privilege escalation, process, memory and CPU limits, your user&apos;s file ownership, network access.</source>
+        <translation>不授予任何特权能力，禁止提权，限制进程数、内存和 CPU，文件归属于您的用户，可以访问网络。</translation>
+    </message>
+    <message>
+        <source>This build cannot reach a system keychain, so a token cannot be stored. Use --headless with the ZEUS_DESKTOP_TOKEN environment variable instead.</source>
+        <translation>此版本无法访问系统钥匙串，因此无法保存令牌。请改用 --headless 并设置环境变量 ZEUS_DESKTOP_TOKEN。</translation>
+    </message>
+    <message>
+        <source>Talking to the keychain…</source>
+        <translation>正在访问钥匙串…</translation>
+    </message>
+    <message>
+        <source>Checking the keychain…</source>
+        <translation>正在检查钥匙串…</translation>
+    </message>
+    <message>
+        <source>A sign-in token is stored in the keychain.</source>
+        <translation>钥匙串中已保存登录令牌。</translation>
+    </message>
+    <message>
+        <source>No sign-in token is stored yet.</source>
+        <translation>尚未保存登录令牌。</translation>
+    </message>
+    <message>
+        <source>No system keychain is available, so the token cannot be stored.</source>
+        <translation>没有可用的系统钥匙串，因此无法保存令牌。</translation>
+    </message>
+    <message>
+        <source>The keychain is locked. Unlock it, then save the token again.</source>
+        <translation>钥匙串已锁定。请解锁后重新保存令牌。</translation>
+    </message>
+    <message>
+        <source>The keychain reported an error.</source>
+        <translation>钥匙串报告了一个错误。</translation>
+    </message>
+    <message>
+        <source>Changes apply to new containers once the current sessions have ended.</source>
+        <translation>更改将在当前会话结束后对新建的容器生效。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::TrayIcon</name>
+    <message>
+        <source>Open &amp;Dashboard</source>
+        <translation>打开主面板(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Choose &amp;Working Directory…</source>
+        <translation>选择工作目录(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent Folders</source>
+        <translation>最近的文件夹(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>D&amp;iagnostics</source>
+        <translation>诊断(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit %1</source>
+        <translation>退出 %1(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect</source>
+        <translation>断开(&amp;D)</translation>
+    </message>
+    <message>
+        <source>No recent folders</source>
+        <translation>没有最近的文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::TrayStatus</name>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Working</source>
+        <translation>工作中</translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>No container runtime</source>
+        <translation>没有容器运行时</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>disconnected</source>
+        <translation>已断开</translation>
+    </message>
+    <message>
+        <source>signed out</source>
+        <translation>未登录</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>reconnecting</source>
+        <translation>正在重新连接</translation>
+    </message>
+    <message>
+        <source>sign-in rejected</source>
+        <translation>登录被拒绝</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Runtime: checking…</source>
+        <translation>运行时：正在检测…</translation>
+    </message>
+    <message>
+        <source>Runtime: %1</source>
+        <translation>运行时：%1</translation>
+    </message>
+    <message>
+        <source>Runtime: none usable</source>
+        <translation>运行时：没有可用的</translation>
+    </message>
+    <message>
+        <source>Connection: %1</source>
+        <translation>连接：%1</translation>
+    </message>
+    <message>
+        <source>(next attempt in %1 s)</source>
+        <translation>（%1 秒后重试）</translation>
+    </message>
+    <message>
+        <source>Working directory: none chosen</source>
+        <translation>工作目录：未选择</translation>
+    </message>
+    <message>
+        <source>Working directory: %1</source>
+        <translation>工作目录：%1</translation>
+    </message>
+    <message>
+        <source>1 session running</source>
+        <translation>1 个会话运行中</translation>
+    </message>
+    <message>
+        <source>%1 sessions running</source>
+        <translation>%1 个会话运行中</translation>
+    </message>
+    <message>
+        <source>1 command running</source>
+        <translation>1 条命令运行中</translation>
+    </message>
+    <message>
+        <source>%1 commands running</source>
+        <translation>%1 条命令运行中</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>No sessions running</source>
+        <translation>没有运行中的会话</translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation>最近的错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::WorkspacePanel</name>
+    <message>
+        <source>No working directory chosen.</source>
+        <translation>尚未选择工作目录。</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose Folder…</source>
+        <translation>选择文件夹(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Pick the folder that commands may see, mounted at /workspace</source>
+        <translation>选择命令可以看到的文件夹，它将挂载到 /workspace</translation>
+    </message>
+    <message>
+        <source>&amp;Approve</source>
+        <translation>批准(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Allow commands from the backend to run in this folder</source>
+        <translation>允许后端的命令在此文件夹中运行</translation>
+    </message>
+    <message>
+        <source>Recent folders</source>
+        <translation>最近的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Recent folders:</source>
+        <translation>最近的文件夹(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Choose the Working Directory</source>
+        <translation>选择工作目录</translation>
+    </message>
+    <message>
+        <source>Choose the one folder that commands may see. It is mounted at /workspace inside the container; nothing else on this computer is visible to them.</source>
+        <translation>请选择命令可以看到的唯一文件夹。它会挂载到容器内的 /workspace；这台电脑上的其他内容对命令都不可见。</translation>
+    </message>
+    <message>
+        <source>Refused (%1): %2</source>
+        <translation>已拒绝（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Approved. Commands run with this folder mounted at /workspace: %1</source>
+        <translation>已批准。命令运行时此文件夹挂载于 /workspace：%1</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>已批准</translation>
+    </message>
+    <message>
+        <source>This folder can be used: %1. Approve it to let the backend run commands in it.</source>
+        <translation>此文件夹可以使用：%1。批准后，后端即可在其中运行命令。</translation>
+    </message>
+</context>
 </TS>
