@@ -98,6 +98,11 @@ for path in usr/bin/zeus-desktop \
             usr/share/doc/zeus-desktop/copyright; do
     check "contains /$path" test -s "$work/root/$path"
 done
+qm_ok=true
+while IFS= read -r qm; do
+    test -s "$work/root/usr/share/zeus-desktop/translations/$(basename "$qm")" || { echo "test-deb: $qm missing"; qm_ok=false; }
+done < <(find "$build_dir/resources" -name '*.qm' 2>/dev/null)
+check "every translation the build produced is installed" $qm_ok
 echo "test-deb: programs in the package: $(ls "$work/root/usr/bin" | tr '\n' ' ')"
 check "the packaged Dockerfile is the project's" cmp -s "$work/root/usr/share/zeus-desktop/docker/Dockerfile" \
     "$(dirname "$0")/../../docker/Dockerfile"
