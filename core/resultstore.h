@@ -22,7 +22,7 @@ class ResultStore {
 public:
     struct Limits {
         int maxResults = 100;
-        qint64 maxBytes = 16 * 1024 * 1024;  // of output text (UTF-16 bytes), the bulk of a result
+        qint64 maxBytes = 32 * 1024 * 1024;  // of output text (UTF-16 bytes): 16 results at the 1 MiB cap
         int maxAcknowledged = 1024;
     };
 
