@@ -37,6 +37,7 @@
 #include <QUrl>
 #include <QUuid>
 
+#include <algorithm>
 #include <memory>
 #include <variant>
 
@@ -294,6 +295,9 @@ void GuiService::onDetection(const DetectionResult& detection) {
             m_dashboard->showPage(DashboardWindow::Page::Overview);
         }
     }
+    if (m_dashboard->currentPage() == DashboardWindow::Page::Diagnostics) {
+        m_dashboard->diagnosticsPanel()->refresh();
+    }
     updateConsole();
     updateStatus();
     updateBanner();
@@ -305,8 +309,16 @@ void GuiService::createManager() {
     }
     if (m_manager) {
         // New sandbox settings: swap the manager only when nothing runs in it.
-        if (!m_configDirty || m_manager->runningCalls() > 0 || !m_manager->sessionIds().isEmpty()) {
+        if (!m_configDirty || m_manager->runningCalls() > 0) {
             return;
+        }
+        const QStringList ids = m_manager->sessionIds();
+        const bool sessionOpen = std::any_of(ids.cbegin(), ids.cend(), [this](const QString& id) {
+            const SessionState state = m_manager->sessionState(id);
+            return state == SessionState::Running || state == SessionState::Starting;
+        });
+        if (sessionOpen) {
+            return;  // applied when the last session stops (sessionStateChanged)
         }
         m_dispatcher.setSessionManager(nullptr);
         SessionManager* old = m_manager.release();
@@ -343,6 +355,9 @@ void GuiService::createManager() {
     connect(m_manager.get(), &SessionManager::sessionStateChanged, this,
             [this, sessions](const QString& sessionId, SessionState state, const QString& containerId) {
                 sessions->setSessionState(sessionId, state, containerId);
+                if (m_configDirty && state == SessionState::Stopped) {
+                    QTimer::singleShot(0, this, &GuiService::createManager);
+                }
                 updateStatus();
             });
     connect(m_manager.get(), &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
@@ -588,7 +603,10 @@ int runGuiMode(const AppOptions& options) {
     }
 
     GuiService service(options);
-    QObject::connect(&instance, &SingleInstance::activationRequested, &service, [&service] { service.activate(); });
+    QObject::connect(&instance, &SingleInstance::activationRequested, &service, [&service] {
+        qCInfo(lcApp) << "another launch asked for the dashboard";
+        service.activate();
+    });
     QObject::connect(qApp, &QCoreApplication::aboutToQuit, &service, [] { qCInfo(lcApp) << "bye"; });
     service.start();
     return QApplication::exec();
