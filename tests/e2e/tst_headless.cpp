@@ -406,6 +406,51 @@ private Q_SLOTS:
         QCOMPARE(rig->server.connections(), 1);
     }
 
+    void concurrentCallsNeverMix() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        rig->server.send(BackendServer::toolCall(QStringLiteral("mixA"), s,
+                                                 QStringLiteral("for i in 1 2 3 4 5; do echo A$i; sleep 0.1; done"),
+                                                 m_workspace));
+        rig->server.send(BackendServer::toolCall(QStringLiteral("mixB"), s,
+                                                 QStringLiteral("for i in 1 2 3 4 5; do echo B$i >&2; sleep 0.1; done"),
+                                                 m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("mixA"), 30000));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("mixB"), 30000));
+        bool contiguousA = false;
+        bool contiguousB = false;
+        QCOMPARE(rig->server.streamed(QStringLiteral("mixA"), QString(), &contiguousA),
+                 QStringLiteral("A1\nA2\nA3\nA4\nA5\n"));
+        QCOMPARE(rig->server.streamed(QStringLiteral("mixB"), QString(), &contiguousB),
+                 QStringLiteral("B1\nB2\nB3\nB4\nB5\n"));
+        QVERIFY(contiguousA && contiguousB);
+        QCOMPARE(firstResult(rig->server, QStringLiteral("mixB")).value(QStringLiteral("output")).toString(),
+                 QStringLiteral("B1\nB2\nB3\nB4\nB5\n"));
+    }
+
+    void oversizedFrameReconnectsAndLosesNothing() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QString s = session();
+        rig->server.send(BackendServer::toolCall(QStringLiteral("big1"), s,
+                                                 QStringLiteral("echo first; sleep 2; echo second"), m_workspace));
+        QVERIFY(
+            rig->server.waitFor([](const QJsonObject& m) { return typeOf(m) == QLatin1String("tool_output"); }, 30000));
+        // Over the 1 MiB inbound limit: the app closes with 1009 and reconnects; the call runs on.
+        rig->server.sendText(QString(2 * 1024 * 1024, QLatin1Char('x')));
+        QVERIFY2(QTest::qWaitFor([&] { return rig->server.connections() >= 2; }, 15000),
+                 qPrintable(rig->app.logText()));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("big1"), 20000));
+        QTest::qWait(500);
+        const QList<QJsonObject> results = rig->server.resultsFor(QStringLiteral("big1"));
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(results.first().value(QStringLiteral("output")).toString(), QStringLiteral("first\nsecond\n"));
+        QVERIFY2(rig->app.logText().contains(QStringLiteral("1009")), qPrintable(rig->app.logText()));
+    }
+
     void authFailedWithoutRetryStorm() {
         RawBackend backend(401);
         QVERIFY(backend.listen());
