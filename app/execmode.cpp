@@ -15,10 +15,17 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
+#include <QSocketNotifier>
 #include <QTimer>
 #include <QUuid>
 
+#include <csignal>
 #include <cstdio>
+
+#if defined(Q_OS_UNIX)
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 namespace zeus {
 
@@ -33,6 +40,16 @@ void writeTo(FILE* stream, const QString& text) {
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
     std::fflush(stream);
 }
+
+#if defined(Q_OS_UNIX)
+// Ctrl-C or a TERM must not leave the container behind: the handler only writes to a
+// socket (async-signal-safe); the event loop then cancels the call and cleans up.
+int g_signalPipe[2] = {-1, -1};
+void onSignal(int) {
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(g_signalPipe[0], &byte, 1);
+}
+#endif
 
 void refuse(const QString& message) {
     writeTo(stderr, QStringLiteral("zeus-desktop: ") + message + QLatin1Char('\n'));
@@ -132,8 +149,30 @@ int runExecMode(const AppOptions& options) {
         request.timeoutSeconds = timeoutSeconds;
         manager->execute(request);
     });
+#if defined(Q_OS_UNIX)
+    std::unique_ptr<QSocketNotifier> signalNotifier;
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) == 0) {
+        signalNotifier = std::make_unique<QSocketNotifier>(g_signalPipe[1], QSocketNotifier::Read);
+        QObject::connect(signalNotifier.get(), &QSocketNotifier::activated, [&] {
+            char byte = 0;
+            [[maybe_unused]] const auto got = ::read(g_signalPipe[1], &byte, 1);
+            if (manager && manager->cancel(QStringLiteral("exec"))) {
+                return;  // callFinished follows: container removed, exit 130
+            }
+            QCoreApplication::exit(kCancelled);
+        });
+        std::signal(SIGINT, onSignal);
+        std::signal(SIGTERM, onSignal);
+        std::signal(SIGHUP, onSignal);
+    }
+#endif
     QTimer::singleShot(0, &detector, &RuntimeDetector::detect);
     const int loopResult = QCoreApplication::exec();
+#if defined(Q_OS_UNIX)
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    std::signal(SIGHUP, SIG_DFL);
+#endif
     manager.reset();
     return loopResult;
 }

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+
 using namespace zeus::test;
 
 namespace {
@@ -30,6 +32,7 @@ private Q_SLOTS:
     void refusals_data();
     void refusals();
     void timeoutExits124();
+    void interruptCancelsAndCleansUp();
 
 private:
     Run runApp(const QStringList& arguments, int waitMs = 60000);
@@ -140,6 +143,33 @@ void TestExecMode::timeoutExits124() {
     QCOMPARE(run.exitCode, 124);
     QCOMPARE(run.out, QByteArray("started\n"));
     QVERIFY(clock.elapsed() < 30000);
+    QVERIFY(containersFor(QStringLiteral("docker"), m_ws).isEmpty());
+}
+
+void TestExecMode::interruptCancelsAndCleansUp() {
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_config.path());
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(ZEUS_APP_BINARY),
+                  {QStringLiteral("--workspace"), m_ws, QStringLiteral("--runtime"), QStringLiteral("docker"),
+                   QStringLiteral("--profile"), QStringLiteral("hardened"), QStringLiteral("--image"), testImage(),
+                   QStringLiteral("--exec"), QStringLiteral("echo started; sleep 300")});
+    QVERIFY(process.waitForStarted(10000));
+    QByteArray out;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+            return out.contains("started");
+        },
+        60000));
+    QCOMPARE(containersFor(QStringLiteral("docker"), m_ws).size(), 1);
+    ::kill(pid_t(process.processId()), SIGINT);  // Ctrl-C
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 130);
     QVERIFY(containersFor(QStringLiteral("docker"), m_ws).isEmpty());
 }
 
