@@ -14,10 +14,13 @@ namespace {
 // setsid is a child of this sh (not a group leader), so it does not fork and the inner sh
 // becomes leader of a new session and process group; its pid is the group id. The file is
 // left behind only while something of the group still lives, so a later stop finds it.
+// The outer shell's own diagnostics (ash prints "Terminated" when the group is stopped) go to
+// /dev/null; the command keeps the real stderr through fd 3.
 const char kWrapper[] =
+    "exec 3>&2 2>/dev/null\n"
     "setsid sh -c 'echo $$ >\"$1\"; shift; "
     "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; else exec sh -c \"$1\"; fi' "
-    "zeus-group \"$1\" \"$2\"\n"
+    "zeus-group \"$1\" \"$2\" 2>&3 3>&-\n"
     "rc=$?\n"
     "read pg <\"$1\" 2>/dev/null && { kill -0 -\"$pg\" 2>/dev/null || rm -f \"$1\"; }\n"
     "exit $rc\n";

@@ -7,6 +7,7 @@ namespace zeus {
 namespace {
 constexpr int kKillGraceMs = 2000;
 constexpr qint64 kCollectLimit = 4 * 1024 * 1024;  // engine call output kept for parsing
+constexpr qint64 kStreamingStderrLimit = 64 * 1024;
 }  // namespace
 
 SessionProcess::SessionProcess(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent)
@@ -37,8 +38,9 @@ SessionProcess::SessionProcess(const QString& program, const QStringList& argume
         if (m_streaming) {
             Q_EMIT outputReady(OutputStream::Stderr, chunk);
         }
-        if (m_stderr.size() < kCollectLimit) {
-            m_stderr += chunk;  // also kept when streaming: it explains a failed exec
+        // Also kept when streaming (it explains a failed exec), but then only the start of it.
+        if (m_stderr.size() < (m_streaming ? kStreamingStderrLimit : kCollectLimit)) {
+            m_stderr += chunk;
         }
     });
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
