@@ -123,6 +123,81 @@
     </message>
 </context>
 <context>
+    <name>zeus::BackendConnection</name>
+    <message>
+        <source>No backend URL is set.</source>
+        <translation>尚未设置后端地址。</translation>
+    </message>
+    <message>
+        <source>The backend URL is not valid.</source>
+        <translation>后端地址无效。</translation>
+    </message>
+    <message>
+        <source>The backend URL must not contain a user name or password.</source>
+        <translation>后端地址中不能包含用户名或密码。</translation>
+    </message>
+    <message>
+        <source>Plain ws:// is only allowed to this computer; use wss:// for %1.</source>
+        <translation>未加密的 ws:// 仅允许连接本机；连接 %1 请使用 wss://。</translation>
+    </message>
+    <message>
+        <source>The backend URL must start with wss://.</source>
+        <translation>后端地址必须以 wss:// 开头。</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>已断开</translation>
+    </message>
+    <message>
+        <source>Signed out</source>
+        <translation>未登录</translation>
+    </message>
+    <message>
+        <source>Connecting</source>
+        <translation>正在连接</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Reconnecting</source>
+        <translation>正在重新连接</translation>
+    </message>
+    <message>
+        <source>Sign-in refused</source>
+        <translation>登录被拒绝</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>TLS error: %1</source>
+        <translation>TLS 错误：%1</translation>
+    </message>
+    <message>
+        <source>connection closed (code %1)</source>
+        <translation>连接已关闭（代码 %1）</translation>
+    </message>
+    <message>
+        <source>connection failed</source>
+        <translation>连接失败</translation>
+    </message>
+    <message>
+        <source>no answer to ping within %1 ms: connection is dead</source>
+        <translation>%1 毫秒内没有收到 ping 的应答：连接已失效</translation>
+    </message>
+    <message>
+        <source>no answer from the backend within %1 ms</source>
+        <translation>后端在 %1 毫秒内没有应答</translation>
+    </message>
+    <message>
+        <source>The backend refused the sign-in token (HTTP %1). Sign in again.</source>
+        <translation>后端拒绝了登录令牌（HTTP %1）。请重新登录。</translation>
+    </message>
+</context>
+<context>
     <name>zeus::ConnectionPanel</name>
     <message>
         <source>State:</source>
@@ -191,6 +266,33 @@
     <message>
         <source>&amp;Disconnect</source>
         <translation>断开(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::CredentialStore</name>
+    <message>
+        <source>Not signed in: no token is stored for this backend.</source>
+        <translation>未登录：没有为此后端保存令牌。</translation>
+    </message>
+    <message>
+        <source>The keychain is locked or access to it was denied. Unlock it and try again.</source>
+        <translation>钥匙串已锁定或访问被拒绝。请解锁后重试。</translation>
+    </message>
+    <message>
+        <source>The keychain reported an error: %1</source>
+        <translation>钥匙串报告了一个错误：%1</translation>
+    </message>
+    <message>
+        <source>No keychain is available to store the sign-in token (%1). Zeus Desktop never stores it in plain text: start a keyring such as GNOME Keyring or KWallet, or set %2 for headless use.</source>
+        <translation>没有可用于保存登录令牌的钥匙串（%1）。Zeus Desktop 绝不以明文保存令牌：请启动 GNOME Keyring 或 KWallet 等密钥环，或在无界面模式下设置 %2。</translation>
+    </message>
+    <message>
+        <source>no keychain service</source>
+        <translation>没有钥匙串服务</translation>
+    </message>
+    <message>
+        <source>The keychain did not answer within %1 seconds. It may be locked and waiting for its password.</source>
+        <translation>钥匙串在 %1 秒内没有应答。它可能已锁定，正在等待输入密码。</translation>
     </message>
 </context>
 <context>
@@ -269,6 +371,17 @@
     </message>
 </context>
 <context>
+    <name>zeus::DetectionResult</name>
+    <message>
+        <source>it was not probed</source>
+        <translation>未进行检测</translation>
+    </message>
+    <message>
+        <source>The preferred runtime %1 is not usable: %2</source>
+        <translation>首选的运行时 %1 不可用：%2</translation>
+    </message>
+</context>
+<context>
     <name>zeus::DiagnosticsPanel</name>
     <message>
         <source>Diagnostics report</source>
@@ -313,6 +426,97 @@
     <message>
         <source>Could not save the report to %1: %2</source>
         <translation>无法将报告保存到 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::DiagnosticsReport</name>
+    <message>
+        <source>OS: %1, %2, %3</source>
+        <translation>操作系统：%1，%2，%3</translation>
+    </message>
+    <message>
+        <source>Report generated: %1</source>
+        <translation>报告生成时间：%1</translation>
+    </message>
+    <message>
+        <source>== Container runtime ==</source>
+        <translation>== 容器运行时 ==</translation>
+    </message>
+    <message>
+        <source>Using: %1 (server %2)</source>
+        <translation>正在使用：%1（服务端 %2）</translation>
+    </message>
+    <message>
+        <source>Using: none</source>
+        <translation>正在使用：无</translation>
+    </message>
+    <message>
+        <source>Reason: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>Preference: %1; detection took %2 ms</source>
+        <translation>首选项：%1；检测耗时 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>What to do:</source>
+        <translation>解决办法：</translation>
+    </message>
+    <message>
+        <source>  binary: %1</source>
+        <translation>  可执行文件：%1</translation>
+    </message>
+    <message>
+        <source>  client version: %1, server version: %2</source>
+        <translation>  客户端版本：%1，服务端版本：%2</translation>
+    </message>
+    <message>
+        <source>  engine OS: %1, arch: %2, rootless: %3</source>
+        <translation>  引擎操作系统：%1，架构：%2，无 root 模式：%3</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>  runc: %1</source>
+        <translation>  runc：%1</translation>
+    </message>
+    <message>
+        <source>  reason: %1</source>
+        <translation>  原因：%1</translation>
+    </message>
+    <message>
+        <source>  guidance:</source>
+        <translation>  建议：</translation>
+    </message>
+    <message>
+        <source>not started: %1</source>
+        <translation>未能启动：%1</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>已超时</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>已崩溃</translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>    stdout:</source>
+        <translation>    标准输出：</translation>
+    </message>
+    <message>
+        <source>    stderr:</source>
+        <translation>    标准错误：</translation>
     </message>
 </context>
 <context>
@@ -372,6 +576,176 @@ History:
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ImageBuilder</name>
+    <message>
+        <source>No container engine was chosen to build the image.</source>
+        <translation>未选择用于构建镜像的容器引擎。</translation>
+    </message>
+    <message>
+        <source>The image tag &quot;%1&quot; is not valid.</source>
+        <translation>镜像标签“%1”无效。</translation>
+    </message>
+    <message>
+        <source>The Dockerfile &quot;%1&quot; does not exist.</source>
+        <translation>Dockerfile“%1”不存在。</translation>
+    </message>
+    <message>
+        <source>The build context &quot;%1&quot; is not a directory.</source>
+        <translation>构建上下文“%1”不是目录。</translation>
+    </message>
+    <message>
+        <source>The build argument &quot;%1&quot; is not KEY=VALUE.</source>
+        <translation>构建参数“%1”不是 KEY=VALUE 格式。</translation>
+    </message>
+    <message>
+        <source>An image build is already running.</source>
+        <translation>已有镜像构建正在进行。</translation>
+    </message>
+    <message>
+        <source>The image build timed out after %1 s and was stopped.</source>
+        <translation>镜像构建在 %1 秒后超时，已被停止。</translation>
+    </message>
+    <message>
+        <source>The image build was cancelled.</source>
+        <translation>镜像构建已取消。</translation>
+    </message>
+    <message>
+        <source>%1 build stopped unexpectedly.</source>
+        <translation>%1 构建意外停止。</translation>
+    </message>
+    <message>
+        <source>%1 build failed with exit code %2.</source>
+        <translation>%1 构建失败，退出码为 %2。</translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::InstallGuidance</name>
+    <message>
+        <source>Apple Containerization runs only on macOS 26 or later on Apple silicon. On this system, install Docker instead.</source>
+        <translation>Apple Containerization 仅能在搭载 Apple 芯片的 macOS 26 或更高版本上运行。在此系统上请改为安装 Docker。</translation>
+    </message>
+    <message>
+        <source>Install Docker Desktop (with Homebrew, or the installer from docker.com), then open it once.</source>
+        <translation>安装 Docker Desktop（使用 Homebrew，或从 docker.com 下载安装程序），然后打开一次。</translation>
+    </message>
+    <message>
+        <source>Start Docker Desktop and wait until it says it is running.</source>
+        <translation>启动 Docker Desktop，并等待其显示正在运行。</translation>
+    </message>
+    <message>
+        <source>Docker Desktop&apos;s socket is not accessible to you. Use Docker Desktop&apos;s own context, or restart Docker Desktop.</source>
+        <translation>您无法访问 Docker Desktop 的套接字。请使用 Docker Desktop 自己的上下文，或重新启动 Docker Desktop。</translation>
+    </message>
+    <message>
+        <source>Update Docker Desktop to the latest release.</source>
+        <translation>将 Docker Desktop 更新到最新版本。</translation>
+    </message>
+    <message>
+        <source>Install Docker Desktop (WSL 2 backend), then start it once from the Start menu.</source>
+        <translation>安装 Docker Desktop（WSL 2 后端），然后从“开始”菜单启动一次。</translation>
+    </message>
+    <message>
+        <source>Your account may not use Docker Desktop. Add it to the docker-users group in an administrator terminal, then sign out and back in.</source>
+        <translation>您的账户无权使用 Docker Desktop。请在管理员终端中将其加入 docker-users 组，然后注销并重新登录。</translation>
+    </message>
+    <message>
+        <source>Install the Docker engine from the distribution and start it.</source>
+        <translation>从发行版安装 Docker 引擎并启动它。</translation>
+    </message>
+    <message>
+        <source>Start the Docker daemon (and enable it at boot).</source>
+        <translation>启动 Docker 守护进程（并设置为开机启动）。</translation>
+    </message>
+    <message>
+        <source>You are not allowed to use the Docker socket. Add yourself to the docker group, then log out and back in.</source>
+        <translation>您无权使用 Docker 套接字。请将自己加入 docker 组，然后注销并重新登录。</translation>
+    </message>
+    <message>
+        <source>Update the Docker engine and runc to current packages.</source>
+        <translation>将 Docker 引擎和 runc 更新到当前版本的软件包。</translation>
+    </message>
+    <message>
+        <source>Install the Docker engine (moby-engine) and start it.</source>
+        <translation>安装 Docker 引擎（moby-engine）并启动它。</translation>
+    </message>
+    <message>
+        <source>Install Docker and start its daemon.</source>
+        <translation>安装 Docker 并启动其守护进程。</translation>
+    </message>
+    <message>
+        <source>Update Docker and runc with a full system upgrade.</source>
+        <translation>通过完整的系统升级来更新 Docker 和 runc。</translation>
+    </message>
+    <message>
+        <source>Install Podman, then create and start its Linux machine.</source>
+        <translation>安装 Podman，然后创建并启动其 Linux 虚拟机。</translation>
+    </message>
+    <message>
+        <source>Start the Podman machine.</source>
+        <translation>启动 Podman 虚拟机。</translation>
+    </message>
+    <message>
+        <source>Podman&apos;s connection is not accessible to you. Check the default connection and restart the machine.</source>
+        <translation>您无法访问 Podman 的连接。请检查默认连接并重新启动虚拟机。</translation>
+    </message>
+    <message>
+        <source>Update Podman and its machine image.</source>
+        <translation>更新 Podman 及其虚拟机镜像。</translation>
+    </message>
+    <message>
+        <source>Install Podman, then create and start its WSL machine.</source>
+        <translation>安装 Podman，然后创建并启动其 WSL 虚拟机。</translation>
+    </message>
+    <message>
+        <source>Install Podman from the distribution.</source>
+        <translation>从发行版安装 Podman。</translation>
+    </message>
+    <message>
+        <source>Podman is set up to use a service that does not answer. Start your Podman socket.</source>
+        <translation>Podman 被配置为使用一个没有应答的服务。请启动您的 Podman 套接字。</translation>
+    </message>
+    <message>
+        <source>Rootless Podman needs subordinate user and group IDs for you. Add them, then migrate.</source>
+        <translation>无 root 模式的 Podman 需要为您配置从属用户 ID 和组 ID。请添加后再执行迁移。</translation>
+    </message>
+    <message>
+        <source>Update Podman and runc to current packages.</source>
+        <translation>将 Podman 和 runc 更新到当前版本的软件包。</translation>
+    </message>
+    <message>
+        <source>Install Podman.</source>
+        <translation>安装 Podman。</translation>
+    </message>
+    <message>
+        <source>Update Podman and its OCI runtimes.</source>
+        <translation>更新 Podman 及其 OCI 运行时。</translation>
+    </message>
+    <message>
+        <source>Update Podman and runc with a full system upgrade.</source>
+        <translation>通过完整的系统升级来更新 Podman 和 runc。</translation>
+    </message>
+    <message>
+        <source>Apple Containerization needs macOS 26 or later on Apple silicon. Download the signed installer package from the apple/container releases page, open it, then start the service.</source>
+        <translation>Apple Containerization 需要搭载 Apple 芯片的 macOS 26 或更高版本。请从 apple/container 的发布页面下载已签名的安装包，打开安装，然后启动服务。</translation>
+    </message>
+    <message>
+        <source>Start the container system service.</source>
+        <translation>启动 container 系统服务。</translation>
+    </message>
+    <message>
+        <source>The container system service is not accessible to you. Restart it as yourself.</source>
+        <translation>您无法访问 container 系统服务。请以您自己的身份重新启动它。</translation>
+    </message>
+    <message>
+        <source>Stop the service and install the latest release package from the apple/container releases page.</source>
+        <translation>停止服务，然后从 apple/container 的发布页面安装最新的发布包。</translation>
     </message>
 </context>
 <context>
@@ -473,6 +847,117 @@ History:
     <message>
         <source>To check it worked, run: %1</source>
         <translation>要确认是否成功，请运行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::RuntimeProbe</name>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <source>Installed but not running</source>
+        <translation>已安装但未运行</translation>
+    </message>
+    <message>
+        <source>Permission denied</source>
+        <translation>权限被拒绝</translation>
+    </message>
+    <message>
+        <source>Probe timed out</source>
+        <translation>检测超时</translation>
+    </message>
+    <message>
+        <source>Too old</source>
+        <translation>版本过旧</translation>
+    </message>
+    <message>
+        <source>Unreadable answer</source>
+        <translation>无法读取的应答</translation>
+    </message>
+    <message>
+        <source>%1 is not installed (%2 was not found on PATH or could not be started).</source>
+        <translation>%1 未安装（在 PATH 中找不到 %2，或无法启动它）。</translation>
+    </message>
+    <message>
+        <source>`%1` did not answer within %2 ms and was stopped.</source>
+        <translation>`%1` 在 %2 毫秒内没有应答，已被停止。</translation>
+    </message>
+    <message>
+        <source>`%1` crashed: %2</source>
+        <translation>`%1` 崩溃：%2</translation>
+    </message>
+    <message>
+        <source>%1 uses runc %2, older than %3 (CVE-2024-21626); upgrade the engine and runc.</source>
+        <translation>%1 使用的 runc %2 早于 %3（CVE-2024-21626）；请升级引擎和 runc。</translation>
+    </message>
+    <message>
+        <source>Permission denied while connecting to the Docker daemon: this user may not use its socket (%1)</source>
+        <translation>连接 Docker 守护进程时权限被拒绝：当前用户无权使用其套接字（%1）</translation>
+    </message>
+    <message>
+        <source>Docker is installed but its daemon is not running (%1)</source>
+        <translation>Docker 已安装，但其守护进程未运行（%1）</translation>
+    </message>
+    <message>
+        <source>The Docker daemon is not reachable (exit code %1): %2</source>
+        <translation>无法连接 Docker 守护进程（退出码 %1）：%2</translation>
+    </message>
+    <message>
+        <source>`docker info` answered without a server version.</source>
+        <translation>`docker info` 的应答中没有服务端版本。</translation>
+    </message>
+    <message>
+        <source>`docker info` printed no readable JSON (exit code %1).</source>
+        <translation>`docker info` 没有输出可读的 JSON（退出码 %1）。</translation>
+    </message>
+    <message>
+        <source>Podman may not be used by this user (%1)</source>
+        <translation>当前用户无权使用 Podman（%1）</translation>
+    </message>
+    <message>
+        <source>Podman is installed but its service or machine is not running (%1)</source>
+        <translation>Podman 已安装，但其服务或虚拟机未运行（%1）</translation>
+    </message>
+    <message>
+        <source>`podman info` failed (exit code %1): %2</source>
+        <translation>`podman info` 失败（退出码 %1）：%2</translation>
+    </message>
+    <message>
+        <source>`podman info` printed no readable JSON.</source>
+        <translation>`podman info` 没有输出可读的 JSON。</translation>
+    </message>
+    <message>
+        <source>`container --version` gave no version (exit code %1): %2</source>
+        <translation>`container --version` 没有给出版本（退出码 %1）：%2</translation>
+    </message>
+    <message>
+        <source>`container system status` was not run.</source>
+        <translation>未运行 `container system status`。</translation>
+    </message>
+    <message>
+        <source>Apple Containerization is installed but its service is not running.</source>
+        <translation>Apple Containerization 已安装，但其服务未运行。</translation>
+    </message>
+    <message>
+        <source>Apple Containerization is installed but its service is not registered with launchd (never started).</source>
+        <translation>Apple Containerization 已安装，但其服务未在 launchd 中注册（从未启动过）。</translation>
+    </message>
+    <message>
+        <source>`container system status` reported an unknown status: %1</source>
+        <translation>`container system status` 报告了未知状态：%1</translation>
+    </message>
+    <message>
+        <source>Apple Containerization is installed but its service is not running (%1)</source>
+        <translation>Apple Containerization 已安装，但其服务未运行（%1）</translation>
+    </message>
+    <message>
+        <source>`container system status` failed (exit code %1): %2</source>
+        <translation>`container system status` 失败（退出码 %1）：%2</translation>
     </message>
 </context>
 <context>
@@ -1002,6 +1487,61 @@ History:
     <message>
         <source>Last error: %1</source>
         <translation>最近的错误：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::WorkspaceGuard</name>
+    <message>
+        <source>No working directory was given.</source>
+        <translation>没有指定工作目录。</translation>
+    </message>
+    <message>
+        <source>The path contains a control character (such as a newline); it is refused.</source>
+        <translation>路径中包含控制字符（例如换行符），已拒绝。</translation>
+    </message>
+    <message>
+        <source>The working directory must be an absolute path.</source>
+        <translation>工作目录必须是绝对路径。</translation>
+    </message>
+    <message>
+        <source>The folder does not exist: %1</source>
+        <translation>文件夹不存在：%1</translation>
+    </message>
+    <message>
+        <source>The folder cannot be resolved: %1</source>
+        <translation>无法解析文件夹：%1</translation>
+    </message>
+    <message>
+        <source>This is not a folder: %1</source>
+        <translation>这不是文件夹：%1</translation>
+    </message>
+    <message>
+        <source>The resolved path contains a control character; it is refused.</source>
+        <translation>解析后的路径中包含控制字符，已拒绝。</translation>
+    </message>
+    <message>
+        <source>The root of the file system cannot be a working directory.</source>
+        <translation>文件系统的根目录不能作为工作目录。</translation>
+    </message>
+    <message>
+        <source>A drive root cannot be a working directory: %1</source>
+        <translation>驱动器的根目录不能作为工作目录：%1</translation>
+    </message>
+    <message>
+        <source>%1 holds credentials (%2) and cannot be a working directory.</source>
+        <translation>%1 存放着凭据（%2），不能作为工作目录。</translation>
+    </message>
+    <message>
+        <source>%1 is your home folder or contains it; choose a project folder inside it.</source>
+        <translation>%1 是您的主文件夹或包含主文件夹；请选择其中的某个项目文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is a system folder and cannot be a working directory.</source>
+        <translation>%1 是系统文件夹，不能作为工作目录。</translation>
+    </message>
+    <message>
+        <source>%1 is a system folder (%2) and cannot be a working directory.</source>
+        <translation>%1 是系统文件夹（%2），不能作为工作目录。</translation>
     </message>
 </context>
 <context>
