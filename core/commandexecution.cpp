@@ -14,7 +14,7 @@ namespace {
 // setsid is a child of this sh (not a group leader), so it does not fork and the inner sh
 // becomes leader of a new session and process group; its pid is the group id. The file is
 // left behind only while something of the group still lives, so a later stop finds it.
-// The outer shell's own diagnostics (ash prints "Terminated" when the group is stopped) go to
+// The outer shell's own diagnostics (job status, fork errors of the wrapper itself) go to
 // /dev/null; the command keeps the real stderr through fd 3.
 const char kWrapper[] =
     "exec 3>&2 2>/dev/null\n"
