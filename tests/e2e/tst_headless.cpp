@@ -223,6 +223,30 @@ private Q_SLOTS:
                  qPrintable(error));
     }
 
+    void startupRefusals_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        // No token anywhere (no ZEUS_DESKTOP_TOKEN, no keychain entry for this URL) and not on this computer.
+        QTest::newRow("no token for a remote backend")
+            << QStringLiteral("wss://backend.invalid/v1/desktop") << 3 << QStringLiteral("no sign-in token");
+        QTest::newRow("plain ws to a remote host")
+            << QStringLiteral("ws://backend.invalid/") << 2 << QStringLiteral("only allowed to this computer");
+        QTest::newRow("not a websocket url")
+            << QStringLiteral("https://backend.invalid/") << 2 << QStringLiteral("wss://");
+    }
+
+    void startupRefusals() {
+        QFETCH(QString, backend);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        HeadlessApp app;
+        app.start(backend, m_workspace, configHome());
+        QVERIFY2(app.waitForExit(30000), qPrintable(app.logText()));
+        QCOMPARE(app.process.exitCode(), exitCode);
+        QVERIFY2(app.logText().contains(message), qPrintable(app.logText()));
+    }
+
     void runsStreamsAndIsolates() {
         ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
         auto rig = connectedRig();
