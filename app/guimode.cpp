@@ -31,6 +31,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QPointer>
+#include <QSocketNotifier>
 #include <QSysInfo>
 #include <QTextStream>
 #include <QTimer>
@@ -41,11 +42,44 @@
 #include <memory>
 #include <variant>
 
+#ifdef Q_OS_UNIX
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
 namespace zeus {
 
 namespace {
 
 constexpr int kShutdownDeadlineMs = 15000;
+
+#ifdef Q_OS_UNIX
+// SIGTERM (logout, system shutdown) and SIGINT quit like the Quit menu entry, so the
+// containers are removed. The handler only writes to a pipe; the event loop does the work.
+int g_quitPipe[2] = {-1, -1};
+
+extern "C" void onQuitSignal(int signal) {
+    const char byte = char(signal);
+    const ssize_t written = ::write(g_quitPipe[1], &byte, 1);
+    (void)written;
+}
+
+bool installQuitSignals() {
+    if (::pipe(g_quitPipe) != 0) {
+        return false;
+    }
+    for (int fd : g_quitPipe) {
+        ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    }
+    struct sigaction action = {};
+    action.sa_handler = onQuitSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return ::sigaction(SIGTERM, &action, nullptr) == 0 && ::sigaction(SIGINT, &action, nullptr) == 0;
+}
+#endif
 constexpr int kRecentErrorLimit = 50;
 
 TrayStatus::Connection trayConnection(BackendConnection::State state) {
@@ -608,6 +642,19 @@ int runGuiMode(const AppOptions& options) {
         service.activate();
     });
     QObject::connect(qApp, &QCoreApplication::aboutToQuit, &service, [] { qCInfo(lcApp) << "bye"; });
+#ifdef Q_OS_UNIX
+    std::unique_ptr<QSocketNotifier> quitNotifier;
+    if (installQuitSignals()) {
+        quitNotifier = std::make_unique<QSocketNotifier>(g_quitPipe[0], QSocketNotifier::Read);
+        QObject::connect(quitNotifier.get(), &QSocketNotifier::activated, &service, [&service] {
+            char byte = 0;
+            while (::read(g_quitPipe[0], &byte, 1) == 1) {
+                qCInfo(lcApp) << "signal" << int(byte) << "received: quitting";
+            }
+            service.beginShutdown();
+        });
+    }
+#endif
     service.start();
     return QApplication::exec();
 }

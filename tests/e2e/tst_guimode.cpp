@@ -1,17 +1,41 @@
 // The tray app as a process: it starts (offscreen: no tray, so the dashboard is a window),
-// a second launch asks the first to show its dashboard and exits 0 at once.
+// a second launch asks the first to show its dashboard and exits 0 at once; with a backend
+// URL, an approved folder and a token it serves the backend's tool calls in a real
+// container, and SIGTERM quits like the Quit menu (containers removed).
+#include "appsettings.h"
+#include "backendserver.h"
 #include "testenvironment.h"
 
+#include <QJsonDocument>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
+#include <QUuid>
 #include <QtTest>
 
 class TestGuiMode : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void secondLaunchRaisesFirst();
+    void servesToolCallsAndQuitsCleanly();
 };
+
+namespace {
+
+QStringList containersOfOwner(const QString& owner) {
+    const zeus::test::ProcessOutput out = zeus::test::runProgram(
+        QStringLiteral("docker"), {QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("-q"),
+                                   QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.owner=") + owner});
+    QStringList ids;
+    for (const QByteArray& line : out.out.split('\n')) {
+        if (!line.trimmed().isEmpty()) {
+            ids << QString::fromUtf8(line.trimmed());
+        }
+    }
+    return ids;
+}
+
+}  // namespace
 
 void TestGuiMode::secondLaunchRaisesFirst() {
     QTemporaryDir home;
@@ -60,6 +84,86 @@ void TestGuiMode::secondLaunchRaisesFirst() {
         first.kill();
         first.waitForFinished(5000);
     }
+}
+
+void TestGuiMode::servesToolCallsAndQuitsCleanly() {
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+    zeus::test::BackendServer server;
+    QVERIFY(server.listen());
+    QTemporaryDir home;
+    QTemporaryDir workspaceDir;
+    QVERIFY(home.isValid() && workspaceDir.isValid());
+    const QString workspace = QFileInfo(workspaceDir.path()).canonicalFilePath();
+    QFile marker(workspace + QStringLiteral("/from-the-host.txt"));
+    QVERIFY(marker.open(QIODevice::WriteOnly));
+    marker.close();
+    const QString configHome = home.filePath(QStringLiteral(".config"));
+    QVERIFY(QDir().mkpath(home.filePath(QStringLiteral("runtime"))));
+    QFile::setPermissions(home.filePath(QStringLiteral("runtime")),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+
+    // The app's own settings file, as a user would have left it.
+    QString owner;
+    {
+        zeus::AppSettings settings(configHome + QStringLiteral("/ZeusDesktop/zeus-desktop.conf"));
+        QVERIFY(settings.setBackendUrl(server.url()));
+        QVERIFY(settings.setRuntimePreference(QStringLiteral("docker")));
+        QVERIFY(settings.setImage(zeus::test::testImage()));
+        QVERIFY(settings.setHardeningProfile(QStringLiteral("hardened")));  // --network none: no bridge here
+        settings.addRecentFolder(workspace);
+        QVERIFY(settings.approveWorkspace(workspace));
+        owner = settings.installId();
+        settings.sync();
+    }
+
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), home.path());
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home.filePath(QStringLiteral("runtime")));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("zeus.*.info=true"));
+    env.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("gui-e2e-token"));
+    QProcess app;
+    app.setProcessEnvironment(env);
+    app.setProcessChannelMode(QProcess::MergedChannels);
+    QByteArray log;
+    QObject::connect(&app, &QProcess::readyRead, &app, [&] { log += app.readAll(); });
+    app.start(QStringLiteral(ZEUS_APP_BINARY), {});
+    QVERIFY(app.waitForStarted(10000));
+
+    QVERIFY2(server.waitForType(QStringLiteral("hello"), 30000), log.constData());
+    const QJsonObject hello = server.ofType(QStringLiteral("hello")).constFirst();
+    QVERIFY2(QJsonDocument(hello).toJson().contains(workspace.toUtf8()), QJsonDocument(hello).toJson().constData());
+    // hello may come before detection finished; wait until the runtime is reported ready.
+    QTRY_VERIFY_WITH_TIMEOUT(log.contains("runtime docker"), 30000);
+
+    const QString callId = QStringLiteral("gui-call-1");
+    const QString sessionId = QStringLiteral("gui-session-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    server.send(zeus::test::BackendServer::toolCall(callId, sessionId,
+                                                    QStringLiteral("ls /workspace; echo oops >&2; exit 3"), workspace));
+    QVERIFY2(server.waitForResult(callId, 60000), log.constData());
+    const QJsonObject result = server.resultsFor(callId).constFirst();
+    QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(result.value(QStringLiteral("exit_code")).toInt(), 3);
+    QVERIFY(result.value(QStringLiteral("output")).toString().contains(QStringLiteral("from-the-host.txt")));
+    QVERIFY(result.value(QStringLiteral("output")).toString().contains(QStringLiteral("oops")));
+    QCOMPARE(containersOfOwner(owner).size(), 1);
+
+    // A folder the user did not approve is refused.
+    server.send(zeus::test::BackendServer::toolCall(QStringLiteral("gui-call-2"), sessionId, QStringLiteral("true"),
+                                                    home.path()));
+    QVERIFY(server.waitForResult(QStringLiteral("gui-call-2"), 30000));
+    QVERIFY(QJsonDocument(server.resultsFor(QStringLiteral("gui-call-2")).constFirst())
+                .toJson()
+                .contains("workspace_not_approved"));
+
+    // SIGTERM quits like the Quit menu: the container is removed, the exit is clean.
+    app.terminate();
+    QVERIFY2(app.waitForFinished(30000), log.constData());
+    log += app.readAll();
+    QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(log.contains("quitting"), log.constData());
+    QVERIFY2(containersOfOwner(owner).isEmpty(), log.constData());
 }
 
 QTEST_GUILESS_MAIN(TestGuiMode)
