@@ -217,18 +217,26 @@ void SessionManager::createContainer(Session& session) {
                   [](SessionProcess&) {});
         session.staleContainerId.clear();
     }
+    ++m_creating;
     runEngine(m_runtime->runArguments(spec), m_config.engineCallTimeoutMs,
               [this, sessionId](SessionProcess& process) { onContainerCreated(sessionId, &process); });
 }
 
 void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess* process) {
+    --m_creating;
     Session* session = findSession(sessionId);
     const QString id = lastLine(process->standardOutput());
     if (!session || session->phase != ContainerPhase::Creating) {
-        // The session ended (or the app is quitting) while its container was created.
+        // The session ended (or the app is quitting) while its container was created:
+        // remove it, and let a shutdown finish only once it is gone.
         if (process->succeeded() && !id.isEmpty()) {
-            runEngine(m_runtime->removeArguments({id}), m_config.engineCallTimeoutMs, [](SessionProcess&) {});
+            ++m_removalsPending;
+            runEngine(m_runtime->removeArguments({id}), m_config.engineCallTimeoutMs, [this](SessionProcess&) {
+                --m_removalsPending;
+                maybeFinishShutdown();
+            });
         }
+        maybeFinishShutdown();
         return;
     }
     if (process->succeeded() && !id.isEmpty()) {
@@ -408,16 +416,25 @@ void SessionManager::shutdown() {
         session.phase = ContainerPhase::None;
         setState(session, SessionState::Stopped);
     }
-    if (ids.isEmpty()) {
-        QTimer::singleShot(0, this, [this] { Q_EMIT shutdownFinished(); });
-        return;
+    if (!ids.isEmpty()) {
+        ++m_removalsPending;
+        runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [this](SessionProcess& process) {
+            if (!process.succeeded()) {
+                qCWarning(lcSession) << "removing containers at shutdown failed:" << process.diagnostic();
+            }
+            --m_removalsPending;
+            maybeFinishShutdown();
+        });
     }
-    runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [this, ids](SessionProcess& process) {
-        if (!process.succeeded()) {
-            qCWarning(lcSession) << "removing containers at shutdown failed:" << process.diagnostic();
-        }
+    // Containers still being created are removed when their `run` returns (onContainerCreated).
+    QTimer::singleShot(0, this, &SessionManager::maybeFinishShutdown);
+}
+
+void SessionManager::maybeFinishShutdown() {
+    if (m_shuttingDown && !m_shutdownEmitted && m_creating == 0 && m_removalsPending == 0) {
+        m_shutdownEmitted = true;
         Q_EMIT shutdownFinished();
-    });
+    }
 }
 
 void SessionManager::sweepOrphans() {

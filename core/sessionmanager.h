@@ -95,12 +95,14 @@ private:
     void setState(Session& session, SessionState state);
     void logEvent(Session& session, const QString& message);
     void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(SessionProcess&)> done);
+    void maybeFinishShutdown();
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxConfig m_config;
     std::map<QString, std::unique_ptr<Session>> m_sessions;
     QHash<QString, QPointer<CommandExecution>> m_calls;
-    int m_enginePending = 0;
+    int m_creating = 0;         // `run -d` calls in flight
+    int m_removalsPending = 0;  // shutdown's `rm -f` calls in flight
     bool m_shuttingDown = false;
     bool m_shutdownEmitted = false;
 };

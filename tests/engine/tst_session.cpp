@@ -36,6 +36,8 @@ private Q_SLOTS:
     void overTheLimitIsBusy();
     void shutdownRemovesEverything_data() { engines_data(); }
     void shutdownRemovesEverything();
+    void shutdownWhileCreating_data() { engines_data(); }
+    void shutdownWhileCreating();
 
 private:
     std::unique_ptr<SessionManager> makeManager(const QString& engine, SandboxConfig config = {});
@@ -307,6 +309,25 @@ void TestSession::shutdownRemovesEverything() {
     QVERIFY(done.wait(60000));
     QVERIFY(containersOf(engine, m_owner).isEmpty());
     QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).errorCode, QStringLiteral("container_failed"));
+}
+
+void TestSession::shutdownWhileCreating() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    QSignalSpy done(manager.get(), &SessionManager::shutdownFinished);
+    // Quit while the first container is still being created (as on Ctrl-C right after start).
+    const QString call =
+        rec.start(QStringLiteral("s1"), makeWorkspace(m_dir, QStringLiteral("early")), QStringLiteral("echo never"));
+    QTest::qWait(50);
+    manager->shutdown();
+    QVERIFY(rec.waitFor(call, 30000));
+    QCOMPARE(execStatusName(rec.results.value(call).status), QStringLiteral("cancelled"));
+    QVERIFY(done.wait(60000));
+    QCOMPARE(done.size(), 1);
+    QVERIFY2(containersOf(engine, m_owner).isEmpty(),
+             "the container created during shutdown is removed before it ends");
 }
 
 QTEST_GUILESS_MAIN(TestSession)
