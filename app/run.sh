@@ -59,14 +59,20 @@ if [ -x docker/ensure-image.sh ]; then
 fi
 
 say "workspace: $workspace (only this folder is visible to commands, at /workspace)"
-if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x "$app" ]; then
-    exec "$app" "${extra[@]}"
-fi
+backend_bin="$source_dir/build/dev/app/testbackend/zeus-testbackend"
+port=${ZEUS_TESTBACKEND_PORT:-8765}
+backend_url="ws://127.0.0.1:$port"
 
-# No display: the local console. Each line runs in a fresh sandbox of the workspace.
-"$app" --diagnose || true
+# The embedded default backend: zeus-testbackend on this computer sends each line you
+# type as a desktop_exec tool call and prints what comes back.
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    "$app" --backend "$backend_url" --workspace "$workspace" "${profile_args[@]}" "${extra[@]}" &
+else
+    "$app" --headless --backend "$backend_url" --workspace "$workspace" --runtime "$engine" \
+        "${profile_args[@]}" "${extra[@]}" 2>>"$state_dir/headless.log" &
+    say "no display: the app runs headless; its log is $state_dir/headless.log"
+fi
+app_pid=$!
+trap 'kill -TERM $app_pid 2>/dev/null; wait $app_pid 2>/dev/null; if [ -n "${dockerd_pid:-}" ]; then kill $dockerd_pid 2>/dev/null; wait $dockerd_pid 2>/dev/null; fi' EXIT
 say "type a command to run it in the sandbox (e.g. 'ls /workspace'), Ctrl-D to quit"
-while IFS= read -r -e -p "zeus$ " line; do
-    [ -n "$line" ] || continue
-    "$app" --runtime "$engine" "${profile_args[@]}" --workspace "$workspace" --exec "$line" "${extra[@]}" || say "exit status $?"
-done
+"$backend_bin" --port "$port" --workspace "$workspace"
