@@ -21,6 +21,11 @@ bool hasControlCharacter(const QString& path) {
 // Normalised for comparison: forward slashes, no trailing slash except for a root.
 QString normalised(const QString& path) {
     QString p = QDir::fromNativeSeparators(path);
+    // A Windows path is normalised the same on every platform (rules are also checked there).
+    static const QRegularExpression windowsLike(QStringLiteral("^([A-Za-z]:[\\\\/]|\\\\\\\\)"));
+    if (windowsLike.match(p).hasMatch()) {
+        p.replace(QLatin1Char('\\'), QLatin1Char('/'));
+    }
     while (p.size() > 1 && p.endsWith(QLatin1Char('/')) && !p.endsWith(QLatin1String(":/"))) {
         p.chop(1);
     }
@@ -189,6 +194,15 @@ WorkspaceGuard::Result WorkspaceGuard::check(const QString& path, const Environm
     if (!QFileInfo(canonical).isDir()) {
         return refuse(Rule::NotADirectory, canonical, tr("This is not a folder: %1").arg(canonical));
     }
+    if (hasControlCharacter(canonical)) {
+        return refuse(Rule::ControlCharacter, canonical,
+                      tr("The resolved path contains a control character; it is refused."));
+    }
+    return checkResolved(canonical, environment);
+}
+
+WorkspaceGuard::Result WorkspaceGuard::checkResolved(const QString& canonicalPath, const Environment& environment) {
+    const QString canonical = normalised(canonicalPath);
     if (hasControlCharacter(canonical)) {
         return refuse(Rule::ControlCharacter, canonical,
                       tr("The resolved path contains a control character; it is refused."));

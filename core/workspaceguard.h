@@ -43,6 +43,11 @@ public:
     // Checks one folder; the returned canonicalPath is what must be mounted.
     static Result check(const QString& path, const Environment& environment = hostEnvironment());
 
+    // The location rules alone (root, drive root, home, secret stores, system trees) on a
+    // path that is already resolved; no file system access. check() ends with this; tests
+    // use it for paths of other platforms (C:/Windows, //server/share).
+    static Result checkResolved(const QString& canonicalPath, const Environment& environment);
+
     // Stable machine name of a rule ("home_or_ancestor"), for logs and reports.
     static QString ruleName(Rule rule);
 

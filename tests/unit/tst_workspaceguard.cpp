@@ -25,7 +25,7 @@ private Q_SLOTS:
     void symlinkIntoHomeIsRefused();
     void symlinkIntoSecretStoreIsRefused();
     void caseInsensitiveComparison();
-    void windowsPaths_data();
+    void windowsPaths_data();  // and macOS: location rules on resolved paths
     void windowsPaths();
     void everyRuleHasAName();
 
@@ -172,16 +172,51 @@ void TestWorkspaceGuard::caseInsensitiveComparison() {
 }
 
 void TestWorkspaceGuard::windowsPaths_data() {
-    // Windows rules are pure string rules (the folders cannot exist here), so they are
-    // checked through the system-tree list.
-    QTest::addColumn<QString>("tree");
-    QTest::newRow("windows") << QStringLiteral("C:/Windows");
-    QTest::newRow("program files") << QStringLiteral("C:/Program Files");
+    // Paths of other platforms cannot exist here: the location rules are checked on them
+    // as already-resolved paths.
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("home");
+    QTest::addColumn<bool>("caseInsensitive");
+    QTest::addColumn<Rule>("rule");
+    const QString winHome = QStringLiteral("C:/Users/bob");
+    const QString macHome = QStringLiteral("/Users/bob");
+    QTest::newRow("C root") << QStringLiteral("C:/") << winHome << true << Rule::DriveRoot;
+    QTest::newRow("d root no slash") << QStringLiteral("d:") << winHome << true << Rule::DriveRoot;
+    QTest::newRow("unc share") << QStringLiteral("//server/share") << winHome << true << Rule::DriveRoot;
+    QTest::newRow("windows") << QStringLiteral("C:/Windows") << winHome << true << Rule::SystemTree;
+    QTest::newRow("system32 lower") << QStringLiteral("c:/windows/system32") << winHome << true << Rule::SystemTree;
+    QTest::newRow("program files on D") << QStringLiteral("D:/Program Files/App") << winHome << true
+                                        << Rule::SystemTree;
+    QTest::newRow("programdata") << QStringLiteral("C:/ProgramData") << winHome << true << Rule::SystemTree;
+    QTest::newRow("users") << QStringLiteral("C:/Users") << winHome << true << Rule::HomeOrAncestor;
+    QTest::newRow("win home other case") << QStringLiteral("c:/users/BOB") << winHome << true << Rule::HomeOrAncestor;
+    QTest::newRow("win ssh") << QStringLiteral("C:/Users/Bob/.SSH/keys") << winHome << true << Rule::SecretStore;
+    QTest::newRow("appdata") << QStringLiteral("C:/Users/bob/AppData/Roaming") << winHome << true << Rule::SecretStore;
+    QTest::newRow("win project") << QStringLiteral("C:/Users/bob/src/app") << winHome << true << Rule::Accepted;
+    QTest::newRow("win backslashes") << QStringLiteral("C:\\Users\\bob\\src") << winHome << true << Rule::Accepted;
+    QTest::newRow("win backslash system")
+        << QStringLiteral("C:\\Windows\\System32") << winHome << true << Rule::SystemTree;
+    QTest::newRow("unc backslashes") << QStringLiteral("\\\\server\\share") << winHome << true << Rule::DriveRoot;
+    QTest::newRow("mac keychains") << QStringLiteral("/Users/bob/Library/Keychains") << macHome << true
+                                   << Rule::SecretStore;
+    QTest::newRow("mac system") << QStringLiteral("/System/Library") << macHome << true << Rule::SystemTree;
+    QTest::newRow("mac private etc") << QStringLiteral("/private/etc/ssh") << macHome << true << Rule::SystemTree;
+    QTest::newRow("mac library other case") << QStringLiteral("/library/Caches") << macHome << true << Rule::SystemTree;
+    QTest::newRow("mac library case-sensitive")
+        << QStringLiteral("/library/Caches") << macHome << false << Rule::Accepted;
+    QTest::newRow("mac project") << QStringLiteral("/Users/bob/Projects/x") << macHome << true << Rule::Accepted;
 }
 
 void TestWorkspaceGuard::windowsPaths() {
-    QFETCH(QString, tree);
-    QVERIFY(WorkspaceGuard::systemTrees().contains(tree));
+    QFETCH(QString, path);
+    QFETCH(QString, home);
+    QFETCH(bool, caseInsensitive);
+    QFETCH(Rule, rule);
+    WorkspaceGuard::Environment env;
+    env.homePath = home;
+    env.caseInsensitive = caseInsensitive;
+    const WorkspaceGuard::Result result = WorkspaceGuard::checkResolved(path, env);
+    QCOMPARE(WorkspaceGuard::ruleName(result.rule), WorkspaceGuard::ruleName(rule));
 }
 
 void TestWorkspaceGuard::everyRuleHasAName() {
