@@ -107,6 +107,13 @@ class GuiService : public QObject {
     Q_OBJECT
 public:
     explicit GuiService(const AppOptions& options) : m_options(options), m_tokens(&m_credentials) {}
+    ~GuiService() override {
+        // The manager outlives the dashboard (declaration order); nothing it says at its end
+        // may reach widgets that are gone.
+        if (m_manager) {
+            QObject::disconnect(m_manager.get(), nullptr, this, nullptr);
+        }
+    }
 
     void start();
     void beginShutdown();

@@ -52,7 +52,7 @@ public:
     bool isFollowingTail() const { return m_following; }
     void setFollowingTail(bool follow);
 
-    // The selected lines (all lines when nothing is selected is NOT implied).
+    // The selected lines joined by newlines (empty when nothing is selected).
     QString selectedText() const;
 
 Q_SIGNALS:

@@ -203,6 +203,25 @@ void SessionTableModel::setUsage(const QString& sessionId, double cpuPercent, qi
     changed(index);
 }
 
+bool SessionTableModel::sameContainer(const QString& a, const QString& b) {
+    if (a.size() < 12 || b.size() < 12) {
+        return false;
+    }
+    return a.size() <= b.size() ? b.startsWith(a, Qt::CaseInsensitive) : a.startsWith(b, Qt::CaseInsensitive);
+}
+
+bool SessionTableModel::setUsageForContainer(const QString& containerId, double cpuPercent, qint64 memoryBytes) {
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (sameContainer(m_rows.at(i).containerId, containerId)) {
+            m_rows[i].cpuPercent = cpuPercent;
+            m_rows[i].memoryBytes = memoryBytes;
+            changed(i);
+            return true;
+        }
+    }
+    return false;
+}
+
 void SessionTableModel::removeSession(const QString& sessionId) {
     const int index = rowOf(sessionId);
     if (index < 0) {

@@ -46,6 +46,12 @@ public:
     void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
     // From the engine's stats; negative values clear.
     void setUsage(const QString& sessionId, double cpuPercent, qint64 memoryBytes);
+    // The same, keyed by container id (full or the 12-character short form); false when no
+    // row has that container.
+    bool setUsageForContainer(const QString& containerId, double cpuPercent, qint64 memoryBytes);
+    // Pure: whether two container ids name the same container (one is a prefix of the
+    // other, at least 12 characters each).
+    static bool sameContainer(const QString& a, const QString& b);
     void removeSession(const QString& sessionId);
 
     int rowOf(const QString& sessionId) const;

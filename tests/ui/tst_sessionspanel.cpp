@@ -110,6 +110,14 @@ void TestSessionsPanel::tableFollowsSessions() {
     QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("12.5 %"));
     QVERIFY(cell(model, 0, SessionTableModel::MemoryColumn).startsWith(QStringLiteral("64")));
 
+    // Engine stats name containers by short or full id.
+    QVERIFY(model->setUsageForContainer(id.left(12), 50.0, 1024));
+    QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("50.0 %"));
+    QVERIFY(!model->setUsageForContainer(QStringLiteral("ffffffffffff"), 1.0, 1));
+    QVERIFY(!model->setUsageForContainer(id.left(6), 1.0, 1));  // too short to be sure
+    QVERIFY(SessionTableModel::sameContainer(id, id.left(12)));
+    QVERIFY(!SessionTableModel::sameContainer(id.left(11), id));
+
     panel.setSessionState(QStringLiteral("s1"), SessionState::Stopped, QString());
     QCOMPARE(cell(model, 0, SessionTableModel::ContainerColumn), QStringLiteral("—"));
     QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("—"));
