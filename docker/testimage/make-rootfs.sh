@@ -14,6 +14,7 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/usr/bin" "$root/sbin" "$root/etc" "$root/tmp" "$root/workspace" \
          "$root/proc" "$root/sys" "$root/dev" "$root/root" "$root/home"
+chmod 755 "$root"  # mktemp -d makes it 0700: any non-root --user could not even start the init
 chmod 1777 "$root/tmp"
 cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list); do

@@ -38,7 +38,7 @@ start_private_dockerd() {
     cat > "$ZEUS_DOCKERD_DIR/start" <<START
 #!/bin/sh
 D="$ZEUS_DOCKERD_DIR"
-rm -f "\$D/pid"
+rm -f "\$D/pid" "\$D/exec/containerd/containerd.pid"
 dockerd --iptables=false --ip6tables=false --bridge=none --storage-driver=vfs \\
   --data-root "\$D/data" --exec-root "\$D/exec" --pidfile "\$D/pid" \\
   -H "unix://\$D/docker.sock" >>"\$D/log" 2>&1 &
@@ -89,7 +89,7 @@ ensure_docker() {
 ensure_podman() {
     if ! command -v podman >/dev/null; then
         if [ "$(id -u)" = 0 ]; then
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc >/dev/null \
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc catatonit >/dev/null \
                 || { harness_fail "could not install podman"; return 1; }
         else
             harness_fail "podman is not installed (sudo apt-get install podman runc)"; return 1
