@@ -19,7 +19,7 @@ say() { printf 'zeus: %s\n' "$*" >&2; }
 
 cmake/install-deps.sh --run
 cmake --preset dev >/dev/null
-cmake --build --preset dev -j"$(nproc 2>/dev/null || echo 2)"
+cmake --build --preset dev -j"$(nproc 2>/dev/null || echo 2)" --target zeus-desktop zeus-testbackend
 app="$source_dir/build/dev/app/zeus-desktop"
 state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/zeus-desktop"
 mkdir -p "$state_dir" "$workspace"
