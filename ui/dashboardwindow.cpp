@@ -13,6 +13,7 @@
 #include <QCloseEvent>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
@@ -39,7 +40,7 @@ DashboardWindow::DashboardWindow(AppSettings* settings, RuntimeDetector* detecto
     : QMainWindow(parent) {
     setObjectName(QStringLiteral("DashboardWindow"));
     setWindowTitle(QStringLiteral(ZEUS_APP_NAME));
-    setWindowIcon(TrayIcon::iconFor(TrayStatus::State::Ready));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
 
     auto* central = new QWidget(this);
     m_bannerBox = new QWidget(central);
