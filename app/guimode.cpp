@@ -147,6 +147,7 @@ private:
 
     QString m_token;  // in memory only, for the connection (and so diagnostics can redact it)
     bool m_tokenChecked = false;
+    bool m_detectedOnce = false;
     bool m_userDisconnected = false;
     bool m_configDirty = false;
     bool m_shuttingDown = false;
@@ -326,6 +327,13 @@ void GuiService::onDetection(const DetectionResult& detection) {
     if (!m_manager && detection.isUsable()) {
         createManager();
     }
+    if (!m_detectedOnce) {
+        m_detectedOnce = true;
+        // The token was read meanwhile: now the connection can start (see onTokenRead).
+        if (m_tokenChecked && !m_userDisconnected && !m_settings.backendUrl().isEmpty()) {
+            connectBackend();
+        }
+    }
     if (!detection.isUsable()) {
         recordError(detection.reason);
         if (!m_warnedNoRuntime) {
@@ -429,7 +437,8 @@ void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& 
         recordError(result.message);
     }
     m_dashboard->diagnosticsPanel()->setSecrets({m_token});
-    if (!m_userDisconnected) {
+    // The first hello must say which runtime serves the calls: connect once detection is done.
+    if (!m_userDisconnected && m_detector.hasResult()) {
         connectBackend();
     }
     updateBanner();
