@@ -255,6 +255,13 @@ void GuiService::start() {
     connect(&m_dispatcher, &ToolDispatcher::callFinished, this, [this](const ToolResultMessage& result) {
         if (result.status == ToolResultStatus::Error) {
             recordError(result.errorMessage);
+            if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
+                // The backend asked for a folder the user has not approved: say where to approve one.
+                m_tray->notify(tr("Folder not approved"),
+                               tr("%1\nApprove the folder in the dashboard if the agent should work there.")
+                                   .arg(result.errorMessage),
+                               true);
+            }
         }
         updateStatus();
     });

@@ -577,6 +577,16 @@ History:
         <source>none</source>
         <translation>无</translation>
     </message>
+    <message>
+        <source>Folder not approved</source>
+        <translation>文件夹未获批准</translation>
+    </message>
+    <message>
+        <source>%1
+Approve the folder in the dashboard if the agent should work there.</source>
+        <translation>%1
+如果希望智能体在该文件夹中工作，请在主面板中批准它。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ImageBuilder</name>
