@@ -331,8 +331,20 @@ void GuiService::start() {
 
 void GuiService::onDetection(const DetectionResult& detection) {
     m_dispatcher.setRuntimeReport(SandboxFactory::runtimeReport(detection));
-    if (!m_manager && detection.isUsable()) {
-        createManager();
+    if (detection.isUsable()) {
+        if (!m_manager) {
+            createManager();
+        } else if (m_manager->runtime().kind() != runtimeKindToString(*detection.chosen)) {
+            // Another runtime now (a new preference): swap the manager once it is idle.
+            m_configDirty = true;
+            createManager();
+        } else {
+            m_dispatcher.setSessionManager(m_manager.get());
+        }
+    } else if (m_manager) {
+        // The runtime went away: calls are refused with no_runtime until it is back; the
+        // manager stays to clean up what it started.
+        m_dispatcher.setSessionManager(nullptr);
     }
     if (!m_detectedOnce) {
         m_detectedOnce = true;
