@@ -66,14 +66,16 @@ RuntimeKind kindOf(const QString& engine) {
     return engine == QLatin1String("podman") ? RuntimeKind::Podman : RuntimeKind::Docker;
 }
 
-// `run -d` of a labelled container; its full id, or empty.
+// `run -d` of a labelled container (with --init, as the app runs them, so `rm -f` ends it at
+// once); its full id, or empty.
 QString runContainer(const QString& engine, const QString& owner, const QString& session, const QStringList& command) {
-    const ProcessOutput out = runProgram(
-        engine, QStringList{QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--network"),
-                            QStringLiteral("none"), QStringLiteral("--label"), QStringLiteral("zeus.desktop=1"),
-                            QStringLiteral("--label"), QStringLiteral("zeus.desktop.owner=") + owner,
-                            QStringLiteral("--label"), QStringLiteral("zeus.desktop.session=") + session, testImage()}
-                    + command);
+    const ProcessOutput out =
+        runProgram(engine, QStringList{QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--init"),
+                                       QStringLiteral("--network"), QStringLiteral("none"), QStringLiteral("--label"),
+                                       QStringLiteral("zeus.desktop=1"), QStringLiteral("--label"),
+                                       QStringLiteral("zeus.desktop.owner=") + owner, QStringLiteral("--label"),
+                                       QStringLiteral("zeus.desktop.session=") + session, testImage()}
+                               + command);
     return out.exitCode == 0 ? QString::fromUtf8(out.out.trimmed()) : QString();
 }
 
