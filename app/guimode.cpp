@@ -5,6 +5,7 @@
 #include "apptranslator.h"
 #include "backendconnection.h"
 #include "connectionpanel.h"
+#include "containermonitor.h"
 #include "credentialstore.h"
 #include "dashboardwindow.h"
 #include "diagnosticsreport.h"
@@ -113,6 +114,10 @@ public:
         if (m_manager) {
             QObject::disconnect(m_manager.get(), nullptr, this, nullptr);
         }
+        if (m_monitor) {
+            QObject::disconnect(m_monitor.get(), nullptr, this, nullptr);
+            m_monitor->stop();
+        }
     }
 
     void start();
@@ -141,6 +146,7 @@ private:
     ToolDispatcher m_dispatcher{&m_connection};
     KeychainTokenStore m_tokens;
     std::unique_ptr<SessionManager> m_manager;
+    std::unique_ptr<ContainerMonitor> m_monitor;  // live state and stats of the manager's containers
     std::unique_ptr<DashboardWindow> m_dashboard;
     std::unique_ptr<TrayIcon> m_tray;
     QPointer<SettingsDialog> m_settingsDialog;
@@ -222,6 +228,11 @@ void GuiService::start() {
     connect(connectionPanel, &ConnectionPanel::signInRequested, this, &GuiService::openSettings);
     connect(m_dashboard->diagnosticsPanel(), &DiagnosticsPanel::recheckRequested, &m_detector,
             &RuntimeDetector::recheck);
+    connect(m_dashboard.get(), &DashboardWindow::sessionsPageVisibleChanged, this, [this](bool visible) {
+        if (m_monitor) {
+            m_monitor->setStatsPollingEnabled(visible);
+        }
+    });
     connect(m_dashboard->workspacePanel(), &WorkspacePanel::currentWorkspaceChanged, this, [this] {
         updateConsole();
         updateStatus();
@@ -423,6 +434,9 @@ void GuiService::createManager() {
     connect(m_manager.get(), &SessionManager::sessionStateChanged, this,
             [this, sessions](const QString& sessionId, SessionState state, const QString& containerId) {
                 sessions->setSessionState(sessionId, state, containerId);
+                if (m_monitor && !containerId.isEmpty()) {
+                    m_monitor->trackContainer(containerId, sessionId);
+                }
                 if (m_configDirty && state == SessionState::Stopped) {
                     QTimer::singleShot(0, this, &GuiService::createManager);
                 }
@@ -431,6 +445,22 @@ void GuiService::createManager() {
     connect(m_manager.get(), &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
     m_dispatcher.setSessionManager(m_manager.get());
     m_manager->sweepOrphans();
+
+    // The engine's events and stats for the sessions table.
+    if (m_monitor) {
+        m_monitor->stop();
+    }
+    m_monitor = std::make_unique<ContainerMonitor>(m_manager->runtime(), m_manager->config().ownerId);
+    connect(m_monitor.get(), &ContainerMonitor::containerEvent, this,
+            [sessions](const QString& containerId, const QString&, ContainerEvent::State state, int exitCode) {
+                sessions->model()->applyContainerEvent(containerId, state, exitCode);
+            });
+    connect(m_monitor.get(), &ContainerMonitor::statsUpdated, this,
+            [sessions](const QString& containerId, double cpuPercent, qint64 memoryBytes) {
+                sessions->model()->setUsageForContainer(containerId, cpuPercent, memoryBytes);
+            });
+    m_monitor->setStatsPollingEnabled(m_dashboard->isSessionsPageVisible());
+    m_monitor->start();
 }
 
 void GuiService::readToken() {
@@ -643,6 +673,9 @@ void GuiService::beginShutdown() {
     m_shutdownDeadline.start(kShutdownDeadlineMs);
     m_connection.stop();
     m_dashboard->hide();
+    if (m_monitor) {
+        m_monitor->stop();
+    }
     if (m_manager) {
         connect(m_manager.get(), &SessionManager::shutdownFinished, this, [] { QCoreApplication::quit(); });
         m_manager->shutdown();

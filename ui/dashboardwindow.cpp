@@ -89,6 +89,7 @@ DashboardWindow::DashboardWindow(AppSettings* settings, RuntimeDetector* detecto
         if (currentPage() == Page::Diagnostics) {
             m_diagnostics->refresh();
         }
+        updateSessionsPageVisible();
     });
 
     auto* layout = new QVBoxLayout(central);
@@ -178,6 +179,28 @@ void DashboardWindow::setBanner(Banner banner, const QString& detail) {
     }
     m_bannerText->setAccessibleName(m_bannerText->text());
     m_bannerBox->setVisible(true);
+}
+
+bool DashboardWindow::isSessionsPageVisible() const {
+    return m_sessionsPageVisible;
+}
+
+void DashboardWindow::updateSessionsPageVisible() {
+    const bool visible = isVisible() && !isMinimized() && currentPage() == Page::Sessions;
+    if (visible != m_sessionsPageVisible) {
+        m_sessionsPageVisible = visible;
+        Q_EMIT sessionsPageVisibleChanged(visible);
+    }
+}
+
+void DashboardWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    updateSessionsPageVisible();
+}
+
+void DashboardWindow::hideEvent(QHideEvent* event) {
+    QMainWindow::hideEvent(event);
+    updateSessionsPageVisible();
 }
 
 void DashboardWindow::closeEvent(QCloseEvent* event) {

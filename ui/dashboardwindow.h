@@ -50,15 +50,24 @@ public:
     // When there is no tray, closing the window quits instead of hiding.
     void setClosingQuits(bool quits) { m_closingQuits = quits; }
 
+    // True while the sessions page is on screen (the engine's stats are polled only then).
+    bool isSessionsPageVisible() const;
+
 Q_SIGNALS:
     void settingsRequested();
     void quitRequested();
+    void sessionsPageVisibleChanged(bool visible);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
+    void updateSessionsPageVisible();
+
     QTabWidget* m_tabs = nullptr;
+    bool m_sessionsPageVisible = false;
     QWidget* m_bannerBox = nullptr;
     QLabel* m_bannerText = nullptr;
     QPushButton* m_bannerButton = nullptr;

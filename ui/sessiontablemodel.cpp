@@ -71,7 +71,8 @@ QVariant SessionTableModel::data(const QModelIndex& index, int role) const {
         case ContainerColumn:
             return row.containerId.isEmpty() ? QStringLiteral("—") : shortContainerId(row.containerId);
         case StateColumn:
-            return stateText(row.state);
+            return row.engineNote.isEmpty() ? stateText(row.state)
+                                            : tr("%1 · container: %2").arg(stateText(row.state), row.engineNote);
         case WorkspaceColumn:
             return QDir::toNativeSeparators(row.workspace);
         case StartedColumn:
@@ -172,6 +173,7 @@ void SessionTableModel::noteCall(const QString& sessionId, const QString& worksp
 void SessionTableModel::setSessionState(const QString& sessionId, SessionState state, const QString& containerId) {
     Row& row = rowFor(sessionId);
     row.state = state;
+    row.engineNote.clear();
     if (!containerId.isEmpty() || state == SessionState::Stopped) {
         row.containerId = containerId;
     }
@@ -208,6 +210,42 @@ bool SessionTableModel::sameContainer(const QString& a, const QString& b) {
         return false;
     }
     return a.size() <= b.size() ? b.startsWith(a, Qt::CaseInsensitive) : a.startsWith(b, Qt::CaseInsensitive);
+}
+
+QString SessionTableModel::containerStateText(ContainerEvent::State state, int exitCode) {
+    switch (state) {
+        case ContainerEvent::State::Paused:
+            return tr("paused");
+        case ContainerEvent::State::OutOfMemory:
+            return tr("out of memory");
+        case ContainerEvent::State::Exited:
+            return exitCode >= 0 ? tr("exited (%1)").arg(exitCode) : tr("exited");
+        case ContainerEvent::State::Removed:
+            return tr("removed");
+        case ContainerEvent::State::Unknown:
+        case ContainerEvent::State::Created:
+        case ContainerEvent::State::Running:
+            break;
+    }
+    return {};
+}
+
+bool SessionTableModel::applyContainerEvent(const QString& containerId, ContainerEvent::State state, int exitCode) {
+    if (state == ContainerEvent::State::Unknown) {
+        return false;
+    }
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (sameContainer(m_rows.at(i).containerId, containerId)) {
+            m_rows[i].engineNote = containerStateText(state, exitCode);
+            if (state != ContainerEvent::State::Running) {
+                m_rows[i].cpuPercent = -1;
+                m_rows[i].memoryBytes = -1;
+            }
+            changed(i);
+            return true;
+        }
+    }
+    return false;
 }
 
 bool SessionTableModel::setUsageForContainer(const QString& containerId, double cpuPercent, qint64 memoryBytes) {

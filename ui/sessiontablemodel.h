@@ -1,5 +1,6 @@
 #pragma once
 
+#include "containerevent.h"
 #include "sessionlog.h"
 #include "sessionstate.h"
 
@@ -46,6 +47,12 @@ public:
     void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
     // From the engine's stats; negative values clear.
     void setUsage(const QString& sessionId, double cpuPercent, qint64 memoryBytes);
+    // What the engine said about a row's container (events, inspect): shown in the State
+    // column when it tells more than the session state ("Exited (137)", "Out of memory").
+    // False when no row has that container.
+    bool applyContainerEvent(const QString& containerId, ContainerEvent::State state, int exitCode);
+    // Pure: the words for an engine state; empty when it adds nothing to the session state.
+    static QString containerStateText(ContainerEvent::State state, int exitCode);
     // The same, keyed by container id (full or the 12-character short form); false when no
     // row has that container.
     bool setUsageForContainer(const QString& containerId, double cpuPercent, qint64 memoryBytes);
@@ -73,6 +80,7 @@ private:
         int commands = 0;
         std::optional<int> lastExit;
         QString lastStatus;  // when the last call had no exit code (timeout, cancelled, error)
+        QString engineNote;  // from the engine's events, until the session state changes
         double cpuPercent = -1;
         qint64 memoryBytes = -1;
     };

@@ -1078,6 +1078,30 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
+    <message>
+        <source>%1 · container: %2</source>
+        <translation>%1 · 容器：%2</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>exited (%1)</source>
+        <translation>已退出（%1）</translation>
+    </message>
+    <message>
+        <source>exited</source>
+        <translation>已退出</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>已删除</translation>
+    </message>
 </context>
 <context>
     <name>zeus::SessionsPanel</name>

@@ -3,6 +3,7 @@
 // console log and the session's log apart; the sessions table shows the container; Stop
 // removes it. (The wiring is the same as app/guimode.cpp's.)
 #include "../engine/sessionfixture.h"
+#include "containermonitor.h"
 #include "localconsole.h"
 #include "sessionlogview.h"
 #include "sessionmanager.h"
@@ -95,6 +96,28 @@ void TestConsoleSandbox::consoleRunsInTheSandbox() {
     QVERIFY(!container.isEmpty());
     QCOMPARE(test::containersOf(QStringLiteral("docker"), owner).size(), 1);
 
+    // The engine's stats reach the table (the same wiring as app/guimode.cpp).
+    ContainerMonitor monitor(manager.runtime(), owner);
+    monitor.setStatsIntervalMs(500);
+    QObject::connect(&monitor, &ContainerMonitor::statsUpdated,
+                     [&](const QString& id, double cpuPercent, qint64 memoryBytes) {
+                         sessions.model()->setUsageForContainer(id, cpuPercent, memoryBytes);
+                     });
+    QObject::connect(&monitor, &ContainerMonitor::containerEvent,
+                     [&](const QString& id, const QString&, ContainerEvent::State state, int exitCode) {
+                         sessions.model()->applyContainerEvent(id, state, exitCode);
+                     });
+    monitor.trackContainer(container, LocalConsole::kSessionId);
+    monitor.setStatsPollingEnabled(true);
+    monitor.start();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        table->data(table->index(0, SessionTableModel::MemoryColumn)).toString() != QStringLiteral("—"), 30000);
+    QVERIFY(table->data(table->index(0, SessionTableModel::CpuColumn)).toString().endsWith(QStringLiteral("%")));
+    qInfo("stats shown: cpu %s, memory %s",
+          qPrintable(table->data(table->index(0, SessionTableModel::CpuColumn)).toString()),
+          qPrintable(table->data(table->index(0, SessionTableModel::MemoryColumn)).toString()));
+    monitor.setStatsPollingEnabled(false);
+
     // Stop removes the container.
     sessions.selectSession(LocalConsole::kSessionId);
     QSignalSpy state(&manager, &SessionManager::sessionStateChanged);
@@ -102,6 +125,7 @@ void TestConsoleSandbox::consoleRunsInTheSandbox() {
     QTRY_COMPARE_WITH_TIMEOUT(table->data(table->index(0, SessionTableModel::StateColumn)).toString(),
                               QStringLiteral("Stopped"), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(test::containersOf(QStringLiteral("docker"), owner).isEmpty(), 30000);
+    monitor.stop();
 
     QSignalSpy done(&manager, &SessionManager::shutdownFinished);
     manager.shutdown();

@@ -72,6 +72,19 @@ void TestDashboardWindow::pagesAndShortcuts() {
     QSignalSpy settings(m_window.get(), &DashboardWindow::settingsRequested);
     QTest::keyClick(m_window.get(), Qt::Key_Comma, Qt::ControlModifier);
     QCOMPARE(settings.count(), 1);
+
+    // Stats are wanted only while the sessions page is on screen.
+    QSignalSpy sessionsVisible(m_window.get(), &DashboardWindow::sessionsPageVisibleChanged);
+    QVERIFY(!m_window->isSessionsPageVisible());
+    m_window->showPage(DashboardWindow::Page::Sessions);
+    QVERIFY(m_window->isSessionsPageVisible());
+    m_window->hide();
+    QVERIFY(!m_window->isSessionsPageVisible());
+    m_window->bringToFront();
+    QVERIFY(m_window->isSessionsPageVisible());
+    m_window->showPage(DashboardWindow::Page::Overview);
+    QVERIFY(!m_window->isSessionsPageVisible());
+    QCOMPARE(sessionsVisible.count(), 4);
 }
 
 void TestDashboardWindow::bannerPutsBlockerFirst() {

@@ -118,7 +118,17 @@ void TestSessionsPanel::tableFollowsSessions() {
     QVERIFY(SessionTableModel::sameContainer(id, id.left(12)));
     QVERIFY(!SessionTableModel::sameContainer(id.left(11), id));
 
+    // The engine's events tell what the session state does not (yet).
+    QVERIFY(model->applyContainerEvent(id, zeus::ContainerEvent::State::Exited, 137));
+    QCOMPARE(cell(model, 0, SessionTableModel::StateColumn), QStringLiteral("Running · container: exited (137)"));
+    QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("—"));
+    QVERIFY(!model->applyContainerEvent(QStringLiteral("0000000000000000"), zeus::ContainerEvent::State::Removed, -1));
+    QCOMPARE(SessionTableModel::containerStateText(zeus::ContainerEvent::State::Running, -1), QString());
+    QCOMPARE(SessionTableModel::containerStateText(zeus::ContainerEvent::State::OutOfMemory, -1),
+             QStringLiteral("out of memory"));
+
     panel.setSessionState(QStringLiteral("s1"), SessionState::Stopped, QString());
+    QCOMPARE(cell(model, 0, SessionTableModel::StateColumn), QStringLiteral("Stopped"));  // the note is gone
     QCOMPARE(cell(model, 0, SessionTableModel::ContainerColumn), QStringLiteral("—"));
     QCOMPARE(cell(model, 0, SessionTableModel::CpuColumn), QStringLiteral("—"));
     QCOMPARE(model->runningSessions(), 0);
