@@ -24,15 +24,13 @@ app="$source_dir/build/dev/app/zeus-desktop"
 state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/zeus-desktop"
 mkdir -p "$state_dir" "$workspace"
 
-# A container engine: the one that answers; else, as root on a machine without a
-# service manager, a private dockerd that lives as long as this script.
+# A container engine: a Docker engine that answers; else, as root on a machine without
+# a service manager, a private dockerd that lives as long as this script; else Podman.
 engine=""
 profile_args=()
 if command -v docker >/dev/null && timeout 10 docker info >/dev/null 2>&1; then
     engine=docker
-elif command -v podman >/dev/null && timeout 10 podman info >/dev/null 2>&1; then
-    engine=podman
-elif [ "$(id -u)" = 0 ] && command -v dockerd >/dev/null; then
+elif [ "$(id -u)" = 0 ] && command -v dockerd >/dev/null && [ ! -d /run/systemd/system ]; then
     d="$state_dir/dockerd"
     mkdir -p "$d"
     say "no Docker engine answers; starting a private one in $d (no bridge network: commands run with --network none)"
@@ -46,6 +44,8 @@ elif [ "$(id -u)" = 0 ] && command -v dockerd >/dev/null; then
     docker info >/dev/null 2>&1 || { say "the private dockerd did not start; see $d/log"; exit 1; }
     engine=docker
     profile_args=(--profile hardened)
+elif command -v podman >/dev/null && timeout 10 podman info >/dev/null 2>&1; then
+    engine=podman
 fi
 if [ -z "$engine" ]; then
     say "no container engine is usable. Zeus Desktop refuses to run commands without one:"
