@@ -285,6 +285,12 @@ void ContainerMonitor::report(const ContainerEvent& event) {
     if (!event.sessionId.isEmpty()) {
         known.sessionId = event.sessionId;
     }
+    if (event.time.isValid() && known.time.isValid() && event.time < known.time) {
+        return;  // replayed by --since, older than what inspect or an event already said
+    }
+    if (event.time.isValid()) {
+        known.time = event.time;
+    }
     if (known.state == event.state && known.exitCode == event.exitCode) {
         return;  // nothing new (a replay, or inspect confirming an event)
     }

@@ -97,7 +97,8 @@ Q_SIGNALS:
                         int exitCode, const QDateTime& time);
     // cpuPercent of one CPU; memory in bytes; -1 where the engine did not say.
     void statsUpdated(const QString& containerId, double cpuPercent, qint64 memoryBytes, qint64 memoryLimitBytes);
-    // The events stream started (true) or ended and a restart is scheduled (false).
+    // The events process started (true; the engine may still refuse it) or ended and a
+    // restart is scheduled (false).
     void eventsStreamChanged(bool running);
 
 private:
@@ -105,6 +106,7 @@ private:
         QString sessionId;
         ContainerEvent::State state = ContainerEvent::State::Unknown;
         int exitCode = -1;
+        QDateTime time;  // engine time of the last state: older (replayed) events are stale
     };
 
     void startEventsStream();

@@ -1,18 +1,22 @@
 // ContainerMonitor on real Docker and Podman (rows): events of this owner's containers
 // (start, die with the exit code, destroy/remove), the state of containers that existed
 // before it started, stats only while polling is enabled, nothing of another owner; and,
-// with a fake CLI, the events stream's restart backoff and terminate-then-kill on stop().
+// with a fake CLI, the events stream's restart backoff and terminate-then-kill on stop(); and
+// the stream surviving a crash of the test's OWN private dockerd (never the shared one).
 #include "containermonitor.h"
 #include "containerstats.h"
 #include "sessionfixture.h"
 
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QUuid>
 
 #include <csignal>
+#include <cstdlib>
+#include <unistd.h>
 
 using namespace zeus;
 using namespace zeus::test;
@@ -102,8 +106,14 @@ private Q_SLOTS:
     void refreshReportsVanishedContainer();
     void streamRestartsWithBackoff();
     void stopTerminatesThenKills();
+    void streamSurvivesEngineCrash();
 
 private:
+    bool startPrivateDockerd();
+    void stopPrivateDockerd();
+    QString m_dockerdDir;
+    QString m_privateHost;
+    std::unique_ptr<QProcess> m_dockerd;
     QString newOwner(const QString& engine);
     QString writeFakeCli(const QString& body);
     QList<QPair<QString, QString>> m_owners;  // engine, owner: cleaned up after each test
@@ -115,6 +125,7 @@ void TestContainerMonitor::initTestCase() {
 }
 
 void TestContainerMonitor::cleanup() {
+    stopPrivateDockerd();
     for (const auto& [engine, owner] : std::as_const(m_owners)) {
         removeContainersOf(engine, owner);
     }
@@ -378,6 +389,126 @@ void TestContainerMonitor::stopTerminatesThenKills() {
     QTest::qWait(300);
     QVERIFY(processAlive(pid));  // TERM ignored: still there inside the grace
     QVERIFY(QTest::qWaitFor([&] { return !processAlive(pid); }, ContainerMonitor::kKillGraceMs + 3000));
+}
+
+bool TestContainerMonitor::startPrivateDockerd() {
+    // After a crash containerd's pid file is stale and a restart would wait on it.
+    QFile::remove(m_dockerdDir + QStringLiteral("/exec/containerd/containerd.pid"));
+    m_dockerd = std::make_unique<QProcess>();
+    m_dockerd->setProcessChannelMode(QProcess::MergedChannels);
+    m_dockerd->setStandardOutputFile(m_dockerdDir + QStringLiteral("/log"), QIODevice::Append);
+    m_dockerd->start(
+        QStringLiteral("dockerd"),
+        {QStringLiteral("--iptables=false"), QStringLiteral("--ip6tables=false"), QStringLiteral("--bridge=none"),
+         QStringLiteral("--storage-driver=vfs"), QStringLiteral("--data-root"), m_dockerdDir + QStringLiteral("/data"),
+         QStringLiteral("--exec-root"), m_dockerdDir + QStringLiteral("/exec"), QStringLiteral("--pidfile"),
+         m_dockerdDir + QStringLiteral("/pid"), QStringLiteral("-H"), m_privateHost});
+    if (!m_dockerd->waitForStarted(10000)) {
+        return false;
+    }
+    return QTest::qWaitFor(
+        [&] {
+            return runProgram(QStringLiteral("docker"),
+                              {QStringLiteral("-H"), m_privateHost, QStringLiteral("version"),
+                               QStringLiteral("--format"), QStringLiteral("{{.Server.Version}}")},
+                              5000)
+                       .exitCode
+                   == 0;
+        },
+        60000);
+}
+
+void TestContainerMonitor::stopPrivateDockerd() {
+    if (m_dockerd && m_dockerd->state() != QProcess::NotRunning) {
+        runProgram(QStringLiteral("sh"),
+                   {QStringLiteral("-c"), QStringLiteral("docker -H \"$1\" ps -aq | xargs -r docker -H \"$1\" rm -f"),
+                    QStringLiteral("sh"), m_privateHost},
+                   30000);
+        m_dockerd->terminate();
+        if (!m_dockerd->waitForFinished(15000)) {
+            m_dockerd->kill();
+            m_dockerd->waitForFinished(5000);
+        }
+    }
+    m_dockerd.reset();
+    if (!m_dockerdDir.isEmpty()) {
+        // dockerd leaves its data root mounted on itself.
+        runProgram(QStringLiteral("umount"), {m_dockerdDir + QStringLiteral("/data")}, 10000);
+        QDir(m_dockerdDir).removeRecursively();
+        m_dockerdDir.clear();
+    }
+}
+
+void TestContainerMonitor::streamSurvivesEngineCrash() {
+    if (::geteuid() != 0 || QStandardPaths::findExecutable(QStringLiteral("dockerd")).isEmpty()) {
+        if (isCi()) {
+            QFAIL("the engine crash test needs root and dockerd");
+        }
+        QSKIP("needs root and dockerd to run a private engine that can be killed");
+    }
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));  // the shared engine holds the test image
+    // A short path: unix socket paths are limited to about 100 bytes.
+    char tmpl[] = "/tmp/zm.XXXXXX";
+    QVERIFY(::mkdtemp(tmpl) != nullptr);
+    m_dockerdDir = QString::fromLocal8Bit(tmpl);
+    m_privateHost = QStringLiteral("unix://") + m_dockerdDir + QStringLiteral("/docker.sock");
+    QVERIFY2(startPrivateDockerd(), "the private dockerd answers");
+    const ProcessOutput copy =
+        runProgram(QStringLiteral("sh"),
+                   {QStringLiteral("-c"), QStringLiteral("docker save \"$1\" | docker -H \"$2\" load"),
+                    QStringLiteral("sh"), testImage(), m_privateHost},
+                   120000);
+    QVERIFY2(copy.exitCode == 0, copy.err.constData());
+
+    const QString owner = uniqueOwner();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("DOCKER_HOST"), m_privateHost);
+    ContainerMonitor monitor(RuntimeKind::Docker, owner);
+    monitor.setEnvironment(environment);
+    MonitorLog log(monitor);
+    QList<bool> streamStates;
+    connect(&monitor, &ContainerMonitor::eventsStreamChanged, this, [&](bool running) { streamStates << running; });
+    monitor.start();
+    QVERIFY(QTest::qWaitFor([&] { return streamStates.contains(true); }, 10000));
+
+    const auto docker = [&](const QStringList& arguments) {
+        return runProgram(QStringLiteral("docker"), QStringList{QStringLiteral("-H"), m_privateHost} + arguments);
+    };
+    const ProcessOutput run =
+        docker({QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--init"), QStringLiteral("--network"),
+                QStringLiteral("none"), QStringLiteral("--label"), QStringLiteral("zeus.desktop.owner=") + owner,
+                QStringLiteral("--label"), QStringLiteral("zeus.desktop.session=s1"), testImage(),
+                QStringLiteral("sleep"), QStringLiteral("1000")});
+    QCOMPARE(run.exitCode, 0);
+    const QString id = QString::fromUtf8(run.out.trimmed());
+    QVERIFY(log.waitFor(id, State::Running));
+
+    // The engine crashes: the stream ends and is restarted with backoff until it answers.
+    m_dockerd->kill();
+    m_dockerd->waitForFinished(10000);
+    QVERIFY(QTest::qWaitFor([&] { return streamStates.endsWith(false); }, 10000));
+    QTest::qWait(2500);  // a couple of failed restarts
+    QVERIFY2(streamStates.count(false) >= 2, "no restart attempt while the engine was down");
+    QVERIFY2(startPrivateDockerd(), "the private dockerd restarts");
+
+    // Back: the stream runs again, and what happened to the container across the crash
+    // (the engine stops it on restart, or it survived) is known without any new event.
+    QVERIFY(QTest::qWaitFor([&] { return monitor.isEventsStreamRunning() && streamStates.count(true) >= 2; },
+                            ContainerMonitor::kMaxRestartDelayMs + 10000));
+    const QByteArray status =
+        docker({QStringLiteral("inspect"), QStringLiteral("-f"), QStringLiteral("{{.State.Status}}"), id})
+            .out.trimmed();
+    qInfo("after the engine's restart the container is %s", status.constData());
+    if (status == "running") {
+        QCOMPARE(log.events.last().state, State::Running);
+    } else {
+        QVERIFY(log.waitFor(id, State::Exited));
+    }
+    // And new events flow again.
+    QTest::qWait(1000);
+    QCOMPARE(docker({QStringLiteral("rm"), QStringLiteral("-f"), id}).exitCode, 0);
+    QVERIFY2(log.waitFor(id, State::Removed), "no destroy event after the restart");
+    monitor.stop();
 }
 
 QTEST_GUILESS_MAIN(TestContainerMonitor)
