@@ -276,8 +276,11 @@ QList<ContainerEvent> ContainerEventParser::parseInspect(const QByteArray& outpu
         if (event.containerId.isEmpty()) {
             continue;
         }
-        event.action = QStringLiteral("inspect");
         const QJsonObject state = field(object, {QLatin1String("State")}).toObject();
+        if (state.isEmpty()) {
+            continue;  // not Docker's or Podman's shape (Apple's has status.state)
+        }
+        event.action = QStringLiteral("inspect");
         const QJsonObject config = field(object, {QLatin1String("Config")}).toObject();
         readLabels(field(config, {QLatin1String("Labels")}).toObject(), event);
         event.state = stateForStatus(stringField(state, {QLatin1String("Status")}));

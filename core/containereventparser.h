@@ -41,7 +41,8 @@ public:
     static QList<ContainerStats> parseStats(const QByteArray& output);
 
     // `inspect ID...` output (an array of objects): each container's state, exit code and
-    // labels. Objects without an id are skipped; garbage yields an empty list.
+    // labels. Objects without an id or a State object are skipped; garbage yields an empty
+    // list.
     static QList<ContainerEvent> parseInspect(const QByteArray& output);
 
     // The engines' event words ("start", "die", "died", "destroy", "remove"...).

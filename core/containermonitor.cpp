@@ -18,8 +18,10 @@ constexpr int kRemovedMemory = 256;
 // stamped a little before we noticed: resume a bit earlier (replays are de-duplicated).
 constexpr int kResumeOverlapSecs = 2;
 
+// Docker "No such container", Podman "no such container", Apple "notFound: container not found".
 bool sayNoSuchContainer(const QByteArray& standardError) {
-    return standardError.toLower().contains("no such");
+    const QByteArray text = standardError.toLower();
+    return text.contains("no such") || text.contains("not found");
 }
 
 }  // namespace
@@ -361,7 +363,8 @@ void ContainerMonitor::onListFinished(const ProcessResult& result) {
     QStringList ids;
     const QList<ContainerInfo> containers = m_runtime->parseList(result.standardOutput);
     for (const ContainerInfo& info : containers) {
-        if (info.labels.value(labels::owner(), m_ownerId) != m_ownerId) {
+        // Apple's list has no label filter: the owner is checked here for every engine.
+        if (info.labels.value(labels::owner()) != m_ownerId) {
             continue;
         }
         trackContainer(info.id, info.labels.value(labels::session()));
@@ -375,6 +378,13 @@ void ContainerMonitor::onListFinished(const ProcessResult& result) {
 
 void ContainerMonitor::refresh(const QStringList& containerIds) {
     if (!m_runtime || containerIds.isEmpty()) {
+        return;
+    }
+    if (m_kind == RuntimeKind::Apple && containerIds.size() > 1) {
+        // Apple's inspect reads one container per call.
+        for (const QString& id : containerIds) {
+            refresh({id});
+        }
         return;
     }
     QStringList arguments = m_runtime->inspectArguments(containerIds.first());
@@ -396,7 +406,22 @@ void ContainerMonitor::refresh(const QStringList& containerIds) {
 }
 
 void ContainerMonitor::onInspectFinished(const QStringList& requested, const ProcessResult& result) {
-    const QList<ContainerEvent> events = ContainerEventParser::parseInspect(result.standardOutput);
+    QList<ContainerEvent> events = ContainerEventParser::parseInspect(result.standardOutput);
+    if (events.isEmpty() && result.succeeded()) {
+        // Not Docker's or Podman's shape (Apple's CLI): what the runtime adapter reads of it.
+        if (const std::optional<ContainerInfo> info = m_runtime->parseInspect(result.standardOutput)) {
+            ContainerEvent event;
+            event.containerId = info->id;
+            event.action = QStringLiteral("inspect");
+            event.sessionId = info->labels.value(labels::session());
+            event.ownerId = info->labels.value(labels::owner());
+            event.state = ContainerEventParser::stateForStatus(info->state);
+            if (event.state == ContainerEvent::State::Unknown && info->running) {
+                event.state = ContainerEvent::State::Running;
+            }
+            events.append(event);
+        }
+    }
     QStringList seen;
     for (const ContainerEvent& event : events) {
         seen << event.containerId;

@@ -8,6 +8,7 @@
 #include "sessionfixture.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -107,6 +108,7 @@ private Q_SLOTS:
     void streamRestartsWithBackoff();
     void stopTerminatesThenKills();
     void streamSurvivesEngineCrash();
+    void appleWithoutEventsOrStats();
 
 private:
     bool startPrivateDockerd();
@@ -509,6 +511,53 @@ void TestContainerMonitor::streamSurvivesEngineCrash() {
     QCOMPARE(docker({QStringLiteral("rm"), QStringLiteral("-f"), id}).exitCode, 0);
     QVERIFY2(log.waitFor(id, State::Removed), "no destroy event after the restart");
     monitor.stop();
+}
+
+void TestContainerMonitor::appleWithoutEventsOrStats() {
+    // Apple's CLI (the fake that answers as reference/apple-container-cli.md documents):
+    // no events stream, no stats; list and inspect give the state.
+    const QString fake = QStringLiteral(ZEUS_TEST_FAKES_DIR "/apple/container");
+    QVERIFY(QFileInfo(fake).isExecutable());
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("ZEUS_FAKE_APPLE_STATE"), m_dir.filePath(QStringLiteral("apple-state")));
+    const auto fakeRun = [&](const QStringList& arguments) {
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.start(fake, arguments);
+        process.waitForFinished(10000);
+        return QString::fromUtf8(process.readAllStandardOutput().trimmed());
+    };
+    fakeRun({QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--name"), QStringLiteral("ours"),
+             QStringLiteral("-l"), QStringLiteral("zeus.desktop.owner=own"), QStringLiteral("-l"),
+             QStringLiteral("zeus.desktop.session=s1"), QStringLiteral("zeus-desktop-sandbox:latest"),
+             QStringLiteral("sleep"), QStringLiteral("1000")});
+    fakeRun({QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--name"), QStringLiteral("theirs"),
+             QStringLiteral("-l"), QStringLiteral("zeus.desktop.owner=other"),
+             QStringLiteral("zeus-desktop-sandbox:latest"), QStringLiteral("sleep"), QStringLiteral("1000")});
+    fakeRun({QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--name"), QStringLiteral("unlabelled"),
+             QStringLiteral("zeus-desktop-sandbox:latest"), QStringLiteral("sleep"), QStringLiteral("1000")});
+
+    ContainerMonitor monitor(RuntimeKind::Apple, QStringLiteral("own"));
+    monitor.setProgram(fake);
+    monitor.setEnvironment(environment);
+    monitor.setStatsIntervalMs(200);
+    MonitorLog log(monitor);
+    monitor.start();
+    QVERIFY(log.waitFor(QStringLiteral("ours"), State::Running, 10000));
+    QCOMPARE(log.find(QStringLiteral("ours"), State::Running)->session, QStringLiteral("s1"));
+    QCOMPARE(monitor.trackedContainers(), QStringList{QStringLiteral("ours")});
+    QVERIFY(!monitor.isEventsStreamRunning());
+    monitor.setStatsPollingEnabled(true);
+    for (int i = 0; i < 5; ++i) {
+        QVERIFY(!monitor.isStatsProcessRunning());
+        QTest::qWait(100);
+    }
+    QVERIFY(log.stats.isEmpty());
+    fakeRun({QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("ours")});
+    monitor.refresh({QStringLiteral("ours")});
+    QVERIFY(log.waitFor(QStringLiteral("ours"), State::Removed, 10000));
+    QVERIFY(!log.mentions(QStringLiteral("theirs")));
+    QVERIFY(!log.mentions(QStringLiteral("unlabelled")));
 }
 
 QTEST_GUILESS_MAIN(TestContainerMonitor)

@@ -387,6 +387,8 @@ void TestContainerEvents::inspectGarbage_data() {
     QTest::newRow("truncated") << real.left(real.size() / 2);
     QTest::newRow("stderr text") << readData(QStringLiteral("podman-4.3.inspect-missing.stderr"));
     QTest::newRow("no ids") << QByteArray(R"([{"State":{"Status":"running"}}, 5, "x"])");
+    QTest::newRow("apple shape") << QByteArray(
+        R"([{"configuration":{"id":"ours","labels":{}},"id":"ours","status":{"state":"running"}}])");
 }
 
 void TestContainerEvents::inspectGarbage() {
