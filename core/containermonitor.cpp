@@ -82,10 +82,16 @@ void ContainerMonitor::start() {
     }
     list();
     startEventsStream();
+    if (m_statsEnabled) {
+        pollStats();  // stop() paused it
+    }
 }
 
 void ContainerMonitor::stop() {
     const bool wasStreaming = isEventsStreamRunning();
+    if (m_started) {
+        m_resumeFrom = QDateTime::currentDateTimeUtc();  // a later start() replays from here
+    }
     m_started = false;
     ++m_generation;
     m_restartTimer.stop();

@@ -67,8 +67,9 @@ public:
     // Lists this owner's containers (reporting each one's state), then follows the events
     // stream, restarting it with backoff (1 s, x2, capped at 30 s) when it ends.
     void start();
-    // Ends every process it started (terminate, then kill after a grace) and all timers.
-    // The known containers are kept, so start() again resumes.
+    // Ends every process it started (terminate, then kill after a grace) and all timers,
+    // stats polling included. The known containers and the polling choice are kept: start()
+    // again resumes both, and the events missed in between are replayed.
     void stop();
     bool isStarted() const { return m_started; }
     bool isEventsStreamRunning() const;

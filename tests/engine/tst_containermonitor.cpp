@@ -283,6 +283,14 @@ void TestContainerMonitor::statsOnlyWhileEnabled() {
           static_cast<long long>(log.stats.last().memoryBytes),
           static_cast<long long>(log.stats.last().memoryLimitBytes));
 
+    // stop() pauses the polling, start() resumes it.
+    monitor.stop();
+    QVERIFY(!monitor.isStatsProcessRunning());
+    const qsizetype beforeRestart = log.stats.size();
+    monitor.start();
+    QVERIFY(monitor.isStatsProcessRunning());
+    QVERIFY(QTest::qWaitFor([&] { return log.stats.size() > beforeRestart; }, 30000));
+
     monitor.setStatsPollingEnabled(false);
     QVERIFY(!monitor.isStatsProcessRunning());
     const qsizetype samples = log.stats.size();
