@@ -4,6 +4,7 @@
 #include "appsettings.h"
 #include "apptranslator.h"
 #include "backendconnection.h"
+#include "backendtoken.h"
 #include "connectionpanel.h"
 #include "containermonitor.h"
 #include "credentialstore.h"
@@ -107,7 +108,8 @@ TrayStatus::Connection trayConnection(BackendConnection::State state) {
 class GuiService : public QObject {
     Q_OBJECT
 public:
-    explicit GuiService(const AppOptions& options) : m_options(options), m_tokens(&m_credentials) {}
+    explicit GuiService(const AppOptions& options)
+        : m_options(options), m_backendOverride(options.backend.trimmed()), m_tokens(&m_credentials) {}
     ~GuiService() override {
         // The manager outlives the dashboard (declaration order); nothing it says at its end
         // may reach widgets that are gone.
@@ -136,10 +138,18 @@ private:
     void updateBanner();
     void updateConsole();
     void recordError(const QString& error);
+    void applyWorkspaceOverride();
     DiagnosticsReport buildReport() const;
+    // --backend for this run, else the setting.
+    QString backendUrl() const { return m_backendOverride.isEmpty() ? m_settings.backendUrl() : m_backendOverride; }
+    // What the connection sends: the stored token, or the placeholder for a local backend.
+    QString effectiveToken() const { return BackendToken::effective(QUrl(backendUrl()), m_token); }
+    // The user's approvals plus the command line's --workspace of this run.
+    QStringList approvedWorkspaces() const;
 
     AppOptions m_options;
     AppSettings m_settings;
+    QString m_backendOverride;  // --backend, validated in runGuiMode(); never written to the settings
     RuntimeDetector m_detector;
     CredentialStore m_credentials;
     BackendConnection m_connection;
@@ -174,10 +184,11 @@ void GuiService::start() {
     client.arch = QSysInfo::currentCpuArchitecture();
     client.deviceId = m_settings.deviceId();
     m_dispatcher.setClientInfo(client);
-    m_dispatcher.setApprovedWorkspaces(m_settings.approvedWorkspaces());
 
     m_dashboard =
         std::make_unique<DashboardWindow>(&m_settings, &m_detector, &m_connection, [this] { return buildReport(); });
+    applyWorkspaceOverride();
+    m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
     m_tray = std::make_unique<TrayIcon>(&m_settings);
     const bool haveTray = TrayIcon::isAvailable();
     // Without a tray the dashboard is a normal window and closing it quits.
@@ -278,12 +289,14 @@ void GuiService::start() {
     });
 
     // Settings that change what runs.
-    connect(&m_settings, &AppSettings::approvedWorkspacesChanged, this, [this](const QStringList& workspaces) {
-        m_dispatcher.setApprovedWorkspaces(workspaces);
+    connect(&m_settings, &AppSettings::approvedWorkspacesChanged, this, [this] {
+        m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
         updateConsole();
         updateStatus();
     });
     connect(&m_settings, &AppSettings::backendUrlChanged, this, [this] {
+        // A URL chosen in Settings now wins over the command line's.
+        m_backendOverride.clear();
         m_token.clear();
         m_connection.stop();
         readToken();
@@ -335,6 +348,14 @@ void GuiService::start() {
     if (!haveTray) {
         qCInfo(lcApp) << "no system tray: the dashboard is a normal window";
         m_dashboard->bringToFront();
+    } else {
+        // A fixed marker: the GUI benchmark measures launch to this line.
+        qCInfo(lcApp) << "tray ready";
+    }
+    if (!m_options.workspace.isEmpty() && m_dashboard->workspacePanel()->runApprovedWorkspace().isEmpty()) {
+        // The command line named a folder the guard refused: the refusal is on the Overview page.
+        activate();
+        m_dashboard->showPage(DashboardWindow::Page::Overview);
     }
     QTimer::singleShot(0, &m_detector, [this] { m_detector.detect(); });
     readToken();
@@ -360,7 +381,7 @@ void GuiService::onDetection(const DetectionResult& detection) {
     if (!m_detectedOnce) {
         m_detectedOnce = true;
         // The token was read meanwhile: now the connection can start (see onTokenRead).
-        if (m_tokenChecked && !m_userDisconnected && !m_settings.backendUrl().isEmpty()) {
+        if (m_tokenChecked && !m_userDisconnected && !backendUrl().isEmpty()) {
             connectBackend();
         }
     }
@@ -464,7 +485,7 @@ void GuiService::createManager() {
 }
 
 void GuiService::readToken() {
-    const QString url = m_settings.backendUrl();
+    const QString url = backendUrl();
     if (url.isEmpty()) {
         // First run: nothing can connect before the user signs in, so say so up front.
         m_tokenChecked = true;
@@ -477,7 +498,7 @@ void GuiService::readToken() {
 }
 
 void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& result) {
-    if (url != m_settings.backendUrl()) {
+    if (url != backendUrl()) {
         return;
     }
     m_tokenChecked = true;
@@ -491,20 +512,23 @@ void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& 
         connectBackend();
     }
     updateBanner();
-    if (m_token.isEmpty()) {
+    if (effectiveToken().isEmpty()) {
         // First run (or signed out): the sign-in prompt is the first thing to see.
         activate();
     }
 }
 
 void GuiService::connectBackend() {
-    const QString url = m_settings.backendUrl();
+    const QString url = backendUrl();
     if (url.isEmpty()) {
         openSettings();
         return;
     }
     m_connection.setUrl(QUrl(url));
-    m_connection.setToken(m_token);
+    if (m_token.isEmpty() && !effectiveToken().isEmpty()) {
+        qCInfo(lcApp) << "no sign-in token; connecting to the local backend without one";
+    }
+    m_connection.setToken(effectiveToken());
     m_connection.start();
 }
 
@@ -574,7 +598,7 @@ void GuiService::updateBanner() {
     if (m_detector.hasResult() && !m_detector.result().isUsable()) {
         m_dashboard->setBanner(DashboardWindow::Banner::NoRuntime, m_detector.result().reason);
     } else if (m_tokenChecked
-               && (m_settings.backendUrl().isEmpty() || m_token.isEmpty()
+               && (backendUrl().isEmpty() || effectiveToken().isEmpty()
                    || m_connection.state() == BackendConnection::State::AuthFailed)) {
         m_dashboard->setBanner(DashboardWindow::Banner::SignIn,
                                m_connection.state() == BackendConnection::State::AuthFailed
@@ -585,6 +609,30 @@ void GuiService::updateBanner() {
     } else {
         m_dashboard->setBanner(DashboardWindow::Banner::None);
     }
+}
+
+void GuiService::applyWorkspaceOverride() {
+    if (m_options.workspace.isEmpty()) {
+        return;
+    }
+    WorkspacePanel* panel = m_dashboard->workspacePanel();
+    if (panel->approveForThisRun(m_options.workspace)) {
+        qCInfo(lcApp).noquote() << "workspace for this run:" << panel->runApprovedWorkspace();
+        return;
+    }
+    const WorkspaceGuard::Result& verdict = panel->verdict();
+    qCWarning(lcApp).noquote() << "refused workspace" << m_options.workspace << ":" << verdict.message
+                               << "(rule:" << WorkspaceGuard::ruleName(verdict.rule) << ")";
+    recordError(tr("Refused working directory %1: %2").arg(m_options.workspace, verdict.message));
+}
+
+QStringList GuiService::approvedWorkspaces() const {
+    QStringList workspaces = m_settings.approvedWorkspaces();
+    const QString forThisRun = m_dashboard ? m_dashboard->workspacePanel()->runApprovedWorkspace() : QString();
+    if (!forThisRun.isEmpty() && !workspaces.contains(forThisRun)) {
+        workspaces.append(forThisRun);
+    }
+    return workspaces;
 }
 
 void GuiService::recordError(const QString& error) {
@@ -612,11 +660,13 @@ DiagnosticsReport GuiService::buildReport() const {
     sandbox.insert(QStringLiteral("idle_timeout_minutes"), m_settings.idleTimeoutMinutes());
     sandbox.insert(QStringLiteral("runtime_preference"), m_settings.runtimePreference());
     sandbox.insert(QStringLiteral("approved_workspaces"), QJsonArray::fromStringList(m_settings.approvedWorkspaces()));
+    sandbox.insert(QStringLiteral("workspace_for_this_run"), m_dashboard->workspacePanel()->runApprovedWorkspace());
     sandbox.insert(QStringLiteral("settings_file"), m_settings.fileName());
     report.addSection(QStringLiteral("sandbox"), sandbox, tr("Sandbox"));
 
     QJsonObject connection;
-    connection.insert(QStringLiteral("url"), m_settings.backendUrl());
+    connection.insert(QStringLiteral("url"), backendUrl());
+    connection.insert(QStringLiteral("url_from_command_line"), !m_backendOverride.isEmpty());
     connection.insert(QStringLiteral("state"), BackendConnection::stateName(m_connection.state()));
     connection.insert(QStringLiteral("last_error"), m_connection.lastError());
     connection.insert(QStringLiteral("attempts"), m_connection.attemptCount());
@@ -640,7 +690,7 @@ DiagnosticsReport GuiService::buildReport() const {
     connection.insert(QStringLiteral("history"), history);
     report.addSection(QStringLiteral("connection"), connection, tr("Backend connection"),
                       tr("URL: %1\nState: %2\nLast error: %3\nHistory:\n%4")
-                          .arg(m_settings.backendUrl(), BackendConnection::stateName(m_connection.state()),
+                          .arg(backendUrl(), BackendConnection::stateName(m_connection.state()),
                                m_connection.lastError(), historyText.join(QLatin1Char('\n'))));
 
     QJsonArray sessions;
@@ -688,6 +738,14 @@ void GuiService::beginShutdown() {
 
 int runGuiMode(const AppOptions& options) {
     AppTranslator::install(QCoreApplication::instance());
+    if (!options.backend.isEmpty()) {
+        // Validated like the setting; a bad URL is a usage error, not a window.
+        const QString problem = AppSettings::backendUrlProblem(options.backend.trimmed());
+        if (!problem.isEmpty()) {
+            QTextStream(stderr) << "zeus-desktop: --backend " << options.backend << ": " << problem << "\n";
+            return 2;
+        }
+    }
 
     SingleInstance instance;
     if (!instance.claim()) {

@@ -3,6 +3,7 @@
 // stderr by category; SIGINT/SIGTERM cancel running calls, send their results, remove the containers and exit 0.
 #include "appsettings.h"
 #include "backendconnection.h"
+#include "backendtoken.h"
 #include "credentialstore.h"
 #include "logging.h"
 #include "modes.h"
@@ -15,7 +16,6 @@
 #include <zeus/buildinfo.h>
 
 #include <QCoreApplication>
-#include <QHostAddress>
 #include <QSocketNotifier>
 #include <QSysInfo>
 #include <QTextStream>
@@ -40,11 +40,6 @@ constexpr int kExitWorkspaceRefused = 125;
 
 constexpr int kShutdownDeadlineMs = 30000;  // cancelling calls and removing containers
 constexpr int kAckWaitMs = 2000;            // after that, for the backend to ack the last results
-
-// A backend on this computer over plain ws:// may run without sign-in (the local test backend does).
-// BackendConnection needs a token to open a connection, so that case sends this fixed, meaningless one; a
-// backend that wants a real token refuses it with 401 (auth failed, no retry).
-const QString kAnonymousLoopbackToken = QStringLiteral("anonymous");
 
 // Test hooks, read only here and documented in docs/headless.md as such: short heartbeat and backoff so the
 // end-to-end tests detect a dead backend in seconds, and a larger output cap for the benchmark.
@@ -76,17 +71,6 @@ bool installSignalPipe() {
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     return ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0;
-}
-
-bool isLoopbackPlainUrl(const QUrl& url) {
-    if (url.scheme().compare(QLatin1String("ws"), Qt::CaseInsensitive) != 0) {
-        return false;
-    }
-    if (url.host().compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0) {
-        return true;
-    }
-    const QHostAddress address(url.host());
-    return !address.isNull() && address.isLoopback();
 }
 
 void installLogFormat() {
@@ -141,8 +125,9 @@ struct HeadlessService {
         if (result.status == CredentialStore::Status::Ok && !result.token.isEmpty()) {
             token = result.token;
             qCInfo(lcApp) << "sign-in token from" << (result.fromEnvironment ? "ZEUS_DESKTOP_TOKEN" : "the keychain");
-        } else if (isLoopbackPlainUrl(url)) {
-            token = kAnonymousLoopbackToken;
+        } else if (BackendToken::allowsAnonymous(url)) {
+            // No sign-in needed for a backend on this computer (BackendToken says why).
+            token = BackendToken::anonymous();
             qCInfo(lcApp).noquote() << "no sign-in token (" << result.message
                                     << "); connecting to the local backend without one";
         } else {

@@ -121,8 +121,30 @@ bool WorkspacePanel::approveChosen() {
     return true;
 }
 
+bool WorkspacePanel::approveForThisRun(const QString& path) {
+    const QString before = currentWorkspace();
+    m_chosen = path;
+    m_verdict = WorkspaceGuard::check(path, m_environment);
+    if (!m_verdict.accepted()) {
+        showVerdict();
+        return false;
+    }
+    m_settings->addRecentFolder(m_verdict.canonicalPath);
+    m_runApproved = m_verdict.canonicalPath;
+    showVerdict();
+    if (currentWorkspace() != before) {
+        Q_EMIT currentWorkspaceChanged(m_runApproved);
+    }
+    return true;
+}
+
+bool WorkspacePanel::isApproved(const QString& canonicalPath) const {
+    return (!m_runApproved.isEmpty() && canonicalPath == m_runApproved)
+           || m_settings->isWorkspaceApproved(canonicalPath);
+}
+
 QString WorkspacePanel::currentWorkspace() const {
-    if (m_verdict.accepted() && m_settings->isWorkspaceApproved(m_verdict.canonicalPath)) {
+    if (m_verdict.accepted() && isApproved(m_verdict.canonicalPath)) {
         return m_verdict.canonicalPath;
     }
     return {};
@@ -148,12 +170,17 @@ void WorkspacePanel::showVerdict() {
         m_verdictText->setText(tr("Refused (%1): %2").arg(WorkspaceGuard::ruleName(m_verdict.rule), m_verdict.message));
         m_approve->setEnabled(false);
         m_approve->setText(tr("&Approve"));
-    } else if (m_settings->isWorkspaceApproved(m_verdict.canonicalPath)) {
+    } else if (isApproved(m_verdict.canonicalPath)) {
+        // Approved for this run only: Approve still offers to keep it for the next runs.
+        const bool kept = m_settings->isWorkspaceApproved(m_verdict.canonicalPath);
         m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_DialogApplyButton).pixmap(iconSize, iconSize));
-        m_verdictText->setText(tr("Approved. Commands run with this folder mounted at /workspace: %1")
-                                   .arg(QDir::toNativeSeparators(m_verdict.canonicalPath)));
-        m_approve->setEnabled(false);
-        m_approve->setText(tr("Approved"));
+        m_verdictText->setText(
+            kept ? tr("Approved. Commands run with this folder mounted at /workspace: %1")
+                       .arg(QDir::toNativeSeparators(m_verdict.canonicalPath))
+                 : tr("Approved for this run (--workspace). Commands run with this folder mounted at /workspace: %1")
+                       .arg(QDir::toNativeSeparators(m_verdict.canonicalPath)));
+        m_approve->setEnabled(!kept);
+        m_approve->setText(kept ? tr("Approved") : tr("&Approve"));
     } else {
         m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxInformation).pixmap(iconSize, iconSize));
         m_verdictText->setText(tr("This folder can be used: %1. Approve it to let the backend run commands in it.")
@@ -169,7 +196,7 @@ void WorkspacePanel::reloadRecent() {
     for (const QString& folder : m_settings->recentFolders()) {
         auto* item = new QListWidgetItem(QDir::toNativeSeparators(folder), m_recent);
         item->setData(Qt::UserRole, folder);
-        if (m_settings->isWorkspaceApproved(folder)) {
+        if (isApproved(folder)) {
             item->setToolTip(tr("Approved"));
         }
     }

@@ -33,6 +33,12 @@ public:
     void openFolderDialog();
     // Approves the chosen folder, if the guard accepted it.
     bool approveChosen();
+    // The command line's --workspace: chooses `path` and, if the guard accepts it, approves
+    // it for this run only (not written to the settings). False when refused; the refusal is
+    // shown like any other.
+    bool approveForThisRun(const QString& path);
+    // The folder approved by approveForThisRun() (canonical), else empty.
+    QString runApprovedWorkspace() const { return m_runApproved; }
 
     // The chosen folder's canonical path when accepted and approved, else empty.
     QString currentWorkspace() const;
@@ -45,12 +51,14 @@ Q_SIGNALS:
 private:
     void showVerdict();
     void reloadRecent();
+    bool isApproved(const QString& canonicalPath) const;
     void onRecentActivated(QListWidgetItem* item);
 
     AppSettings* m_settings;
     WorkspaceGuard::Environment m_environment;
     QString m_chosen;  // as the user gave it
     WorkspaceGuard::Result m_verdict;
+    QString m_runApproved;  // approved by the command line for this run (canonical)
 
     QLabel* m_path = nullptr;
     QLabel* m_verdictIcon = nullptr;

@@ -582,6 +582,10 @@ History:
         <translation>文件夹未获批准</translation>
     </message>
     <message>
+        <source>Refused working directory %1: %2</source>
+        <translation>已拒绝工作目录 %1：%2</translation>
+    </message>
+    <message>
         <source>%1
 Approve the folder in the dashboard if the agent should work there.</source>
         <translation>%1
@@ -1623,6 +1627,10 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>Approved. Commands run with this folder mounted at /workspace: %1</source>
         <translation>已批准。命令运行时此文件夹挂载于 /workspace：%1</translation>
+    </message>
+    <message>
+        <source>Approved for this run (--workspace). Commands run with this folder mounted at /workspace: %1</source>
+        <translation>已为本次运行批准（--workspace）。命令运行时此文件夹挂载于 /workspace：%1</translation>
     </message>
     <message>
         <source>Approved</source>

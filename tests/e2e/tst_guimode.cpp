@@ -1,11 +1,14 @@
 // The tray app as a process: it starts (offscreen: no tray, so the dashboard is a window),
 // a second launch asks the first to show its dashboard and exits 0 at once; with a backend
 // URL, an approved folder and a token it serves the backend's tool calls in a real
-// container, and SIGTERM quits like the Quit menu (containers removed).
+// container, and SIGTERM quits like the Quit menu (containers removed). Started with
+// --backend and --workspace it serves a local backend with no token and no settings, and
+// writes neither to the settings; a refused --workspace is not approved.
 #include "appsettings.h"
 #include "backendserver.h"
 #include "testenvironment.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -18,6 +21,9 @@ class TestGuiMode : public QObject {
 private Q_SLOTS:
     void secondLaunchRaisesFirst();
     void servesToolCallsAndQuitsCleanly();
+    void commandLineOverridesForOneRun();
+    void refusedCommandLineWorkspaceIsNotApproved();
+    void badBackendUrlIsAUsageError();
 };
 
 namespace {
@@ -33,6 +39,39 @@ QStringList containersOfOwner(const QString& owner) {
         }
     }
     return ids;
+}
+
+// A fresh home with no settings and no keychain (no session bus: the keychain answers at
+// once that it cannot be reached), offscreen.
+QProcessEnvironment freshEnvironment(const QTemporaryDir& home) {
+    QDir().mkpath(home.filePath(QStringLiteral("runtime")));
+    QFile::setPermissions(home.filePath(QStringLiteral("runtime")),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), home.path());
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral(".config")));
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home.filePath(QStringLiteral("runtime")));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("zeus.*.info=true"));
+    env.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
+    env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
+    env.remove(QStringLiteral("DISPLAY"));
+    return env;
+}
+
+QString settingsFileOf(const QTemporaryDir& home) {
+    return home.filePath(QStringLiteral(".config/ZeusDesktop/zeus-desktop.conf"));
+}
+
+bool stopApp(QProcess& app, QByteArray& log) {
+    app.terminate();
+    const bool finished = app.waitForFinished(30000);
+    log += app.readAll();
+    if (!finished) {
+        app.kill();
+        app.waitForFinished(5000);
+    }
+    return finished && app.exitStatus() == QProcess::NormalExit;
 }
 
 }  // namespace
@@ -174,6 +213,121 @@ void TestGuiMode::servesToolCallsAndQuitsCleanly() {
     QCOMPARE(app.exitStatus(), QProcess::NormalExit);
     QVERIFY2(log.contains("quitting"), log.constData());
     QVERIFY2(containersOfOwner(owner).isEmpty(), log.constData());
+}
+
+void TestGuiMode::commandLineOverridesForOneRun() {
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+    zeus::test::BackendServer server;
+    QVERIFY(server.listen());
+    QTemporaryDir home;
+    QTemporaryDir workspaceDir;
+    QVERIFY(home.isValid() && workspaceDir.isValid());
+    const QString workspace = QFileInfo(workspaceDir.path()).canonicalFilePath();
+    QFile marker(workspace + QStringLiteral("/given-on-the-command-line.txt"));
+    QVERIFY(marker.open(QIODevice::WriteOnly));
+    marker.close();
+
+    // What run.sh does: no settings, no token, everything on the command line.
+    QProcess app;
+    app.setProcessEnvironment(freshEnvironment(home));
+    app.setProcessChannelMode(QProcess::MergedChannels);
+    QByteArray log;
+    QObject::connect(&app, &QProcess::readyRead, &app, [&] { log += app.readAll(); });
+    app.start(QStringLiteral(ZEUS_APP_BINARY),
+              {QStringLiteral("--backend"), server.url(), QStringLiteral("--workspace"), workspaceDir.path(),
+               QStringLiteral("--runtime"), QStringLiteral("docker"), QStringLiteral("--image"),
+               zeus::test::testImage(), QStringLiteral("--profile"), QStringLiteral("hardened")});
+    QVERIFY(app.waitForStarted(10000));
+    if (app.waitForFinished(1000)) {
+        log += app.readAll();
+        if (log.contains("this build has no GUI")) {
+            QSKIP("headless build: no tray app");
+        }
+        QFAIL(log.constData());
+    }
+
+    // Connected with no token (the local backend rule), the folder approved for this run.
+    QVERIFY2(server.waitForType(QStringLiteral("hello"), 30000), log.constData());
+    QVERIFY2(log.contains("connecting to the local backend without one"), log.constData());
+    const QJsonObject hello = server.ofType(QStringLiteral("hello")).constFirst();
+    const QJsonArray workspaces = hello.value(QStringLiteral("workspaces")).toArray();
+    QCOMPARE(workspaces.size(), 1);
+    QCOMPARE(workspaces.first().toObject().value(QStringLiteral("path")).toString(), workspace);
+    QCOMPARE(hello.value(QStringLiteral("runtime")).toObject().value(QStringLiteral("status")).toString(),
+             QStringLiteral("ready"));
+
+    const QString sessionId = QStringLiteral("gui-cli-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    server.send(zeus::test::BackendServer::toolCall(QStringLiteral("cli-call-1"), sessionId,
+                                                    QStringLiteral("ls /workspace; id -u"), workspace));
+    QVERIFY2(server.waitForResult(QStringLiteral("cli-call-1"), 60000), log.constData());
+    const QJsonObject result = server.resultsFor(QStringLiteral("cli-call-1")).constFirst();
+    QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    QCOMPARE(result.value(QStringLiteral("exit_code")).toInt(), 0);
+    QVERIFY(
+        result.value(QStringLiteral("output")).toString().contains(QStringLiteral("given-on-the-command-line.txt")));
+
+    QVERIFY2(stopApp(app, log), log.constData());
+    // Nothing of the command line was kept: no backend URL, no approval.
+    zeus::AppSettings settings(settingsFileOf(home));
+    QCOMPARE(settings.backendUrl(), QString());
+    QVERIFY(!settings.isWorkspaceApproved(workspace));
+    QVERIFY(settings.approvedWorkspaces().isEmpty());
+}
+
+void TestGuiMode::refusedCommandLineWorkspaceIsNotApproved() {
+    zeus::test::BackendServer server;
+    QVERIFY(server.listen());
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    // The home folder itself: the workspace guard refuses it.
+    QProcess app;
+    app.setProcessEnvironment(freshEnvironment(home));
+    app.setProcessChannelMode(QProcess::MergedChannels);
+    QByteArray log;
+    QObject::connect(&app, &QProcess::readyRead, &app, [&] { log += app.readAll(); });
+    app.start(QStringLiteral(ZEUS_APP_BINARY),
+              {QStringLiteral("--backend"), server.url(), QStringLiteral("--workspace"), home.path()});
+    QVERIFY(app.waitForStarted(10000));
+    if (app.waitForFinished(1000)) {
+        log += app.readAll();
+        if (log.contains("this build has no GUI")) {
+            QSKIP("headless build: no tray app");
+        }
+        QFAIL(log.constData());
+    }
+    QVERIFY2(server.waitForType(QStringLiteral("hello"), 30000), log.constData());
+    QVERIFY2(log.contains("refused workspace"), log.constData());
+    QVERIFY2(log.contains("home"), log.constData());
+    const QJsonObject hello = server.ofType(QStringLiteral("hello")).constFirst();
+    QVERIFY(hello.value(QStringLiteral("workspaces")).toArray().isEmpty());
+
+    server.send(zeus::test::BackendServer::toolCall(QStringLiteral("cli-refused-1"), QStringLiteral("s1"),
+                                                    QStringLiteral("true"), home.path()));
+    QVERIFY2(server.waitForResult(QStringLiteral("cli-refused-1"), 30000), log.constData());
+    const QByteArray result = QJsonDocument(server.resultsFor(QStringLiteral("cli-refused-1")).constFirst()).toJson();
+    QVERIFY2(result.contains("workspace_not_approved") || result.contains("no_runtime"), result.constData());
+
+    QVERIFY2(stopApp(app, log), log.constData());
+    zeus::AppSettings settings(settingsFileOf(home));
+    QVERIFY(settings.approvedWorkspaces().isEmpty());
+}
+
+void TestGuiMode::badBackendUrlIsAUsageError() {
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    QProcess app;
+    app.setProcessEnvironment(freshEnvironment(home));
+    app.setProcessChannelMode(QProcess::MergedChannels);
+    app.start(QStringLiteral(ZEUS_APP_BINARY),
+              {QStringLiteral("--backend"), QStringLiteral("ws://backend.example.com/desktop")});
+    QVERIFY(app.waitForFinished(10000));
+    const QByteArray output = app.readAll();
+    if (output.contains("this build has no GUI")) {
+        QSKIP("headless build: no tray app");
+    }
+    QCOMPARE(app.exitCode(), 2);
+    QVERIFY2(output.contains("--backend") && output.contains("backend.example.com"), output.constData());
+    QVERIFY(!QFile::exists(settingsFileOf(home)) || zeus::AppSettings(settingsFileOf(home)).backendUrl().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestGuiMode)

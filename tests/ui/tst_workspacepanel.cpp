@@ -25,6 +25,8 @@ private Q_SLOTS:
     void refusals();
     void acceptedNeedsExplicitApproval();
     void symlinkShowsCanonicalPath();
+    void approvedForThisRunOnly();
+    void refusedForThisRunIsNotApproved();
     void recentFoldersChooseAgain();
     void screenshot();
 
@@ -112,6 +114,47 @@ void TestWorkspacePanel::acceptedNeedsExplicitApproval() {
     m_settings->revokeWorkspace(folder);
     QVERIFY(approve->isEnabled());
     QVERIFY(panel->currentWorkspace().isEmpty());
+}
+
+void TestWorkspacePanel::approvedForThisRunOnly() {
+    // --workspace: approved at once, for this run only; Approve still offers to keep it.
+    auto panel = makePanel();
+    QSignalSpy changed(panel.get(), &WorkspacePanel::currentWorkspaceChanged);
+    const QString folder = QFileInfo(m_home + QStringLiteral("/projects/site")).canonicalFilePath();
+    QVERIFY(panel->approveForThisRun(m_home + QStringLiteral("/projects/site/")));
+    QCOMPARE(panel->runApprovedWorkspace(), folder);
+    QCOMPARE(panel->currentWorkspace(), folder);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(m_settings->approvedWorkspaces().isEmpty());
+    QCOMPARE(m_settings->recentFolders(), QStringList{folder});
+    auto* verdict = panel->findChild<QLabel*>(QStringLiteral("verdict"));
+    QVERIFY2(verdict->text().startsWith(QStringLiteral("Approved for this run")), qPrintable(verdict->text()));
+    auto* approve = panel->findChild<QPushButton*>(QStringLiteral("approveFolder"));
+    QVERIFY(approve->isEnabled());
+
+    approve->click();
+    QCOMPARE(m_settings->approvedWorkspaces(), QStringList{folder});
+    QVERIFY(verdict->text().startsWith(QStringLiteral("Approved.")));
+    QVERIFY(!approve->isEnabled());
+
+    // Another folder chosen by hand is not approved by the command line's.
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/projects/other")));
+    panel->chooseFolder(m_home + QStringLiteral("/projects/other"));
+    QVERIFY(panel->currentWorkspace().isEmpty());
+}
+
+void TestWorkspacePanel::refusedForThisRunIsNotApproved() {
+    auto panel = makePanel();
+    QSignalSpy changed(panel.get(), &WorkspacePanel::currentWorkspaceChanged);
+    QVERIFY(!panel->approveForThisRun(m_home + QStringLiteral("/.ssh")));
+    QVERIFY(panel->runApprovedWorkspace().isEmpty());
+    QVERIFY(panel->currentWorkspace().isEmpty());
+    QCOMPARE(changed.count(), 0);
+    auto* verdict = panel->findChild<QLabel*>(QStringLiteral("verdict"));
+    QVERIFY2(verdict->text().contains(QStringLiteral("Refused (secret_store)")), qPrintable(verdict->text()));
+    QVERIFY(!panel->findChild<QPushButton*>(QStringLiteral("approveFolder"))->isEnabled());
+    QVERIFY(m_settings->approvedWorkspaces().isEmpty());
+    QVERIFY(m_settings->recentFolders().isEmpty());
 }
 
 void TestWorkspacePanel::symlinkShowsCanonicalPath() {
