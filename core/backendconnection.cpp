@@ -92,8 +92,23 @@ void BackendConnection::stop() {
 bool BackendConnection::send(const QJsonObject& message) {
     if (m_state != State::Connected || !m_socket)
         return false;
-    const QByteArray frame = Protocol::toFrame(message);
-    return m_socket->sendTextMessage(QString::fromUtf8(frame)) == frame.size();
+    return sendFrame(Protocol::toFrame(message));
+}
+
+bool BackendConnection::sendFrame(QByteArray frame) {
+    if (m_state != State::Connected || !m_socket)
+        return false;
+    // Qt 6.4 only sends text frames from a QString (it converts back to UTF-8 inside); there is no byte overload.
+    const qsizetype size = frame.size();
+    QString text = QString::fromUtf8(frame);
+    frame = QByteArray();
+    return m_socket->sendTextMessage(text) == size;
+}
+
+qint64 BackendConnection::pendingWriteBytes() const {
+    if (!m_socket || !m_socketConnected)
+        return 0;
+    return m_socket->bytesToWrite();
 }
 
 std::optional<QString> BackendConnection::validateUrl(const QUrl& url) {
@@ -179,6 +194,10 @@ void BackendConnection::openSocket() {
         Q_EMIT messageReceived(ProtocolError{ProtocolErrorCode::InvalidMessage,
                                              QStringLiteral("binary frames are not supported; send JSON text frames"),
                                              {}});
+    });
+    connect(socket, &QWebSocket::bytesWritten, this, [this] {
+        if (sender() == m_socket)
+            Q_EMIT pendingWriteBytesChanged(pendingWriteBytes());
     });
     connect(socket, &QWebSocket::pong, this, [this](quint64, const QByteArray&) { m_pongTimer.stop(); });
     connect(socket, &QWebSocket::sslErrors, this, [this](const QList<QSslError>& errors) {
@@ -306,6 +325,7 @@ void BackendConnection::releaseSocket() {
     m_pingTimer.stop();
     m_pongTimer.stop();
     m_reconnectTimer.stop();
+    const bool hadSocket = m_socket;
     m_socketConnected = false;
     if (QWebSocket* socket = m_socket) {
         m_socket = nullptr;
@@ -313,6 +333,8 @@ void BackendConnection::releaseSocket() {
         socket->abort();
         socket->deleteLater();
     }
+    if (hadSocket)
+        Q_EMIT pendingWriteBytesChanged(0);  // whatever was queued is gone: nobody waits for it any more
 }
 
 void BackendConnection::setState(State state, const QString& event, int closeCode) {

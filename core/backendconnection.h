@@ -81,6 +81,12 @@ public:
 
     // Sends one message as a text frame. False when not connected: the caller keeps what must not be lost.
     bool send(const QJsonObject& message);
+    // The same for a frame already serialised (Protocol's UTF-8 JSON text). Taken by value: a big frame is
+    // released as soon as Qt has its own copy.
+    bool sendFrame(QByteArray frame);
+    // Bytes handed to the socket and not yet written to the network: what a sender that can wait (command
+    // output) watches to slow down. 0 when not connected (nothing is queued then: send() refuses).
+    qint64 pendingWriteBytes() const;
 
     // Why `url` cannot be used, or nothing when it can: wss://, or ws:// to loopback only, no credentials.
     static std::optional<QString> validateUrl(const QUrl& url);
@@ -96,6 +102,8 @@ Q_SIGNALS:
     // Every inbound text frame, parsed; a ProtocolError for a bad one (the dispatcher replies with `error`).
     void messageReceived(const zeus::IncomingMessage& message);
     void historyChanged();
+    // The socket wrote some of its queue, or the queue was dropped with the connection (then 0).
+    void pendingWriteBytesChanged(qint64 pendingBytes);
 
 private:
     void openSocket();

@@ -124,14 +124,27 @@ void CommandExecution::start(const QString& containerId) {
                            m_runtime.execArguments(containerId, wrapperCommand(m_pidFile, m_request.command)), 0, this);
     m_exec->setStreaming(true);
     connect(m_exec, &SessionProcess::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
-        const QString text = m_collector.append(stream, chunk);
-        if (!text.isEmpty()) {
-            Q_EMIT output(m_request.callId, stream, text);
+        const OutputCollector::Added added = m_collector.append(stream, chunk);
+        if (!added.live.isEmpty()) {
+            Q_EMIT output(m_request.callId, stream, added.live, added.kept);
         }
     });
     connect(m_exec, &SessionProcess::finished, this, &CommandExecution::onExecFinished);
     m_timeout.start(m_timeoutSeconds * 1000);
     m_exec->start();
+    if (m_outputPaused) {
+        m_exec->setReadingPaused(true);
+    }
+}
+
+void CommandExecution::setOutputPaused(bool paused) {
+    if (m_stopReason != StopReason::None || m_finished) {
+        paused = false;
+    }
+    m_outputPaused = paused;
+    if (m_exec) {
+        m_exec->setReadingPaused(paused);
+    }
 }
 
 void CommandExecution::cancel() {
@@ -153,6 +166,7 @@ void CommandExecution::abandon(const QString& message) {
     if (m_stopReason == StopReason::None) {
         m_stopReason = StopReason::Abandoned;
     }
+    setOutputPaused(false);
     m_timeout.stop();
     // The container's removal ends the exec; the CLI gets a grace in case the engine hangs.
     m_cliGrace.start(kCliGraceMs + 10000);
@@ -169,6 +183,7 @@ void CommandExecution::stopInContainer(StopReason reason) {
     }
     m_stopReason = reason;
     m_timeout.stop();
+    setOutputPaused(false);  // the command must be able to write its last output and exit
     if (m_execDone) {
         return;  // already finished; onExecFinished has reported
     }
@@ -259,7 +274,7 @@ ExecResult CommandExecution::baseResult() const {
     result.started =
         m_started ? QDateTime::currentDateTimeUtc().addMSecs(-m_clock.elapsed()) : QDateTime::currentDateTimeUtc();
     result.durationMs = m_started ? m_clock.elapsed() : 0;
-    result.output = m_collector.text();
+    result.output = m_collector.text();  // finishWith() adds the flushed tail
     result.truncated = m_collector.truncated();
     result.stdoutBytes = m_collector.bytes(OutputStream::Stdout);
     result.stderrBytes = m_collector.bytes(OutputStream::Stderr);
@@ -293,10 +308,17 @@ void CommandExecution::finishWith(ExecResult result) {
     m_finished = true;
     m_timeout.stop();
     m_cliGrace.stop();
-    const QString tail = m_collector.finish();
-    if (!tail.isEmpty()) {
-        result.output += tail;
+    for (const OutputStream stream : {OutputStream::Stdout, OutputStream::Stderr}) {
+        // A character cut off by the end of the output: U+FFFD, streamed and kept like the rest.
+        const OutputCollector::Added tail = m_collector.finish(stream);
+        if (!tail.kept.isEmpty()) {
+            result.output += QString::fromUtf8(tail.kept);
+        }
+        if (!tail.live.isEmpty()) {
+            Q_EMIT output(m_request.callId, stream, tail.live, tail.kept);
+        }
     }
+    m_collector.releaseText();  // up to the cap (the result has it): not kept twice while the result is sent
     if (m_exec && m_exec->isRunning()) {
         m_exec->stop();
     }

@@ -95,13 +95,19 @@ public:
     void abandon(const QString& message);
     // Ends a call that never started (container creation failed).
     void fail(const QString& code, const QString& message);
+    // Flow control: stop reading the command's output (its pipe fills and the command blocks
+    // on its next write) or resume. Ignored once the command is being stopped, which must
+    // always be able to finish.
+    void setOutputPaused(bool paused);
 
     // The wrapper and stop scripts (pure; shown in docs and tested through the engine tests).
     static QStringList wrapperCommand(const QString& pidFile, const QString& command);
     static QStringList stopCommand(const QString& pidFile, int graceMs);
 
 Q_SIGNALS:
-    void output(const QString& callId, zeus::OutputStream stream, const QString& text);
+    // Output as it arrives, as valid UTF-8 (invalid bytes already replaced): `live` is all of it, `kept` its part
+    // within the output cap (empty past the cap; then the result says truncated).
+    void output(const QString& callId, zeus::OutputStream stream, const QByteArray& live, const QByteArray& kept);
     void finished(const zeus::ExecResult& result);
 
 private:
@@ -131,6 +137,7 @@ private:
     bool m_started = false;
     bool m_execDone = false;
     bool m_finished = false;
+    bool m_outputPaused = false;
 };
 
 }  // namespace zeus

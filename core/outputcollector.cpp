@@ -24,10 +24,22 @@ int OutputCollector::incompleteUtf8Tail(const QByteArray& data) {
     return 0;
 }
 
-QString OutputCollector::decode(OutputStream stream, const QByteArray& bytes, bool final) {
-    QByteArray& pending = m_pending[stream == OutputStream::Stdout ? 0 : 1];
-    QByteArray data = pending + bytes;
-    pending.clear();
+QByteArray OutputCollector::sanitizedUtf8(const QByteArray& data) {
+    if (data.isValidUtf8()) {
+        return data;
+    }
+    // Rare: let Qt's decoder choose the replacements, so the text is what it always was.
+    return QString::fromUtf8(data).toUtf8();
+}
+
+QByteArray OutputCollector::decode(QByteArray& pending, const QByteArray& bytes, bool final) {
+    QByteArray data;
+    if (pending.isEmpty()) {
+        data = bytes;  // shared, not copied
+    } else {
+        data = pending + bytes;
+        pending.clear();
+    }
     if (!final) {
         const int tail = incompleteUtf8Tail(data);
         if (tail > 0) {
@@ -35,42 +47,49 @@ QString OutputCollector::decode(OutputStream stream, const QByteArray& bytes, bo
             data.chop(tail);
         }
     }
-    // QString::fromUtf8 replaces every invalid sequence with U+FFFD.
-    return QString::fromUtf8(data);
+    return sanitizedUtf8(data);
 }
 
-QString OutputCollector::append(OutputStream stream, const QByteArray& chunk) {
-    if (stream == OutputStream::Stdout) {
-        m_stdoutBytes += chunk.size();
-    } else {
-        m_stderrBytes += chunk.size();
-    }
+OutputCollector::Added OutputCollector::append(OutputStream stream, const QByteArray& chunk) {
+    const int index = stream == OutputStream::Stdout ? 0 : 1;
+    (index == 0 ? m_stdoutBytes : m_stderrBytes) += chunk.size();
+    Added added;
+    added.live = decode(m_livePending[index], chunk, false);
     const qint64 room = m_cap - m_kept;
     if (room <= 0) {
         m_dropped += chunk.size();
-        return {};
+        return added;
     }
-    QByteArray kept = chunk;
-    if (chunk.size() > room) {
-        kept = chunk.left(room);
+    if (chunk.size() <= room) {
+        // Below the cap both decoders have seen the same bytes of this stream: same text, same state.
+        m_kept += chunk.size();
+        m_keptPending[index] = m_livePending[index];
+        added.kept = added.live;
+    } else {
+        m_kept += room;
         m_dropped += chunk.size() - room;
+        added.kept = decode(m_keptPending[index], chunk.left(room), false);
     }
-    m_kept += kept.size();
-    const QString text = decode(stream, kept, false);
-    m_text += text;
-    return text;
+    m_text += added.kept;
+    return added;
 }
 
-QString OutputCollector::finish() {
-    QString text;
-    if (!m_pending[0].isEmpty()) {
-        text += decode(OutputStream::Stdout, {}, true);
+OutputCollector::Added OutputCollector::finish(OutputStream stream) {
+    const int index = stream == OutputStream::Stdout ? 0 : 1;
+    Added added;
+    if (!m_livePending[index].isEmpty()) {
+        added.live = decode(m_livePending[index], {}, true);
     }
-    if (!m_pending[1].isEmpty()) {
-        text += decode(OutputStream::Stderr, {}, true);
+    if (!m_keptPending[index].isEmpty()) {
+        added.kept = decode(m_keptPending[index], {}, true);
     }
-    m_text += text;
-    return text;
+    m_text += added.kept;
+    return added;
+}
+
+void OutputCollector::finish() {
+    finish(OutputStream::Stdout);
+    finish(OutputStream::Stderr);
 }
 
 }  // namespace zeus

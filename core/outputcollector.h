@@ -8,25 +8,38 @@ namespace zeus {
 // stdout or stderr of a command.
 enum class OutputStream { Stdout, Stderr };
 
-// Collects one call's output. It owns the kept text (the first cap bytes of combined
-// stdout+stderr, in arrival order), the byte counts per stream and the UTF-8 decoding
-// state of each stream, so a character split across two chunks is decoded whole and
-// invalid bytes become U+FFFD. It must never grow beyond the cap: past it, bytes are
-// only counted. It is binary safe (NUL bytes pass through).
+// Collects one call's output. It owns the kept output (the first cap bytes of combined
+// stdout+stderr, in arrival order, as valid UTF-8), the byte counts per stream and the
+// UTF-8 state of each stream, so a character split across two chunks stays whole and
+// invalid bytes become U+FFFD. Each chunk yields two texts: the live one (all of the
+// output, for the backend's tool_output stream) and the kept one (its part within the cap,
+// for the result and the local views). It works on UTF-8 bytes throughout: valid output
+// (nearly all of it) is never converted to UTF-16 while the command runs. It must never
+// keep more than the cap: past it, bytes are only counted and passed on live. It is binary
+// safe (NUL bytes pass through).
 class OutputCollector {
 public:
     static constexpr qint64 kDefaultCap = 1024 * 1024;
 
+    // What one chunk adds, as valid UTF-8.
+    struct Added {
+        QByteArray live;  // all of it (a character split across chunks comes whole with the later chunk)
+        QByteArray kept;  // the part within the cap: a prefix of `live`, empty once the cap is reached
+    };
+
     explicit OutputCollector(qint64 capBytes = kDefaultCap);
 
-    // Adds a chunk and returns the text it contributes to the kept output (what a
-    // consumer should stream); empty once the cap is reached.
-    QString append(OutputStream stream, const QByteArray& chunk);
-    // Flushes an incomplete trailing character of each stream (as U+FFFD); returns the
-    // text it adds. Call once, when the command has ended.
-    QString finish();
+    Added append(OutputStream stream, const QByteArray& chunk);
+    // Flushes an incomplete trailing character of the stream (as U+FFFD). Call for each
+    // stream when the command has ended; finish() does both.
+    Added finish(OutputStream stream);
+    void finish();
 
-    QString text() const { return m_text; }
+    // The kept output: UTF-8, and decoded (the result's `output`).
+    const QByteArray& utf8() const { return m_text; }
+    QString text() const { return QString::fromUtf8(m_text); }
+    // Frees the kept output once the result holds its own copy (the counts stay).
+    void releaseText() { m_text = QByteArray(); }
     bool truncated() const { return m_dropped > 0; }
     qint64 capBytes() const { return m_cap; }
     qint64 keptBytes() const { return m_kept; }
@@ -36,17 +49,23 @@ public:
 
     // Length of an incomplete (but so far valid) UTF-8 sequence at the end of data, 0..3.
     static int incompleteUtf8Tail(const QByteArray& data);
+    // `data` with every invalid sequence replaced by U+FFFD exactly as QString::fromUtf8 does;
+    // valid input (the common case) is returned as is, without a copy.
+    static QByteArray sanitizedUtf8(const QByteArray& data);
 
 private:
-    QString decode(OutputStream stream, const QByteArray& bytes, bool final);
+    static QByteArray decode(QByteArray& pending, const QByteArray& bytes, bool final);
 
     qint64 m_cap;
     qint64 m_kept = 0;
     qint64 m_dropped = 0;
     qint64 m_stdoutBytes = 0;
     qint64 m_stderrBytes = 0;
-    QByteArray m_pending[2];  // undecoded tail per stream
-    QString m_text;
+    // Undecoded tail per stream, of everything and of the kept part. They are the same until
+    // the chunk that reaches the cap; after it only the live one moves on.
+    QByteArray m_livePending[2];
+    QByteArray m_keptPending[2];
+    QByteArray m_text;
 };
 
 }  // namespace zeus

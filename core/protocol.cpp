@@ -6,6 +6,7 @@
 #include <QJsonValue>
 
 #include <cmath>
+#include <cstring>
 
 namespace zeus {
 
@@ -361,6 +362,137 @@ QJsonObject Protocol::toJson(const AckMessage& message) {
 
 QByteArray Protocol::toFrame(const QJsonObject& message) {
     return QJsonDocument(message).toJson(QJsonDocument::Compact);
+}
+
+namespace {
+
+// Whether any of 8 bytes needs escaping in a JSON string: below 0x20, '"' or '\\'. Exact as a whole (the classic
+// "has less" and "has zero" bit tricks); which byte it is, the caller finds out bytewise.
+bool anyNeedsEscape(quint64 v) {
+    constexpr quint64 ones = 0x0101010101010101ULL;
+    constexpr quint64 high = 0x8080808080808080ULL;
+    const quint64 control = (v - ones * 0x20) & ~v & high;
+    const quint64 q = v ^ (ones * '"');
+    const quint64 b = v ^ (ones * '\\');
+    return (control | ((q - ones) & ~q & high) | ((b - ones) & ~b & high)) != 0;
+}
+
+bool needsEscape(unsigned char c) {
+    return c < 0x20 || c == '"' || c == '\\';
+}
+
+}  // namespace
+
+void Protocol::appendJsonString(QByteArray& out, QByteArrayView utf8) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const char* const begin = utf8.data();
+    const qsizetype size = utf8.size();
+    // Worst case every byte becomes \u00XX; reserving for that would waste 6x: grow when escapes show up.
+    out.reserve(out.size() + size + 2);
+    out.append('"');
+    qsizetype run = 0;  // start of the bytes not yet copied
+    qsizetype i = 0;
+    while (i < size) {
+        // Output is mostly plain text: skip 8 bytes at a time while none needs escaping.
+        if (i + 8 <= size) {
+            quint64 word;
+            memcpy(&word, begin + i, sizeof word);
+            if (!anyNeedsEscape(word)) {
+                i += 8;
+                continue;
+            }
+        }
+        const qsizetype stop = qMin(i + 8, size);
+        for (; i < stop; ++i) {
+            const auto c = static_cast<unsigned char>(begin[i]);
+            if (!needsEscape(c)) {
+                continue;
+            }
+            out.append(begin + run, i - run);
+            run = i + 1;
+            char escape[6] = {'\\', 0, 0, 0, 0, 0};
+            qsizetype length = 2;
+            switch (c) {
+                case '"':
+                    escape[1] = '"';
+                    break;
+                case '\\':
+                    escape[1] = '\\';
+                    break;
+                case '\b':
+                    escape[1] = 'b';
+                    break;
+                case '\f':
+                    escape[1] = 'f';
+                    break;
+                case '\n':
+                    escape[1] = 'n';
+                    break;
+                case '\r':
+                    escape[1] = 'r';
+                    break;
+                case '\t':
+                    escape[1] = 't';
+                    break;
+                default:
+                    escape[1] = 'u';
+                    escape[2] = '0';
+                    escape[3] = '0';
+                    escape[4] = kHex[c >> 4];
+                    escape[5] = kHex[c & 0xf];
+                    length = 6;
+                    break;
+            }
+            out.append(escape, length);
+        }
+    }
+    out.append(begin + run, size - run);
+    out.append('"');
+}
+
+QByteArray Protocol::toolOutputFrame(const QString& callId, OutputStream stream, qint64 seq,
+                                     const QByteArray& utf8Data) {
+    // Keys in QJsonDocument's order (sorted), so the frame is the same as toFrame(makeToolOutput(...)).
+    QByteArray frame;
+    frame.reserve(utf8Data.size() + callId.size() + 96);
+    frame.append("{\"call_id\":");
+    appendJsonString(frame, callId.toUtf8());
+    frame.append(",\"data\":");
+    appendJsonString(frame, utf8Data);
+    frame.append(",\"seq\":");
+    frame.append(QByteArray::number(seq));
+    frame.append(",\"stream\":\"");
+    frame.append(streamName(stream).latin1());
+    frame.append("\",\"type\":\"tool_output\"}");
+    return frame;
+}
+
+QByteArray Protocol::toolResultFrame(const ToolResultMessage& result) {
+    QByteArray output = result.output.toUtf8();
+    QByteArray frame;
+    frame.reserve(output.size() + result.errorMessage.size() * 3 + result.callId.size() + 192);
+    frame.append("{\"call_id\":");
+    appendJsonString(frame, result.callId.toUtf8());
+    frame.append(",\"duration_ms\":");
+    frame.append(QByteArray::number(result.durationMs));
+    if (result.status == ToolResultStatus::Error) {
+        frame.append(",\"error\":{\"code\":\"");
+        frame.append(errorCodeName(result.errorCode).latin1());
+        frame.append("\",\"message\":");
+        appendJsonString(frame, result.errorMessage.toUtf8());
+        frame.append('}');
+    }
+    frame.append(",\"exit_code\":");
+    frame.append(result.exitCode ? QByteArray::number(*result.exitCode) : QByteArray("null"));
+    frame.append(",\"output\":");
+    appendJsonString(frame, output);
+    output = QByteArray();  // the big transient copy goes before the caller makes its own
+    frame.append(",\"status\":\"");
+    frame.append(statusName(result.status).latin1());
+    frame.append("\",\"truncated\":");
+    frame.append(result.truncated ? "true" : "false");
+    frame.append(",\"type\":\"tool_result\"}");
+    return frame;
 }
 
 QLatin1String Protocol::errorCodeName(ProtocolErrorCode code) {

@@ -46,6 +46,17 @@ public:
     // Compact UTF-8 JSON text of one message.
     static QByteArray toFrame(const QJsonObject& message);
 
+    // The frames of the two messages that carry command output, written directly instead of through
+    // QJsonObject/QJsonDocument (which convert the data to UTF-16 and back and copy it several times: most of
+    // the app's CPU when output streams). Byte for byte what toFrame() makes of makeToolOutput() and
+    // makeToolResult(): the same key order and escapes. `utf8Data` must be valid UTF-8 (OutputCollector's).
+    static QByteArray toolOutputFrame(const QString& callId, OutputStream stream, qint64 seq,
+                                      const QByteArray& utf8Data);
+    static QByteArray toolResultFrame(const ToolResultMessage& result);
+    // Appends `utf8` as a JSON string literal (quotes included), escaped as QJsonDocument does:
+    // `"` `\` and control characters; everything else, non-ASCII included, verbatim.
+    static void appendJsonString(QByteArray& out, QByteArrayView utf8);
+
     // Wire names.
     static QLatin1String errorCodeName(ProtocolErrorCode code);
     static std::optional<ProtocolErrorCode> errorCodeFromName(const QString& name);

@@ -4,6 +4,7 @@
 #include "sessionprocess.h"
 #include "workspaceguard.h"
 
+#include <QMetaMethod>
 #include <QRegularExpression>
 #include <QUuid>
 
@@ -137,7 +138,15 @@ void SessionManager::execute(const ExecRequest& incoming) {
     auto* execution =
         new CommandExecution(request, *m_runtime, m_config.outputCapBytes,
                              m_config.effectiveTimeoutSeconds(request.timeoutSeconds), m_config.killGraceMs, this);
-    connect(execution, &CommandExecution::output, this, &SessionManager::output);
+    connect(execution, &CommandExecution::output, this,
+            [this](const QString& callId, OutputStream stream, const QByteArray& live, const QByteArray& kept) {
+                Q_EMIT outputUtf8(callId, stream, live);
+                // Decoding costs as much as the rest of the backend path: only for a listener.
+                static const QMetaMethod decoded = QMetaMethod::fromSignal(&SessionManager::output);
+                if (!kept.isEmpty() && isSignalConnected(decoded)) {
+                    Q_EMIT output(callId, stream, QString::fromUtf8(kept));
+                }
+            });
     connect(execution, &CommandExecution::finished, this,
             [this, execution](const ExecResult& result) { onCallFinished(execution, result); });
     m_calls.insert(request.callId, execution);
@@ -351,6 +360,12 @@ bool SessionManager::cancel(const QString& callId) {
     }
     execution->cancel();
     return true;
+}
+
+void SessionManager::setOutputPaused(const QString& callId, bool paused) {
+    if (const QPointer<CommandExecution> execution = m_calls.value(callId)) {
+        execution->setOutputPaused(paused);
+    }
 }
 
 void SessionManager::endSession(const QString& sessionId) {

@@ -47,6 +47,9 @@ public:
     void execute(const ExecRequest& request);
     // Stops a running call (status cancelled). False when no such call runs.
     bool cancel(const QString& callId);
+    // Flow control for a reader that cannot keep up (the backend socket): pauses or resumes
+    // reading a call's output. Ignored for calls that are not running.
+    void setOutputPaused(const QString& callId, bool paused);
     // Cancels the session's calls and removes its container.
     void endSession(const QString& sessionId);
     // Cancels everything and removes every container; shutdownFinished() follows.
@@ -59,7 +62,12 @@ public:
     int runningCalls() const { return int(m_calls.size()); }
 
 Q_SIGNALS:
+    // The kept output (within the output cap) as it arrives, decoded, for the local views. Only decoded when
+    // something is connected.
     void output(const QString& callId, zeus::OutputStream stream, const QString& text);
+    // All of the output as it arrives, also past the cap, as valid UTF-8: the backend's tool_output stream.
+    // A consumer that cannot keep up slows the command down with setOutputPaused().
+    void outputUtf8(const QString& callId, zeus::OutputStream stream, const QByteArray& utf8);
     void callFinished(const zeus::ExecResult& result);
     void sessionStateChanged(const QString& sessionId, zeus::SessionState state, const QString& containerId);
     void sessionLogEntryAdded(const QString& sessionId, const zeus::SessionLogEntry& entry);

@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QTimer>
 
+class QSocketNotifier;
+
 namespace zeus {
 
 // One engine CLI call (docker/podman/container + an argument list) for a session. It owns
@@ -15,6 +17,13 @@ namespace zeus {
 // chunk by chunk (outputReady) or collected (standardOutput()/standardError(), for short
 // calls such as run, rm and inspect). It must never run a host shell, never block
 // (no waitFor*), and finished() is emitted exactly once, also when the program cannot start.
+//
+// Streaming on Unix reads the CLI's stdout and stderr from pipes it owns (not QProcess's),
+// so reading can be paused: QProcess always drains its pipes into an unbounded buffer, but
+// a pipe nobody reads fills up, the CLI blocks writing, stops reading from the engine, and
+// the command in the container blocks on its own write. That is the flow control from the
+// backend socket down to the command. finished() then follows only once both pipes are
+// drained, so no output is lost behind the exit.
 class SessionProcess : public QObject {
     Q_OBJECT
 
@@ -25,6 +34,11 @@ public:
     // Stream chunks through outputReady() instead of collecting them.
     void setStreaming(bool streaming) { m_streaming = streaming; }
     void start();
+    // Stops (true) or resumes reading the streamed output. While paused the command is slowed
+    // down by its full pipe, never its output dropped. A no-op where the platform has no own
+    // pipes (Windows): there QProcess keeps reading.
+    void setReadingPaused(bool paused);
+    bool isReadingPaused() const { return m_paused; }
     // Terminates the CLI now, kills it after a short grace; finished() follows.
     void stop();
     bool isRunning() const;
@@ -47,6 +61,20 @@ Q_SIGNALS:
 
 private:
     void finish();
+    void onProcessFinished();
+    void deliver(OutputStream stream, const QByteArray& chunk);
+    void maybeFinishAfterDrain();
+#ifdef Q_OS_UNIX
+    bool openPipes();
+    void readPipe(int index);
+    void closePipe(int index);
+    void closePipes();
+
+    int m_readFd[2] = {-1, -1};   // stdout, stderr: our ends
+    int m_writeFd[2] = {-1, -1};  // the child's ends, closed here once it started
+    QSocketNotifier* m_notifier[2] = {nullptr, nullptr};
+    QByteArray m_readBuffer;
+#endif
 
     QProcess m_process;
     QStringList m_arguments;
@@ -62,6 +90,10 @@ private:
     bool m_timedOut = false;
     bool m_failedToStart = false;
     bool m_finished = false;
+    bool m_ownPipes = false;
+    bool m_paused = false;
+    bool m_processDone = false;
+    QTimer m_drainTimer;  // after the exit, how long a pipe may stay open (a leftover grandchild)
     QString m_errorString;
 };
 

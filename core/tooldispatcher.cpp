@@ -50,6 +50,7 @@ ToolDispatcher::ToolDispatcher(BackendConnection* connection, QObject* parent)
     Q_ASSERT(connection);
     connect(connection, &BackendConnection::connected, this, &ToolDispatcher::onConnected);
     connect(connection, &BackendConnection::messageReceived, this, &ToolDispatcher::onMessage);
+    connect(connection, &BackendConnection::pendingWriteBytesChanged, this, &ToolDispatcher::onPendingWriteBytes);
 }
 
 ToolDispatcher::~ToolDispatcher() = default;
@@ -62,7 +63,7 @@ void ToolDispatcher::setSessionManager(SessionManager* manager) {
     if (!manager) {
         return;
     }
-    connect(manager, &SessionManager::output, this, &ToolDispatcher::onOutput);
+    connect(manager, &SessionManager::outputUtf8, this, &ToolDispatcher::onOutput);
     connect(manager, &SessionManager::callFinished, this, &ToolDispatcher::onExecFinished);
     connect(manager, &SessionManager::sessionStateChanged, this, &ToolDispatcher::onSessionStateChanged);
 }
@@ -169,13 +170,17 @@ bool ToolDispatcher::send(const QJsonObject& message) {
     return m_connection && m_connection->send(message);
 }
 
+bool ToolDispatcher::sendFrame(QByteArray frame) {
+    return m_connection && m_connection->sendFrame(std::move(frame));
+}
+
 void ToolDispatcher::onConnected() {
     const HelloMessage message = hello();
     send(Protocol::makeHello(message));
     qCInfo(lcBackend) << "hello sent;" << message.pending.size() << "results pending";
     // Everything the backend has not acknowledged, oldest first; it acks what it already had.
     for (const ToolResultMessage& result : m_results.pending()) {
-        send(Protocol::makeToolResult(result));
+        sendFrame(Protocol::toolResultFrame(result));
     }
     if (m_manager) {
         const QStringList sessions = m_manager->sessionIds();
@@ -211,7 +216,7 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
     }
     if (const std::optional<ToolResultMessage> kept = m_results.result(call.callId)) {
         qCInfo(lcBackend) << "call" << call.callId << "already finished; result sent again";
-        send(Protocol::makeToolResult(*kept));
+        sendFrame(Protocol::toolResultFrame(*kept));
         return;
     }
     if (m_results.wasAcknowledged(call.callId)) {
@@ -279,14 +284,44 @@ void ToolDispatcher::onAck(const AckMessage& ack) {
     }
 }
 
-void ToolDispatcher::onOutput(const QString& callId, OutputStream stream, const QString& text) {
+void ToolDispatcher::onOutput(const QString& callId, OutputStream stream, const QByteArray& utf8) {
     const auto it = m_running.find(callId);
     if (it == m_running.end()) {
         return;  // not a backend call (the local console)
     }
     const qint64 seq = it->nextSeq++;
-    if (!send(Protocol::makeToolOutput(callId, stream, seq, text))) {
+    if (!sendFrame(Protocol::toolOutputFrame(callId, stream, seq, utf8))) {
         ++m_droppedChunks;
+        return;
+    }
+    if (m_outputPaused) {
+        // A call that started while paused, or a chunk read before the pause took effect.
+        if (m_manager) {
+            m_manager->setOutputPaused(callId, true);
+        }
+    } else if (m_connection && m_connection->pendingWriteBytes() > m_flow.pauseAboveBytes) {
+        setOutputPaused(true);
+    }
+}
+
+void ToolDispatcher::onPendingWriteBytes(qint64 pendingBytes) {
+    if (m_outputPaused && pendingBytes <= m_flow.resumeBelowBytes) {
+        setOutputPaused(false);
+    }
+}
+
+void ToolDispatcher::setOutputPaused(bool paused) {
+    m_outputPaused = paused;
+    if (paused) {
+        ++m_pauses;
+    }
+    qCDebug(lcBackend) << (paused ? "output paused:" : "output resumed:")
+                       << (m_connection ? m_connection->pendingWriteBytes() : 0) << "bytes wait in the socket";
+    if (!m_manager) {
+        return;
+    }
+    for (auto it = m_running.cbegin(); it != m_running.cend(); ++it) {
+        m_manager->setOutputPaused(it.key(), paused);
     }
 }
 
@@ -309,7 +344,7 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
     }
     qCInfo(lcBackend).noquote() << "call" << result.callId << "finished:" << Protocol::statusName(result.status)
                                 << (result.exitCode ? QString::number(*result.exitCode) : QStringLiteral("-"));
-    if (!send(Protocol::makeToolResult(result))) {
+    if (!sendFrame(Protocol::toolResultFrame(result))) {
         qCInfo(lcBackend) << "call" << result.callId << "result kept until the backend reconnects";
     }
     Q_EMIT callFinished(result);

@@ -26,6 +26,9 @@ class SessionManager;
 // connection lives on.
 // tool_output produced while disconnected is dropped (its seq numbers are still used, so the backend sees the
 // gap); the tool_result carries the combined output, so nothing of the result is lost.
+// Flow control: when more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of
+// its running calls (their commands block on their next write) and resumes them once the queue is below
+// resumeBelowBytes, so memory stays flat however fast a command writes. Never paused while disconnected.
 // It must never run a command outside the SessionManager, let the backend pick a folder the user did not
 // approve, or keep more results than its store allows.
 class ToolDispatcher : public QObject {
@@ -54,6 +57,16 @@ public:
     int runningCalls() const { return int(m_running.size()); }
     // tool_output chunks dropped because the backend was not connected (for diagnostics and tests).
     qint64 droppedOutputChunks() const { return m_droppedChunks; }
+
+    struct FlowControl {
+        qint64 pauseAboveBytes = 4 * 1024 * 1024;
+        qint64 resumeBelowBytes = 1024 * 1024;
+    };
+    void setFlowControl(const FlowControl& flow) { m_flow = flow; }
+    FlowControl flowControl() const { return m_flow; }
+    // Whether output reading is paused now, and how often it was (for diagnostics and tests).
+    bool isOutputPaused() const { return m_outputPaused; }
+    qint64 outputPauses() const { return m_pauses; }
 
     // Cancels every running call of this dispatcher (their results follow as cancelled).
     void cancelAll();
@@ -85,12 +98,15 @@ private:
     void onCancel(const CancelMessage& cancel);
     void onSessionEnd(const SessionEndMessage& end);
     void onAck(const AckMessage& ack);
-    void onOutput(const QString& callId, OutputStream stream, const QString& text);
+    void onOutput(const QString& callId, OutputStream stream, const QByteArray& utf8);
+    void onPendingWriteBytes(qint64 pendingBytes);
+    void setOutputPaused(bool paused);
     void onExecFinished(const ExecResult& result);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
     void finish(const ToolResultMessage& result);
     bool isApproved(const QString& workingDirectory) const;
     bool send(const QJsonObject& message);
+    bool sendFrame(QByteArray frame);
 
     QPointer<BackendConnection> m_connection;
     QPointer<SessionManager> m_manager;
@@ -99,6 +115,9 @@ private:
     ResultStore m_results;
     QHash<QString, RunningCall> m_running;
     qint64 m_droppedChunks = 0;
+    FlowControl m_flow;
+    bool m_outputPaused = false;
+    qint64 m_pauses = 0;
 };
 
 }  // namespace zeus

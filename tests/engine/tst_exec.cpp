@@ -22,6 +22,8 @@ private Q_SLOTS:
     void truncatesAtTheCap();
     void invalidUtf8_data();
     void invalidUtf8();
+    void pausedOutputBlocksTheCommand_data();
+    void pausedOutputBlocksTheCommand();
 
 private:
     std::unique_ptr<SessionManager> makeManager(const QString& engine, SandboxConfig config);
@@ -181,6 +183,69 @@ void TestExec::invalidUtf8() {
     QCOMPARE(result.exitCode.value_or(-1), 0);
     QCOMPARE(result.output, QStringLiteral("\uFFFD\uFFFD ok 中 ") + QChar(0) + QStringLiteral(" end"));
     QCOMPARE(rec.stdoutOf.value(result.callId), result.output);
+}
+
+void TestExec::pausedOutputBlocksTheCommand_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<bool>("cancelWhilePaused");
+    for (const char* engine : {"docker", "podman"}) {
+        QTest::addRow("%s, resumed", engine) << QString::fromLatin1(engine) << false;
+        QTest::addRow("%s, cancelled while paused", engine) << QString::fromLatin1(engine) << true;
+    }
+}
+
+void TestExec::pausedOutputBlocksTheCommand() {
+    // Flow control: once reading is paused the command's pipe fills and the command blocks (it does not run on
+    // with its output piling up in the app); resumed, every byte arrives; a cancel while paused still stops it.
+    QFETCH(QString, engine);
+    QFETCH(bool, cancelWhilePaused);
+    ZEUS_REQUIRE_ENGINE(engine);
+    constexpr qint64 kTotal = 32LL * 1024 * 1024;
+    SandboxConfig config = testConfig(QString());
+    config.outputCapBytes = 2 * kTotal;  // everything kept, so the result shows every byte arrived
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("flow"));
+    QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+
+    qint64 streamed = 0;
+    QString paused;
+    QObject::connect(
+        manager.get(), &SessionManager::outputUtf8, [&](const QString& callId, OutputStream, const QByteArray& utf8) {
+            streamed += utf8.size();
+            if (paused.isEmpty()) {
+                paused = callId;
+                manager->setOutputPaused(callId, true);  // from inside the delivery, as the dispatcher does
+            }
+        });
+    const QString call =
+        rec.start(QStringLiteral("s"), ws, QStringLiteral("head -c %1 /dev/zero; echo finished >&2").arg(kTotal));
+    QVERIFY(QTest::qWaitFor([&] { return !paused.isEmpty(); }, 20000));
+    QCOMPARE(paused, call);
+    // Unpaused, 32 MiB take well under a second here; paused, nothing more may arrive and the call may not end.
+    QTest::qWait(1500);
+    const qint64 whilePaused = streamed;
+    QVERIFY2(!rec.results.contains(call), "the command must block while its output is not read");
+    QVERIFY2(whilePaused <= 2 * 1024 * 1024,
+             qPrintable(QStringLiteral("%1 bytes arrived while paused").arg(whilePaused)));
+    QTest::qWait(500);
+    QCOMPARE(streamed, whilePaused);
+
+    if (cancelWhilePaused) {
+        QVERIFY(manager->cancel(call));
+        QVERIFY(rec.waitFor(call, 30000));
+        QCOMPARE(execStatusName(rec.results.value(call).status), QStringLiteral("cancelled"));
+        return;
+    }
+    manager->setOutputPaused(call, false);
+    QVERIFY(rec.waitFor(call, 60000));
+    const ExecResult result = rec.results.value(call);
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QCOMPARE(result.stdoutBytes, kTotal);
+    QCOMPARE(streamed, kTotal + qint64(sizeof("finished") - 1 + 1));
+    QVERIFY(!result.truncated);
+    QCOMPARE(qint64(result.output.size()), kTotal + 9);
+    QVERIFY(result.output.endsWith(QLatin1String("finished\n")));
 }
 
 QTEST_GUILESS_MAIN(TestExec)

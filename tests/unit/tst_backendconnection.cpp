@@ -205,6 +205,7 @@ private Q_SLOTS:
     void stopStopsReconnecting();
     void historyIsBounded();
     void tokenNeverLogged();
+    void pendingWriteBytesAreReported();
 };
 
 void TestBackendConnection::initTestCase() {
@@ -661,6 +662,37 @@ void TestBackendConnection::tokenNeverLogged() {
         QVERIFY2(!line.contains(kToken), qPrintable(line));
         QVERIFY2(!line.contains(QStringLiteral("another-token")), qPrintable(line));
     }
+}
+
+void TestBackendConnection::pendingWriteBytesAreReported() {
+    // What flow control watches: a big frame is queued in the socket, the queue drains to 0 as the backend reads,
+    // and a dropped connection reports 0 (nothing waits any more).
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    QCOMPARE(connection.pendingWriteBytes(), qint64(0));
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Connected);
+    QSignalSpy pending(&connection, &BackendConnection::pendingWriteBytesChanged);
+    const QByteArray frame = zeus::Protocol::toolOutputFrame(QStringLiteral("c1"), zeus::OutputStream::Stdout, 0,
+                                                             QByteArray(8 * 1024 * 1024, 'x'));
+    QVERIFY(connection.sendFrame(frame));
+    QVERIFY2(connection.pendingWriteBytes() > 1024 * 1024, qPrintable(QString::number(connection.pendingWriteBytes())));
+    QTRY_VERIFY_WITH_TIMEOUT(!pending.isEmpty() && pending.last().first().toLongLong() == 0, 10000);
+    QCOMPARE(connection.pendingWriteBytes(), qint64(0));
+    QTRY_COMPARE(server.m_received.size(), 1);
+    QCOMPARE(server.m_received.first().toUtf8(), frame);
+
+    QVERIFY(connection.sendFrame(frame));
+    pending.clear();
+    connection.stop();
+    QCOMPARE(pending.size(), 1);
+    QCOMPARE(pending.first().first().toLongLong(), qint64(0));
+    QCOMPARE(connection.pendingWriteBytes(), qint64(0));
+    QVERIFY(!connection.sendFrame(frame));
 }
 
 QTEST_GUILESS_MAIN(TestBackendConnection)

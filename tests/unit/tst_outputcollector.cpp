@@ -1,4 +1,4 @@
-// OutputCollector: the cap, arrival order, per-stream counts and stateful UTF-8 decoding.
+// OutputCollector: the cap (kept vs live output), arrival order, per-stream counts and stateful UTF-8 decoding.
 #include "outputcollector.h"
 
 #include <QTest>
@@ -22,15 +22,20 @@ private Q_SLOTS:
     void binarySafe();
     void tailLength_data();
     void tailLength();
+    void sanitizedUtf8_data();
+    void sanitizedUtf8();
+    void capCutsACharacter_data();
+    void capCutsACharacter();
 };
 
 void TestOutputCollector::arrivalOrderAndCounts() {
     OutputCollector c(100);
-    QCOMPARE(c.append(OutputStream::Stdout, "out1 "), QStringLiteral("out1 "));
-    QCOMPARE(c.append(OutputStream::Stderr, "err1 "), QStringLiteral("err1 "));
-    QCOMPARE(c.append(OutputStream::Stdout, "out2"), QStringLiteral("out2"));
+    QCOMPARE(c.append(OutputStream::Stdout, "out1 ").kept, QByteArray("out1 "));
+    QCOMPARE(c.append(OutputStream::Stderr, "err1 ").kept, QByteArray("err1 "));
+    QCOMPARE(c.append(OutputStream::Stdout, "out2").live, QByteArray("out2"));
     c.finish();
     QCOMPARE(c.text(), QStringLiteral("out1 err1 out2"));
+    QCOMPARE(c.utf8(), QByteArray("out1 err1 out2"));
     QCOMPARE(c.bytes(OutputStream::Stdout), qint64(9));
     QCOMPARE(c.bytes(OutputStream::Stderr), qint64(5));
     QCOMPARE(c.totalBytes(), qint64(14));
@@ -55,8 +60,12 @@ void TestOutputCollector::capTruncates() {
     OutputCollector c(cap);
     const QByteArray chunk(chunkSize, 'x');
     qint64 streamed = 0;
+    qint64 keptStreamed = 0;
     for (int i = 0; i < chunks; ++i) {
-        streamed += c.append(i % 2 ? OutputStream::Stderr : OutputStream::Stdout, chunk).size();
+        const OutputCollector::Added added = c.append(i % 2 ? OutputStream::Stderr : OutputStream::Stdout, chunk);
+        QVERIFY(added.live.startsWith(added.kept));
+        streamed += added.live.size();
+        keptStreamed += added.kept.size();
     }
     c.finish();
     const qint64 total = qint64(chunkSize) * chunks;
@@ -65,7 +74,8 @@ void TestOutputCollector::capTruncates() {
     QCOMPARE(c.droppedBytes(), total - c.keptBytes());
     QCOMPARE(c.truncated(), total > cap);
     QCOMPARE(qint64(c.text().size()), c.keptBytes());
-    QCOMPARE(streamed, c.keptBytes());
+    QCOMPARE(keptStreamed, c.keptBytes());
+    QCOMPARE(streamed, total);  // live output goes on past the cap
 }
 
 void TestOutputCollector::splitCharacters_data() {
@@ -110,17 +120,31 @@ void TestOutputCollector::invalidBytesBecomeReplacement() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
     OutputCollector c;
+    QByteArray streamed;
     for (const char byte : bytes) {
-        c.append(OutputStream::Stdout, QByteArray(1, byte));
+        const OutputCollector::Added added = c.append(OutputStream::Stdout, QByteArray(1, byte));
+        QCOMPARE(added.live, added.kept);
+        streamed += added.kept;
     }
-    c.finish();
+    streamed += c.finish(OutputStream::Stdout).kept;
     QCOMPARE(c.text(), expected);
+    // What is streamed is exactly the kept output, always valid UTF-8 (it goes into JSON as is).
+    QVERIFY(streamed.isValidUtf8());
+    QCOMPARE(streamed, c.utf8());
+    // The same in one chunk.
+    OutputCollector whole;
+    QVERIFY(whole.append(OutputStream::Stdout, bytes).live.isValidUtf8());
+    whole.finish();
+    QCOMPARE(whole.text(), expected);
 }
 
 void TestOutputCollector::incompleteAtEndIsFlushed() {
     OutputCollector c;
-    QCOMPARE(c.append(OutputStream::Stdout, "ab\xe4\xb8"), QStringLiteral("ab"));
-    QCOMPARE(c.finish(), QStringLiteral("\uFFFD\uFFFD"));
+    QCOMPARE(c.append(OutputStream::Stdout, "ab\xe4\xb8").kept, QByteArray("ab"));
+    QCOMPARE(c.finish(OutputStream::Stderr).live, QByteArray());
+    const OutputCollector::Added tail = c.finish(OutputStream::Stdout);
+    QCOMPARE(tail.kept, QStringLiteral("\uFFFD\uFFFD").toUtf8());
+    QCOMPARE(tail.live, tail.kept);
     QCOMPARE(c.text(), QStringLiteral("ab\uFFFD\uFFFD"));
 }
 
@@ -161,6 +185,63 @@ void TestOutputCollector::tailLength() {
     QFETCH(QByteArray, bytes);
     QFETCH(int, tail);
     QCOMPARE(OutputCollector::incompleteUtf8Tail(bytes), tail);
+}
+
+void TestOutputCollector::sanitizedUtf8_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::newRow("empty") << QByteArray();
+    QTest::newRow("ascii") << QByteArray("plain text\n");
+    QTest::newRow("valid multibyte") << QStringLiteral("ü项😀").toUtf8();
+    QTest::newRow("NUL") << QByteArray("a\0b", 3);
+    QTest::newRow("lone continuation") << QByteArray("a\x80z");
+    QTest::newRow("overlong") << QByteArray("\xc0\xaf");
+    QTest::newRow("surrogate encoded") << QByteArray("\xed\xa0\x80x");
+    QTest::newRow("above U+10FFFF") << QByteArray("\xf4\x90\x80\x80");
+    QTest::newRow("truncated at end") << QByteArray("ok\xe4\xb8");
+}
+
+void TestOutputCollector::sanitizedUtf8() {
+    // Always what Qt's own decoder makes of the bytes, and always valid UTF-8.
+    QFETCH(QByteArray, bytes);
+    const QByteArray clean = OutputCollector::sanitizedUtf8(bytes);
+    QVERIFY(clean.isValidUtf8());
+    QCOMPARE(QString::fromUtf8(clean), QString::fromUtf8(bytes));
+    if (bytes.isValidUtf8()) {
+        QCOMPARE(clean, bytes);
+    }
+}
+
+void TestOutputCollector::capCutsACharacter_data() {
+    QTest::addColumn<int>("cap");
+    QTest::addColumn<int>("chunkSize");
+    // 10 x "a项" (4 bytes each): caps that cut inside a character, at its end, with chunks that straddle the cap.
+    for (int cap : {0, 1, 2, 3, 4, 5, 17, 39, 40, 41}) {
+        for (int chunkSize : {1, 3, 7, 40}) {
+            QTest::addRow("cap %d, chunks of %d", cap, chunkSize) << cap << chunkSize;
+        }
+    }
+}
+
+void TestOutputCollector::capCutsACharacter() {
+    // The kept text is what the first `cap` bytes alone decode to; the live text is all of the output, whole.
+    QFETCH(int, cap);
+    QFETCH(int, chunkSize);
+    const QByteArray bytes = QStringLiteral("a项").repeated(10).toUtf8();
+    OutputCollector c(cap);
+    QByteArray live;
+    QByteArray kept;
+    for (int at = 0; at < bytes.size(); at += chunkSize) {
+        const OutputCollector::Added added = c.append(OutputStream::Stdout, bytes.mid(at, chunkSize));
+        live += added.live;
+        kept += added.kept;
+    }
+    const OutputCollector::Added tail = c.finish(OutputStream::Stdout);
+    live += tail.live;
+    kept += tail.kept;
+    QCOMPARE(QString::fromUtf8(live), QString::fromUtf8(bytes));
+    QCOMPARE(c.text(), QString::fromUtf8(bytes.left(cap)));
+    QCOMPARE(kept, c.utf8());
+    QCOMPARE(c.truncated(), cap < bytes.size());
 }
 
 QTEST_GUILESS_MAIN(TestOutputCollector)

@@ -81,6 +81,11 @@ private Q_SLOTS:
     void makeToolOutput();
     void makeToolResult_data();
     void makeToolResult();
+    void toolOutputFrame_data();
+    void toolOutputFrame();
+    void toolResultFrame_data();
+    void toolResultFrame();
+    void jsonStringEscapesEveryByte();
     void makeSessionState();
     void makeError();
     void errorCodeNames();
@@ -536,6 +541,99 @@ void TestProtocol::makeToolResult() {
     } else {
         QVERIFY(!o.contains(QStringLiteral("error")));
     }
+}
+
+void TestProtocol::toolOutputFrame_data() {
+    QTest::addColumn<QString>("data");
+    QTest::addColumn<int>("stream");
+    QTest::addColumn<qint64>("seq");
+    QTest::newRow("empty") << QString() << int(OutputStream::Stdout) << qint64(0);
+    QTest::newRow("plain") << QStringLiteral("hello world\n") << int(OutputStream::Stdout) << qint64(1);
+    QTest::newRow("quotes and backslashes")
+        << QStringLiteral("say \"hi\" \\ C:\\path\\") << int(OutputStream::Stderr) << qint64(42);
+    QTest::newRow("named escapes") << QStringLiteral("\b\f\n\r\t/") << int(OutputStream::Stdout) << qint64(7);
+    QTest::newRow("other controls and NUL")
+        << QString::fromUtf8("\x00\x01\x1b[31mred\x1b[0m\x1f\x7f", 16) << int(OutputStream::Stderr) << qint64(3);
+    QTest::newRow("non-ASCII and replacement")
+        << QStringLiteral("项目 é 😀 \uFFFD \u2028") << int(OutputStream::Stdout) << qint64(1LL << 40);
+    QString big;
+    for (int i = 0; i < 5000; ++i)
+        big += QStringLiteral("line %1 \"x\"\t\u00e9\n").arg(i);
+    QTest::newRow("big") << big << int(OutputStream::Stdout) << qint64(99);
+}
+
+void TestProtocol::toolOutputFrame() {
+    // The hand-written frame is byte for byte QJsonDocument's, and parses back to the same message.
+    QFETCH(QString, data);
+    QFETCH(int, stream);
+    QFETCH(qint64, seq);
+    const auto channel = OutputStream(stream);
+    const QString callId = QStringLiteral("call-\u0041_1");
+    const QByteArray frame = Protocol::toolOutputFrame(callId, channel, seq, data.toUtf8());
+    QCOMPARE(frame, Protocol::toFrame(Protocol::makeToolOutput(callId, channel, seq, data)));
+    QJsonParseError error{};
+    const QJsonObject o = QJsonDocument::fromJson(frame, &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(o.value(QStringLiteral("type")).toString(), QStringLiteral("tool_output"));
+    QCOMPARE(o.value(QStringLiteral("call_id")).toString(), callId);
+    QCOMPARE(o.value(QStringLiteral("stream")).toString(), QString(Protocol::streamName(channel)));
+    QCOMPARE(o.value(QStringLiteral("seq")).toInteger(), seq);
+    QCOMPARE(o.value(QStringLiteral("data")).toString(), data);
+}
+
+void TestProtocol::toolResultFrame_data() {
+    QTest::addColumn<int>("status");
+    QTest::addColumn<bool>("hasExitCode");
+    QTest::addColumn<QString>("output");
+    QTest::addColumn<QString>("errorMessage");
+    QTest::newRow("ok") << int(ToolResultStatus::Ok) << true << QStringLiteral("out\nerr\n") << QString();
+    QTest::newRow("ok, negative exit") << int(ToolResultStatus::Ok) << true << QString() << QString();
+    QTest::newRow("error") << int(ToolResultStatus::Error) << false << QString()
+                           << QStringLiteral("The folder \"a\\b\" is not approved.\n");
+    QTest::newRow("timeout") << int(ToolResultStatus::Timeout) << false << QStringLiteral("partial \x01 项\t")
+                             << QStringLiteral("timed out");
+    QTest::newRow("cancelled") << int(ToolResultStatus::Cancelled) << false << QStringLiteral("\uFFFD😀") << QString();
+}
+
+void TestProtocol::toolResultFrame() {
+    QFETCH(int, status);
+    QFETCH(bool, hasExitCode);
+    QFETCH(QString, output);
+    QFETCH(QString, errorMessage);
+    ToolResultMessage result;
+    result.callId = QStringLiteral("c-9");
+    result.status = ToolResultStatus(status);
+    if (hasExitCode)
+        result.exitCode = output.isEmpty() ? -2 : 3;
+    result.output = output;
+    result.truncated = status == int(ToolResultStatus::Timeout);
+    result.durationMs = 12345678901LL;
+    result.errorCode = ProtocolErrorCode::ContainerFailed;
+    result.errorMessage = errorMessage;
+    const QByteArray frame = Protocol::toolResultFrame(result);
+    QCOMPARE(frame, Protocol::toFrame(Protocol::makeToolResult(result)));
+    const QJsonObject o = QJsonDocument::fromJson(frame).object();
+    QCOMPARE(o.value(QStringLiteral("output")).toString(), output);
+    QCOMPARE(o.value(QStringLiteral("duration_ms")).toInteger(), result.durationMs);
+}
+
+void TestProtocol::jsonStringEscapesEveryByte() {
+    // Every ASCII byte, alone and in a run: parses back to itself, the same escapes as QJsonDocument.
+    QByteArray all;
+    for (int c = 0; c < 0x80; ++c)
+        all.append(char(c));
+    for (int c = 0; c < 0x80; ++c) {
+        const QByteArray one(1, char(c));
+        QByteArray literal;
+        Protocol::appendJsonString(literal, one);
+        const QByteArray viaQt = QJsonDocument(QJsonArray{QString::fromLatin1(one)}).toJson(QJsonDocument::Compact);
+        QCOMPARE(QByteArray('[' + literal + ']'), viaQt);
+    }
+    QByteArray literal("prefix:");
+    Protocol::appendJsonString(literal, all);
+    QVERIFY(literal.startsWith("prefix:\""));
+    const QJsonArray parsed = QJsonDocument::fromJson('[' + literal.mid(7) + ']').array();
+    QCOMPARE(parsed.at(0).toString().toLatin1(), all);
 }
 
 void TestProtocol::makeSessionState() {

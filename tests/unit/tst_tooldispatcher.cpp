@@ -70,7 +70,7 @@ private:
         std::unique_ptr<ToolDispatcher> dispatcher;
     };
 
-    std::unique_ptr<Rig> makeRig(bool withRuntime = true) {
+    std::unique_ptr<Rig> makeRig(bool withRuntime = true, qint64 outputCap = OutputCollector::kDefaultCap) {
         auto rig = std::make_unique<Rig>();
         if (!rig->server.listen()) {
             return nullptr;
@@ -90,6 +90,7 @@ private:
             config.image = QStringLiteral("fake:image");
             config.ownerId = QStringLiteral("owner-test");
             config.killGraceMs = 300;
+            config.outputCapBytes = outputCap;
             rig->manager =
                 std::make_unique<SessionManager>(ContainerRuntime::create(QStringLiteral("docker"), m_engine), config);
             rig->dispatcher->setSessionManager(rig->manager.get());
@@ -335,6 +336,43 @@ private Q_SLOTS:
         QCOMPARE(results.size(), 1);
         QCOMPARE(results.first().value(QStringLiteral("output")).toString(), QStringLiteral("early\nlate\n"));
         QTRY_COMPARE(rig->dispatcher->results().size(), 0);  // acked after the reconnect
+    }
+
+    void outputStreamsPastTheCapWithFlowControl() {
+        // tool_output carries every byte, also past the output cap (which bounds the result only), in seq order;
+        // with a tiny write-queue threshold the dispatcher pauses and resumes the command's output many times and
+        // nothing is lost or reordered.
+        constexpr qint64 kCap = 64 * 1024;
+        constexpr qint64 kBytes = 6000000;
+        auto rig = makeRig(true, kCap);
+        QVERIFY(rig);
+        rig->dispatcher->setFlowControl({64 * 1024, 16 * 1024});
+        rig->server.send(BackendServer::toolCall(
+            QStringLiteral("f1"), QStringLiteral("s1"),
+            QStringLiteral("head -c %1 /dev/zero | tr '\\000' a; echo end >&2").arg(kBytes), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("f1"), 30000));
+        qint64 stdoutChars = 0;
+        QString stderrText;
+        qint64 expectedSeq = 0;
+        for (const QJsonObject& m : rig->server.ofType(QStringLiteral("tool_output"))) {
+            QCOMPARE(m.value(QStringLiteral("seq")).toInteger(), expectedSeq++);
+            const QString data = m.value(QStringLiteral("data")).toString();
+            if (m.value(QStringLiteral("stream")).toString() == QLatin1String("stdout")) {
+                QCOMPARE(data.count(QLatin1Char('a')), data.size());
+                stdoutChars += data.size();
+            } else {
+                stderrText += data;
+            }
+        }
+        QCOMPARE(stdoutChars, kBytes);
+        QCOMPARE(stderrText, QStringLiteral("end\n"));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("f1")).first();
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(result.value(QStringLiteral("truncated")).toBool(), true);
+        QCOMPARE(result.value(QStringLiteral("output")).toString().size(), kCap);
+        QVERIFY2(rig->dispatcher->outputPauses() > 0, "a 64 KiB threshold must pause 6 MB of output");
+        QTRY_VERIFY(!rig->dispatcher->isOutputPaused());
+        QCOMPARE(rig->dispatcher->droppedOutputChunks(), qint64(0));
     }
 
     void cancelStopsTheCall() {
