@@ -33,6 +33,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QPointer>
+#include <QSet>
 #include <QSocketNotifier>
 #include <QSysInfo>
 #include <QTextStream>
@@ -170,6 +171,7 @@ private:
     bool m_warnedNoRuntime = false;
     QStringList m_recentErrors;
     QHash<QString, QString> m_callWorkspaces;  // backend call id -> working directory
+    QSet<QString> m_startedWithoutFolder;      // calls started before their message reached us
     QTimer m_shutdownDeadline;
 };
 
@@ -188,8 +190,10 @@ void GuiService::start() {
     m_dashboard =
         std::make_unique<DashboardWindow>(&m_settings, &m_detector, &m_connection, [this] { return buildReport(); });
     applyWorkspaceOverride();
+    m_dashboard->connectionPanel()->setBackendUrlOverride(m_backendOverride);
     m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
     m_tray = std::make_unique<TrayIcon>(&m_settings);
+    m_tray->setRunApprovedFolder(m_dashboard->workspacePanel()->runApprovedWorkspace());
     const bool haveTray = TrayIcon::isAvailable();
     // Without a tray the dashboard is a normal window and closing it quits.
     QApplication::setQuitOnLastWindowClosed(false);
@@ -264,14 +268,25 @@ void GuiService::start() {
             m_manager->cancel(callId);
         }
     });
-    connect(&m_connection, &BackendConnection::messageReceived, this, [this](const IncomingMessage& message) {
+    // The dispatcher connected to messageReceived first, so a call it starts is usually in the
+    // table before this sees the message: the folder is then added to the row here.
+    connect(&m_connection, &BackendConnection::messageReceived, this, [this, sessions](const IncomingMessage& message) {
         if (const auto* call = std::get_if<ToolCallMessage>(&message)) {
-            m_callWorkspaces.insert(call->callId, ToolDispatcher::canonicalFolder(call->workingDirectory));
+            const QString folder = ToolDispatcher::canonicalFolder(call->workingDirectory);
+            if (m_startedWithoutFolder.remove(call->callId)) {
+                sessions->model()->noteCall(call->sessionId, folder);
+            } else {
+                m_callWorkspaces.insert(call->callId, folder);
+            }
         }
     });
     connect(&m_dispatcher, &ToolDispatcher::callStarted, this,
             [this, sessions](const QString& callId, const QString& sessionId, const QString& command) {
-                sessions->noteCall(callId, sessionId, command, m_callWorkspaces.take(callId));
+                const QString folder = m_callWorkspaces.take(callId);
+                if (folder.isEmpty()) {
+                    m_startedWithoutFolder.insert(callId);
+                }
+                sessions->noteCall(callId, sessionId, command, folder);
                 updateStatus();
             });
     connect(&m_dispatcher, &ToolDispatcher::callFinished, this, [this](const ToolResultMessage& result) {
@@ -297,6 +312,7 @@ void GuiService::start() {
     connect(&m_settings, &AppSettings::backendUrlChanged, this, [this] {
         // A URL chosen in Settings now wins over the command line's.
         m_backendOverride.clear();
+        m_dashboard->connectionPanel()->setBackendUrlOverride(QString());
         m_token.clear();
         m_connection.stop();
         readToken();

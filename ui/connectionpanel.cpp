@@ -25,9 +25,9 @@ ConnectionPanel::ConnectionPanel(BackendConnection* connection, AppSettings* set
     m_error->setObjectName(QStringLiteral("connectionError"));
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPalette palette = m_error->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xb4, 0x23, 0x18));
-    m_error->setPalette(palette);
+    // Red only for an actual error, not for the "—" placeholder.
+    m_errorPalette = m_error->palette();
+    m_errorPalette.setColor(QPalette::WindowText, QColor(0xb4, 0x23, 0x18));
     m_next = new QLabel(this);
     m_next->setObjectName(QStringLiteral("nextAttempt"));
     m_toggle = new QPushButton(this);
@@ -90,9 +90,18 @@ QString ConnectionPanel::nextAttemptText(const QDateTime& next, const QDateTime&
     return tr("%1 (in %2 s)").arg(QLocale().toString(next.toLocalTime().time(), QLocale::LongFormat)).arg(seconds);
 }
 
+void ConnectionPanel::setBackendUrlOverride(const QString& url) {
+    m_backendUrlOverride = url;
+    refresh();
+}
+
 void ConnectionPanel::refresh() {
-    const QString url = m_settings->backendUrl();
-    m_url->setText(url.isEmpty() ? tr("not configured (Settings › Connection)") : url);
+    const QString url = m_backendUrlOverride.isEmpty() ? m_settings->backendUrl() : m_backendUrlOverride;
+    if (!m_backendUrlOverride.isEmpty()) {
+        m_url->setText(tr("%1 (from the command line, this run only)").arg(url));
+    } else {
+        m_url->setText(url.isEmpty() ? tr("not configured (Settings › Connection)") : url);
+    }
     if (!m_connection) {
         m_state->setText(tr("Not available"));
         m_toggle->setVisible(false);
@@ -102,6 +111,7 @@ void ConnectionPanel::refresh() {
     m_state->setText(stateText(state));
     const QString error = m_connection->lastError();
     m_error->setText(error.isEmpty() ? QStringLiteral("—") : error);
+    m_error->setPalette(error.isEmpty() ? palette() : m_errorPalette);
     const QDateTime next = m_connection->nextAttemptAt();
     m_next->setText(nextAttemptText(next, QDateTime::currentDateTime()));
     if (state == BackendConnection::State::Reconnecting) {

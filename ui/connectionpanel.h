@@ -29,6 +29,8 @@ public:
     static QString nextAttemptText(const QDateTime& next, const QDateTime& now);
 
     void refresh();
+    // The command line's --backend of this run, shown instead of the setting (empty: the setting).
+    void setBackendUrlOverride(const QString& url);
 
 Q_SIGNALS:
     void connectRequested();
@@ -38,6 +40,8 @@ Q_SIGNALS:
 private:
     QPointer<BackendConnection> m_connection;
     AppSettings* m_settings;
+    QString m_backendUrlOverride;
+    QPalette m_errorPalette;
     QTimer m_countdown;
 
     QLabel* m_state = nullptr;

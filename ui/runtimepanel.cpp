@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStyle>
+#include <QTextDocument>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -54,7 +56,6 @@ RuntimePanel::RuntimePanel(RuntimeDetector* detector, QWidget* parent)
     m_probes->setUniformRowHeights(true);
     m_probes->setHeaderLabels({tr("Runtime"), tr("State"), tr("Version"), tr("Details")});
     m_probes->header()->setStretchLastSection(true);
-    m_probes->setMaximumHeight(110);
 
     m_guidanceBox = new QGroupBox(tr("What to do"), this);
     m_guidanceBox->setObjectName(QStringLiteral("guidance"));
@@ -67,7 +68,6 @@ RuntimePanel::RuntimePanel(RuntimeDetector* detector, QWidget* parent)
     m_guidanceCommands->setAccessibleName(tr("Commands to run"));
     m_guidanceCommands->setReadOnly(true);
     m_guidanceCommands->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_guidanceCommands->setMaximumHeight(90);
     m_guidanceCommands->setTabChangesFocus(true);
     m_guidanceVerify = new QLabel(m_guidanceBox);
     m_guidanceVerify->setObjectName(QStringLiteral("guidanceVerify"));
@@ -159,12 +159,24 @@ void RuntimePanel::showResult(const DetectionResult& result) {
     for (int column = 0; column < 3; ++column) {
         m_probes->resizeColumnToContents(column);
     }
+    // As tall as its rows: one per runtime, no empty band below them.
+    const int rows = qMax(1, m_probes->topLevelItemCount());
+    const int rowHeight =
+        m_probes->topLevelItemCount() > 0 ? m_probes->sizeHintForRow(0) : m_probes->fontMetrics().height() + 4;
+    m_probes->setFixedHeight(m_probes->header()->sizeHint().height() + rows * rowHeight + 2 * m_probes->frameWidth()
+                             + 2);
 
     const std::optional<InstallGuidance> guidance = DiagnosticsReport::overallGuidance(result, m_os);
     m_guidanceBox->setVisible(guidance.has_value() && !guidance->isEmpty());
     if (guidance && !guidance->isEmpty()) {
         m_guidanceSummary->setText(guidance->summary);
         m_guidanceCommands->setPlainText(guidance->commands.join(QLatin1Char('\n')));
+        // As tall as the commands (up to six lines), so one command is not a large empty box.
+        const int lines = qBound(1, int(guidance->commands.size()), 6);
+        const QFontMetrics metrics(m_guidanceCommands->font());
+        m_guidanceCommands->setFixedHeight(lines * metrics.lineSpacing()
+                                           + 2 * int(m_guidanceCommands->document()->documentMargin())
+                                           + 2 * m_guidanceCommands->frameWidth() + 4);
         m_guidanceCommands->setVisible(!guidance->commands.isEmpty());
         m_copy->setVisible(!guidance->commands.isEmpty());
         m_guidanceVerify->setText(guidance->verify.isEmpty() ? QString()

@@ -59,8 +59,10 @@ SessionsPanel::SessionsPanel(QWidget* parent) : QWidget(parent), m_model(new Ses
     splitter->addWidget(logBox);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 2);
+    // The log is what people read; the table needs a few rows only.
+    splitter->setSizes({130, 470});
+    splitter->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
 
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,

@@ -106,6 +106,11 @@ void TrayIcon::notify(const QString& title, const QString& message, bool warning
     }
 }
 
+void TrayIcon::setRunApprovedFolder(const QString& folder) {
+    m_runApprovedFolder = folder;
+    rebuildRecent();
+}
+
 void TrayIcon::rebuildRecent() {
     m_recent->clear();
     const QStringList folders = m_settings->recentFolders();
@@ -115,7 +120,7 @@ void TrayIcon::rebuildRecent() {
         QAction* action = m_recent->addAction(label);
         action->setData(folder);
         action->setCheckable(true);
-        action->setChecked(m_settings->isWorkspaceApproved(folder));
+        action->setChecked(m_settings->isWorkspaceApproved(folder) || folder == m_runApprovedFolder);
         connect(action, &QAction::triggered, this, [this, folder] { Q_EMIT recentFolderChosen(folder); });
     }
     if (folders.isEmpty()) {

@@ -35,6 +35,8 @@ public:
     // Connect or Disconnect in the menu.
     void setConnectionActive(bool active);
     void notify(const QString& title, const QString& message, bool warning = false);
+    // The command line's --workspace: checked in Recent Folders like a folder the user approved.
+    void setRunApprovedFolder(const QString& folder);
 
     QMenu* menu() const { return m_menu; }
     QSystemTrayIcon* trayIcon() const { return m_tray; }
@@ -59,6 +61,7 @@ private:
     QAction* m_connect = nullptr;
     QSystemTrayIcon* m_tray = nullptr;
     TrayStatus m_status;
+    QString m_runApprovedFolder;
     bool m_connectionActive = false;
 };
 

@@ -43,7 +43,6 @@ WorkspacePanel::WorkspacePanel(AppSettings* settings, QWidget* parent)
     m_recent = new QListWidget(this);
     m_recent->setObjectName(QStringLiteral("recentFolders"));
     m_recent->setAccessibleName(tr("Recent folders"));
-    m_recent->setMaximumHeight(120);
 
     auto* top = new QHBoxLayout;
     top->addWidget(m_path, 1);
@@ -200,6 +199,10 @@ void WorkspacePanel::reloadRecent() {
             item->setToolTip(tr("Approved"));
         }
     }
+    // As tall as its rows (two to five), not a large empty box under one folder.
+    const int rows = qBound(2, m_recent->count(), 5);
+    const int rowHeight = m_recent->count() > 0 ? m_recent->sizeHintForRow(0) : fontMetrics().height() + 4;
+    m_recent->setFixedHeight(rows * rowHeight + 2 * m_recent->frameWidth() + 2);
 }
 
 void WorkspacePanel::onRecentActivated(QListWidgetItem* item) {

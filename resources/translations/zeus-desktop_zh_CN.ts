@@ -267,6 +267,10 @@
         <source>&amp;Disconnect</source>
         <translation>断开(&amp;D)</translation>
     </message>
+    <message>
+        <source>%1 (from the command line, this run only)</source>
+        <translation>%1（来自命令行，仅本次运行）</translation>
+    </message>
 </context>
 <context>
     <name>zeus::CredentialStore</name>

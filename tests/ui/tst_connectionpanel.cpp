@@ -20,6 +20,7 @@ private Q_SLOTS:
     void everyStateHasWords();
     void nextAttemptText();
     void buttonFollowsState();
+    void commandLineUrlShownForThisRun();
 };
 
 void TestConnectionPanel::everyStateHasWords() {
@@ -39,6 +40,28 @@ void TestConnectionPanel::nextAttemptText() {
     QVERIFY(ConnectionPanel::nextAttemptText(now.addSecs(8), now).endsWith(QStringLiteral("(in 8 s)")));
     QVERIFY(ConnectionPanel::nextAttemptText(now.addSecs(-3), now).endsWith(QStringLiteral("(in 0 s)")));
     QCOMPARE(ConnectionPanel::nextAttemptText(QDateTime(), now), QStringLiteral("—"));
+}
+
+void TestConnectionPanel::commandLineUrlShownForThisRun() {
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("s.ini")));
+    BackendConnection connection;
+    ConnectionPanel panel(&connection, &settings);
+    auto* url = panel.findChild<QLabel*>(QStringLiteral("connectionUrl"));
+    auto* button = panel.findChild<QPushButton*>(QStringLiteral("connectToggle"));
+    auto* error = panel.findChild<QLabel*>(QStringLiteral("connectionError"));
+    QVERIFY(!button->isEnabled());
+    // No error: the placeholder is not painted as one.
+    QCOMPARE(error->text(), QStringLiteral("—"));
+    QCOMPARE(error->palette().color(QPalette::WindowText), panel.palette().color(QPalette::WindowText));
+
+    panel.setBackendUrlOverride(QStringLiteral("ws://127.0.0.1:8765"));
+    QVERIFY2(url->text().startsWith(QStringLiteral("ws://127.0.0.1:8765 (from the command line")),
+             qPrintable(url->text()));
+    QVERIFY(button->isEnabled());  // there is something to connect to
+    QVERIFY(settings.backendUrl().isEmpty());
+    panel.setBackendUrlOverride(QString());
+    QVERIFY(url->text().contains(QStringLiteral("not configured")));
 }
 
 void TestConnectionPanel::buttonFollowsState() {

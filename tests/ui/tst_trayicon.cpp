@@ -77,6 +77,11 @@ void TestTrayIcon::recentFolders() {
     QCOMPARE(recent->actions().at(1)->data().toString(), canonical);
     QVERIFY(recent->actions().at(1)->text().contains(QStringLiteral("a && b")));  // not a mnemonic
     QVERIFY(!recent->actions().at(1)->isChecked());
+    // --workspace of this run: marked like an approved folder, without being saved.
+    tray.setRunApprovedFolder(QStringLiteral("/nowhere/else"));
+    QVERIFY(recent->actions().at(0)->isChecked());
+    QVERIFY(!settings.isWorkspaceApproved(QStringLiteral("/nowhere/else")));
+    QVERIFY(!recent->actions().at(1)->isChecked());
     QVERIFY(settings.approveWorkspace(canonical));
     QVERIFY(recent->actions().at(1)->isChecked());  // approved folders are marked
 
