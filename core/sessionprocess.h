@@ -94,6 +94,7 @@ private:
     bool m_paused = false;
     bool m_processDone = false;
     QTimer m_drainTimer;  // after the exit, how long a pipe may stay open (a leftover grandchild)
+    QTimer m_coalesce;    // after a read, the pipes rest briefly so a fast writer's output comes in fewer chunks
     QString m_errorString;
 };
 
