@@ -5,6 +5,7 @@
 // the stream surviving a crash of the test's OWN private dockerd (never the shared one).
 #include "containermonitor.h"
 #include "containerstats.h"
+#include "privatedockerd.h"
 #include "sessionfixture.h"
 
 #include <QFile>
@@ -111,11 +112,6 @@ private Q_SLOTS:
     void appleWithoutEventsOrStats();
 
 private:
-    bool startPrivateDockerd();
-    void stopPrivateDockerd();
-    QString m_dockerdDir;
-    QString m_privateHost;
-    std::unique_ptr<QProcess> m_dockerd;
     QString newOwner(const QString& engine);
     QString writeFakeCli(const QString& body);
     QList<QPair<QString, QString>> m_owners;  // engine, owner: cleaned up after each test
@@ -127,7 +123,6 @@ void TestContainerMonitor::initTestCase() {
 }
 
 void TestContainerMonitor::cleanup() {
-    stopPrivateDockerd();
     for (const auto& [engine, owner] : std::as_const(m_owners)) {
         removeContainersOf(engine, owner);
     }
@@ -402,78 +397,16 @@ void TestContainerMonitor::stopTerminatesThenKills() {
     QVERIFY(QTest::qWaitFor([&] { return !processAlive(pid); }, ContainerMonitor::kKillGraceMs + 3000));
 }
 
-bool TestContainerMonitor::startPrivateDockerd() {
-    // After a crash containerd's pid file is stale and a restart would wait on it.
-    QFile::remove(m_dockerdDir + QStringLiteral("/exec/containerd/containerd.pid"));
-    m_dockerd = std::make_unique<QProcess>();
-    m_dockerd->setProcessChannelMode(QProcess::MergedChannels);
-    m_dockerd->setStandardOutputFile(m_dockerdDir + QStringLiteral("/log"), QIODevice::Append);
-    m_dockerd->start(
-        QStringLiteral("dockerd"),
-        {QStringLiteral("--iptables=false"), QStringLiteral("--ip6tables=false"), QStringLiteral("--bridge=none"),
-         QStringLiteral("--storage-driver=vfs"), QStringLiteral("--data-root"), m_dockerdDir + QStringLiteral("/data"),
-         QStringLiteral("--exec-root"), m_dockerdDir + QStringLiteral("/exec"), QStringLiteral("--pidfile"),
-         m_dockerdDir + QStringLiteral("/pid"), QStringLiteral("-H"), m_privateHost});
-    if (!m_dockerd->waitForStarted(10000)) {
-        return false;
-    }
-    return QTest::qWaitFor(
-        [&] {
-            return runProgram(QStringLiteral("docker"),
-                              {QStringLiteral("-H"), m_privateHost, QStringLiteral("version"),
-                               QStringLiteral("--format"), QStringLiteral("{{.Server.Version}}")},
-                              5000)
-                       .exitCode
-                   == 0;
-        },
-        60000);
-}
-
-void TestContainerMonitor::stopPrivateDockerd() {
-    if (m_dockerd && m_dockerd->state() != QProcess::NotRunning) {
-        runProgram(QStringLiteral("sh"),
-                   {QStringLiteral("-c"), QStringLiteral("docker -H \"$1\" ps -aq | xargs -r docker -H \"$1\" rm -f"),
-                    QStringLiteral("sh"), m_privateHost},
-                   30000);
-        m_dockerd->terminate();
-        if (!m_dockerd->waitForFinished(15000)) {
-            m_dockerd->kill();
-            m_dockerd->waitForFinished(5000);
-        }
-    }
-    m_dockerd.reset();
-    if (!m_dockerdDir.isEmpty()) {
-        // dockerd leaves its data root mounted on itself.
-        runProgram(QStringLiteral("umount"), {m_dockerdDir + QStringLiteral("/data")}, 10000);
-        QDir(m_dockerdDir).removeRecursively();
-        m_dockerdDir.clear();
-    }
-}
-
 void TestContainerMonitor::streamSurvivesEngineCrash() {
-    if (::geteuid() != 0 || QStandardPaths::findExecutable(QStringLiteral("dockerd")).isEmpty()) {
-        if (isCi()) {
-            QFAIL("the engine crash test needs root and dockerd");
-        }
-        QSKIP("needs root and dockerd to run a private engine that can be killed");
-    }
+    ZEUS_REQUIRE_PRIVATE_DOCKERD();
     ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));  // the shared engine holds the test image
-    // A short path: unix socket paths are limited to about 100 bytes.
-    char tmpl[] = "/tmp/zm.XXXXXX";
-    QVERIFY(::mkdtemp(tmpl) != nullptr);
-    m_dockerdDir = QString::fromLocal8Bit(tmpl);
-    m_privateHost = QStringLiteral("unix://") + m_dockerdDir + QStringLiteral("/docker.sock");
-    QVERIFY2(startPrivateDockerd(), "the private dockerd answers");
-    const ProcessOutput copy =
-        runProgram(QStringLiteral("sh"),
-                   {QStringLiteral("-c"), QStringLiteral("docker save \"$1\" | docker -H \"$2\" load"),
-                    QStringLiteral("sh"), testImage(), m_privateHost},
-                   120000);
-    QVERIFY2(copy.exitCode == 0, copy.err.constData());
+    PrivateDockerd dockerd;
+    QVERIFY2(dockerd.start(), "the private dockerd answers");
+    QVERIFY(dockerd.loadImageFromSharedEngine(testImage()));
 
     const QString owner = uniqueOwner();
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("DOCKER_HOST"), m_privateHost);
+    environment.insert(QStringLiteral("DOCKER_HOST"), dockerd.host());
     ContainerMonitor monitor(RuntimeKind::Docker, owner);
     monitor.setEnvironment(environment);
     MonitorLog log(monitor);
@@ -483,7 +416,7 @@ void TestContainerMonitor::streamSurvivesEngineCrash() {
     QVERIFY(QTest::qWaitFor([&] { return streamStates.contains(true); }, 10000));
 
     const auto docker = [&](const QStringList& arguments) {
-        return runProgram(QStringLiteral("docker"), QStringList{QStringLiteral("-H"), m_privateHost} + arguments);
+        return runProgram(QStringLiteral("docker"), QStringList{QStringLiteral("-H"), dockerd.host()} + arguments);
     };
     const ProcessOutput run =
         docker({QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--init"), QStringLiteral("--network"),
@@ -495,12 +428,11 @@ void TestContainerMonitor::streamSurvivesEngineCrash() {
     QVERIFY(log.waitFor(id, State::Running));
 
     // The engine crashes: the stream ends and is restarted with backoff until it answers.
-    m_dockerd->kill();
-    m_dockerd->waitForFinished(10000);
+    dockerd.crash();
     QVERIFY(QTest::qWaitFor([&] { return streamStates.endsWith(false); }, 10000));
     QTest::qWait(2500);  // a couple of failed restarts
     QVERIFY2(streamStates.count(false) >= 2, "no restart attempt while the engine was down");
-    QVERIFY2(startPrivateDockerd(), "the private dockerd restarts");
+    QVERIFY2(dockerd.start(), "the private dockerd restarts");
 
     // Back: the stream runs again, and what happened to the container across the crash
     // (the engine stops it on restart, or it survived) is known without any new event.
