@@ -1,10 +1,10 @@
 // zeus-desktop --build-image [--runtime R] [--image TAG]: builds the sandbox image from the bundled Dockerfile with
 // the chosen engine, streams the engine's log to stdout and exits 0 on success.
-#include "detectionresult.h"
-#include "imagebuilder.h"
+#include "engine/imagebuilder.h"
 #include "modes.h"
-#include "runtimedetector.h"
-#include "runtimekind.h"
+#include "runtime/detectionresult.h"
+#include "runtime/runtimedetector.h"
+#include "runtime/runtimekind.h"
 
 #include <zeus/buildinfo.h>
 

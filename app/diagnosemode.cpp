@@ -2,7 +2,7 @@
 // report, exit 0 when a runtime is usable and 1 when none is. Needs no display.
 #include "diagnosticsreport.h"
 #include "modes.h"
-#include "runtimedetector.h"
+#include "runtime/runtimedetector.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

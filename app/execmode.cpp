@@ -3,13 +3,13 @@
 // hardened session container), streams its output, removes the container and exits with
 // the command's exit code: 124 on timeout, 125 when refused (no runtime, bad workspace,
 // missing image, container failure) with the reason on stderr.
-#include "appleruntime.h"
 #include "appsettings.h"
-#include "detectionresult.h"
+#include "engine/appleruntime.h"
 #include "modes.h"
-#include "runtimedetector.h"
-#include "sessionmanager.h"
-#include "workspaceguard.h"
+#include "runtime/detectionresult.h"
+#include "runtime/runtimedetector.h"
+#include "sandbox/sessionmanager.h"
+#include "sandbox/workspaceguard.h"
 
 #include <QCoreApplication>
 #include <QDir>

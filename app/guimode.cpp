@@ -3,29 +3,30 @@
 // as headless mode. Objects live in GuiService; this file only connects them.
 #include "appsettings.h"
 #include "apptranslator.h"
-#include "backendconnection.h"
-#include "backendtoken.h"
-#include "connectionpanel.h"
-#include "containermonitor.h"
-#include "credentialstore.h"
-#include "dashboardwindow.h"
+#include "autostartloginitem.h"
+#include "backend/backendconnection.h"
+#include "backend/backendtoken.h"
+#include "backend/credentialstore.h"
+#include "backend/tooldispatcher.h"
+#include "dashboard/connectionpanel.h"
+#include "dashboard/dashboardwindow.h"
+#include "dashboard/localconsole.h"
+#include "dashboard/runtimepanel.h"
+#include "dashboard/workspacepanel.h"
 #include "diagnosticsreport.h"
-#include "keychaintokenstore.h"
-#include "localconsole.h"
-#include "logging.h"
 #include "modes.h"
-#include "runtimedetector.h"
-#include "runtimepanel.h"
+#include "monitor/containermonitor.h"
+#include "runtime/runtimedetector.h"
+#include "sandbox/sessionmanager.h"
 #include "sandboxfactory.h"
-#include "sessionmanager.h"
-#include "sessionspanel.h"
-#include "sessiontablemodel.h"
-#include "settingsdialog.h"
+#include "sessions/sessionspanel.h"
+#include "sessions/sessiontablemodel.h"
+#include "settings/keychaintokenstore.h"
+#include "settings/settingsdialog.h"
 #include "singleinstance.h"
-#include "tooldispatcher.h"
-#include "trayicon.h"
-#include "traystatus.h"
-#include "workspacepanel.h"
+#include "support/logging.h"
+#include "tray/trayicon.h"
+#include "tray/traystatus.h"
 
 #include <zeus/buildinfo.h>
 
@@ -161,6 +162,7 @@ private:
     std::unique_ptr<DashboardWindow> m_dashboard;
     std::unique_ptr<TrayIcon> m_tray;
     QPointer<SettingsDialog> m_settingsDialog;
+    AutostartLoginItem m_loginItem;
 
     QString m_token;  // in memory only, for the connection (and so diagnostics can redact it)
     bool m_tokenChecked = false;
@@ -551,6 +553,7 @@ void GuiService::connectBackend() {
 void GuiService::openSettings() {
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(&m_settings, &m_tokens, m_dashboard.get());
+        m_settingsDialog->setStartAtLogin(&m_loginItem);
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_settingsDialog->show();

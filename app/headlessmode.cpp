@@ -2,16 +2,16 @@
 // with no display (docs/headless.md). The named workspace is the only approved folder of this run. Logs go to
 // stderr by category; SIGINT/SIGTERM cancel running calls, send their results, remove the containers and exit 0.
 #include "appsettings.h"
-#include "backendconnection.h"
-#include "backendtoken.h"
-#include "credentialstore.h"
-#include "logging.h"
+#include "backend/backendconnection.h"
+#include "backend/backendtoken.h"
+#include "backend/credentialstore.h"
+#include "backend/tooldispatcher.h"
 #include "modes.h"
-#include "runtimedetector.h"
+#include "runtime/runtimedetector.h"
+#include "sandbox/sessionmanager.h"
+#include "sandbox/workspaceguard.h"
 #include "sandboxfactory.h"
-#include "sessionmanager.h"
-#include "tooldispatcher.h"
-#include "workspaceguard.h"
+#include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 

@@ -1,6 +1,6 @@
 #include "appsettings.h"
 
-#include "logging.h"
+#include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 

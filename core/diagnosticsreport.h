@@ -1,7 +1,7 @@
 #pragma once
 
-#include "detectionresult.h"
-#include "installguidance.h"
+#include "runtime/detectionresult.h"
+#include "runtime/installguidance.h"
 
 #include <QJsonObject>
 #include <QJsonValue>

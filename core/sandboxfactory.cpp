@@ -1,7 +1,7 @@
 #include "sandboxfactory.h"
 
 #include "appsettings.h"
-#include "hardeningprofile.h"
+#include "engine/hardeningprofile.h"
 
 namespace zeus {
 

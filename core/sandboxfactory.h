@@ -1,9 +1,9 @@
 #pragma once
 
-#include "containerruntime.h"
-#include "detectionresult.h"
-#include "protocolmessages.h"
-#include "sandboxconfig.h"
+#include "backend/protocolmessages.h"
+#include "engine/containerruntime.h"
+#include "runtime/detectionresult.h"
+#include "sandbox/sandboxconfig.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
 #include "apptranslator.h"
 
-#include "logging.h"
+#include "support/logging.h"
 
 #include <QCoreApplication>
 #include <QDir>

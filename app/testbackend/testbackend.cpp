@@ -1,6 +1,6 @@
 #include "testbackend.h"
 
-#include "protocol.h"
+#include "backend/protocol.h"
 
 #include <QHostAddress>
 #include <QJsonDocument>

@@ -1380,6 +1380,10 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <source>Changes apply to new containers once the current sessions have ended.</source>
         <translation>更改将在当前会话结束后对新建的容器生效。</translation>
     </message>
+    <message>
+        <source>Start at login is not available in this build.</source>
+        <translation>此版本不支持登录时启动。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::TrayIcon</name>

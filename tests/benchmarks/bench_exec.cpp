@@ -5,8 +5,8 @@
 //   3. 64 MiB of output through SessionManager vs `ENGINE exec CTR head -c 64MiB` to a pipe
 // Prints medians, the baseline beside each figure, and the ratio. Benchmark code may wait
 // synchronously; product code never does.
-#include "dockerruntime.h"
-#include "sessionmanager.h"
+#include "engine/dockerruntime.h"
+#include "sandbox/sessionmanager.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
 // `zeus-desktop --diagnose [--json] [--runtime NAME]` as a user runs it: a separate process,
 // no display, real engines (or none at all).
-#include "detectionresult.h"
+#include "runtime/detectionresult.h"
 #include "testenvironment.h"
 
 #include <zeus/buildinfo.h>

@@ -3,8 +3,8 @@
 // the same port. Every test uses its own settings folder (so its own install id) and its own session ids, and
 // is bounded to tens of seconds.
 #include "backendserver.h"
+#include "sandbox/workspaceguard.h"
 #include "testenvironment.h"
-#include "workspaceguard.h"
 
 #include <QCryptographicHash>
 #include <QFile>

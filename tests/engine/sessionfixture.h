@@ -2,7 +2,7 @@
 // Shared by the engine tests of sessions and execution: a SessionManager on a real
 // engine with a unique owner id, and helpers that wait for results without hard-coding them.
 
-#include "sessionmanager.h"
+#include "sandbox/sessionmanager.h"
 #include "testenvironment.h"
 
 #include <QDir>

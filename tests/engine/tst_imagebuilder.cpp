@@ -1,7 +1,7 @@
 // ImageBuilder against real engines: builds small Dockerfiles FROM the offline test image with Docker and Podman,
 // checks the streamed log, the resulting image and its version label, a broken Dockerfile, cancel and timeout.
 // The pure parts (argument list, lookup order, validation) are checked without an engine.
-#include "imagebuilder.h"
+#include "engine/imagebuilder.h"
 #include "testenvironment.h"
 
 #include <zeus/buildinfo.h>

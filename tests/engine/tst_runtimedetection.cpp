@@ -1,7 +1,7 @@
 // RuntimeDetector against the real engines of the test harness (tests/harness/engines.sh):
 // Docker and Podman must be detected as Ready with the versions their own CLIs report.
-#include "detectionresult.h"
-#include "runtimedetector.h"
+#include "runtime/detectionresult.h"
+#include "runtime/runtimedetector.h"
 #include "testenvironment.h"
 
 #include <QFileInfo>

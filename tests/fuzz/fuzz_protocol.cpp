@@ -2,7 +2,7 @@
 // a crash, a sanitizer report or a hang. Beyond not crashing it checks two properties that the dispatcher relies
 // on: an accepted message survives serialise -> parse unchanged, and the error reply to a rejected one is a
 // small, valid JSON object.
-#include "protocol.h"
+#include "backend/protocol.h"
 
 #include <QJsonDocument>
 

@@ -1,8 +1,8 @@
 // The connection panel: states in words, the next attempt's countdown, and the button
 // that asks to connect, disconnect or sign in depending on the state.
 #include "appsettings.h"
-#include "backendconnection.h"
-#include "connectionpanel.h"
+#include "backend/backendconnection.h"
+#include "dashboard/connectionpanel.h"
 
 #include <QLabel>
 #include <QPushButton>

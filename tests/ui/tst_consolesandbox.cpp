@@ -3,12 +3,12 @@
 // console log and the session's log apart; the sessions table shows the container; Stop
 // removes it. (The wiring is the same as app/guimode.cpp's.)
 #include "../engine/sessionfixture.h"
-#include "containermonitor.h"
-#include "localconsole.h"
-#include "sessionlogview.h"
-#include "sessionmanager.h"
-#include "sessionspanel.h"
-#include "sessiontablemodel.h"
+#include "dashboard/localconsole.h"
+#include "monitor/containermonitor.h"
+#include "sandbox/sessionmanager.h"
+#include "sessions/sessionlogview.h"
+#include "sessions/sessionspanel.h"
+#include "sessions/sessiontablemodel.h"
 
 #include <QFile>
 #include <QLineEdit>

@@ -1,9 +1,9 @@
 // The dashboard: its pages, keyboard shortcuts, the banner that puts the blocker first,
 // closing to the tray, and every widget reachable with an accessible name.
 #include "appsettings.h"
-#include "backendconnection.h"
-#include "dashboardwindow.h"
-#include "runtimedetector.h"
+#include "backend/backendconnection.h"
+#include "dashboard/dashboardwindow.h"
+#include "runtime/runtimedetector.h"
 
 #include <QAbstractButton>
 #include <QLabel>

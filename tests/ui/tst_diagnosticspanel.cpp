@@ -1,6 +1,6 @@
 // The diagnostics panel: the report as text and JSON, Copy and Save, and redaction: a
 // planted canary token never appears in what is shown, copied or saved.
-#include "diagnosticspanel.h"
+#include "dashboard/diagnosticspanel.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,8 +1,8 @@
 // The settings dialog's token store on the real CredentialStore: status mapping, the
 // no-keychain path (no session bus), and a full store/read/remove round trip on the test
 // keyring (tests/harness/keyring-session.sh sets ZEUS_TEST_KEYRING=1).
-#include "credentialstore.h"
-#include "keychaintokenstore.h"
+#include "backend/credentialstore.h"
+#include "settings/keychaintokenstore.h"
 #include "testenvironment.h"
 
 #include <QProcess>

@@ -1,7 +1,7 @@
 // The local console: disabled with a reason until a workspace is ready, Run and Enter
 // request a command, output and result land in its log, Stop asks to cancel, history.
-#include "localconsole.h"
-#include "sessionlogview.h"
+#include "dashboard/localconsole.h"
+#include "sessions/sessionlogview.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -1,9 +1,9 @@
 // The runtime panel: the chosen runtime with its version, every probe, and when nothing
 // is usable the install guidance with copyable commands and a working Re-check.
-#include "detectionresult.h"
+#include "dashboard/runtimepanel.h"
 #include "diagnosticsreport.h"
-#include "runtimedetector.h"
-#include "runtimepanel.h"
+#include "runtime/detectionresult.h"
+#include "runtime/runtimedetector.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,8 +1,8 @@
 // The session log: line splitting across chunks, stdout/stderr kept apart, coalesced
 // updates, following the tail, and staying responsive with 100,000 lines and 64 MiB.
 // Stalls are measured and printed, never asserted (speed is for benchmarks).
-#include "sessionlogmodel.h"
-#include "sessionlogview.h"
+#include "sessions/sessionlogmodel.h"
+#include "sessions/sessionlogview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

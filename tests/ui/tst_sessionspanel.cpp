@@ -1,8 +1,8 @@
 // The sessions table and per-session logs: rows from SessionManager's signals, output
 // routed by call id to the right session's log, result lines, Stop.
-#include "sessionlogview.h"
-#include "sessionspanel.h"
-#include "sessiontablemodel.h"
+#include "sessions/sessionlogview.h"
+#include "sessions/sessionspanel.h"
+#include "sessions/sessiontablemodel.h"
 
 #include <QPushButton>
 #include <QSignalSpy>

@@ -3,8 +3,9 @@
 // is missing or locked, never a plaintext fallback), and switches start at login.
 #include "appsettings.h"
 #include "autostartentry.h"
-#include "settingsdialog.h"
-#include "tokenstore.h"
+#include "autostartloginitem.h"
+#include "settings/settingsdialog.h"
+#include "settings/tokenstore.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,6 +26,7 @@
 
 using zeus::AppSettings;
 using zeus::AutostartEntry;
+using zeus::AutostartLoginItem;
 using zeus::SettingsDialog;
 using zeus::TokenStore;
 
@@ -110,6 +112,7 @@ private Q_SLOTS:
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<AppSettings> m_settings;
+    std::unique_ptr<AutostartLoginItem> m_loginItem;
     QString autostartPath() const { return m_dir->filePath(QStringLiteral("autostart/zeus-desktop.desktop")); }
     QString settingsFile() const { return m_dir->filePath(QStringLiteral("settings.ini")); }
 };
@@ -118,6 +121,7 @@ void TestSettingsDialog::init() {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
     m_settings = std::make_unique<AppSettings>(settingsFile());
+    m_loginItem = std::make_unique<AutostartLoginItem>(autostartPath());
 }
 
 void TestSettingsDialog::showsSettings() {
@@ -128,7 +132,7 @@ void TestSettingsDialog::showsSettings() {
     QVERIFY(m_settings->setIdleTimeoutMinutes(12));
     FakeTokenStore tokens;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     QCOMPARE(field<QLineEdit>(dialog, "backendUrl")->text(), QStringLiteral("wss://b.example.com/desktop"));
     QCOMPARE(field<QComboBox>(dialog, "runtimePreference")->currentData().toString(), QStringLiteral("podman"));
     QCOMPARE(field<QComboBox>(dialog, "profile")->currentData().toString(), QStringLiteral("hardened"));
@@ -144,7 +148,7 @@ void TestSettingsDialog::showsSettings() {
 void TestSettingsDialog::writesSettingsOnOk() {
     FakeTokenStore tokens;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     dialog.show();
     QSignalSpy hardening(m_settings.get(), &AppSettings::hardeningChanged);
     field<QLineEdit>(dialog, "backendUrl")->setText(QStringLiteral("ws://127.0.0.1:9000/ws"));
@@ -171,7 +175,7 @@ void TestSettingsDialog::badUrlKeepsDialogOpen() {
     QVERIFY(m_settings->setBackendUrl(QStringLiteral("wss://good.example.com/")));
     FakeTokenStore tokens;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     auto* url = field<QLineEdit>(dialog, "backendUrl");
@@ -194,7 +198,7 @@ void TestSettingsDialog::savesTokenToKeychainOnly() {
     QVERIFY(m_settings->setBackendUrl(QStringLiteral("wss://b.example.com/")));  // so there is a file to read
     FakeTokenStore tokens;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     auto* status = field<QLabel>(dialog, "tokenStatus");
     QTRY_VERIFY(status->text().contains(QStringLiteral("No sign-in token")));
     auto* save = field<QPushButton>(dialog, "saveToken");
@@ -224,7 +228,7 @@ void TestSettingsDialog::savesTokenToKeychainOnly() {
 void TestSettingsDialog::okWithTypedTokenClosesWhenStored() {
     FakeTokenStore tokens;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     dialog.show();
     QTRY_VERIFY(!tokens.isBusy());
     field<QLineEdit>(dialog, "token")->setText(kCanary);
@@ -239,7 +243,7 @@ void TestSettingsDialog::lockedKeychainIsExplained() {
     FakeTokenStore tokens;
     tokens.availability = TokenStore::Status::Locked;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     dialog.show();
     auto* status = field<QLabel>(dialog, "tokenStatus");
     QTRY_VERIFY(status->text().contains(QStringLiteral("locked")));
@@ -265,7 +269,7 @@ void TestSettingsDialog::missingKeychainDisablesTokenField() {
     FakeTokenStore tokens;
     tokens.availability = TokenStore::Status::Unavailable;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     auto* status = field<QLabel>(dialog, "tokenStatus");
     QTRY_VERIFY(status->text().contains(QStringLiteral("Secret Service")));
     QVERIFY(!field<QLineEdit>(dialog, "token")->isEnabled());
@@ -274,7 +278,7 @@ void TestSettingsDialog::missingKeychainDisablesTokenField() {
 
 void TestSettingsDialog::noTokenStoreAtAll() {
     SettingsDialog dialog(m_settings.get(), nullptr);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     QVERIFY(!field<QLineEdit>(dialog, "token")->isEnabled());
     QVERIFY(field<QLabel>(dialog, "tokenStatus")->text().contains(QStringLiteral("cannot be stored")));
 }
@@ -285,7 +289,7 @@ void TestSettingsDialog::startAtLoginWritesAndRemovesEntry() {
     }
     FakeTokenStore tokens;
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     auto* box = field<QCheckBox>(dialog, "startAtLogin");
     box->setChecked(true);
     QVERIFY(dialog.apply());
@@ -323,7 +327,7 @@ void TestSettingsDialog::screenshot() {
     FakeTokenStore tokens;
     tokens.stored = QStringLiteral("x");
     SettingsDialog dialog(m_settings.get(), &tokens);
-    dialog.setAutostartPath(autostartPath());
+    dialog.setStartAtLogin(m_loginItem.get());
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     QTRY_VERIFY(!tokens.isBusy());

@@ -1,7 +1,7 @@
-// The zh_CN translation: complete (every tr() string of ui/ and app/ is in the .ts and
+// The zh_CN translation: complete (every tr() string of core/, ui/ and app/ is in the .ts and
 // translated), placeholders and accelerators kept, embedded and loaded from the locale.
 #include "apptranslator.h"
-#include "traystatus.h"
+#include "tray/traystatus.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -129,8 +129,9 @@ void TestTranslations::everySourceStringInTheTs() {
         known.insert(message.source);
     }
     int checked = 0;
-    for (const QString& folder : {QStringLiteral("ui"), QStringLiteral("app")}) {
-        QDirIterator files(QStringLiteral(ZEUS_SOURCE_DIR "/") + folder, {QStringLiteral("*.cpp")}, QDir::Files);
+    for (const QString& folder : {QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")}) {
+        QDirIterator files(QStringLiteral(ZEUS_SOURCE_DIR "/") + folder, {QStringLiteral("*.cpp")}, QDir::Files,
+                           QDirIterator::Subdirectories);
         while (files.hasNext()) {
             QFile file(files.next());
             QVERIFY(file.open(QIODevice::ReadOnly));

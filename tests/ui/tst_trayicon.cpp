@@ -1,7 +1,7 @@
 // The tray icon's menu (every entry of SPEC §6 and what it asks for), recent folders, the
 // Connect/Disconnect toggle, and icon and tooltip following TrayStatus.
 #include "appsettings.h"
-#include "trayicon.h"
+#include "tray/trayicon.h"
 
 #include <QAction>
 #include <QDir>

@@ -1,6 +1,6 @@
 // TrayStatus::from: the one function that turns the app's state into the tray's icon
 // and tooltip. Every state, the order between them, and the words in the tooltip.
-#include "traystatus.h"
+#include "tray/traystatus.h"
 
 #include <QFile>
 #include <QIcon>

@@ -1,7 +1,7 @@
 // The working-directory picker: the guard's verdict inline (rule and canonical path),
 // approval only by the explicit button, recent folders.
 #include "appsettings.h"
-#include "workspacepanel.h"
+#include "dashboard/workspacepanel.h"
 
 #include <QDir>
 #include <QLabel>

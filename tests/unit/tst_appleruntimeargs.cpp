@@ -1,8 +1,8 @@
 // The Apple `container` adapter driven through SessionManager against the fake CLI in
 // tests/fakes/apple (Apple Containerization cannot run on Linux): the argument lists it
 // sends, its parsing of the answers, version gates, orphans and a missing image.
-#include "appleruntime.h"
-#include "sessionmanager.h"
+#include "engine/appleruntime.h"
+#include "sandbox/sessionmanager.h"
 
 #include <QFile>
 #include <QSignalSpy>

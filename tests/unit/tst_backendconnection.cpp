@@ -1,8 +1,8 @@
 // BackendConnection against in-process servers on 127.0.0.1 (random ports): a QWebSocketServer for the normal
 // paths, and a raw QTcpServer that misbehaves on purpose (refuses with an HTTP status, never answers, upgrades
 // then goes silent, or announces a 1 GiB frame). All intervals are injected, so the suite runs in seconds.
-#include "backendconnection.h"
-#include "protocol.h"
+#include "backend/backendconnection.h"
+#include "backend/protocol.h"
 #include "testenvironment.h"
 
 #include <QCryptographicHash>

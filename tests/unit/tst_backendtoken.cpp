@@ -1,6 +1,6 @@
 // The token rule shared by the tray app and headless mode: a stored token always wins; with
 // none, only plain ws:// to this computer gets the anonymous placeholder.
-#include "backendtoken.h"
+#include "backend/backendtoken.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // ContainerEventParser over real captured engine output (tests/data/events) and over
 // garbage: events lines of Docker and Podman, stats, inspect, sizes and argument lists.
-#include "containereventparser.h"
+#include "monitor/containereventparser.h"
 
 #include <QFile>
 #include <QTest>

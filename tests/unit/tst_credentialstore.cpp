@@ -1,7 +1,7 @@
 // CredentialStore: error mapping (pure), the ZEUS_DESKTOP_TOKEN override, the real keyring (gnome-keyring on a
 // private session bus, run by the harness's with_keyring, which exports ZEUS_TEST_KEYRING=1), and no session bus
 // at all (a child process of this test with the bus variables removed): a clear message, fast, nothing on disk.
-#include "credentialstore.h"
+#include "backend/credentialstore.h"
 #include "testenvironment.h"
 
 #include <QDirIterator>

@@ -1,7 +1,7 @@
 // Install guidance is data: every runtime x state x OS must say what to do, with a command
 // to run and a command to check it; the OS family comes from os-release.
-#include "detectionresult.h"
-#include "installguidance.h"
+#include "runtime/detectionresult.h"
+#include "runtime/installguidance.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
 // ProcessRunner: real child processes (sh, sleep, cat) started with argument lists.
-#include "processrunner.h"
+#include "support/processrunner.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

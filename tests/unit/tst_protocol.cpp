@@ -1,6 +1,6 @@
 // Protocol v1 codec: every inbound message parsed and validated (each field missing, of the wrong type, out of
 // range; unknown type; not an object; not JSON; huge and non-ASCII strings) and every message serialised.
-#include "protocol.h"
+#include "backend/protocol.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,5 +1,5 @@
 // ReconnectPolicy: 1 s, x2, capped at 60 s, +/-20 % jitter, reset after a connection that held a minute.
-#include "reconnectpolicy.h"
+#include "backend/reconnectpolicy.h"
 
 #include <QtTest>
 

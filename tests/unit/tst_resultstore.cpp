@@ -1,6 +1,6 @@
 // ResultStore: bounded by count and bytes, oldest dropped first, never the newest; acks forget results and are
 // remembered (bounded) so a repeated call_id is recognised.
-#include "resultstore.h"
+#include "backend/resultstore.h"
 
 #include <QtTest>
 

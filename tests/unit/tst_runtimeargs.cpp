@@ -1,7 +1,7 @@
 // Container runtimes as pure argument builders and parsers: no process is started.
-#include "appleruntime.h"
-#include "dockerruntime.h"
-#include "podmanruntime.h"
+#include "engine/appleruntime.h"
+#include "engine/dockerruntime.h"
+#include "engine/podmanruntime.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // RuntimeDetector against fake CLIs (tests/fakes/detect/<scenario>/), each scenario alone on
 // PATH: not installed, daemon down, permission denied, hangs, garbage, Apple running or
 // stopped, Podman only. Real processes, fake engines.
-#include "detectionresult.h"
-#include "runtimedetector.h"
+#include "runtime/detectionresult.h"
+#include "runtime/runtimedetector.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The pure probe classifiers over outputs captured from real engines (tests/data/probes,
 // see its README) and over hand-made failures. No process is started here.
-#include "detectionresult.h"
-#include "runtimeprobeparser.h"
+#include "runtime/detectionresult.h"
+#include "runtime/runtimeprobeparser.h"
 
 #include <QFile>
 #include <QTest>

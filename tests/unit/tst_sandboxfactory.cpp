@@ -1,7 +1,7 @@
 // SandboxFactory: settings plus command-line overrides into a SandboxConfig, the detection's choice into a
 // runtime and into hello.runtime. Pure apart from a temporary settings file.
 #include "appsettings.h"
-#include "detectionresult.h"
+#include "runtime/detectionresult.h"
 #include "sandboxfactory.h"
 
 #include <QTemporaryDir>

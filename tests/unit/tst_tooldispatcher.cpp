@@ -3,12 +3,12 @@
 // host, so the dispatch rules (approval, idempotency, results kept across reconnects, errors) are tested without
 // an engine. The real engine is exercised by the e2e tests.
 #include "../e2e/backendserver.h"
-#include "backendconnection.h"
-#include "detectionresult.h"
-#include "dockerruntime.h"
-#include "protocol.h"
-#include "sessionmanager.h"
-#include "tooldispatcher.h"
+#include "backend/backendconnection.h"
+#include "backend/protocol.h"
+#include "backend/tooldispatcher.h"
+#include "engine/dockerruntime.h"
+#include "runtime/detectionresult.h"
+#include "sandbox/sessionmanager.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 // WorkspaceGuard: every rule of SPEC §3, against real folders in a temporary tree whose
 // "home" is injected, so the real home folder is never involved.
-#include "workspaceguard.h"
+#include "sandbox/workspaceguard.h"
 
 #include <QDir>
 #include <QFile>

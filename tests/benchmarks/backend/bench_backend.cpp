@@ -9,7 +9,7 @@
 //   3. the app's resident memory (VmRSS from /proc/PID/status) before and at its peak while it streams (flat: the
 //      app pauses reading the command's output while the socket's write queue is full).
 // Usage: bench_backend [--iterations N]   (DOCKER_HOST and ZEUS_TEST_IMAGE as for the tests)
-#include "commandexecution.h"
+#include "sandbox/commandexecution.h"
 #include "testenvironment.h"
 
 #include <QCoreApplication>

@@ -17,9 +17,9 @@
 //   bench_gui [--iterations N] [--mib N]
 // Exits 77 when no display/tray or no engine is there (1 under CI=true).
 #include "backendserver.h"
-#include "containerruntime.h"
-#include "sessionmanager.h"
-#include "sessionspanel.h"
+#include "engine/containerruntime.h"
+#include "sandbox/sessionmanager.h"
+#include "sessions/sessionspanel.h"
 #include "testenvironment.h"
 
 #include <QApplication>

@@ -1,0 +1,93 @@
+#include "singleinstance.h"
+
+#include "support/logging.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QLocalServer>
+#include <QLocalSocket>
+#include <QPointer>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace zeus {
+
+namespace {
+
+const QByteArray kActivate = QByteArrayLiteral("activate\n");
+
+}  // namespace
+
+SingleInstance::SingleInstance(const QString& key, QObject* parent) : QObject(parent), m_key(key) {}
+
+SingleInstance::~SingleInstance() = default;
+
+QString SingleInstance::defaultKey() {
+    // Per user: the home folder identifies the account on every platform.
+    const QByteArray user = QDir::homePath().toUtf8();
+    const QString hash =
+        QString::fromLatin1(QCryptographicHash::hash(user, QCryptographicHash::Sha256).toHex().left(12));
+    return QStringLiteral("zeus-desktop-") + hash;
+}
+
+QString SingleInstance::lockFilePath() const {
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    if (dir.isEmpty()) {
+        dir = QDir::tempPath();
+    }
+    return dir + QLatin1Char('/') + m_key + QStringLiteral(".lock");
+}
+
+bool SingleInstance::claim() {
+    m_lock = std::make_unique<QLockFile>(lockFilePath());
+    if (!m_lock->tryLock(0)) {
+        qCInfo(lcApp) << "another instance holds" << lockFilePath();
+        m_lock.reset();
+        return false;
+    }
+    m_server = new QLocalServer(this);
+    m_server->setSocketOptions(QLocalServer::UserAccessOption);
+    // We hold the lock, so a socket left behind is stale.
+    QLocalServer::removeServer(m_key);
+    if (!m_server->listen(m_key)) {
+        qCWarning(lcApp) << "single instance: cannot listen on" << m_key << m_server->errorString();
+    }
+    connect(m_server, &QLocalServer::newConnection, this, [this] {
+        while (QLocalSocket* socket = m_server->nextPendingConnection()) {
+            connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
+            connect(socket, &QLocalSocket::readyRead, this, [this, socket] {
+                if (socket->readAll().startsWith(kActivate.trimmed())) {
+                    Q_EMIT activationRequested();
+                }
+                socket->disconnectFromServer();
+            });
+        }
+    });
+    return true;
+}
+
+void SingleInstance::activateRunningInstance(std::function<void(bool)> done, int timeoutMs) {
+    auto* socket = new QLocalSocket(this);
+    auto* timer = new QTimer(socket);
+    timer->setSingleShot(true);
+    auto finished = std::make_shared<bool>(false);
+    auto finish = [socket, done, finished](bool ok) {
+        if (*finished) {
+            return;
+        }
+        *finished = true;
+        socket->abort();
+        socket->deleteLater();
+        done(ok);
+    };
+    connect(timer, &QTimer::timeout, socket, [finish] { finish(false); });
+    connect(socket, &QLocalSocket::connected, socket, [socket] { socket->write(kActivate); });
+    connect(socket, &QLocalSocket::bytesWritten, socket, [finish] { finish(true); });
+    connect(socket, &QLocalSocket::errorOccurred, socket, [finish] { finish(false); });
+    timer->start(timeoutMs);
+    socket->connectToServer(m_key);
+}
+
+}  // namespace zeus

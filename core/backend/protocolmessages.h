@@ -1,0 +1,125 @@
+#pragma once
+
+#include "support/outputstream.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <variant>
+
+// The typed messages of backend protocol v1 (docs/protocol.md). Plain data: no behaviour, no Qt objects, so
+// they can be copied across threads and queued connections. Parsing and serialising live in Protocol.
+namespace zeus {
+
+// The error codes of the `error` message and of ToolResult::errorCode. The wire names are in
+// Protocol::errorCodeName(); never compare the strings by hand.
+enum class ProtocolErrorCode {
+    InvalidMessage,
+    UnsupportedTool,
+    NoRuntime,
+    WorkspaceNotApproved,
+    WorkspaceInvalid,
+    ImageMissing,
+    ContainerFailed,
+    Busy,
+};
+
+// Why an inbound frame could not be turned into a message. callId is set when the frame carried a valid
+// call_id, so the `error` reply can name the call it concerns.
+struct ProtocolError {
+    ProtocolErrorCode code = ProtocolErrorCode::InvalidMessage;
+    QString message;
+    QString callId;
+
+    bool operator==(const ProtocolError& o) const {
+        return code == o.code && message == o.message && callId == o.callId;
+    }
+};
+
+// ---- backend -> app -------------------------------------------------------------------------------------
+
+struct WelcomeMessage {
+    int protocol = 1;
+    QString server;
+
+    bool operator==(const WelcomeMessage& o) const { return protocol == o.protocol && server == o.server; }
+};
+
+struct ToolCallMessage {
+    QString callId;
+    QString sessionId;
+    QString tool;  // always "desktop_exec" once parsed; anything else is unsupported_tool
+    QString command;
+    QString workingDirectory;
+    // The requested timeout in milliseconds; empty when the backend left it to the app's default.
+    std::optional<qint64> timeoutMs;
+
+    bool operator==(const ToolCallMessage& o) const {
+        return callId == o.callId && sessionId == o.sessionId && tool == o.tool && command == o.command
+               && workingDirectory == o.workingDirectory && timeoutMs == o.timeoutMs;
+    }
+};
+
+struct CancelMessage {
+    QString callId;
+
+    bool operator==(const CancelMessage& o) const { return callId == o.callId; }
+};
+
+struct SessionEndMessage {
+    QString sessionId;
+
+    bool operator==(const SessionEndMessage& o) const { return sessionId == o.sessionId; }
+};
+
+struct AckMessage {
+    QString callId;
+
+    bool operator==(const AckMessage& o) const { return callId == o.callId; }
+};
+
+// What Protocol::parseIncoming() returns: exactly one message, or the reason it could not be read.
+using IncomingMessage =
+    std::variant<ProtocolError, WelcomeMessage, ToolCallMessage, CancelMessage, SessionEndMessage, AckMessage>;
+
+// ---- app -> backend -------------------------------------------------------------------------------------
+
+struct RuntimeReport {
+    QString kind;  // "apple", "docker", "podman", or empty for none (sent as null)
+    QString version;
+    bool ready = false;  // "ready" / "unavailable"
+    QString reason;      // why it is unavailable; empty when ready
+};
+
+struct HelloMessage {
+    QString clientName;
+    QString clientVersion;
+    QString os;
+    QString arch;
+    QString deviceId;
+    RuntimeReport runtime;
+    QStringList workspaces;  // approved host folders
+    QStringList pending;     // call_ids whose results are kept and not acknowledged yet
+};
+
+enum class ToolResultStatus { Ok, Error, Timeout, Cancelled };
+
+struct ToolResultMessage {
+    QString callId;
+    ToolResultStatus status = ToolResultStatus::Ok;
+    std::optional<int> exitCode;  // null when the command never ran or was killed
+    QString output;               // stdout and stderr in arrival order, capped
+    bool truncated = false;
+    qint64 durationMs = 0;
+    // Only with status Error:
+    ProtocolErrorCode errorCode = ProtocolErrorCode::ContainerFailed;
+    QString errorMessage;
+};
+
+enum class SessionStateKind { Starting, Running, Stopped, Failed };
+
+}  // namespace zeus
+
+Q_DECLARE_METATYPE(zeus::IncomingMessage)

@@ -1,0 +1,125 @@
+#pragma once
+
+#include "backend/protocolmessages.h"
+#include "backend/resultstore.h"
+#include "sandbox/commandexecution.h"
+#include "sandbox/sessionstate.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+
+namespace zeus {
+
+class BackendConnection;
+class SessionManager;
+
+// Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
+//
+// It owns the dispatch rules: a tool_call runs only in a working directory the user approved
+// (else workspace_not_approved) and only when a runtime is usable (else no_runtime with SPEC §2's text); a
+// call_id runs at most once (running: ignored; finished: its result is sent again); output is streamed as
+// tool_output with a per-call seq; every call ends in exactly one tool_result that is kept in a ResultStore until
+// the backend acks it and re-sent after a reconnect (listed in hello.pending). It sends hello on every
+// (re)connection and session_state on every change. A message that cannot be handled gets an `error` reply; the
+// connection lives on.
+// tool_output produced while disconnected is dropped (its seq numbers are still used, so the backend sees the
+// gap); the tool_result carries the combined output, so nothing of the result is lost.
+// Flow control: when more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of
+// its running calls (their commands block on their next write) and resumes them once the queue is below
+// resumeBelowBytes, so memory stays flat however fast a command writes. Never paused while disconnected.
+// It must never run a command outside the SessionManager, let the backend pick a folder the user did not
+// approve, or keep more results than its store allows.
+class ToolDispatcher : public QObject {
+    Q_OBJECT
+
+public:
+    explicit ToolDispatcher(BackendConnection* connection, QObject* parent = nullptr);
+    ~ToolDispatcher() override;
+
+    // The sessions that run the commands; null when no runtime is usable (every call gets no_runtime).
+    // Only calls this dispatcher started are reported to the backend (the local console shares the manager).
+    void setSessionManager(SessionManager* manager);
+    // What hello says about this client (name, version, os, arch, device_id) and the runtime; the workspaces and
+    // pending fields are filled in by the dispatcher.
+    void setClientInfo(const HelloMessage& info);
+    void setRuntimeReport(const RuntimeReport& runtime);
+    // The folders the user approved (any spelling: they are compared after resolving symlinks).
+    void setApprovedWorkspaces(const QStringList& workspaces);
+    QStringList approvedWorkspaces() const { return m_approved; }
+    void setResultLimits(const ResultStore::Limits& limits);
+
+    // The hello this client would send now.
+    HelloMessage hello() const;
+    const ResultStore& results() const { return m_results; }
+    QStringList runningCallIds() const { return m_running.keys(); }
+    int runningCalls() const { return int(m_running.size()); }
+    // tool_output chunks dropped because the backend was not connected (for diagnostics and tests).
+    qint64 droppedOutputChunks() const { return m_droppedChunks; }
+
+    struct FlowControl {
+        qint64 pauseAboveBytes = 4 * 1024 * 1024;
+        qint64 resumeBelowBytes = 1024 * 1024;
+    };
+    void setFlowControl(const FlowControl& flow) { m_flow = flow; }
+    FlowControl flowControl() const { return m_flow; }
+    // Whether output reading is paused now, and how often it was (for diagnostics and tests).
+    bool isOutputPaused() const { return m_outputPaused; }
+    qint64 outputPauses() const { return m_pauses; }
+
+    // Cancels every running call of this dispatcher (their results follow as cancelled).
+    void cancelAll();
+
+    // The result a call gets when the dispatcher refuses it before it runs (pure).
+    static ToolResultMessage refusal(const QString& callId, ProtocolErrorCode code, const QString& message);
+    // The protocol form of an execution result (pure).
+    static ToolResultMessage toResultMessage(const ExecResult& result);
+    // The canonical form of a folder for approval checks: symlinks resolved, no trailing slash; empty when it
+    // does not exist.
+    static QString canonicalFolder(const QString& path);
+
+Q_SIGNALS:
+    void callStarted(const QString& callId, const QString& sessionId, const QString& command);
+    void callFinished(const zeus::ToolResultMessage& result);
+    // Every call this dispatcher started has finished (after cancelAll(), or whenever the last one ends).
+    void idle();
+    void resultAcknowledged(const QString& callId);
+
+private:
+    struct RunningCall {
+        QString sessionId;
+        qint64 nextSeq = 0;
+    };
+
+    void onConnected();
+    void onMessage(const IncomingMessage& message);
+    void onToolCall(const ToolCallMessage& call);
+    void onCancel(const CancelMessage& cancel);
+    void onSessionEnd(const SessionEndMessage& end);
+    void onAck(const AckMessage& ack);
+    void onOutput(const QString& callId, OutputStream stream, const QByteArray& utf8);
+    void onPendingWriteBytes(qint64 pendingBytes);
+    void setOutputPaused(bool paused);
+    void onExecFinished(const ExecResult& result);
+    void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
+    void finish(const ToolResultMessage& result);
+    bool isApproved(const QString& workingDirectory) const;
+    bool send(const QJsonObject& message);
+    bool sendFrame(QByteArray frame);
+
+    QPointer<BackendConnection> m_connection;
+    QPointer<SessionManager> m_manager;
+    HelloMessage m_client;
+    QStringList m_approved;  // canonical
+    ResultStore m_results;
+    QHash<QString, RunningCall> m_running;
+    qint64 m_droppedChunks = 0;
+    FlowControl m_flow;
+    bool m_outputPaused = false;
+    qint64 m_pauses = 0;
+};
+
+}  // namespace zeus
+
+Q_DECLARE_METATYPE(zeus::ToolResultMessage)

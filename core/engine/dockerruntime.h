@@ -1,0 +1,18 @@
+#pragma once
+
+#include "engine/ocicliruntime.h"
+
+namespace zeus {
+
+// Docker's CLI: `ps --format '{{json .}}'` prints JSON lines with labels as one
+// "k=v,k=v" string; the died event is `die`.
+class DockerRuntime : public OciCliRuntime {
+public:
+    DockerRuntime() { m_program = QStringLiteral("docker"); }
+    QString kind() const override { return QStringLiteral("docker"); }
+    QStringList listArguments(const QString& ownerId) const override;
+    QList<ContainerInfo> parseList(const QByteArray& output) const override;
+    QStringList eventsArguments(const QString& ownerId) const override;
+};
+
+}  // namespace zeus

@@ -1,0 +1,428 @@
+#include "engine/imagebuilder.h"
+
+#include "support/logging.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QStandardPaths>
+
+#ifdef Q_OS_UNIX
+#include <signal.h>
+#include <sys/types.h>
+#endif
+
+namespace zeus {
+
+namespace {
+
+constexpr int kDefaultTimeoutMs = 60 * 60 * 1000;  // an Ubuntu image with Node and Python takes minutes, not hours
+constexpr int kDefaultKillGraceMs = 3000;
+
+// Keeps the log readable when an engine prints a very long line (base64 progress, minified output).
+constexpr int kMaxLineLength = 16 * 1024;
+
+bool isTagAcceptable(const QString& tag) {
+    if (tag.isEmpty() || tag.startsWith(QLatin1Char('-'))) {
+        return false;
+    }
+    for (const QChar c : tag) {
+        if (c.isSpace() || c.category() == QChar::Other_Control) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+ImageBuilder::ImageBuilder(QObject* parent) : QObject(parent) {
+    m_timeoutTimer.setSingleShot(true);
+    m_timeoutTimer.setInterval(kDefaultTimeoutMs);
+    connect(&m_timeoutTimer, &QTimer::timeout, this, &ImageBuilder::onTimeout);
+    m_killTimer.setSingleShot(true);
+    m_killTimer.setInterval(kDefaultKillGraceMs);
+    connect(&m_killTimer, &QTimer::timeout, this, &ImageBuilder::forceKill);
+}
+
+ImageBuilder::~ImageBuilder() {
+    if (m_process) {
+        // Going away mid-build: leave nothing running behind us.
+        m_process->disconnect(this);
+        const QList<ChildProcess> children = descendantsOf(m_process->processId());
+        m_process->kill();
+        killChildren(children);
+        delete m_process;
+    }
+}
+
+QStringList ImageBuilder::buildArguments(const Request& request) {
+    // -t, -f and --build-arg mean the same in docker build, podman build and Apple's container build.
+    QStringList args{QStringLiteral("build"), QStringLiteral("-t"), request.tag, QStringLiteral("-f"),
+                     request.dockerfile};
+    // Docker and Podman keep the container of a failed step unless told otherwise; Apple's builder has no such
+    // containers (and no such flag).
+    QString engine = QFileInfo(request.program).fileName().toLower();
+    if (engine.endsWith(QLatin1String(".exe"))) {
+        engine.chop(4);
+    }
+    if (engine == QLatin1String("docker") || engine == QLatin1String("podman")) {
+        args << QStringLiteral("--force-rm");
+    }
+    if (!request.version.isEmpty()) {
+        args << QStringLiteral("--build-arg") << QStringLiteral("ZEUS_VERSION=") + request.version;
+    }
+    for (const QString& buildArg : request.extraBuildArgs) {
+        args << QStringLiteral("--build-arg") << buildArg;
+    }
+    args << request.contextDir;
+    return args;
+}
+
+QString ImageBuilder::validate(const Request& request) {
+    if (request.program.trimmed().isEmpty()) {
+        return tr("No container engine was chosen to build the image.");
+    }
+    if (!isTagAcceptable(request.tag)) {
+        return tr("The image tag \"%1\" is not valid.").arg(request.tag);
+    }
+    if (!QFileInfo(request.dockerfile).isFile()) {
+        return tr("The Dockerfile \"%1\" does not exist.").arg(request.dockerfile);
+    }
+    if (!QFileInfo(request.contextDir).isDir()) {
+        return tr("The build context \"%1\" is not a directory.").arg(request.contextDir);
+    }
+    for (const QString& buildArg : request.extraBuildArgs) {
+        if (!buildArg.contains(QLatin1Char('=')) || buildArg.startsWith(QLatin1Char('='))) {
+            return tr("The build argument \"%1\" is not KEY=VALUE.").arg(buildArg);
+        }
+    }
+    return {};
+}
+
+QStringList ImageBuilder::dockerDirectoryCandidates(const QString& applicationDirPath, const QString& overrideDir,
+                                                    const QStringList& dataDirs) {
+    QStringList candidates;
+    const auto add = [&candidates](const QString& path) {
+        const QString clean = QDir::cleanPath(path);
+        if (!path.isEmpty() && !candidates.contains(clean)) {
+            candidates << clean;
+        }
+    };
+    if (!overrideDir.isEmpty()) {
+        add(overrideDir);
+    }
+    if (!applicationDirPath.isEmpty()) {
+        const QString bin = QDir::cleanPath(applicationDirPath);
+        add(bin + QStringLiteral("/../share/zeus-desktop/docker"));
+        add(bin + QStringLiteral("/../Resources/docker"));
+        add(bin + QStringLiteral("/docker"));
+    }
+    for (const QString& dataDir : dataDirs) {
+        if (!dataDir.isEmpty()) {
+            add(dataDir + QStringLiteral("/zeus-desktop/docker"));
+        }
+    }
+    return candidates;
+}
+
+QString ImageBuilder::locateDockerDirectory() {
+    const QStringList candidates =
+        dockerDirectoryCandidates(QCoreApplication::applicationDirPath(), qEnvironmentVariable("ZEUS_DOCKER_DIR"),
+                                  QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation));
+    for (const QString& dir : candidates) {
+        if (QFileInfo(dir + QStringLiteral("/Dockerfile")).isFile()) {
+            qCDebug(lcRuntime) << "sandbox Dockerfile found in" << dir;
+            return dir;
+        }
+    }
+    qCWarning(lcRuntime) << "no sandbox Dockerfile in" << candidates;
+    return {};
+}
+
+QString ImageBuilder::programForRuntime(const QString& runtime) {
+    if (runtime == QLatin1String("apple")) {
+        return QStringLiteral("container");
+    }
+    if (runtime == QLatin1String("docker") || runtime == QLatin1String("podman")) {
+        return runtime;
+    }
+    return {};
+}
+
+void ImageBuilder::setTimeout(int milliseconds) {
+    m_timeoutTimer.setInterval(milliseconds > 0 ? milliseconds : kDefaultTimeoutMs);
+}
+
+void ImageBuilder::setKillGrace(int milliseconds) {
+    m_killTimer.setInterval(milliseconds >= 0 ? milliseconds : kDefaultKillGraceMs);
+}
+
+bool ImageBuilder::start(const Request& request) {
+    if (isRunning()) {
+        qCWarning(lcRuntime) << "image build requested while one is running";
+        Q_EMIT finished(false, -1, tr("An image build is already running."));
+        return false;
+    }
+    m_exitCode = -1;
+    m_error.clear();
+    m_timedOut = false;
+    m_children.clear();
+    m_partialLine.clear();
+    m_lastLine.clear();
+    m_decoder.resetState();
+
+    const QString invalid = validate(request);
+    if (!invalid.isEmpty()) {
+        finish(State::Failed, -1, invalid);
+        return false;
+    }
+
+    m_program = request.program;
+    const QStringList args = buildArguments(request);
+    qCInfo(lcRuntime) << "building image" << request.tag << "with" << m_program << args;
+
+    auto* process = new QProcess(this);
+    m_process = process;
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    process->setStandardInputFile(QProcess::nullDevice());
+    process->setWorkingDirectory(request.contextDir);
+    connect(process, &QProcess::readyReadStandardOutput, this, &ImageBuilder::readOutput);
+    connect(process, &QProcess::finished, this, &ImageBuilder::onProcessFinished);
+    connect(process, &QProcess::errorOccurred, this, &ImageBuilder::onProcessError);
+
+    setState(State::Running);
+    m_timeoutTimer.start();
+    process->start(m_program, args);
+    return true;
+}
+
+void ImageBuilder::cancel() {
+    if (m_state != State::Running) {
+        return;
+    }
+    qCInfo(lcRuntime) << "cancelling the image build";
+    setState(State::Cancelling);
+    stopProcess();
+}
+
+void ImageBuilder::setState(State state) {
+    if (m_state == state) {
+        return;
+    }
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+void ImageBuilder::readOutput() {
+    if (!m_process) {
+        return;
+    }
+    // Stateful decoding: a UTF-8 sequence split across two reads is still decoded right.
+    QString text = m_partialLine;
+    text += QString(m_decoder.decode(m_process->readAllStandardOutput()));
+    qsizetype start = 0;
+    while (true) {
+        const qsizetype newline = text.indexOf(QLatin1Char('\n'), start);
+        if (newline < 0) {
+            break;
+        }
+        emitLine(text.mid(start, newline - start));
+        start = newline + 1;
+    }
+    m_partialLine = text.mid(start);
+    if (m_partialLine.size() > kMaxLineLength) {
+        emitLine(m_partialLine);
+        m_partialLine.clear();
+    }
+}
+
+void ImageBuilder::emitLine(QString line) {
+    // A carriage return redraws a progress line in a terminal: keep what would be visible, the text after the
+    // last one ("Sending build context ... 2.048kB\r\r\n" is one line).
+    while (line.endsWith(QLatin1Char('\r'))) {
+        line.chop(1);
+    }
+    const qsizetype redraw = line.lastIndexOf(QLatin1Char('\r'));
+    if (redraw >= 0) {
+        line = line.mid(redraw + 1);
+    }
+    line.truncate(kMaxLineLength);
+    if (!line.trimmed().isEmpty()) {
+        m_lastLine = line.trimmed();
+    }
+    Q_EMIT logLine(line);
+}
+
+void ImageBuilder::flushPartialLine() {
+    m_partialLine += QString(m_decoder.decode(QByteArray()));
+    if (!m_partialLine.isEmpty()) {
+        emitLine(m_partialLine);
+        m_partialLine.clear();
+    }
+}
+
+void ImageBuilder::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
+    readOutput();
+    flushPartialLine();
+    const bool crashed = status == QProcess::CrashExit;
+    const int code = crashed ? -1 : exitCode;
+
+    if (m_state == State::Cancelling) {
+        // podman exits 0 on SIGTERM and leaves its RUN step behind: whatever the exit code, it was cancelled,
+        // and the build's own processes are stopped now.
+        killChildren(m_children);
+        if (m_timedOut) {
+            finish(State::Failed, code,
+                   tr("The image build timed out after %1 s and was stopped.").arg(m_timeoutTimer.interval() / 1000));
+        } else {
+            finish(State::Cancelled, code, tr("The image build was cancelled."));
+        }
+        return;
+    }
+    if (crashed) {
+        finish(State::Failed, -1, tr("%1 build stopped unexpectedly.").arg(m_program));
+        return;
+    }
+    if (exitCode != 0) {
+        QString message = tr("%1 build failed with exit code %2.").arg(m_program).arg(exitCode);
+        if (!m_lastLine.isEmpty()) {
+            message += QLatin1Char(' ') + m_lastLine;
+        }
+        finish(State::Failed, exitCode, message);
+        return;
+    }
+    finish(State::Succeeded, 0, {});
+}
+
+void ImageBuilder::onProcessError(QProcess::ProcessError error) {
+    if (error != QProcess::FailedToStart || !m_process) {
+        return;  // the other errors are followed by finished()
+    }
+    const QString why = m_process->errorString();
+    finish(State::Failed, -1, tr("Could not start %1: %2").arg(m_program, why));
+}
+
+void ImageBuilder::onTimeout() {
+    if (m_state != State::Running) {
+        return;
+    }
+    qCWarning(lcRuntime) << "image build timed out after" << m_timeoutTimer.interval() << "ms";
+    m_timedOut = true;
+    setState(State::Cancelling);
+    stopProcess();
+}
+
+void ImageBuilder::stopProcess() {
+    if (!m_process) {
+        return;
+    }
+    // Remember the build's own processes now: once the CLI is gone they are re-parented and cannot be found.
+    m_children = descendantsOf(m_process->processId());
+    m_process->terminate();
+    m_killTimer.start();
+}
+
+void ImageBuilder::forceKill() {
+    if (!m_process || m_process->state() == QProcess::NotRunning) {
+        return;
+    }
+    qCWarning(lcRuntime) << "image build did not stop on terminate; killing it";
+    const QList<ChildProcess> current = descendantsOf(m_process->processId());
+    for (const ChildProcess& child : current) {
+        m_children << child;
+    }
+    m_process->kill();
+    killChildren(m_children);
+}
+
+void ImageBuilder::finish(State state, int exitCode, const QString& error) {
+    m_timeoutTimer.stop();
+    m_killTimer.stop();
+    m_exitCode = exitCode;
+    m_error = error;
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    m_children.clear();
+    if (state == State::Succeeded) {
+        qCInfo(lcRuntime) << "image build succeeded";
+    } else {
+        qCWarning(lcRuntime) << "image build ended:" << state << exitCode << error;
+    }
+    setState(state);
+    Q_EMIT finished(state == State::Succeeded, exitCode, error);
+}
+
+QList<ImageBuilder::ChildProcess> ImageBuilder::descendantsOf(qint64 pid) {
+    QList<ChildProcess> result;
+#ifdef Q_OS_LINUX
+    if (pid <= 0) {
+        return result;
+    }
+    // One pass over /proc: parent of every process, then a breadth-first walk from pid.
+    QHash<qint64, QList<ChildProcess>> childrenOf;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& entry : entries) {
+        bool isPid = false;
+        const qint64 candidate = entry.toLongLong(&isPid);
+        if (!isPid) {
+            continue;
+        }
+        QFile stat(QStringLiteral("/proc/") + entry + QStringLiteral("/stat"));
+        if (!stat.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QByteArray line = stat.readAll();
+        // "pid (comm) state ppid ... starttime": comm may hold spaces and parentheses, so split after the last ')'.
+        const qsizetype close = line.lastIndexOf(')');
+        if (close < 0) {
+            continue;
+        }
+        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+        if (fields.size() < 20) {
+            continue;
+        }
+        childrenOf[fields.at(1).toLongLong()].append(ChildProcess{candidate, fields.at(19)});
+    }
+    QList<qint64> queue{pid};
+    while (!queue.isEmpty()) {
+        const qint64 parent = queue.takeFirst();
+        const QList<ChildProcess> children = childrenOf.value(parent);
+        for (const ChildProcess& child : children) {
+            result << child;
+            queue << child.pid;
+        }
+    }
+#else
+    Q_UNUSED(pid)
+#endif
+    return result;
+}
+
+void ImageBuilder::killChildren(const QList<ChildProcess>& children) {
+#ifdef Q_OS_LINUX
+    for (const ChildProcess& child : children) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(child.pid));
+        if (!stat.open(QIODevice::ReadOnly)) {
+            continue;  // already gone
+        }
+        const QByteArray line = stat.readAll();
+        const qsizetype close = line.lastIndexOf(')');
+        const QList<QByteArray> fields = close < 0 ? QList<QByteArray>() : line.mid(close + 2).split(' ');
+        if (fields.size() < 20 || fields.at(19) != child.startTime) {
+            continue;  // the pid now belongs to another process
+        }
+        // SIGKILL: a RUN step is pid 1 of its namespace and ignores SIGTERM.
+        ::kill(static_cast<pid_t>(child.pid), SIGKILL);
+    }
+#else
+    Q_UNUSED(children)
+#endif
+}
+
+}  // namespace zeus

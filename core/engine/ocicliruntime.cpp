@@ -1,0 +1,103 @@
+#include "engine/ocicliruntime.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace zeus {
+
+QString OciCliRuntime::bindMountValue(const QString& source, const QString& target) {
+    QString sourceField = QStringLiteral("source=") + source;
+    if (sourceField.contains(QLatin1Char(',')) || sourceField.contains(QLatin1Char('"'))) {
+        sourceField.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        sourceField = QLatin1Char('"') + sourceField + QLatin1Char('"');
+    }
+    return QStringLiteral("type=bind,") + sourceField + QStringLiteral(",target=") + target;
+}
+
+QStringList OciCliRuntime::userArguments(const ContainerSpec& spec) const {
+    if (spec.uid < 0) {
+        return {};
+    }
+    return {QStringLiteral("--user"), QString::number(spec.uid) + QLatin1Char(':') + QString::number(spec.gid)};
+}
+
+QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
+    QStringList args = {QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--init"),
+                        // Never pull: a missing image is reported, with the build command.
+                        QStringLiteral("--pull"), QStringLiteral("never")};
+    if (!spec.name.isEmpty()) {
+        args << QStringLiteral("--name") << spec.name;
+    }
+    for (const auto& label : labelsFor(spec)) {
+        args << QStringLiteral("--label") << label.first + QLatin1Char('=') + label.second;
+    }
+    args << QStringLiteral("--cap-drop") << QStringLiteral("ALL")                    //
+         << QStringLiteral("--security-opt") << QStringLiteral("no-new-privileges")  //
+         << QStringLiteral("--pids-limit") << QString::number(spec.pidsLimit)        //
+         << QStringLiteral("--memory") << spec.memory                                //
+         << QStringLiteral("--cpus") << spec.cpus;
+    args << userArguments(spec);
+    if (spec.profile == HardeningProfile::Hardened) {
+        args << QStringLiteral("--read-only") << QStringLiteral("--tmpfs") << QStringLiteral("/tmp:rw,exec,mode=1777");
+    }
+    // A writable HOME on tmpfs in both profiles: tools write caches there, and with
+    // --user the image's own home would not be writable.
+    args << QStringLiteral("--tmpfs") << containerHome() + QStringLiteral(":rw,exec,mode=1777")  //
+         << QStringLiteral("-e") << QStringLiteral("HOME=") + containerHome();
+    const QString network = spec.effectiveNetwork();
+    if (!network.isEmpty()) {
+        args << QStringLiteral("--network") << network;
+    }
+    args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace())  //
+         << QStringLiteral("-w") << containerWorkspace()                                       //
+         << spec.image << QStringLiteral("sleep") << QStringLiteral("infinity");
+    return args;
+}
+
+QStringList OciCliRuntime::execArguments(const QString& container, const QStringList& command) const {
+    return QStringList{QStringLiteral("exec"), container} + command;
+}
+
+QStringList OciCliRuntime::removeArguments(const QStringList& containers) const {
+    return QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + containers;
+}
+
+QStringList OciCliRuntime::inspectArguments(const QString& container) const {
+    return {QStringLiteral("inspect"), QStringLiteral("--type"), QStringLiteral("container"), container};
+}
+
+std::optional<ContainerInfo> OciCliRuntime::parseInspect(const QByteArray& output) const {
+    // Both engines print an array of objects with Id, Name, State{Status,Running}, Config{Labels}.
+    const QJsonDocument document = QJsonDocument::fromJson(output);
+    const QJsonArray array = document.isArray() ? document.array() : QJsonArray{document.object()};
+    if (array.isEmpty() || !array.first().isObject()) {
+        return std::nullopt;
+    }
+    const QJsonObject object = array.first().toObject();
+    ContainerInfo info;
+    info.id = object.value(QLatin1String("Id")).toString();
+    if (info.id.isEmpty()) {
+        return std::nullopt;
+    }
+    info.name = object.value(QLatin1String("Name")).toString();
+    if (info.name.startsWith(QLatin1Char('/'))) {
+        info.name.remove(0, 1);
+    }
+    const QJsonObject state = object.value(QLatin1String("State")).toObject();
+    info.state = state.value(QLatin1String("Status")).toString();
+    info.running = state.value(QLatin1String("Running")).toBool();
+    const QJsonObject labelObject =
+        object.value(QLatin1String("Config")).toObject().value(QLatin1String("Labels")).toObject();
+    for (auto it = labelObject.begin(); it != labelObject.end(); ++it) {
+        info.labels.insert(it.key(), it.value().toString());
+    }
+    return info;
+}
+
+QStringList OciCliRuntime::imageExistsArguments(const QString& image) const {
+    return {QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("--format"), QStringLiteral("{{.Id}}"),
+            image};
+}
+
+}  // namespace zeus

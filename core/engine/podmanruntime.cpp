@@ -1,0 +1,60 @@
+#include "engine/podmanruntime.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace zeus {
+
+QStringList PodmanRuntime::userArguments(const ContainerSpec& spec) const {
+    if (spec.podmanRootless) {
+        return {QStringLiteral("--userns=keep-id")};
+    }
+    return OciCliRuntime::userArguments(spec);
+}
+
+QStringList PodmanRuntime::listArguments(const QString& ownerId) const {
+    return {QStringLiteral("ps"),       QStringLiteral("-a"),
+            QStringLiteral("--filter"), QStringLiteral("label=") + labels::owner() + QLatin1Char('=') + ownerId,
+            QStringLiteral("--format"), QStringLiteral("json")};
+}
+
+QList<ContainerInfo> PodmanRuntime::parseList(const QByteArray& output) const {
+    QList<ContainerInfo> containers;
+    const QJsonArray array = QJsonDocument::fromJson(output).array();
+    for (const QJsonValue& value : array) {
+        const QJsonObject object = value.toObject();
+        ContainerInfo info;
+        info.id = object.value(QLatin1String("Id")).toString();
+        if (info.id.isEmpty()) {
+            info.id = object.value(QLatin1String("ID")).toString();
+        }
+        if (info.id.isEmpty()) {
+            continue;
+        }
+        const QJsonValue names = object.value(QLatin1String("Names"));
+        info.name = names.isArray() ? names.toArray().first().toString() : names.toString();
+        info.state = object.value(QLatin1String("State")).toString();
+        info.running = info.state == QLatin1String("running");
+        const QJsonObject labelObject = object.value(QLatin1String("Labels")).toObject();
+        for (auto it = labelObject.begin(); it != labelObject.end(); ++it) {
+            info.labels.insert(it.key(), it.value().toString());
+        }
+        containers.append(info);
+    }
+    return containers;
+}
+
+QStringList PodmanRuntime::eventsArguments(const QString& ownerId) const {
+    return {QStringLiteral("events"),
+            QStringLiteral("--filter"),
+            QStringLiteral("type=container"),
+            QStringLiteral("--filter"),
+            QStringLiteral("label=") + labels::owner() + QLatin1Char('=') + ownerId,
+            QStringLiteral("--filter"),
+            QStringLiteral("event=died"),
+            QStringLiteral("--format"),
+            QStringLiteral("json")};
+}
+
+}  // namespace zeus

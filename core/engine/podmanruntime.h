@@ -1,0 +1,21 @@
+#pragma once
+
+#include "engine/ocicliruntime.h"
+
+namespace zeus {
+
+// Podman's CLI: `ps --format json` prints one JSON array with labels as an object; the
+// died event is `died`; rootless Podman maps the user with --userns=keep-id.
+class PodmanRuntime : public OciCliRuntime {
+public:
+    PodmanRuntime() { m_program = QStringLiteral("podman"); }
+    QString kind() const override { return QStringLiteral("podman"); }
+    QStringList listArguments(const QString& ownerId) const override;
+    QList<ContainerInfo> parseList(const QByteArray& output) const override;
+    QStringList eventsArguments(const QString& ownerId) const override;
+
+protected:
+    QStringList userArguments(const ContainerSpec& spec) const override;
+};
+
+}  // namespace zeus

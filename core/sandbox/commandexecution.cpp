@@ -1,0 +1,330 @@
+#include "sandbox/commandexecution.h"
+
+#include "engine/containerruntime.h"
+#include "sandbox/sessionprocess.h"
+#include "support/logging.h"
+
+#include <QUuid>
+
+namespace zeus {
+
+namespace {
+
+// Runs in the container as: sh -c WRAPPER zeus-exec PIDFILE COMMAND.
+// setsid is a child of this sh (not a group leader), so it does not fork and the inner sh
+// becomes leader of a new session and process group; its pid is the group id. The file is
+// left behind only while something of the group still lives, so a later stop finds it.
+// The outer shell's own diagnostics (job status, fork errors of the wrapper itself) go to
+// /dev/null; the command keeps the real stderr through fd 3.
+const char kWrapper[] =
+    "exec 3>&2 2>/dev/null\n"
+    "setsid sh -c 'echo $$ >\"$1\"; shift; "
+    "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; else exec sh -c \"$1\"; fi' "
+    "zeus-group \"$1\" \"$2\" 2>&3 3>&-\n"
+    "rc=$?\n"
+    "read pg <\"$1\" 2>/dev/null && { kill -0 -\"$pg\" 2>/dev/null || rm -f \"$1\"; }\n"
+    "exit $rc\n";
+
+// Runs in the container as: sh -c STOP zeus-stop PIDFILE GRACE_TENTHS.
+// Waits briefly for the group file (a stop can race the start), sends TERM to the group,
+// waits up to the grace for the group to go, then KILLs whatever is left.
+const char kStop[] =
+    "f=$1; n=$2; i=0\n"
+    "while [ ! -s \"$f\" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done\n"
+    "[ -s \"$f\" ] || exit 0\n"
+    "read pg <\"$f\"\n"
+    "kill -TERM -\"$pg\" 2>/dev/null\n"
+    "i=0; while kill -0 -\"$pg\" 2>/dev/null && [ $i -lt \"$n\" ]; do sleep 0.1; i=$((i+1)); done\n"
+    "kill -KILL -\"$pg\" 2>/dev/null\n"
+    "rm -f \"$f\"\n"
+    "exit 0\n";
+
+constexpr int kCliGraceMs = 3000;
+constexpr int kInspectTimeoutMs = 10000;
+
+}  // namespace
+
+QString execStatusName(ExecStatus status) {
+    switch (status) {
+        case ExecStatus::Ok:
+            return QStringLiteral("ok");
+        case ExecStatus::Error:
+            return QStringLiteral("error");
+        case ExecStatus::Timeout:
+            return QStringLiteral("timeout");
+        case ExecStatus::Cancelled:
+            return QStringLiteral("cancelled");
+    }
+    return QStringLiteral("error");
+}
+
+ExecResult ExecResult::failure(const ExecRequest& request, const QString& code, const QString& message) {
+    ExecResult result;
+    result.callId = request.callId;
+    result.sessionId = request.sessionId;
+    result.status = ExecStatus::Error;
+    result.errorCode = code;
+    result.errorMessage = message;
+    result.started = QDateTime::currentDateTimeUtc();
+    return result;
+}
+
+QStringList CommandExecution::wrapperCommand(const QString& pidFile, const QString& command) {
+    return {QStringLiteral("sh"),
+            QStringLiteral("-c"),
+            QString::fromLatin1(kWrapper),
+            QStringLiteral("zeus-exec"),
+            pidFile,
+            command};
+}
+
+QStringList CommandExecution::stopCommand(const QString& pidFile, int graceMs) {
+    const int tenths = graceMs <= 0 ? 0 : (graceMs + 99) / 100;
+    return {
+        QStringLiteral("sh"),   QStringLiteral("-c"), QString::fromLatin1(kStop), QStringLiteral("zeus-stop"), pidFile,
+        QString::number(tenths)};
+}
+
+CommandExecution::CommandExecution(const ExecRequest& request, const ContainerRuntime& runtime, qint64 outputCap,
+                                   int timeoutSeconds, int killGraceMs, QObject* parent)
+    : QObject(parent),
+      m_request(request),
+      m_runtime(runtime),
+      m_collector(outputCap),
+      m_timeoutSeconds(timeoutSeconds),
+      m_killGraceMs(killGraceMs) {
+    // The file name never contains the backend's call id: only a random token.
+    m_pidFile =
+        QStringLiteral("/tmp/.zeus-") + QUuid::createUuid().toString(QUuid::Id128).left(16) + QStringLiteral(".pgid");
+    m_timeout.setSingleShot(true);
+    connect(&m_timeout, &QTimer::timeout, this, [this] {
+        qCInfo(lcExec) << "call" << m_request.callId << "timed out after" << m_timeoutSeconds << "s";
+        stopInContainer(StopReason::Timeout);
+    });
+    m_cliGrace.setSingleShot(true);
+    m_cliGrace.setInterval(kCliGraceMs);
+    connect(&m_cliGrace, &QTimer::timeout, this, [this] {
+        if (m_exec) {
+            m_exec->stop();  // the group is gone; only the CLI is left waiting on the engine
+        }
+    });
+}
+
+CommandExecution::~CommandExecution() = default;
+
+void CommandExecution::start(const QString& containerId) {
+    if (m_finished || m_started) {
+        return;
+    }
+    m_started = true;
+    m_containerId = containerId;
+    m_clock.start();
+    m_exec =
+        new SessionProcess(m_runtime.program(),
+                           m_runtime.execArguments(containerId, wrapperCommand(m_pidFile, m_request.command)), 0, this);
+    m_exec->setStreaming(true);
+    connect(m_exec, &SessionProcess::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
+        const OutputCollector::Added added = m_collector.append(stream, chunk);
+        if (!added.live.isEmpty()) {
+            Q_EMIT output(m_request.callId, stream, added.live, added.kept);
+        }
+    });
+    connect(m_exec, &SessionProcess::finished, this, &CommandExecution::onExecFinished);
+    m_timeout.start(m_timeoutSeconds * 1000);
+    m_exec->start();
+    if (m_outputPaused) {
+        m_exec->setReadingPaused(true);
+    }
+}
+
+void CommandExecution::setOutputPaused(bool paused) {
+    if (m_stopReason != StopReason::None || m_finished) {
+        paused = false;
+    }
+    m_outputPaused = paused;
+    if (m_exec) {
+        m_exec->setReadingPaused(paused);
+    }
+}
+
+void CommandExecution::cancel() {
+    if (!m_started) {
+        m_stopReason = StopReason::Cancelled;
+        finishWith(baseResult());
+        return;
+    }
+    stopInContainer(StopReason::Cancelled);
+}
+
+void CommandExecution::abandon(const QString& message) {
+    m_abandonMessage = message;
+    if (!m_started || m_execDone) {
+        m_stopReason = StopReason::Abandoned;
+        finishWith(baseResult());
+        return;
+    }
+    if (m_stopReason == StopReason::None) {
+        m_stopReason = StopReason::Abandoned;
+    }
+    setOutputPaused(false);
+    m_timeout.stop();
+    // The container's removal ends the exec; the CLI gets a grace in case the engine hangs.
+    m_cliGrace.start(kCliGraceMs + 10000);
+}
+
+void CommandExecution::fail(const QString& code, const QString& message) {
+    ExecResult result = ExecResult::failure(m_request, code, message);
+    finishWith(result);
+}
+
+void CommandExecution::stopInContainer(StopReason reason) {
+    if (m_stopReason != StopReason::None || m_finished) {
+        return;
+    }
+    m_stopReason = reason;
+    m_timeout.stop();
+    setOutputPaused(false);  // the command must be able to write its last output and exit
+    if (m_execDone) {
+        return;  // already finished; onExecFinished has reported
+    }
+    m_stop = new SessionProcess(m_runtime.program(),
+                                m_runtime.execArguments(m_containerId, stopCommand(m_pidFile, m_killGraceMs)),
+                                m_killGraceMs + 15000, this);
+    connect(m_stop, &SessionProcess::finished, this, &CommandExecution::onStopFinished);
+    m_stop->start();
+}
+
+void CommandExecution::onStopFinished() {
+    if (m_stop && !m_stop->succeeded()) {
+        qCWarning(lcExec) << "stopping call" << m_request.callId << "failed:" << m_stop->diagnostic();
+    }
+    if (m_execDone) {
+        finishWith(baseResult());
+    } else {
+        m_cliGrace.start();
+    }
+}
+
+void CommandExecution::onExecFinished() {
+    m_execDone = true;
+    m_timeout.stop();
+    if (m_stopReason == StopReason::Abandoned) {
+        finishWith(baseResult());
+        return;
+    }
+    if (m_stopReason != StopReason::None) {
+        if (!m_stop || !m_stop->isRunning()) {
+            finishWith(baseResult());
+        }
+        return;  // onStopFinished reports once the group is surely gone
+    }
+    if (m_exec->failedToStart()) {
+        ExecResult result = baseResult();
+        result.status = ExecStatus::Error;
+        result.errorCode = execerror::containerFailed();
+        result.errorMessage = QStringLiteral("Could not start %1: %2").arg(m_runtime.program(), m_exec->errorString());
+        finishWith(result);
+        return;
+    }
+    if (!m_exec->crashed() && m_exec->exitCode() == 0) {
+        finishWith(baseResult());
+        return;
+    }
+    // A non-zero exit is usually the command's own; but it is also what the CLI reports
+    // when the engine died or the container went away, so ask the engine.
+    checkContainerThenFinish();
+}
+
+void CommandExecution::checkContainerThenFinish() {
+    m_inspect =
+        new SessionProcess(m_runtime.program(), m_runtime.inspectArguments(m_containerId), kInspectTimeoutMs, this);
+    connect(m_inspect, &SessionProcess::finished, this, [this] {
+        const auto info = m_inspect->succeeded() ? m_runtime.parseInspect(m_inspect->standardOutput())
+                                                 : std::optional<ContainerInfo>();
+        ExecResult result = baseResult();
+        if (info && info->running && !m_exec->crashed()) {
+            finishWith(result);
+            return;
+        }
+        result.status = ExecStatus::Error;
+        result.exitCode.reset();
+        result.errorCode = execerror::containerFailed();
+        result.containerLost = !info || !info->running;
+        if (!info) {
+            const QString why = m_inspect->diagnostic();
+            result.errorMessage =
+                QStringLiteral("The container engine or the container went away while the command ran (%1).")
+                    .arg(why.isEmpty() ? m_exec->diagnostic() : why);
+        } else if (!info->running) {
+            result.errorMessage =
+                QStringLiteral("The container stopped (%1) while the command ran; the next command starts a new one.")
+                    .arg(info->state);
+        } else {
+            result.errorMessage = QStringLiteral("The %1 CLI was killed while the command ran.").arg(m_runtime.kind());
+        }
+        finishWith(result);
+    });
+    m_inspect->start();
+}
+
+ExecResult CommandExecution::baseResult() const {
+    ExecResult result;
+    result.callId = m_request.callId;
+    result.sessionId = m_request.sessionId;
+    result.started =
+        m_started ? QDateTime::currentDateTimeUtc().addMSecs(-m_clock.elapsed()) : QDateTime::currentDateTimeUtc();
+    result.durationMs = m_started ? m_clock.elapsed() : 0;
+    result.output = m_collector.text();  // finishWith() adds the flushed tail
+    result.truncated = m_collector.truncated();
+    result.stdoutBytes = m_collector.bytes(OutputStream::Stdout);
+    result.stderrBytes = m_collector.bytes(OutputStream::Stderr);
+    switch (m_stopReason) {
+        case StopReason::Timeout:
+            result.status = ExecStatus::Timeout;
+            result.errorMessage =
+                QStringLiteral("The command timed out after %1 s and was stopped.").arg(m_timeoutSeconds);
+            break;
+        case StopReason::Cancelled:
+            result.status = ExecStatus::Cancelled;
+            break;
+        case StopReason::Abandoned:
+            result.status = ExecStatus::Cancelled;
+            result.errorMessage = m_abandonMessage;
+            break;
+        case StopReason::None:
+            result.status = ExecStatus::Ok;
+            if (m_exec && !m_exec->failedToStart()) {
+                result.exitCode = m_exec->exitCode();
+            }
+            break;
+    }
+    return result;
+}
+
+void CommandExecution::finishWith(ExecResult result) {
+    if (m_finished) {
+        return;
+    }
+    m_finished = true;
+    m_timeout.stop();
+    m_cliGrace.stop();
+    for (const OutputStream stream : {OutputStream::Stdout, OutputStream::Stderr}) {
+        // A character cut off by the end of the output: U+FFFD, streamed and kept like the rest.
+        const OutputCollector::Added tail = m_collector.finish(stream);
+        if (!tail.kept.isEmpty()) {
+            result.output += QString::fromUtf8(tail.kept);
+        }
+        if (!tail.live.isEmpty()) {
+            Q_EMIT output(m_request.callId, stream, tail.live, tail.kept);
+        }
+    }
+    m_collector.releaseText();  // up to the cap (the result has it): not kept twice while the result is sent
+    if (m_exec && m_exec->isRunning()) {
+        m_exec->stop();
+    }
+    qCInfo(lcExec) << "call" << result.callId << execStatusName(result.status) << "exit"
+                   << (result.exitCode ? *result.exitCode : -1) << "in" << result.durationMs << "ms";
+    Q_EMIT finished(result);
+}
+
+}  // namespace zeus

@@ -1,0 +1,146 @@
+#pragma once
+
+#include "sandbox/outputcollector.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QMetaType>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+#include <optional>
+
+namespace zeus {
+
+class ContainerRuntime;
+class SessionProcess;
+
+// Error codes of SPEC §5 that execution produces.
+namespace execerror {
+inline QString workspaceInvalid() {
+    return QStringLiteral("workspace_invalid");
+}
+inline QString imageMissing() {
+    return QStringLiteral("image_missing");
+}
+inline QString containerFailed() {
+    return QStringLiteral("container_failed");
+}
+inline QString busy() {
+    return QStringLiteral("busy");
+}
+inline QString noRuntime() {
+    return QStringLiteral("no_runtime");
+}
+}  // namespace execerror
+
+enum class ExecStatus { Ok, Error, Timeout, Cancelled };
+QString execStatusName(ExecStatus status);  // "ok", "error", "timeout", "cancelled"
+
+// One command to run in a session's container.
+struct ExecRequest {
+    QString callId;
+    QString sessionId;
+    QString workspace;       // host folder the user approved; guarded again before use
+    QString command;         // run by bash -c (sh -c where the image has no bash)
+    int timeoutSeconds = 0;  // <= 0: the configured default; clamped to the maximum
+};
+
+// What a call ended with (the fields of tool_result).
+struct ExecResult {
+    QString callId;
+    QString sessionId;
+    ExecStatus status = ExecStatus::Error;
+    std::optional<int> exitCode;  // none for timeout, cancel and errors
+    QString errorCode;            // set when status is Error
+    QString errorMessage;
+    QString output;  // combined stdout+stderr in arrival order, capped
+    bool truncated = false;
+    qint64 durationMs = 0;
+    qint64 stdoutBytes = 0;
+    qint64 stderrBytes = 0;
+    QDateTime started;
+    bool containerLost = false;  // the container stopped or vanished under the call
+
+    static ExecResult failure(const ExecRequest& request, const QString& code, const QString& message);
+};
+
+// Runs one command in a running container and really stops it on timeout or cancel.
+//
+// The command runs as `sh -c WRAPPER` where the wrapper starts it with setsid in its own
+// process group and writes the group id to a file under /tmp in the container. Stopping
+// execs a second small script that sends TERM to the group, waits the grace period and
+// then sends KILL, so nothing of the command survives (killing the CLI alone would leave
+// it running). It owns its exec process, its output collector and its timers; it never
+// touches the container's lifecycle (the SessionManager does).
+class CommandExecution : public QObject {
+    Q_OBJECT
+
+public:
+    CommandExecution(const ExecRequest& request, const ContainerRuntime& runtime, qint64 outputCap, int timeoutSeconds,
+                     int killGraceMs, QObject* parent = nullptr);
+    ~CommandExecution() override;
+
+    const ExecRequest& request() const { return m_request; }
+    bool isStarted() const { return m_started; }
+
+    // Starts the command in this container. finished() follows exactly once.
+    void start(const QString& containerId);
+    // Stops the command inside the container (TERM, grace, KILL); status cancelled.
+    void cancel();
+    // The container is being removed anyway: do not signal inside it, just end as
+    // cancelled with this message once the exec process has gone (or at once if not started).
+    void abandon(const QString& message);
+    // Ends a call that never started (container creation failed).
+    void fail(const QString& code, const QString& message);
+    // Flow control: stop reading the command's output (its pipe fills and the command blocks
+    // on its next write) or resume. Ignored once the command is being stopped, which must
+    // always be able to finish.
+    void setOutputPaused(bool paused);
+
+    // The wrapper and stop scripts (pure; shown in docs and tested through the engine tests).
+    static QStringList wrapperCommand(const QString& pidFile, const QString& command);
+    static QStringList stopCommand(const QString& pidFile, int graceMs);
+
+Q_SIGNALS:
+    // Output as it arrives, as valid UTF-8 (invalid bytes already replaced): `live` is all of it, `kept` its part
+    // within the output cap (empty past the cap; then the result says truncated).
+    void output(const QString& callId, zeus::OutputStream stream, const QByteArray& live, const QByteArray& kept);
+    void finished(const zeus::ExecResult& result);
+
+private:
+    enum class StopReason { None, Timeout, Cancelled, Abandoned };
+    void stopInContainer(StopReason reason);
+    void onExecFinished();
+    void onStopFinished();
+    void checkContainerThenFinish();
+    void finishWith(ExecResult result);
+    ExecResult baseResult() const;
+
+    ExecRequest m_request;
+    const ContainerRuntime& m_runtime;
+    OutputCollector m_collector;
+    int m_timeoutSeconds;
+    int m_killGraceMs;
+    QString m_containerId;
+    QString m_pidFile;
+    QPointer<SessionProcess> m_exec;
+    QPointer<SessionProcess> m_stop;
+    QPointer<SessionProcess> m_inspect;
+    QTimer m_timeout;
+    QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
+    QElapsedTimer m_clock;
+    StopReason m_stopReason = StopReason::None;
+    QString m_abandonMessage;
+    bool m_started = false;
+    bool m_execDone = false;
+    bool m_finished = false;
+    bool m_outputPaused = false;
+};
+
+}  // namespace zeus
+
+Q_DECLARE_METATYPE(zeus::ExecResult)
+Q_DECLARE_METATYPE(zeus::OutputStream)

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "engine/hardeningprofile.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QString>
+
+namespace zeus {
+
+// Every setting of the sandbox in one plain value, filled by the composition root from
+// the user's settings and the command line. No QSettings here: the core stays testable
+// and the tests choose small limits and short timeouts.
+struct SandboxConfig {
+    QString image = QStringLiteral(ZEUS_DEFAULT_IMAGE);
+    HardeningProfile profile = HardeningProfile::Standard;
+    QString ownerId;  // this install's id, the zeus.desktop.owner label
+
+    // Resource limits of every container.
+    int pidsLimit = 512;
+    QString memory = QStringLiteral("2g");
+    QString cpus = QStringLiteral("2");
+    // Empty: the profile decides (standard: the engine's default network, hardened: none).
+    // Set it to force one, e.g. "none" where the engine has no bridge.
+    QString network;
+    // Rootless Podman keeps the host uid through --userns=keep-id instead of --user.
+    bool podmanRootless = false;
+
+    // Per-call limits.
+    int defaultTimeoutSeconds = 600;
+    int maxTimeoutSeconds = 3600;
+    qint64 outputCapBytes = 1024 * 1024;
+    int killGraceMs = 2000;  // between TERM and KILL of the command's process group
+
+    // Concurrency: over a limit a call is refused with `busy` (never queued).
+    int maxCallsPerSession = 4;
+    int maxCallsTotal = 8;
+
+    // Sessions.
+    int idleTimeoutMs = 30 * 60 * 1000;
+    // A container idle for longer than this is inspected before the next exec, so one
+    // removed from outside is recreated instead of failing the call.
+    int staleCheckAfterMs = 3000;
+    // Engine calls (run, rm, inspect, list).
+    int engineCallTimeoutMs = 60000;
+
+    // The timeout a call gets: the default when none (<= 0) is asked, clamped to the maximum.
+    int effectiveTimeoutSeconds(int requestedSeconds) const {
+        if (requestedSeconds <= 0) {
+            return defaultTimeoutSeconds;
+        }
+        return requestedSeconds > maxTimeoutSeconds ? maxTimeoutSeconds : requestedSeconds;
+    }
+};
+
+}  // namespace zeus

@@ -1,0 +1,523 @@
+#include "sandbox/sessionmanager.h"
+
+#include "sandbox/sessionprocess.h"
+#include "sandbox/workspaceguard.h"
+#include "support/logging.h"
+
+#include <QMetaMethod>
+#include <QRegularExpression>
+#include <QUuid>
+
+#if defined(Q_OS_LINUX)
+#include <unistd.h>
+#endif
+
+namespace zeus {
+
+namespace {
+
+QString shortId(const QString& id) {
+    return id.left(12);
+}
+
+QString lastLine(const QByteArray& output) {
+    const QList<QByteArray> lines = output.trimmed().split('\n');
+    return lines.isEmpty() ? QString() : QString::fromUtf8(lines.last().trimmed());
+}
+
+}  // namespace
+
+SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, const SandboxConfig& config, QObject* parent)
+    : QObject(parent), m_runtime(std::move(runtime)), m_config(config) {
+    Q_ASSERT(m_runtime);
+    qRegisterMetaType<zeus::ExecResult>();
+    qRegisterMetaType<zeus::OutputStream>();
+    qRegisterMetaType<zeus::SessionState>();
+    qRegisterMetaType<zeus::SessionLogEntry>();
+    if (m_config.ownerId.isEmpty()) {
+        m_config.ownerId = QStringLiteral("unset");
+    }
+}
+
+SessionManager::~SessionManager() = default;
+
+SessionManager::Session* SessionManager::findSession(const QString& sessionId) const {
+    const auto it = m_sessions.find(sessionId);
+    return it == m_sessions.end() ? nullptr : it->second.get();
+}
+
+SessionManager::Session& SessionManager::sessionFor(const QString& sessionId) {
+    if (Session* existing = findSession(sessionId)) {
+        return *existing;
+    }
+    auto session = std::make_unique<Session>();
+    session->id = sessionId;
+    session->idleTimer.setSingleShot(true);
+    connect(&session->idleTimer, &QTimer::timeout, this, [this, sessionId] {
+        if (Session* s = findSession(sessionId); s && s->calls.isEmpty() && s->phase == ContainerPhase::Ready) {
+            removeContainer(*s, QStringLiteral("Idle for %1 s: container removed.").arg(m_config.idleTimeoutMs / 1000),
+                            SessionState::Stopped);
+        }
+    });
+    Session& ref = *session;
+    m_sessions.emplace(sessionId, std::move(session));
+    return ref;
+}
+
+QStringList SessionManager::sessionIds() const {
+    QStringList ids;
+    for (const auto& entry : m_sessions) {
+        ids << entry.first;
+    }
+    return ids;
+}
+
+SessionState SessionManager::sessionState(const QString& sessionId) const {
+    const Session* session = findSession(sessionId);
+    return session ? session->state : SessionState::Stopped;
+}
+
+QString SessionManager::containerId(const QString& sessionId) const {
+    const Session* session = findSession(sessionId);
+    return session ? session->containerId : QString();
+}
+
+QList<SessionLogEntry> SessionManager::sessionLog(const QString& sessionId) const {
+    const Session* session = findSession(sessionId);
+    return session ? session->log.entries() : QList<SessionLogEntry>();
+}
+
+void SessionManager::refuse(const ExecRequest& request, const QString& code, const QString& message) {
+    const ExecResult result = ExecResult::failure(request, code, message);
+    qCInfo(lcExec) << "call" << request.callId << "refused:" << code;
+    QTimer::singleShot(0, this, [this, result] { Q_EMIT callFinished(result); });
+}
+
+void SessionManager::execute(const ExecRequest& incoming) {
+    ExecRequest request = incoming;
+    if (m_shuttingDown) {
+        refuse(request, execerror::containerFailed(), QStringLiteral("Zeus Desktop is shutting down."));
+        return;
+    }
+    if (m_calls.contains(request.callId)) {
+        refuse(request, execerror::busy(), QStringLiteral("A call with this id is already running."));
+        return;
+    }
+    const WorkspaceGuard::Result guard = WorkspaceGuard::check(request.workspace);
+    if (!guard.accepted()) {
+        refuse(request, execerror::workspaceInvalid(),
+               guard.message + QStringLiteral(" (rule: ") + WorkspaceGuard::ruleName(guard.rule) + QLatin1Char(')'));
+        return;
+    }
+    request.workspace = guard.canonicalPath;
+    if (m_calls.size() >= m_config.maxCallsTotal) {
+        refuse(request, execerror::busy(),
+               QStringLiteral("%1 commands are already running; try again when one has finished.")
+                   .arg(m_config.maxCallsTotal));
+        return;
+    }
+    Session& session = sessionFor(request.sessionId);
+    if (session.calls.size() >= m_config.maxCallsPerSession) {
+        refuse(request, execerror::busy(),
+               QStringLiteral("This session already runs %1 commands; try again when one has finished.")
+                   .arg(m_config.maxCallsPerSession));
+        return;
+    }
+    if (!session.workspace.isEmpty() && session.workspace != request.workspace) {
+        if (!session.calls.isEmpty()) {
+            refuse(request, execerror::busy(), QStringLiteral("This session is running commands in another folder."));
+            return;
+        }
+        if (session.phase != ContainerPhase::None) {
+            removeContainer(session, QStringLiteral("Working directory changed to %1.").arg(request.workspace),
+                            SessionState::Stopped);
+        }
+    }
+    session.workspace = request.workspace;
+
+    auto* execution =
+        new CommandExecution(request, *m_runtime, m_config.outputCapBytes,
+                             m_config.effectiveTimeoutSeconds(request.timeoutSeconds), m_config.killGraceMs, this);
+    connect(execution, &CommandExecution::output, this,
+            [this](const QString& callId, OutputStream stream, const QByteArray& live, const QByteArray& kept) {
+                Q_EMIT outputUtf8(callId, stream, live);
+                // Decoding costs as much as the rest of the backend path: only for a listener.
+                static const QMetaMethod decoded = QMetaMethod::fromSignal(&SessionManager::output);
+                if (!kept.isEmpty() && isSignalConnected(decoded)) {
+                    Q_EMIT output(callId, stream, QString::fromUtf8(kept));
+                }
+            });
+    connect(execution, &CommandExecution::finished, this,
+            [this, execution](const ExecResult& result) { onCallFinished(execution, result); });
+    m_calls.insert(request.callId, execution);
+    session.calls.append(execution);
+    session.idleTimer.stop();
+    qCInfo(lcExec) << "call" << request.callId << "in session" << request.sessionId;
+
+    if (session.phase == ContainerPhase::Ready) {
+        if (session.lastUsed.isValid() && session.lastUsed.elapsed() > m_config.staleCheckAfterMs) {
+            // Idle for a while: it may have been removed from outside. Check before use.
+            session.waiting.append(execution);
+            session.phase = ContainerPhase::Checking;
+            const QString sessionId = session.id;
+            runEngine(m_runtime->inspectArguments(session.containerId), m_config.engineCallTimeoutMs,
+                      [this, sessionId](SessionProcess& process) {
+                          Session* s = findSession(sessionId);
+                          if (!s || s->phase != ContainerPhase::Checking) {
+                              return;
+                          }
+                          const auto info = process.succeeded() ? m_runtime->parseInspect(process.standardOutput())
+                                                                : std::optional<ContainerInfo>();
+                          if (info && info->running) {
+                              s->phase = ContainerPhase::Ready;
+                              startWaiting(*s);
+                              return;
+                          }
+                          logEvent(*s,
+                                   QStringLiteral("Container %1 is gone (%2); starting a new one.")
+                                       .arg(shortId(s->containerId), info ? info->state : QStringLiteral("not found")));
+                          s->staleContainerId = s->containerId;
+                          s->containerId.clear();
+                          s->phase = ContainerPhase::None;
+                          createContainer(*s);
+                      });
+            return;
+        }
+        session.lastUsed.restart();
+        execution->start(session.containerId);
+        return;
+    }
+    session.waiting.append(execution);
+    if (session.phase == ContainerPhase::None) {
+        createContainer(session);
+    }
+}
+
+void SessionManager::createContainer(Session& session) {
+    session.phase = ContainerPhase::Creating;
+    setState(session, SessionState::Starting);
+    ContainerSpec spec;
+    spec.name = QStringLiteral("zeus-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    spec.image = m_config.image;
+    spec.workspace = session.workspace;
+    spec.sessionId = session.id;
+    spec.ownerId = m_config.ownerId;
+    spec.profile = m_config.profile;
+    spec.pidsLimit = m_config.pidsLimit;
+    spec.memory = m_config.memory;
+    spec.cpus = m_config.cpus;
+    spec.network = m_config.network;
+    spec.podmanRootless = m_config.podmanRootless;
+#if defined(Q_OS_LINUX)
+    // So files the command writes in the workspace stay the user's.
+    spec.uid = int(::getuid());
+    spec.gid = int(::getgid());
+#endif
+    const QString sessionId = session.id;
+    const QString unsupported = m_runtime->unsupportedReason(spec);
+    if (!unsupported.isEmpty()) {
+        QTimer::singleShot(0, this, [this, sessionId, unsupported] {
+            onCreateFailed(sessionId, execerror::containerFailed(), unsupported);
+        });
+        return;
+    }
+    if (!session.staleContainerId.isEmpty()) {
+        runEngine(m_runtime->removeArguments({session.staleContainerId}), m_config.engineCallTimeoutMs,
+                  [](SessionProcess&) {});
+        session.staleContainerId.clear();
+    }
+    ++m_creating;
+    runEngine(m_runtime->runArguments(spec), m_config.engineCallTimeoutMs,
+              [this, sessionId](SessionProcess& process) { onContainerCreated(sessionId, &process); });
+}
+
+void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess* process) {
+    --m_creating;
+    Session* session = findSession(sessionId);
+    const QString id = lastLine(process->standardOutput());
+    if (!session || session->phase != ContainerPhase::Creating) {
+        // The session ended (or the app is quitting) while its container was created:
+        // remove it, and let a shutdown finish only once it is gone.
+        if (process->succeeded() && !id.isEmpty()) {
+            ++m_removalsPending;
+            runEngine(m_runtime->removeArguments({id}), m_config.engineCallTimeoutMs, [this](SessionProcess&) {
+                --m_removalsPending;
+                maybeFinishShutdown();
+            });
+        }
+        maybeFinishShutdown();
+        return;
+    }
+    if (process->succeeded() && !id.isEmpty()) {
+        session->containerId = id;
+        session->phase = ContainerPhase::Ready;
+        session->lastUsed.restart();
+        logEvent(*session,
+                 QStringLiteral("Container %1 started (%2, %3 profile) with %4 at /workspace.")
+                     .arg(shortId(id), m_config.image, hardeningProfileName(m_config.profile), session->workspace));
+        setState(*session, SessionState::Running);
+        startWaiting(*session);
+        return;
+    }
+    if (process->failedToStart()) {
+        onCreateFailed(sessionId, execerror::noRuntime(),
+                       QStringLiteral("The %1 command could not be started: %2")
+                           .arg(m_runtime->program(), process->errorString()));
+        return;
+    }
+    // Tell a missing image apart from any other failure: it has its own, actionable message.
+    const QString diagnostic = process->diagnostic();
+    runEngine(m_runtime->imageExistsArguments(m_config.image), m_config.engineCallTimeoutMs,
+              [this, sessionId, diagnostic](SessionProcess& check) {
+                  // Only an answer that names the image as missing counts: an engine that is down
+                  // fails this check too, and that is not a missing image.
+                  static const QRegularExpression missing(
+                      QStringLiteral("no such image|image not known|image not found|not found: |failed to find image"),
+                      QRegularExpression::CaseInsensitiveOption);
+                  const QString answer = QString::fromUtf8(check.standardError() + check.standardOutput());
+                  if (!check.succeeded() && !check.failedToStart() && answer.contains(missing)) {
+                      onCreateFailed(sessionId, execerror::imageMissing(),
+                                     QStringLiteral("The sandbox image %1 is not installed. Build it with: %2")
+                                         .arg(m_config.image, m_runtime->buildImageCommand(m_config.image)));
+                  } else {
+                      onCreateFailed(sessionId, execerror::containerFailed(),
+                                     QStringLiteral("The container could not be started: %1").arg(diagnostic));
+                  }
+              });
+}
+
+void SessionManager::onCreateFailed(const QString& sessionId, const QString& code, const QString& message) {
+    Session* session = findSession(sessionId);
+    if (!session || session->phase != ContainerPhase::Creating) {
+        return;
+    }
+    session->phase = ContainerPhase::None;
+    logEvent(*session, message);
+    setState(*session, SessionState::Failed);
+    const QList<QPointer<CommandExecution>> waiting = session->waiting;
+    session->waiting.clear();
+    for (const auto& execution : waiting) {
+        if (execution) {
+            execution->fail(code, message);
+        }
+    }
+}
+
+void SessionManager::startWaiting(Session& session) {
+    const QList<QPointer<CommandExecution>> waiting = session.waiting;
+    session.waiting.clear();
+    session.lastUsed.restart();
+    for (const auto& execution : waiting) {
+        if (execution) {
+            execution->start(session.containerId);
+        }
+    }
+}
+
+void SessionManager::onCallFinished(CommandExecution* execution, const ExecResult& result) {
+    m_calls.remove(result.callId);
+    Session* session = findSession(result.sessionId);
+    if (session) {
+        session->calls.removeAll(execution);
+        session->waiting.removeAll(execution);
+        if (result.containerLost && session->phase == ContainerPhase::Ready) {
+            logEvent(*session, QStringLiteral("Container %1 stopped unexpectedly: %2")
+                                   .arg(shortId(session->containerId), result.errorMessage));
+            session->staleContainerId = session->containerId;
+            session->containerId.clear();
+            session->phase = ContainerPhase::None;
+            setState(*session, SessionState::Failed);
+        }
+        SessionLogEntry entry;
+        entry.kind = SessionLogEntry::Kind::Command;
+        entry.time = result.started;
+        entry.callId = result.callId;
+        entry.command = execution->request().command;
+        entry.durationMs = result.durationMs;
+        entry.exitCode = result.exitCode;
+        entry.status = result.status;
+        entry.bytes = result.stdoutBytes + result.stderrBytes;
+        entry.truncated = result.truncated;
+        entry.message = result.errorCode.isEmpty() ? result.errorMessage
+                                                   : result.errorCode + QStringLiteral(": ") + result.errorMessage;
+        session->log.append(entry);
+        Q_EMIT sessionLogEntryAdded(session->id, entry);
+        if (session->calls.isEmpty() && session->phase == ContainerPhase::Ready && !m_shuttingDown) {
+            session->idleTimer.start(m_config.idleTimeoutMs);
+        }
+    }
+    Q_EMIT callFinished(result);
+    execution->deleteLater();
+}
+
+bool SessionManager::cancel(const QString& callId) {
+    const QPointer<CommandExecution> execution = m_calls.value(callId);
+    if (!execution) {
+        return false;
+    }
+    if (Session* session = findSession(execution->request().sessionId)) {
+        session->waiting.removeAll(execution);
+    }
+    execution->cancel();
+    return true;
+}
+
+void SessionManager::setOutputPaused(const QString& callId, bool paused) {
+    if (const QPointer<CommandExecution> execution = m_calls.value(callId)) {
+        execution->setOutputPaused(paused);
+    }
+}
+
+void SessionManager::endSession(const QString& sessionId) {
+    Session* session = findSession(sessionId);
+    if (!session) {
+        return;
+    }
+    session->idleTimer.stop();
+    const QList<QPointer<CommandExecution>> calls = session->calls;
+    for (const auto& execution : calls) {
+        if (execution) {
+            execution->abandon(QStringLiteral("The session ended."));
+        }
+    }
+    session->waiting.clear();
+    removeContainer(*session, QStringLiteral("Session ended."), SessionState::Stopped);
+    session->workspace.clear();
+}
+
+void SessionManager::removeContainer(Session& session, const QString& reason, SessionState newState) {
+    QStringList ids;
+    if (!session.containerId.isEmpty()) {
+        ids << session.containerId;
+    }
+    if (!session.staleContainerId.isEmpty()) {
+        ids << session.staleContainerId;
+    }
+    if (!ids.isEmpty()) {
+        runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [ids](SessionProcess& process) {
+            if (!process.succeeded()) {
+                qCWarning(lcSession) << "removing" << ids << "failed:" << process.diagnostic();
+            }
+        });
+    }
+    session.containerId.clear();
+    session.staleContainerId.clear();
+    session.phase = ContainerPhase::None;
+    logEvent(session, reason);
+    setState(session, newState);
+}
+
+void SessionManager::shutdown() {
+    m_shuttingDown = true;
+    QStringList ids;
+    for (auto& entry : m_sessions) {
+        Session& session = *entry.second;
+        session.idleTimer.stop();
+        const QList<QPointer<CommandExecution>> calls = session.calls;
+        for (const auto& execution : calls) {
+            if (execution) {
+                execution->abandon(QStringLiteral("Zeus Desktop is shutting down."));
+            }
+        }
+        session.waiting.clear();
+        if (!session.containerId.isEmpty()) {
+            ids << session.containerId;
+        }
+        if (!session.staleContainerId.isEmpty()) {
+            ids << session.staleContainerId;
+        }
+        session.containerId.clear();
+        session.staleContainerId.clear();
+        session.phase = ContainerPhase::None;
+        setState(session, SessionState::Stopped);
+    }
+    if (!ids.isEmpty()) {
+        ++m_removalsPending;
+        runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [this](SessionProcess& process) {
+            if (!process.succeeded()) {
+                qCWarning(lcSession) << "removing containers at shutdown failed:" << process.diagnostic();
+            }
+            --m_removalsPending;
+            maybeFinishShutdown();
+        });
+    }
+    // Containers still being created are removed when their `run` returns (onContainerCreated).
+    QTimer::singleShot(0, this, &SessionManager::maybeFinishShutdown);
+}
+
+void SessionManager::maybeFinishShutdown() {
+    if (m_shuttingDown && !m_shutdownEmitted && m_creating == 0 && m_removalsPending == 0) {
+        m_shutdownEmitted = true;
+        Q_EMIT shutdownFinished();
+    }
+}
+
+void SessionManager::sweepOrphans() {
+    runEngine(m_runtime->listArguments(m_config.ownerId), m_config.engineCallTimeoutMs, [this](SessionProcess& list) {
+        if (!list.succeeded()) {
+            qCWarning(lcSession) << "listing containers failed:" << list.diagnostic();
+            Q_EMIT orphanSweepFinished(0);
+            return;
+        }
+        QStringList live;
+        for (const auto& entry : m_sessions) {
+            live << entry.second->containerId;
+        }
+        QStringList orphans;
+        const QList<ContainerInfo> containers = m_runtime->parseList(list.standardOutput());
+        for (const ContainerInfo& info : containers) {
+            if (info.labels.value(labels::owner()) != m_config.ownerId) {
+                continue;  // Apple's list cannot filter by label
+            }
+            const bool owned = std::any_of(live.cbegin(), live.cend(), [&info](const QString& id) {
+                return !id.isEmpty() && (id.startsWith(info.id) || info.id.startsWith(id));
+            });
+            if (!owned) {
+                orphans << info.id;
+            }
+        }
+        if (orphans.isEmpty()) {
+            Q_EMIT orphanSweepFinished(0);
+            return;
+        }
+        qCInfo(lcSession) << "removing" << orphans.size() << "orphaned containers";
+        const int count = int(orphans.size());
+        runEngine(m_runtime->removeArguments(orphans), m_config.engineCallTimeoutMs,
+                  [this, count](SessionProcess& removal) {
+                      if (!removal.succeeded()) {
+                          qCWarning(lcSession) << "removing orphans failed:" << removal.diagnostic();
+                      }
+                      Q_EMIT orphanSweepFinished(removal.succeeded() ? count : 0);
+                  });
+    });
+}
+
+void SessionManager::setState(Session& session, SessionState state) {
+    if (session.state == state) {
+        return;
+    }
+    session.state = state;
+    qCInfo(lcSession) << "session" << session.id << sessionStateName(state) << shortId(session.containerId);
+    Q_EMIT sessionStateChanged(session.id, state, session.containerId);
+}
+
+void SessionManager::logEvent(Session& session, const QString& message) {
+    SessionLogEntry entry;
+    entry.kind = SessionLogEntry::Kind::Event;
+    entry.time = QDateTime::currentDateTimeUtc();
+    entry.message = message;
+    session.log.append(entry);
+    qCInfo(lcSession) << "session" << session.id << message;
+    Q_EMIT sessionLogEntryAdded(session.id, entry);
+}
+
+void SessionManager::runEngine(const QStringList& arguments, int timeoutMs, std::function<void(SessionProcess&)> done) {
+    auto* process = new SessionProcess(m_runtime->program(), arguments, timeoutMs, this);
+    connect(process, &SessionProcess::finished, this, [process, done = std::move(done)] {
+        done(*process);
+        process->deleteLater();
+    });
+    process->start();
+}
+
+}  // namespace zeus

@@ -1,0 +1,118 @@
+#pragma once
+
+#include "engine/containerruntime.h"
+#include "sandbox/commandexecution.h"
+#include "sandbox/sandboxconfig.h"
+#include "sandbox/sessionlog.h"
+#include "sandbox/sessionstate.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace zeus {
+
+class SessionProcess;
+
+// Runs commands in per-session containers (SPEC §3, §4).
+//
+// Owns: one container per session id (created on the first command with `run -d`,
+// reused while it runs, recreated when it vanished or died, removed on session end, on
+// shutdown and after the idle timeout), the running CommandExecutions, the per-session
+// and global concurrency limits (over a limit a call is refused with `busy`), the orphan
+// sweep of this install's containers, and each session's log.
+// Must never: run a command outside a container, mount anything but the guarded
+// workspace, let the backend choose flags, user, mounts or working dir, or block.
+class SessionManager : public QObject {
+    Q_OBJECT
+
+public:
+    SessionManager(std::unique_ptr<ContainerRuntime> runtime, const SandboxConfig& config, QObject* parent = nullptr);
+    ~SessionManager() override;
+
+    const SandboxConfig& config() const { return m_config; }
+    const ContainerRuntime& runtime() const { return *m_runtime; }
+
+    // Removes containers with this install's owner label that no live session owns.
+    // orphanSweepFinished() follows.
+    void sweepOrphans();
+    // Starts a call; output() streams, callFinished() reports exactly once (also for a
+    // refusal, then from the event loop).
+    void execute(const ExecRequest& request);
+    // Stops a running call (status cancelled). False when no such call runs.
+    bool cancel(const QString& callId);
+    // Flow control for a reader that cannot keep up (the backend socket): pauses or resumes
+    // reading a call's output. Ignored for calls that are not running.
+    void setOutputPaused(const QString& callId, bool paused);
+    // Cancels the session's calls and removes its container.
+    void endSession(const QString& sessionId);
+    // Cancels everything and removes every container; shutdownFinished() follows.
+    void shutdown();
+
+    QStringList sessionIds() const;
+    SessionState sessionState(const QString& sessionId) const;
+    QString containerId(const QString& sessionId) const;
+    QList<SessionLogEntry> sessionLog(const QString& sessionId) const;
+    int runningCalls() const { return int(m_calls.size()); }
+
+Q_SIGNALS:
+    // The kept output (within the output cap) as it arrives, decoded, for the local views. Only decoded when
+    // something is connected.
+    void output(const QString& callId, zeus::OutputStream stream, const QString& text);
+    // All of the output as it arrives, also past the cap, as valid UTF-8: the backend's tool_output stream.
+    // A consumer that cannot keep up slows the command down with setOutputPaused().
+    void outputUtf8(const QString& callId, zeus::OutputStream stream, const QByteArray& utf8);
+    void callFinished(const zeus::ExecResult& result);
+    void sessionStateChanged(const QString& sessionId, zeus::SessionState state, const QString& containerId);
+    void sessionLogEntryAdded(const QString& sessionId, const zeus::SessionLogEntry& entry);
+    void orphanSweepFinished(int removed);
+    void shutdownFinished();
+
+private:
+    enum class ContainerPhase { None, Checking, Creating, Ready };
+    struct Session {
+        QString id;
+        QString workspace;
+        SessionState state = SessionState::Stopped;
+        ContainerPhase phase = ContainerPhase::None;
+        QString containerId;
+        QString staleContainerId;                   // a failed container still to be removed
+        QList<QPointer<CommandExecution>> calls;    // running or waiting for the container
+        QList<QPointer<CommandExecution>> waiting;  // waiting for the container
+        QTimer idleTimer;
+        QElapsedTimer lastUsed;
+        SessionLog log;
+    };
+
+    Session& sessionFor(const QString& sessionId);
+    Session* findSession(const QString& sessionId) const;
+    void refuse(const ExecRequest& request, const QString& code, const QString& message);
+    void ensureContainer(Session& session);
+    void createContainer(Session& session);
+    void onContainerCreated(const QString& sessionId, SessionProcess* process);
+    void onCreateFailed(const QString& sessionId, const QString& code, const QString& message);
+    void startWaiting(Session& session);
+    void onCallFinished(CommandExecution* execution, const ExecResult& result);
+    void removeContainer(Session& session, const QString& reason, SessionState newState);
+    void setState(Session& session, SessionState state);
+    void logEvent(Session& session, const QString& message);
+    void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(SessionProcess&)> done);
+    void maybeFinishShutdown();
+
+    std::unique_ptr<ContainerRuntime> m_runtime;
+    SandboxConfig m_config;
+    std::map<QString, std::unique_ptr<Session>> m_sessions;
+    QHash<QString, QPointer<CommandExecution>> m_calls;
+    int m_creating = 0;         // `run -d` calls in flight
+    int m_removalsPending = 0;  // shutdown's `rm -f` calls in flight
+    bool m_shuttingDown = false;
+    bool m_shutdownEmitted = false;
+};
+
+}  // namespace zeus

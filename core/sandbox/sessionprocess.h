@@ -1,0 +1,101 @@
+#pragma once
+
+#include "sandbox/outputcollector.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+
+class QSocketNotifier;
+
+namespace zeus {
+
+// One engine CLI call (docker/podman/container + an argument list) for a session. It owns
+// the QProcess, its timeout and the terminate-then-kill grace. Output is either streamed
+// chunk by chunk (outputReady) or collected (standardOutput()/standardError(), for short
+// calls such as run, rm and inspect). It must never run a host shell, never block
+// (no waitFor*), and finished() is emitted exactly once, also when the program cannot start.
+//
+// Streaming on Unix reads the CLI's stdout and stderr from pipes it owns (not QProcess's),
+// so reading can be paused: QProcess always drains its pipes into an unbounded buffer, but
+// a pipe nobody reads fills up, the CLI blocks writing, stops reading from the engine, and
+// the command in the container blocks on its own write. That is the flow control from the
+// backend socket down to the command. finished() then follows only once both pipes are
+// drained, so no output is lost behind the exit.
+class SessionProcess : public QObject {
+    Q_OBJECT
+
+public:
+    SessionProcess(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent = nullptr);
+    ~SessionProcess() override;
+
+    // Stream chunks through outputReady() instead of collecting them.
+    void setStreaming(bool streaming) { m_streaming = streaming; }
+    void start();
+    // Stops (true) or resumes reading the streamed output. While paused the command is slowed
+    // down by its full pipe, never its output dropped. A no-op where the platform has no own
+    // pipes (Windows): there QProcess keeps reading.
+    void setReadingPaused(bool paused);
+    bool isReadingPaused() const { return m_paused; }
+    // Terminates the CLI now, kills it after a short grace; finished() follows.
+    void stop();
+    bool isRunning() const;
+
+    QByteArray standardOutput() const { return m_stdout; }
+    QByteArray standardError() const { return m_stderr; }
+    int exitCode() const { return m_exitCode; }
+    bool succeeded() const { return !m_failedToStart && !m_crashed && !m_timedOut && m_exitCode == 0; }
+    bool crashed() const { return m_crashed; }
+    bool timedOut() const { return m_timedOut; }
+    bool failedToStart() const { return m_failedToStart; }
+    QString errorString() const { return m_errorString; }
+    qint64 elapsedMs() const { return m_clock.isValid() ? m_clock.elapsed() : 0; }
+    // The last line of stderr (or of stdout), trimmed, for a message to the user.
+    QString diagnostic() const;
+
+Q_SIGNALS:
+    void outputReady(zeus::OutputStream stream, const QByteArray& chunk);
+    void finished();
+
+private:
+    void finish();
+    void onProcessFinished();
+    void deliver(OutputStream stream, const QByteArray& chunk);
+    void maybeFinishAfterDrain();
+#ifdef Q_OS_UNIX
+    bool openPipes();
+    void readPipe(int index);
+    void closePipe(int index);
+    void closePipes();
+
+    int m_readFd[2] = {-1, -1};   // stdout, stderr: our ends
+    int m_writeFd[2] = {-1, -1};  // the child's ends, closed here once it started
+    QSocketNotifier* m_notifier[2] = {nullptr, nullptr};
+    QByteArray m_readBuffer;
+#endif
+
+    QProcess m_process;
+    QStringList m_arguments;
+    QString m_program;
+    QTimer m_timeout;
+    QTimer m_killTimer;
+    QElapsedTimer m_clock;
+    QByteArray m_stdout;
+    QByteArray m_stderr;
+    int m_exitCode = -1;
+    bool m_streaming = false;
+    bool m_crashed = false;
+    bool m_timedOut = false;
+    bool m_failedToStart = false;
+    bool m_finished = false;
+    bool m_ownPipes = false;
+    bool m_paused = false;
+    bool m_processDone = false;
+    QTimer m_drainTimer;  // after the exit, how long a pipe may stay open (a leftover grandchild)
+    QTimer m_coalesce;    // after a read, the pipes rest briefly so a fast writer's output comes in fewer chunks
+    QString m_errorString;
+};
+
+}  // namespace zeus

@@ -1,0 +1,100 @@
+# Fails when an include goes the wrong way (docs/architecture.md):
+#   core/support <- runtime <- engine <- sandbox | monitor <- backend <- core/ (root) <- ui/ <- app/
+# A file may include its own folder and the folders below it; core/sandbox and
+# core/monitor never include each other; core/ never includes a Qt GUI header; the
+# protocol codec (zeus_protocol) includes nothing of the project but itself and
+# support/outputstream.h.
+#   cmake -DSOURCE_DIR=<tree> -P checkincludes.cmake
+cmake_minimum_required(VERSION 3.21)
+if(NOT SOURCE_DIR)
+    message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<source tree> -P checkincludes.cmake")
+endif()
+
+set(rank_support 0)
+set(rank_runtime 1)
+set(rank_engine 2)
+set(rank_sandbox 3)
+set(rank_monitor 3)
+set(rank_backend 4)
+set(rank_core 5)
+set(rank_ui 6)
+set(rank_app 7)
+set(protocol_files "core/backend/protocol.h" "core/backend/protocol.cpp" "core/backend/protocolmessages.h"
+                   "core/support/outputstream.h")
+
+# The layer ("support" … "app") of a file given relative to the source tree.
+function(layer_of relpath out)
+    if(relpath MATCHES "^core/(support|runtime|engine|sandbox|monitor|backend)/")
+        set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+    elseif(relpath MATCHES "^core/[^/]+$")
+        set(${out} "core" PARENT_SCOPE)
+    elseif(relpath MATCHES "^core/")
+        set(${out} "unknown-core-folder" PARENT_SCOPE)
+    elseif(relpath MATCHES "^ui/")
+        set(${out} "ui" PARENT_SCOPE)
+    elseif(relpath MATCHES "^app/")
+        set(${out} "app" PARENT_SCOPE)
+    else()
+        set(${out} "" PARENT_SCOPE)
+    endif()
+endfunction()
+
+file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
+    "${SOURCE_DIR}/core/*.h" "${SOURCE_DIR}/core/*.cpp"
+    "${SOURCE_DIR}/ui/*.h" "${SOURCE_DIR}/ui/*.cpp"
+    "${SOURCE_DIR}/app/*.h" "${SOURCE_DIR}/app/*.cpp")
+
+set(errors "")
+set(checked 0)
+foreach(source IN LISTS sources)
+    layer_of("${source}" from)
+    if(from STREQUAL "unknown-core-folder")
+        string(APPEND errors "\n  ${source}: a core/ folder the layering does not know (add it to checkincludes.cmake and docs/architecture.md)")
+        continue()
+    endif()
+    get_filename_component(source_dir "${source}" DIRECTORY)
+    file(STRINGS "${SOURCE_DIR}/${source}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+    foreach(line IN LISTS lines)
+        math(EXPR checked "${checked} + 1")
+        if(line MATCHES "<(QtWidgets|QtGui|QWidget|QApplication|QGuiApplication|QIcon|QPixmap|QImage|QPainter|QColor|QFont|QSystemTrayIcon)[/>]")
+            if(from MATCHES "^(support|runtime|engine|sandbox|monitor|backend|core)$")
+                string(APPEND errors "\n  ${source}: core/ includes a GUI header: ${line}")
+            endif()
+            continue()
+        endif()
+        if(NOT line MATCHES "\"([^\"]+)\"")
+            continue()
+        endif()
+        set(name "${CMAKE_MATCH_1}")
+        # Resolve as the compiler does: next to the file, then the include roots.
+        set(target "")
+        foreach(candidate "${source_dir}/${name}" "core/${name}" "ui/${name}" "app/${name}")
+            if(EXISTS "${SOURCE_DIR}/${candidate}")
+                set(target "${candidate}")
+                break()
+            endif()
+        endforeach()
+        if(target STREQUAL "")
+            continue()  # generated (zeus/buildinfo.h), a moc file, or a test's own header
+        endif()
+        layer_of("${target}" to)
+        if(from STREQUAL "" OR to STREQUAL "")
+            continue()
+        endif()
+        if(source IN_LIST protocol_files AND NOT target IN_LIST protocol_files)
+            string(APPEND errors "\n  ${source}: the protocol codec includes ${target} (it stays Qt Core only)")
+        endif()
+        if(from STREQUAL to)
+            continue()
+        endif()
+        if(NOT rank_${to} LESS rank_${from})
+            string(APPEND errors "\n  ${source} (${from}) includes ${target} (${to}): an include may only go to a lower layer")
+        endif()
+    endforeach()
+endforeach()
+
+list(LENGTH sources count)
+if(NOT errors STREQUAL "")
+    message(FATAL_ERROR "include direction violated:${errors}")
+endif()
+message(STATUS "include direction: ${count} files, ${checked} includes, all downward")

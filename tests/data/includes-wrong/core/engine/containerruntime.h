@@ -1,0 +1,2 @@
+#pragma once
+#include "backend/protocol.h"  // engine must not include backend

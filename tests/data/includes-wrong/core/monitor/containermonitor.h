@@ -1,0 +1,2 @@
+#pragma once
+#include "sandbox/sessionstate.h"  // monitor must not include sandbox

@@ -1,0 +1,194 @@
+#include "sessions/sessionspanel.h"
+
+#include "sessions/sessionlogview.h"
+#include "sessions/sessiontablemodel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace zeus {
+
+SessionsPanel::SessionsPanel(QWidget* parent) : QWidget(parent), m_model(new SessionTableModel(this)) {
+    setObjectName(QStringLiteral("SessionsPanel"));
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("sessionsTable"));
+    m_table->setAccessibleName(tr("Sessions"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->setVisible(false);
+    // Few rows: sizing columns to their contents is cheap, and the path takes the rest.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(SessionTableModel::WorkspaceColumn, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_table->setAlternatingRowColors(true);
+
+    m_stop = new QPushButton(tr("&Stop Container"), this);
+    m_stop->setObjectName(QStringLiteral("stopSession"));
+    m_stop->setAccessibleDescription(tr("Cancel the selected session's commands and remove its container"));
+    m_stop->setEnabled(false);
+    m_logTitle = new QLabel(tr("Session log"), this);
+
+    m_logs = new QStackedWidget(this);
+    m_emptyLog = new QLabel(tr("Select a session to see its commands and output."), m_logs);
+    static_cast<QLabel*>(m_emptyLog)->setAlignment(Qt::AlignCenter);
+    m_logs->addWidget(m_emptyLog);
+
+    auto* tableBox = new QWidget(this);
+    auto* tableLayout = new QVBoxLayout(tableBox);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_table);
+    auto* logBox = new QWidget(this);
+    auto* logLayout = new QVBoxLayout(logBox);
+    logLayout->setContentsMargins(0, 0, 0, 0);
+    auto* logHeader = new QHBoxLayout;
+    logHeader->addWidget(m_logTitle, 1);
+    logHeader->addWidget(m_stop);
+    logLayout->addLayout(logHeader);
+    logLayout->addWidget(m_logs, 1);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(tableBox);
+    splitter->addWidget(logBox);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+    // The log is what people read; the table needs a few rows only.
+    splitter->setSizes({130, 470});
+    splitter->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &SessionsPanel::onSelectionChanged);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &SessionsPanel::onSelectionChanged);
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        const QString session = selectedSession();
+        if (!session.isEmpty()) {
+            Q_EMIT stopRequested(session);
+        }
+    });
+}
+
+SessionLogView* SessionsPanel::logFor(const QString& sessionId) {
+    if (SessionLogView* view = m_logViews.value(sessionId)) {
+        return view;
+    }
+    auto* view = new SessionLogView(m_logs);
+    view->setObjectName(QStringLiteral("log:") + sessionId);
+    m_logs->addWidget(view);
+    m_logViews.insert(sessionId, view);
+    return view;
+}
+
+QString SessionsPanel::selectedSession() const {
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : m_model->sessionAt(rows.first().row());
+}
+
+void SessionsPanel::selectSession(const QString& sessionId) {
+    const int row = m_model->rowOf(sessionId);
+    if (row >= 0) {
+        m_table->selectRow(row);
+    }
+}
+
+void SessionsPanel::onSelectionChanged() {
+    const QString session = selectedSession();
+    if (session.isEmpty()) {
+        m_logs->setCurrentWidget(m_emptyLog);
+        m_logTitle->setText(tr("Session log"));
+        m_stop->setEnabled(false);
+        return;
+    }
+    m_logs->setCurrentWidget(logFor(session));
+    m_logTitle->setText(tr("Session log: %1").arg(session));
+    const int row = m_model->rowOf(session);
+    const QString container = m_model->data(m_model->index(row, SessionTableModel::ContainerColumn)).toString();
+    m_stop->setEnabled(container != QStringLiteral("—"));
+}
+
+void SessionsPanel::noteCall(const QString& callId, const QString& sessionId, const QString& command,
+                             const QString& workspace) {
+    const bool first = m_model->rowOf(sessionId) < 0;
+    m_model->noteCall(sessionId, workspace);
+    m_callSessions.insert(callId, sessionId);
+    logFor(sessionId)->appendCommand(command);
+    if (first && selectedSession().isEmpty()) {
+        selectSession(sessionId);
+    }
+}
+
+void SessionsPanel::appendOutput(const QString& callId, OutputStream stream, const QString& text) {
+    const QString session = m_callSessions.value(callId);
+    if (session.isEmpty()) {
+        return;
+    }
+    SessionLogView* view = logFor(session);
+    if (stream == OutputStream::Stderr) {
+        view->appendStderr(text);
+    } else {
+        view->appendStdout(text);
+    }
+}
+
+void SessionsPanel::callFinished(const ExecResult& result) {
+    const QString session = m_callSessions.take(result.callId);
+    const QString target = session.isEmpty() ? result.sessionId : session;
+    if (target.isEmpty()) {
+        return;
+    }
+    logFor(target)->appendResult(resultSummary(result));
+}
+
+void SessionsPanel::setSessionState(const QString& sessionId, SessionState state, const QString& containerId) {
+    m_model->setSessionState(sessionId, state, containerId);
+}
+
+void SessionsPanel::addLogEntry(const QString& sessionId, const SessionLogEntry& entry) {
+    m_model->addLogEntry(sessionId, entry);
+    if (entry.kind == SessionLogEntry::Kind::Event && !entry.message.isEmpty()) {
+        logFor(sessionId)->appendNotice(entry.message);
+    }
+}
+
+QString SessionsPanel::formatDuration(qint64 ms) {
+    if (ms < 1000) {
+        return tr("%1 ms").arg(ms);
+    }
+    if (ms < 60000) {
+        return tr("%1 s").arg(static_cast<double>(ms) / 1000.0, 0, 'f', 1);
+    }
+    return tr("%1 min %2 s").arg(ms / 60000).arg((ms % 60000) / 1000);
+}
+
+QString SessionsPanel::resultSummary(const ExecResult& result) {
+    QString line;
+    switch (result.status) {
+        case ExecStatus::Ok:
+            line = tr("exit %1 · %2").arg(result.exitCode.value_or(-1)).arg(formatDuration(result.durationMs));
+            break;
+        case ExecStatus::Timeout:
+            line = tr("timed out after %1").arg(formatDuration(result.durationMs));
+            break;
+        case ExecStatus::Cancelled:
+            line = tr("cancelled after %1").arg(formatDuration(result.durationMs));
+            break;
+        case ExecStatus::Error:
+            line = result.errorCode.isEmpty() ? tr("failed: %1").arg(result.errorMessage)
+                                              : tr("failed (%1): %2").arg(result.errorCode, result.errorMessage);
+            break;
+    }
+    if (result.truncated) {
+        line += QStringLiteral(" · ") + tr("output truncated");
+    }
+    return line;
+}
+
+}  // namespace zeus

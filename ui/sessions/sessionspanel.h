@@ -1,0 +1,66 @@
+#pragma once
+
+#include "sandbox/commandexecution.h"
+#include "sandbox/outputcollector.h"
+#include "sandbox/sessionlog.h"
+#include "sandbox/sessionstate.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+
+namespace zeus {
+
+class SessionLogView;
+class SessionTableModel;
+
+// The sessions table with a live log per session below it, and a button to stop the
+// selected session's container.
+//
+// Owns the table model, one SessionLogView per session, and the call -> session map
+// that routes streamed output to the right log. It never stops anything itself: Stop
+// emits stopRequested() for the composition root to hand to the SessionManager.
+class SessionsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SessionsPanel(QWidget* parent = nullptr);
+
+    SessionTableModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    // The log of a session (created on first use).
+    SessionLogView* logFor(const QString& sessionId);
+    QString selectedSession() const;
+    void selectSession(const QString& sessionId);
+
+    // Feeding, from SessionManager and the backend's tool calls.
+    void noteCall(const QString& callId, const QString& sessionId, const QString& command, const QString& workspace);
+    void appendOutput(const QString& callId, OutputStream stream, const QString& text);
+    void callFinished(const ExecResult& result);
+    void setSessionState(const QString& sessionId, SessionState state, const QString& containerId);
+    void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
+
+    // Pure: one line for a finished call ("exit 0 · 1.2 s", "timed out after 600 s", ...).
+    static QString resultSummary(const ExecResult& result);
+    static QString formatDuration(qint64 ms);
+
+Q_SIGNALS:
+    void stopRequested(const QString& sessionId);
+
+private:
+    void onSelectionChanged();
+
+    SessionTableModel* m_model = nullptr;
+    QTableView* m_table = nullptr;
+    QPushButton* m_stop = nullptr;
+    QLabel* m_logTitle = nullptr;
+    QStackedWidget* m_logs = nullptr;
+    QWidget* m_emptyLog = nullptr;
+    QHash<QString, SessionLogView*> m_logViews;
+    QHash<QString, QString> m_callSessions;  // call id -> session id, while the call runs
+};
+
+}  // namespace zeus

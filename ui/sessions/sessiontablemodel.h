@@ -1,0 +1,93 @@
+#pragma once
+
+#include "monitor/containerevent.h"
+#include "sandbox/sessionlog.h"
+#include "sandbox/sessionstate.h"
+
+#include <QAbstractTableModel>
+#include <QDateTime>
+#include <QList>
+
+#include <optional>
+
+namespace zeus {
+
+// The sessions table: one row per backend (or console) session with its container, state,
+// working directory, start time, commands run, last exit code and resource use.
+//
+// Owns its rows only, fed by the composition root from SessionManager's signals; it never
+// asks an engine anything itself.
+class SessionTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        SessionColumn,
+        ContainerColumn,
+        StateColumn,
+        WorkspaceColumn,
+        StartedColumn,
+        CommandsColumn,
+        LastExitColumn,
+        CpuColumn,
+        MemoryColumn,
+        ColumnCount
+    };
+
+    explicit SessionTableModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // A call was accepted for this session (creates the row on first sight).
+    void noteCall(const QString& sessionId, const QString& workspace,
+                  const QDateTime& when = QDateTime::currentDateTime());
+    void setSessionState(const QString& sessionId, SessionState state, const QString& containerId);
+    void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
+    // From the engine's stats; negative values clear.
+    void setUsage(const QString& sessionId, double cpuPercent, qint64 memoryBytes);
+    // What the engine said about a row's container (events, inspect): shown in the State
+    // column when it tells more than the session state ("Exited (137)", "Out of memory").
+    // False when no row has that container.
+    bool applyContainerEvent(const QString& containerId, ContainerEvent::State state, int exitCode);
+    // Pure: the words for an engine state; empty when it adds nothing to the session state.
+    static QString containerStateText(ContainerEvent::State state, int exitCode);
+    // The same, keyed by container id (full or the 12-character short form); false when no
+    // row has that container.
+    bool setUsageForContainer(const QString& containerId, double cpuPercent, qint64 memoryBytes);
+    // Pure: whether two container ids name the same container (one is a prefix of the
+    // other, at least 12 characters each).
+    static bool sameContainer(const QString& a, const QString& b);
+    void removeSession(const QString& sessionId);
+
+    int rowOf(const QString& sessionId) const;
+    QString sessionAt(int row) const;
+    int runningSessions() const;
+
+    // Pure helpers, shown in the table and tested.
+    static QString shortContainerId(const QString& containerId);
+    static QString stateText(SessionState state);
+    static QString formatBytes(qint64 bytes);
+
+private:
+    struct Row {
+        QString sessionId;
+        QString containerId;
+        SessionState state = SessionState::Stopped;
+        QString workspace;
+        QDateTime started;
+        int commands = 0;
+        std::optional<int> lastExit;
+        QString lastStatus;  // when the last call had no exit code (timeout, cancelled, error)
+        QString engineNote;  // from the engine's events, until the session state changes
+        double cpuPercent = -1;
+        qint64 memoryBytes = -1;
+    };
+    Row& rowFor(const QString& sessionId);
+    void changed(int row);
+
+    QList<Row> m_rows;
+};
+
+}  // namespace zeus

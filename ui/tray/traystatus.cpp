@@ -1,0 +1,132 @@
+#include "tray/traystatus.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QStringList>
+
+namespace zeus {
+
+namespace {
+
+// Tooltips are short on some platforms (Windows keeps 127 characters); a long path keeps
+// its start and its end.
+QString elidedPath(const QString& path, int maxChars = 48) {
+    if (path.size() <= maxChars) {
+        return path;
+    }
+    const int keep = (maxChars - 1) / 2;
+    return path.left(keep) + QChar(0x2026) + path.right(maxChars - 1 - keep);
+}
+
+}  // namespace
+
+QString TrayStatus::iconFor(State state) {
+    switch (state) {
+        case State::Ready:
+            return QStringLiteral(":/icons/tray/ready.svg");
+        case State::Busy:
+            return QStringLiteral(":/icons/tray/busy.svg");
+        case State::Disconnected:
+            return QStringLiteral(":/icons/tray/disconnected.svg");
+        case State::NoRuntime:
+            return QStringLiteral(":/icons/tray/no-runtime.svg");
+        case State::Error:
+            return QStringLiteral(":/icons/tray/error.svg");
+    }
+    return QStringLiteral(":/icons/tray/error.svg");
+}
+
+QString TrayStatus::stateText(State state) {
+    switch (state) {
+        case State::Ready:
+            return tr("Ready");
+        case State::Busy:
+            return tr("Working");
+        case State::Disconnected:
+            return tr("Not connected");
+        case State::NoRuntime:
+            return tr("No container runtime");
+        case State::Error:
+            return tr("Error");
+    }
+    return {};
+}
+
+QString TrayStatus::connectionText(Connection connection) {
+    switch (connection) {
+        case Connection::Disconnected:
+            return tr("disconnected");
+        case Connection::SignedOut:
+            return tr("signed out");
+        case Connection::Connecting:
+            return tr("connecting…");
+        case Connection::Connected:
+            return tr("connected");
+        case Connection::Reconnecting:
+            return tr("reconnecting");
+        case Connection::AuthFailed:
+            return tr("sign-in rejected");
+        case Connection::Error:
+            return tr("error");
+    }
+    return {};
+}
+
+TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
+    TrayStatus status;
+    // The order says what needs the user first: without a runtime nothing can run at all;
+    // an error needs action; without a connection no work arrives; then work in progress.
+    if (input.runtimeChecked && !input.runtimeUsable) {
+        status.state = State::NoRuntime;
+    } else if (input.connection == Connection::AuthFailed || input.connection == Connection::Error
+               || !input.lastError.isEmpty()) {
+        status.state = State::Error;
+    } else if (input.connection != Connection::Connected) {
+        status.state = State::Disconnected;
+    } else if (input.runningCommands > 0) {
+        status.state = State::Busy;
+    } else {
+        status.state = State::Ready;
+    }
+    status.iconName = iconFor(status.state);
+    status.title = tr("%1: %2").arg(QStringLiteral(ZEUS_APP_NAME), stateText(status.state));
+
+    QStringList lines{status.title};
+    if (!input.runtimeChecked) {
+        lines << tr("Runtime: checking…");
+    } else if (input.runtimeUsable) {
+        lines << tr("Runtime: %1").arg(input.runtimeName);
+    } else {
+        lines << tr("Runtime: none usable")
+                     + (input.runtimeProblem.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(input.runtimeProblem));
+    }
+
+    QString connection = tr("Connection: %1").arg(connectionText(input.connection));
+    if (input.connection == Connection::Reconnecting && input.nextReconnect.isValid()) {
+        const qint64 seconds = std::max<qint64>(0, now.secsTo(input.nextReconnect));
+        connection += QLatin1Char(' ') + tr("(next attempt in %1 s)").arg(seconds);
+    } else if ((input.connection == Connection::Error || input.connection == Connection::AuthFailed)
+               && !input.connectionError.isEmpty()) {
+        connection += QStringLiteral(" (%1)").arg(input.connectionError);
+    }
+    lines << connection;
+
+    lines << (input.workspace.isEmpty() ? tr("Working directory: none chosen")
+                                        : tr("Working directory: %1").arg(elidedPath(input.workspace)));
+    if (input.runningSessions > 0 || input.runningCommands > 0) {
+        const QString sessions =
+            input.runningSessions == 1 ? tr("1 session running") : tr("%1 sessions running").arg(input.runningSessions);
+        const QString commands =
+            input.runningCommands == 1 ? tr("1 command running") : tr("%1 commands running").arg(input.runningCommands);
+        lines << tr("%1, %2").arg(sessions, commands);
+    } else {
+        lines << tr("No sessions running");
+    }
+    if (!input.lastError.isEmpty()) {
+        lines << tr("Last error: %1").arg(input.lastError);
+    }
+    status.tooltip = lines.join(QLatin1Char('\n'));
+    return status;
+}
+
+}  // namespace zeus
