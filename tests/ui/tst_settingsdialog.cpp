@@ -97,6 +97,7 @@ class TestSettingsDialog : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init();
+    void cleanup();
     void showsSettings();
     void writesSettingsOnOk();
     void badUrlKeepsDialogOpen();
@@ -116,6 +117,14 @@ private:
     QString autostartPath() const { return m_dir->filePath(QStringLiteral("autostart/zeus-desktop.desktop")); }
     QString settingsFile() const { return m_dir->filePath(QStringLiteral("settings.ini")); }
 };
+
+// The settings object first: it writes its file when destroyed, which would bring the
+// temporary folder back after the folder removed itself.
+void TestSettingsDialog::cleanup() {
+    m_loginItem.reset();
+    m_settings.reset();
+    m_dir.reset();
+}
 
 void TestSettingsDialog::init() {
     m_dir = std::make_unique<QTemporaryDir>();

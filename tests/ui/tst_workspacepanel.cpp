@@ -21,6 +21,7 @@ class TestWorkspacePanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init();
+    void cleanup();
     void refusals_data();
     void refusals();
     void acceptedNeedsExplicitApproval();
@@ -36,6 +37,13 @@ private:
     std::unique_ptr<AppSettings> m_settings;
     QString m_home;
 };
+
+// The settings object first: it writes its file when destroyed, which would bring the
+// temporary folder back after the folder removed itself.
+void TestWorkspacePanel::cleanup() {
+    m_settings.reset();
+    m_dir.reset();
+}
 
 void TestWorkspacePanel::init() {
     m_dir = std::make_unique<QTemporaryDir>();
