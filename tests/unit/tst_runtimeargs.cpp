@@ -54,13 +54,10 @@ private Q_SLOTS:
     void podmanList();
     void inspectParsing_data();
     void inspectParsing();
-    void events();
     void appleVersionGates_data();
     void appleVersionGates();
     void appleParsing_data();
     void appleParsing();
-    void appleVersionParsing_data();
-    void appleVersionParsing();
     void appleMemory_data();
     void appleMemory();
     void buildCommand();
@@ -78,7 +75,7 @@ void TestRuntimeArgs::profiles_data() {
 void TestRuntimeArgs::profiles() {
     QFETCH(QString, engine);
     QFETCH(int, profile);
-    const auto runtime = ContainerRuntime::create(engine);
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
     QVERIFY(runtime);
     const bool hardened = profile == int(HardeningProfile::Hardened);
     const QStringList args = runtime->runArguments(spec(static_cast<HardeningProfile>(profile)));
@@ -111,7 +108,9 @@ void TestRuntimeArgs::profiles() {
 void TestRuntimeArgs::neverDangerousFlags() {
     for (const QString& engine : {QStringLiteral("docker"), QStringLiteral("podman"), QStringLiteral("apple")}) {
         for (const auto profile : {HardeningProfile::Standard, HardeningProfile::Hardened}) {
-            const QString joined = ContainerRuntime::create(engine)->runArguments(spec(profile)).join(QLatin1Char(' '));
+            const QString joined = ContainerRuntime::create(*runtimeKindFromString(engine))
+                                       ->runArguments(spec(profile))
+                                       .join(QLatin1Char(' '));
             QVERIFY(!joined.contains(QLatin1String("--privileged")));
             QVERIFY(!joined.contains(QLatin1String("docker.sock")));
             QVERIFY(!joined.contains(QLatin1String("podman.sock")));
@@ -239,16 +238,6 @@ void TestRuntimeArgs::inspectParsing() {
     }
 }
 
-void TestRuntimeArgs::events() {
-    const QStringList docker = DockerRuntime().eventsArguments(QStringLiteral("o1"));
-    QVERIFY(docker.contains(QStringLiteral("event=die")));
-    QVERIFY(docker.contains(QStringLiteral("label=zeus.desktop.owner=o1")));
-    const QStringList podman = PodmanRuntime().eventsArguments(QStringLiteral("o1"));
-    QVERIFY(podman.contains(QStringLiteral("event=died")));
-    QVERIFY(podman.contains(QStringLiteral("label=zeus.desktop.owner=o1")));
-    QVERIFY(AppleRuntime().eventsArguments(QStringLiteral("o1")).isEmpty());
-}
-
 void TestRuntimeArgs::appleVersionGates_data() {
     QTest::addColumn<QString>("version");
     QTest::addColumn<int>("profile");
@@ -325,22 +314,6 @@ void TestRuntimeArgs::appleParsing() {
         QCOMPARE(list.first().id, QStringLiteral("zeus-1"));
         QCOMPARE(list.first().running, firstRunning);
     }
-}
-
-void TestRuntimeArgs::appleVersionParsing_data() {
-    QTest::addColumn<QString>("output");
-    QTest::addColumn<QString>("version");
-    QTest::newRow("debug") << QStringLiteral("container CLI version 0.10.0-27-g9fd15f0 (build: debug, commit: 9fd15f0)")
-                           << QStringLiteral("0.10.0");
-    QTest::newRow("release") << QStringLiteral("container CLI version 1.2.2 (build: release, commit: af405ff)")
-                             << QStringLiteral("1.2.2");
-    QTest::newRow("garbage") << QStringLiteral("zsh: command not found") << QString();
-}
-
-void TestRuntimeArgs::appleVersionParsing() {
-    QFETCH(QString, output);
-    QFETCH(QString, version);
-    QCOMPARE(AppleRuntime::parseVersion(output).toString(), version);
 }
 
 void TestRuntimeArgs::appleMemory_data() {
