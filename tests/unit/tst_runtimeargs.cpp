@@ -61,6 +61,8 @@ private Q_SLOTS:
     void appleMemory_data();
     void appleMemory();
     void buildCommand();
+    void engineFailure_data();
+    void engineFailure();
 };
 
 void TestRuntimeArgs::profiles_data() {
@@ -336,6 +338,43 @@ void TestRuntimeArgs::buildCommand() {
         DockerRuntime().buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest")),
         QStringLiteral("docker build -t zeus-desktop-sandbox:latest ") + ContainerRuntime::dockerContextDirectory());
     QVERIFY(AppleRuntime().buildImageCommand(QStringLiteral("i")).startsWith(QLatin1String("container build -t i ")));
+}
+
+void TestRuntimeArgs::engineFailure_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<int>("imageCheck");     // EngineFailure after `image inspect`
+    QTest::addColumn<int>("containerCall");  // EngineFailure after `inspect` / `stats`
+    const int other = int(EngineFailure::Other);
+    const int image = int(EngineFailure::ImageMissing);
+    const int container = int(EngineFailure::NoSuchContainer);
+    // Each function reads the answer to its own call: after a container call, any "no such" or
+    // "not found" names the container.
+    QTest::newRow("docker image") << "docker" << QByteArray("Error: No such image: zeus:1") << image << container;
+    QTest::newRow("podman image") << "podman" << QByteArray("Error: zeus:1: image not known") << image << other;
+    QTest::newRow("apple image") << "apple" << QByteArray("Error: not found: \"zeus:1\"") << image << container;
+    QTest::newRow("apple image, older") << "apple" << QByteArray("failed to find image zeus:1") << image << other;
+    QTest::newRow("docker container") << "docker" << QByteArray("Error: No such container: abc") << other << container;
+    QTest::newRow("podman container") << "podman" << QByteArray("Error: no such container abc") << other << container;
+    QTest::newRow("apple container") << "apple" << QByteArray("Error: notFound: container not found") << other
+                                     << container;
+    // An engine that is down names nothing missing: neither counts.
+    QTest::newRow("docker down") << "docker"
+                                 << QByteArray(
+                                        "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. "
+                                        "Is the docker daemon running?")
+                                 << other << other;
+    QTest::newRow("empty") << "podman" << QByteArray() << other << other;
+}
+
+void TestRuntimeArgs::engineFailure() {
+    QFETCH(QString, engine);
+    QFETCH(QByteArray, output);
+    QFETCH(int, imageCheck);
+    QFETCH(int, containerCall);
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
+    QCOMPARE(int(runtime->imageCheckFailure(output)), imageCheck);
+    QCOMPARE(int(runtime->containerCallFailure(output)), containerCall);
 }
 
 QTEST_GUILESS_MAIN(TestRuntimeArgs)
