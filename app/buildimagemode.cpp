@@ -56,8 +56,7 @@ int runBuildImageMode(const AppOptions& options) {
         [&builder, &exitCode, image, dockerDir](const DetectionResult& result) {
             QTextStream errors(stderr);
             if (!result.chosen) {
-                errors << "zeus-desktop: " << (result.reason.isEmpty() ? QString(kNoRuntimeMessage) : result.reason)
-                       << "\n";
+                errors << "zeus-desktop: " << result.unusableReason() << "\n";
                 exitCode = 1;
                 QCoreApplication::exit(exitCode);
                 return;

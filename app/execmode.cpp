@@ -95,13 +95,13 @@ int runExecMode(const AppOptions& options) {
 
     QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector, [&](const DetectionResult& result) {
         if (!result.isUsable()) {
-            refuse(result.reason.isEmpty() ? QString(kNoRuntimeMessage) : result.reason);
+            refuse(result.unusableReason());
             QCoreApplication::exit(kRefused);
             return;
         }
         const RuntimeProbe* probe = result.chosenProbe();
         std::unique_ptr<ContainerRuntime> runtime = ContainerRuntime::create(
-            runtimeKindToString(*result.chosen), probe && !probe->binaryPath.isEmpty() ? probe->binaryPath : QString());
+            *result.chosen, probe && !probe->binaryPath.isEmpty() ? probe->binaryPath : QString());
         if (!runtime) {
             refuse(QString(kNoRuntimeMessage));
             QCoreApplication::exit(kRefused);
@@ -129,7 +129,7 @@ int runExecMode(const AppOptions& options) {
                     exitCode = kCancelled;
                     break;
                 case ExecStatus::Error:
-                    refuse(call.errorMessage + QStringLiteral(" [") + call.errorCode + QLatin1Char(']'));
+                    refuse(call.errorMessage + QStringLiteral(" [") + execErrorName(call.errorCode) + QLatin1Char(']'));
                     exitCode = kRefused;
                     break;
             }

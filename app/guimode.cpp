@@ -6,6 +6,7 @@
 #include "autostartloginitem.h"
 #include "backend/backendconnection.h"
 #include "backend/backendtoken.h"
+#include "backend/backendurl.h"
 #include "backend/credentialstore.h"
 #include "backend/tooldispatcher.h"
 #include "dashboard/connectionpanel.h"
@@ -85,26 +86,6 @@ bool installQuitSignals() {
 }
 #endif
 constexpr int kRecentErrorLimit = 50;
-
-TrayStatus::Connection trayConnection(BackendConnection::State state) {
-    switch (state) {
-        case BackendConnection::State::Disconnected:
-            return TrayStatus::Connection::Disconnected;
-        case BackendConnection::State::SignedOut:
-            return TrayStatus::Connection::SignedOut;
-        case BackendConnection::State::Connecting:
-            return TrayStatus::Connection::Connecting;
-        case BackendConnection::State::Connected:
-            return TrayStatus::Connection::Connected;
-        case BackendConnection::State::Reconnecting:
-            return TrayStatus::Connection::Reconnecting;
-        case BackendConnection::State::AuthFailed:
-            return TrayStatus::Connection::AuthFailed;
-        case BackendConnection::State::Error:
-            return TrayStatus::Connection::Error;
-    }
-    return TrayStatus::Connection::Error;
-}
 
 // Everything the tray app owns, in construction order.
 class GuiService : public QObject {
@@ -292,7 +273,7 @@ void GuiService::start() {
                 updateStatus();
             });
     connect(&m_dispatcher, &ToolDispatcher::callFinished, this, [this](const ToolResultMessage& result) {
-        if (result.status == ToolResultStatus::Error) {
+        if (result.status == ExecStatus::Error) {
             recordError(result.errorMessage);
             if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
                 // The backend asked for a folder the user has not approved: say where to approve one.
@@ -384,7 +365,7 @@ void GuiService::onDetection(const DetectionResult& detection) {
     if (detection.isUsable()) {
         if (!m_manager) {
             createManager();
-        } else if (m_manager->runtime().kind() != runtimeKindToString(*detection.chosen)) {
+        } else if (m_manager->runtime().kind() != *detection.chosen) {
             // Another runtime now (a new preference): swap the manager once it is idle.
             m_configDirty = true;
             createManager();
@@ -449,7 +430,7 @@ void GuiService::createManager() {
     if (!runtime) {
         return;
     }
-    qCInfo(lcApp).noquote() << "runtime" << runtime->kind() << "image" << config.image;
+    qCInfo(lcApp).noquote() << "runtime" << runtimeKindToString(runtime->kind()) << "image" << config.image;
     m_manager = std::make_unique<SessionManager>(std::move(runtime), config);
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
     LocalConsole* console = m_dashboard->console();
@@ -462,7 +443,7 @@ void GuiService::createManager() {
         sessions->callFinished(result);
         console->callFinished(result);
         if (result.status == ExecStatus::Error
-            && (result.errorCode == execerror::imageMissing() || result.errorCode == execerror::containerFailed())) {
+            && (result.errorCode == ExecError::ImageMissing || result.errorCode == ExecError::ContainerFailed)) {
             m_tray->notify(tr("Command failed"), result.errorMessage, true);
         }
         if (m_configDirty) {
@@ -604,7 +585,7 @@ void GuiService::updateStatus() {
         }
         input.runtimeProblem = result.reason;
     }
-    input.connection = trayConnection(m_connection.state());
+    input.connection = m_connection.state();
     input.nextReconnect = m_connection.nextAttemptAt();
     input.connectionError = m_connection.lastError();
     input.workspace = m_dashboard->workspacePanel()->currentWorkspace();
@@ -759,7 +740,7 @@ int runGuiMode(const AppOptions& options) {
     AppTranslator::install(QCoreApplication::instance());
     if (!options.backend.isEmpty()) {
         // Validated like the setting; a bad URL is a usage error, not a window.
-        const QString problem = AppSettings::backendUrlProblem(options.backend.trimmed());
+        const QString problem = BackendUrl::problem(options.backend);
         if (!problem.isEmpty()) {
             QTextStream(stderr) << "zeus-desktop: --backend " << options.backend << ": " << problem << "\n";
             return 2;

@@ -4,6 +4,7 @@
 #include "appsettings.h"
 #include "backend/backendconnection.h"
 #include "backend/backendtoken.h"
+#include "backend/backendurl.h"
 #include "backend/credentialstore.h"
 #include "backend/tooldispatcher.h"
 #include "modes.h"
@@ -105,8 +106,9 @@ struct HeadlessService {
         config.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", config.outputCapBytes);
         std::unique_ptr<ContainerRuntime> runtime = SandboxFactory::runtimeFor(detection, config);
         if (runtime) {
-            qCInfo(lcApp).noquote() << "runtime" << runtime->kind() << "(" << runtime->program() << "), image"
-                                    << config.image << "," << hardeningProfileName(config.profile) << "profile";
+            qCInfo(lcApp).noquote() << "runtime" << runtimeKindToString(runtime->kind()) << "(" << runtime->program()
+                                    << "), image" << config.image << "," << hardeningProfileName(config.profile)
+                                    << "profile";
             manager = std::make_unique<SessionManager>(std::move(runtime), config);
             QObject::connect(manager.get(), &SessionManager::shutdownFinished, &dispatcher, [this] {
                 managerDone = true;
@@ -208,11 +210,12 @@ int runHeadlessMode(const AppOptions& options) {
                             << " (rule: " << WorkspaceGuard::ruleName(guard.rule) << ")\n";
         return kExitWorkspaceRefused;
     }
-    const QUrl url(options.backend);
-    if (const std::optional<QString> problem = BackendConnection::validateUrl(url)) {
-        QTextStream(stderr) << "zeus-desktop: " << *problem << "\n";
+    // The rule the tray app and the settings use: a URL carrying a token is refused here too.
+    if (const QString problem = BackendUrl::problem(options.backend); !problem.isEmpty()) {
+        QTextStream(stderr) << "zeus-desktop: " << problem << "\n";
         return kExitUsage;
     }
+    const QUrl url(options.backend.trimmed());
     if (!installSignalPipe()) {
         QTextStream(stderr) << "zeus-desktop: cannot install the signal handlers\n";
         return 1;

@@ -1,14 +1,13 @@
 #include "appsettings.h"
 
+#include "backend/backendurl.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
 #include <QFileInfo>
-#include <QHostAddress>
 #include <QSettings>
 #include <QUrl>
-#include <QUrlQuery>
 #include <QUuid>
 
 #include <algorithm>
@@ -45,14 +44,6 @@ bool samePath(const QString& a, const QString& b) {
     return QString::compare(a, b, pathCaseSensitivity()) == 0;
 }
 
-bool isLoopbackHost(const QString& host) {
-    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0) {
-        return true;
-    }
-    const QHostAddress address(host);
-    return !address.isNull() && address.isLoopback();
-}
-
 // Strings read back from the store: anything else (a hand-edited file) is dropped.
 QStringList cleanList(const QVariant& value, int limit) {
     QStringList out;
@@ -82,37 +73,6 @@ AppSettings::AppSettings(const QString& iniFilePath, QObject* parent)
     : QObject(parent), m_settings(std::make_unique<QSettings>(iniFilePath, QSettings::IniFormat)) {}
 
 AppSettings::~AppSettings() = default;
-
-QString AppSettings::backendUrlProblem(const QString& url) {
-    const QString trimmed = url.trimmed();
-    if (trimmed.isEmpty()) {
-        return tr("Enter the backend address, for example wss://backend.example.com/desktop.");
-    }
-    const QUrl parsed(trimmed, QUrl::StrictMode);
-    if (!parsed.isValid() || parsed.scheme().isEmpty() || parsed.host().isEmpty()) {
-        return tr("The backend address is not a valid URL.");
-    }
-    const QString scheme = parsed.scheme().toLower();
-    if (scheme != QLatin1String("wss") && scheme != QLatin1String("ws")) {
-        return tr("The backend address must start with wss:// (or ws:// to this computer only).");
-    }
-    if (scheme == QLatin1String("ws") && !isLoopbackHost(parsed.host())) {
-        return tr("Unencrypted ws:// is allowed only to this computer (localhost); use wss:// for %1.")
-            .arg(parsed.host());
-    }
-    if (!parsed.userName().isEmpty() || !parsed.password().isEmpty()) {
-        return tr("The backend address must not contain a user name or password; sign in with a token instead.");
-    }
-    const QUrlQuery query(parsed);
-    for (const auto& item : query.queryItems()) {
-        const QString key = item.first.toLower();
-        if (key.contains(QLatin1String("token")) || key == QLatin1String("key") || key.contains(QLatin1String("secret"))
-            || key.contains(QLatin1String("password")) || key == QLatin1String("auth")) {
-            return tr("The backend address must not carry a token; the token is kept in the system keychain.");
-        }
-    }
-    return {};
-}
 
 QStringList AppSettings::runtimePreferences() {
     return {QStringLiteral("auto"), QStringLiteral("apple"), QStringLiteral("docker"), QStringLiteral("podman")};
@@ -159,12 +119,12 @@ QStringList AppSettings::withRecentFolder(const QStringList& recent, const QStri
 QString AppSettings::backendUrl() const {
     const QString url = m_settings->value(kBackendUrl).toString();
     // A hand-edited store with a plaintext ws:// to a remote host is not used.
-    return backendUrlProblem(url).isEmpty() ? url : QString();
+    return BackendUrl::problem(url).isEmpty() ? url : QString();
 }
 
 bool AppSettings::setBackendUrl(const QString& url) {
     const QString trimmed = url.trimmed();
-    if (!trimmed.isEmpty() && !backendUrlProblem(trimmed).isEmpty()) {
+    if (!trimmed.isEmpty() && !BackendUrl::problem(trimmed).isEmpty()) {
         return false;
     }
     if (m_settings->value(kBackendUrl).toString() == trimmed) {

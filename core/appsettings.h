@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/containerspec.h"
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -39,13 +41,13 @@ public:
     static constexpr int kMaxRecentFolders = 10;
     static constexpr int kMaxApprovedWorkspaces = 100;
 
-    static constexpr int kDefaultPidsLimit = 512;
+    static constexpr int kDefaultPidsLimit = sandboxdefaults::kPidsLimit;
     static constexpr int kMinPidsLimit = 16;
     static constexpr int kMaxPidsLimit = 65536;
-    static constexpr int kDefaultMemoryMiB = 2048;
+    static constexpr int kDefaultMemoryMiB = sandboxdefaults::kMemoryMiB;
     static constexpr int kMinMemoryMiB = 64;
     static constexpr int kMaxMemoryMiB = 1024 * 1024;
-    static constexpr double kDefaultCpus = 2.0;
+    static constexpr double kDefaultCpus = sandboxdefaults::kCpus;
     static constexpr double kMinCpus = 0.1;
     static constexpr double kMaxCpus = 256.0;
     static constexpr int kDefaultIdleTimeoutMinutes = 30;
@@ -58,9 +60,6 @@ public:
     explicit AppSettings(const QString& iniFilePath, QObject* parent = nullptr);
     ~AppSettings() override;
 
-    // Pure validation: an empty string when the URL may be used, otherwise a message for
-    // the user. Only wss://, or ws:// to a loopback host; never credentials in the URL.
-    static QString backendUrlProblem(const QString& url);
     static bool isValidRuntimePreference(const QString& value);  // auto|apple|docker|podman
     static bool isValidHardeningProfile(const QString& value);   // standard|hardened
     static QStringList runtimePreferences();
@@ -69,7 +68,7 @@ public:
     static QStringList withRecentFolder(const QStringList& recent, const QString& folder, int limit);
 
     QString backendUrl() const;
-    bool setBackendUrl(const QString& url);  // empty clears; otherwise must pass backendUrlProblem()
+    bool setBackendUrl(const QString& url);  // empty clears; otherwise must pass BackendUrl::problem()
 
     QString runtimePreference() const;
     bool setRuntimePreference(const QString& value);

@@ -13,8 +13,8 @@ SandboxConfig SandboxFactory::configFrom(AppSettings& settings, const QString& i
     config.profile = parseHardeningProfile(profileName).value_or(config.profile);
     config.ownerId = settings.installId();
     config.pidsLimit = settings.pidsLimit();
-    config.memory = QString::number(settings.memoryMiB()) + QStringLiteral("m");
-    config.cpus = QString::number(settings.cpus(), 'g', 4);
+    config.memory = sandboxdefaults::memoryArgument(settings.memoryMiB());
+    config.cpus = sandboxdefaults::cpusArgument(settings.cpus());
     config.idleTimeoutMs = settings.idleTimeoutMinutes() * 60 * 1000;
     return config;
 }
@@ -25,7 +25,7 @@ std::unique_ptr<ContainerRuntime> SandboxFactory::runtimeFor(const DetectionResu
         return nullptr;
     }
     config.podmanRootless = *detection.chosen == RuntimeKind::Podman && probe->rootless.value_or(false);
-    return ContainerRuntime::create(runtimeKindToString(*detection.chosen), probe->binaryPath);
+    return ContainerRuntime::create(*detection.chosen, probe->binaryPath);
 }
 
 RuntimeReport SandboxFactory::runtimeReport(const DetectionResult& detection) {
@@ -38,7 +38,7 @@ RuntimeReport SandboxFactory::runtimeReport(const DetectionResult& detection) {
         return report;
     }
     report.ready = false;
-    report.reason = detection.reason.isEmpty() ? QString(kNoRuntimeMessage) : detection.reason;
+    report.reason = detection.unusableReason();
     return report;
 }
 

@@ -1,5 +1,6 @@
 #include "backend/backendconnection.h"
 
+#include "backend/backendurl.h"
 #include "backend/protocol.h"
 #include "support/logging.h"
 
@@ -10,17 +11,6 @@
 #include <QWebSocket>
 
 namespace zeus {
-
-namespace {
-
-bool isLoopbackHost(const QString& host) {
-    if (host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)
-        return true;
-    const QHostAddress address(host);
-    return !address.isNull() && address.isLoopback();
-}
-
-}  // namespace
 
 BackendConnection::BackendConnection(QObject* parent) : QObject(parent), m_policy(m_settings.reconnect) {
     qRegisterMetaType<IncomingMessage>();
@@ -111,24 +101,6 @@ qint64 BackendConnection::pendingWriteBytes() const {
     return m_socket->bytesToWrite();
 }
 
-std::optional<QString> BackendConnection::validateUrl(const QUrl& url) {
-    if (url.isEmpty())
-        return tr("No backend URL is set.");
-    if (!url.isValid() || url.host().isEmpty())
-        return tr("The backend URL is not valid.");
-    if (!url.userInfo().isEmpty())
-        return tr("The backend URL must not contain a user name or password.");
-    const QString scheme = url.scheme().toLower();
-    if (scheme == QLatin1String("wss"))
-        return std::nullopt;
-    if (scheme == QLatin1String("ws")) {
-        if (isLoopbackHost(url.host()))
-            return std::nullopt;
-        return tr("Plain ws:// is only allowed to this computer; use wss:// for %1.").arg(url.host());
-    }
-    return tr("The backend URL must start with wss://.");
-}
-
 int BackendConnection::httpStatusFromHandshakeError(const QString& errorString) {
     static const QRegularExpression status(QStringLiteral("status code: (\\d{3})\\b"));
     const QRegularExpressionMatch match = status.match(errorString);
@@ -142,13 +114,13 @@ QString BackendConnection::stateName(State state) {
         case State::SignedOut:
             return tr("Signed out");
         case State::Connecting:
-            return tr("Connecting");
+            return tr("Connecting…");
         case State::Connected:
             return tr("Connected");
         case State::Reconnecting:
             return tr("Reconnecting");
         case State::AuthFailed:
-            return tr("Sign-in refused");
+            return tr("Sign-in rejected");
         case State::Error:
             return tr("Error");
     }
@@ -164,9 +136,9 @@ void BackendConnection::openSocket() {
         setState(State::SignedOut, QStringLiteral("no sign-in token"));
         return;
     }
-    if (const std::optional<QString> problem = validateUrl(m_url)) {
-        m_lastError = *problem;
-        setState(State::Error, QStringLiteral("refused URL: ") + *problem);
+    if (const QString problem = BackendUrl::problem(m_url); !problem.isEmpty()) {
+        m_lastError = problem;
+        setState(State::Error, QStringLiteral("refused URL: ") + problem);
         return;
     }
 

@@ -88,8 +88,6 @@ public:
     // output) watches to slow down. 0 when not connected (nothing is queued then: send() refuses).
     qint64 pendingWriteBytes() const;
 
-    // Why `url` cannot be used, or nothing when it can: wss://, or ws:// to loopback only, no credentials.
-    static std::optional<QString> validateUrl(const QUrl& url);
     // The HTTP status of a refused upgrade, read from QWebSocket's error string (Qt 6.4 exposes nothing better);
     // 0 when there is none.
     static int httpStatusFromHandshakeError(const QString& errorString);

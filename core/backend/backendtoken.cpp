@@ -1,6 +1,6 @@
 #include "backend/backendtoken.h"
 
-#include <QHostAddress>
+#include "backend/backendurl.h"
 
 namespace zeus {
 
@@ -13,11 +13,7 @@ bool BackendToken::allowsAnonymous(const QUrl& url) {
         || !url.userInfo().isEmpty()) {
         return false;
     }
-    if (url.host().compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0) {
-        return true;
-    }
-    const QHostAddress address(url.host());
-    return !address.isNull() && address.isLoopback();
+    return BackendUrl::isLoopbackHost(url.host());
 }
 
 QString BackendToken::effective(const QUrl& url, const QString& storedToken) {

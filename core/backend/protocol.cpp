@@ -292,20 +292,20 @@ QJsonObject Protocol::makeToolResult(const ToolResultMessage& result) {
     QJsonObject object{
         {QStringLiteral("type"), QStringLiteral("tool_result")},
         {QStringLiteral("call_id"), result.callId},
-        {QStringLiteral("status"), statusName(result.status)},
+        {QStringLiteral("status"), execStatusName(result.status)},
         {QStringLiteral("exit_code"), result.exitCode ? QJsonValue(*result.exitCode) : QJsonValue()},
         {QStringLiteral("output"), result.output},
         {QStringLiteral("truncated"), result.truncated},
         {QStringLiteral("duration_ms"), result.durationMs},
     };
-    if (result.status == ToolResultStatus::Error) {
+    if (result.status == ExecStatus::Error) {
         object.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), errorCodeName(result.errorCode)},
                                                            {QStringLiteral("message"), result.errorMessage}});
     }
     return object;
 }
 
-QJsonObject Protocol::makeSessionState(const QString& sessionId, SessionStateKind state, const QString& container) {
+QJsonObject Protocol::makeSessionState(const QString& sessionId, SessionState state, const QString& container) {
     return QJsonObject{
         {QStringLiteral("type"), QStringLiteral("session_state")},
         {QStringLiteral("session_id"), sessionId},
@@ -475,7 +475,7 @@ QByteArray Protocol::toolResultFrame(const ToolResultMessage& result) {
     appendJsonString(frame, result.callId.toUtf8());
     frame.append(",\"duration_ms\":");
     frame.append(QByteArray::number(result.durationMs));
-    if (result.status == ToolResultStatus::Error) {
+    if (result.status == ExecStatus::Error) {
         frame.append(",\"error\":{\"code\":\"");
         frame.append(errorCodeName(result.errorCode).latin1());
         frame.append("\",\"message\":");
@@ -488,7 +488,7 @@ QByteArray Protocol::toolResultFrame(const ToolResultMessage& result) {
     appendJsonString(frame, output);
     output = QByteArray();  // the big transient copy goes before the caller makes its own
     frame.append(",\"status\":\"");
-    frame.append(statusName(result.status).latin1());
+    frame.append(execStatusName(result.status).latin1());
     frame.append("\",\"truncated\":");
     frame.append(result.truncated ? "true" : "false");
     frame.append(",\"type\":\"tool_result\"}");
@@ -530,34 +530,6 @@ std::optional<ProtocolErrorCode> Protocol::errorCodeFromName(const QString& name
 
 QLatin1String Protocol::streamName(OutputStream stream) {
     return stream == OutputStream::Stderr ? QLatin1String("stderr") : QLatin1String("stdout");
-}
-
-QLatin1String Protocol::statusName(ToolResultStatus status) {
-    switch (status) {
-        case ToolResultStatus::Ok:
-            return QLatin1String("ok");
-        case ToolResultStatus::Error:
-            return QLatin1String("error");
-        case ToolResultStatus::Timeout:
-            return QLatin1String("timeout");
-        case ToolResultStatus::Cancelled:
-            return QLatin1String("cancelled");
-    }
-    return QLatin1String("error");
-}
-
-QLatin1String Protocol::sessionStateName(SessionStateKind state) {
-    switch (state) {
-        case SessionStateKind::Starting:
-            return QLatin1String("starting");
-        case SessionStateKind::Running:
-            return QLatin1String("running");
-        case SessionStateKind::Stopped:
-            return QLatin1String("stopped");
-        case SessionStateKind::Failed:
-            return QLatin1String("failed");
-    }
-    return QLatin1String("failed");
 }
 
 }  // namespace zeus

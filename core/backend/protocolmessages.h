@@ -1,6 +1,8 @@
 #pragma once
 
+#include "support/execstatus.h"
 #include "support/outputstream.h"
+#include "support/sessionstate.h"
 
 #include <QMetaType>
 #include <QString>
@@ -104,11 +106,9 @@ struct HelloMessage {
     QStringList pending;     // call_ids whose results are kept and not acknowledged yet
 };
 
-enum class ToolResultStatus { Ok, Error, Timeout, Cancelled };
-
 struct ToolResultMessage {
     QString callId;
-    ToolResultStatus status = ToolResultStatus::Ok;
+    ExecStatus status = ExecStatus::Ok;
     std::optional<int> exitCode;  // null when the command never ran or was killed
     QString output;               // stdout and stderr in arrival order, capped
     bool truncated = false;
@@ -117,8 +117,6 @@ struct ToolResultMessage {
     ProtocolErrorCode errorCode = ProtocolErrorCode::ContainerFailed;
     QString errorMessage;
 };
-
-enum class SessionStateKind { Starting, Running, Stopped, Failed };
 
 }  // namespace zeus
 

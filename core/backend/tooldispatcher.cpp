@@ -2,7 +2,6 @@
 
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"
-#include "runtime/detectionresult.h"
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
@@ -11,38 +10,6 @@
 #include <QFileInfo>
 
 namespace zeus {
-
-namespace {
-
-SessionStateKind toKind(SessionState state) {
-    switch (state) {
-        case SessionState::Starting:
-            return SessionStateKind::Starting;
-        case SessionState::Running:
-            return SessionStateKind::Running;
-        case SessionState::Stopped:
-            return SessionStateKind::Stopped;
-        case SessionState::Failed:
-            return SessionStateKind::Failed;
-    }
-    return SessionStateKind::Failed;
-}
-
-ToolResultStatus toStatus(ExecStatus status) {
-    switch (status) {
-        case ExecStatus::Ok:
-            return ToolResultStatus::Ok;
-        case ExecStatus::Error:
-            return ToolResultStatus::Error;
-        case ExecStatus::Timeout:
-            return ToolResultStatus::Timeout;
-        case ExecStatus::Cancelled:
-            return ToolResultStatus::Cancelled;
-    }
-    return ToolResultStatus::Error;
-}
-
-}  // namespace
 
 ToolDispatcher::ToolDispatcher(BackendConnection* connection, QObject* parent)
     : QObject(parent), m_connection(connection) {
@@ -119,7 +86,7 @@ void ToolDispatcher::cancelAll() {
 ToolResultMessage ToolDispatcher::refusal(const QString& callId, ProtocolErrorCode code, const QString& message) {
     ToolResultMessage result;
     result.callId = callId;
-    result.status = ToolResultStatus::Error;
+    result.status = ExecStatus::Error;
     result.errorCode = code;
     result.errorMessage = message;
     return result;
@@ -128,16 +95,37 @@ ToolResultMessage ToolDispatcher::refusal(const QString& callId, ProtocolErrorCo
 ToolResultMessage ToolDispatcher::toResultMessage(const ExecResult& exec) {
     ToolResultMessage result;
     result.callId = exec.callId;
-    result.status = toStatus(exec.status);
+    result.status = exec.status;
     result.exitCode = exec.exitCode;
     result.output = exec.output;
     result.truncated = exec.truncated;
     result.durationMs = exec.durationMs;
-    if (result.status == ToolResultStatus::Error) {
-        result.errorCode = Protocol::errorCodeFromName(exec.errorCode).value_or(ProtocolErrorCode::ContainerFailed);
+    if (result.status == ExecStatus::Error) {
+        result.errorCode = protocolErrorFor(exec.errorCode);
         result.errorMessage = exec.errorMessage;
     }
     return result;
+}
+
+ProtocolErrorCode ToolDispatcher::protocolErrorFor(ExecError error) {
+    // No default: a new ExecError must be given its protocol code here, never fall into another one.
+    switch (error) {
+        case ExecError::WorkspaceInvalid:
+            return ProtocolErrorCode::WorkspaceInvalid;
+        case ExecError::ImageMissing:
+            return ProtocolErrorCode::ImageMissing;
+        case ExecError::Busy:
+            return ProtocolErrorCode::Busy;
+        case ExecError::NoRuntime:
+            return ProtocolErrorCode::NoRuntime;
+        case ExecError::ContainerFailed:
+            return ProtocolErrorCode::ContainerFailed;
+        case ExecError::None:
+            // An Error status without a code: execution failed in a way it did not name; the
+            // container is what failed under the call.
+            return ProtocolErrorCode::ContainerFailed;
+    }
+    return ProtocolErrorCode::ContainerFailed;  // not reached: the switch handles every value
 }
 
 QString ToolDispatcher::canonicalFolder(const QString& path) {
@@ -185,7 +173,7 @@ void ToolDispatcher::onConnected() {
     if (m_manager) {
         const QStringList sessions = m_manager->sessionIds();
         for (const QString& sessionId : sessions) {
-            send(Protocol::makeSessionState(sessionId, toKind(m_manager->sessionState(sessionId)),
+            send(Protocol::makeSessionState(sessionId, m_manager->sessionState(sessionId),
                                             m_manager->containerId(sessionId)));
         }
     }
@@ -235,7 +223,12 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         return;
     }
     if (!m_manager) {
-        finish(refusal(call.callId, ProtocolErrorCode::NoRuntime, QString(kNoRuntimeMessage)));
+        // The runtime report says why in the words of the detection (SandboxFactory::runtimeReport
+        // always gives a reason); without a report the detection has not finished yet.
+        const QString reason = m_client.runtime.reason.isEmpty()
+                                   ? QStringLiteral("The container runtime is still being checked; try again shortly.")
+                                   : m_client.runtime.reason;
+        finish(refusal(call.callId, ProtocolErrorCode::NoRuntime, reason));
         return;
     }
     ExecRequest request;
@@ -275,7 +268,7 @@ void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
         m_manager->endSession(end.sessionId);
     }
     // Nothing was running: confirm at once, so the backend always hears back.
-    send(Protocol::makeSessionState(end.sessionId, SessionStateKind::Stopped, QString()));
+    send(Protocol::makeSessionState(end.sessionId, SessionState::Stopped, QString()));
 }
 
 void ToolDispatcher::onAck(const AckMessage& ack) {
@@ -342,7 +335,7 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
                              << m_results.limits().maxResults << "results or" << m_results.limits().maxBytes
                              << "bytes are kept";
     }
-    qCInfo(lcBackend).noquote() << "call" << result.callId << "finished:" << Protocol::statusName(result.status)
+    qCInfo(lcBackend).noquote() << "call" << result.callId << "finished:" << execStatusName(result.status)
                                 << (result.exitCode ? QString::number(*result.exitCode) : QStringLiteral("-"));
     if (!sendFrame(Protocol::toolResultFrame(result))) {
         qCInfo(lcBackend) << "call" << result.callId << "result kept until the backend reconnects";
@@ -351,7 +344,7 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
 }
 
 void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId) {
-    send(Protocol::makeSessionState(sessionId, toKind(state), containerId));
+    send(Protocol::makeSessionState(sessionId, state, containerId));
 }
 
 }  // namespace zeus

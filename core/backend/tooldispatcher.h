@@ -3,7 +3,7 @@
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
 #include "sandbox/commandexecution.h"
-#include "sandbox/sessionstate.h"
+#include "support/sessionstate.h"
 
 #include <QHash>
 #include <QObject>
@@ -49,6 +49,9 @@ public:
     void setApprovedWorkspaces(const QStringList& workspaces);
     QStringList approvedWorkspaces() const { return m_approved; }
     void setResultLimits(const ResultStore::Limits& limits);
+
+    // The protocol code of an execution error (tool_result.error.code); every ExecError has one.
+    static ProtocolErrorCode protocolErrorFor(ExecError error);
 
     // The hello this client would send now.
     HelloMessage hello() const;

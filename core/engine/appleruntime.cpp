@@ -30,12 +30,6 @@ ContainerInfo parseContainerObject(const QJsonObject& object) {
 
 }  // namespace
 
-QVersionNumber AppleRuntime::parseVersion(const QString& versionOutput) {
-    static const QRegularExpression re(QStringLiteral("version\\s+v?(\\d+\\.\\d+(?:\\.\\d+)?)"));
-    const QRegularExpressionMatch match = re.match(versionOutput);
-    return match.hasMatch() ? QVersionNumber::fromString(match.captured(1)) : QVersionNumber();
-}
-
 bool AppleRuntime::atLeast(int major, int minor) const {
     return m_version.isNull() || m_version >= QVersionNumber(major, minor);
 }
@@ -152,10 +146,6 @@ std::optional<ContainerInfo> AppleRuntime::parseInspect(const QByteArray& output
 
 QStringList AppleRuntime::imageExistsArguments(const QString& image) const {
     return {QStringLiteral("image"), QStringLiteral("inspect"), image};
-}
-
-QStringList AppleRuntime::eventsArguments(const QString& /*ownerId*/) const {
-    return {};
 }
 
 }  // namespace zeus

@@ -13,13 +13,11 @@ namespace zeus {
 class AppleRuntime : public ContainerRuntime {
 public:
     AppleRuntime() { m_program = QStringLiteral("container"); }
-    QString kind() const override { return QStringLiteral("apple"); }
+    RuntimeKind kind() const override { return RuntimeKind::Apple; }
 
     // The CLI's version (from `container --version`); unknown = assume the newest.
     void setVersion(const QVersionNumber& version) { m_version = version; }
     QVersionNumber version() const { return m_version; }
-    // "container CLI version 0.10.0-27-g9fd15f0 (build: debug, commit: 9fd15f0)" -> 0.10.0
-    static QVersionNumber parseVersion(const QString& versionOutput);
 
     QString unsupportedReason(const ContainerSpec& spec) const override;
     QStringList runArguments(const ContainerSpec& spec) const override;
@@ -31,7 +29,6 @@ public:
     QStringList inspectArguments(const QString& container) const override;
     std::optional<ContainerInfo> parseInspect(const QByteArray& output) const override;
     QStringList imageExistsArguments(const QString& image) const override;
-    QStringList eventsArguments(const QString& ownerId) const override;
 
     // The server refuses less than 200 MiB; smaller limits are raised to it.
     static QString memoryArgument(const QString& memory);

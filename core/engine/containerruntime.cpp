@@ -4,14 +4,32 @@
 #include "engine/dockerruntime.h"
 #include "engine/podmanruntime.h"
 
+#include <QRegularExpression>
+
 namespace zeus {
 
 QString ContainerRuntime::unsupportedReason(const ContainerSpec& /*spec*/) const {
     return {};
 }
 
+EngineFailure ContainerRuntime::imageCheckFailure(const QByteArray& output) const {
+    // Docker "No such image", Podman "image not known", Apple "not found: ..." or "failed to
+    // find image". Only an answer that names the image as missing counts.
+    static const QRegularExpression missing(
+        QStringLiteral("no such image|image not known|image not found|not found: |failed to find image"),
+        QRegularExpression::CaseInsensitiveOption);
+    return QString::fromUtf8(output).contains(missing) ? EngineFailure::ImageMissing : EngineFailure::Other;
+}
+
+EngineFailure ContainerRuntime::containerCallFailure(const QByteArray& output) const {
+    // Docker "No such container", Podman "no such container", Apple "notFound: container not found".
+    const QByteArray text = output.toLower();
+    return text.contains("no such") || text.contains("not found") ? EngineFailure::NoSuchContainer
+                                                                  : EngineFailure::Other;
+}
+
 QString ContainerRuntime::buildImageCommand(const QString& image) const {
-    QString program = m_program.isEmpty() ? kind() : m_program;
+    QString program = m_program.isEmpty() ? runtimeProgram(kind()) : m_program;
     return program + QStringLiteral(" build -t ") + image + QLatin1Char(' ') + dockerContextDirectory();
 }
 
@@ -32,16 +50,20 @@ QList<QPair<QString, QString>> ContainerRuntime::labelsFor(const ContainerSpec& 
     };
 }
 
-std::unique_ptr<ContainerRuntime> ContainerRuntime::create(const QString& kind, const QString& program) {
+std::unique_ptr<ContainerRuntime> ContainerRuntime::create(RuntimeKind kind, const QString& program) {
     std::unique_ptr<ContainerRuntime> runtime;
-    if (kind == QLatin1String("docker")) {
-        runtime = std::make_unique<DockerRuntime>();
-    } else if (kind == QLatin1String("podman")) {
-        runtime = std::make_unique<PodmanRuntime>();
-    } else if (kind == QLatin1String("apple")) {
-        runtime = std::make_unique<AppleRuntime>();
+    switch (kind) {
+        case RuntimeKind::Docker:
+            runtime = std::make_unique<DockerRuntime>();
+            break;
+        case RuntimeKind::Podman:
+            runtime = std::make_unique<PodmanRuntime>();
+            break;
+        case RuntimeKind::Apple:
+            runtime = std::make_unique<AppleRuntime>();
+            break;
     }
-    if (runtime && !program.isEmpty()) {
+    if (!program.isEmpty()) {
         runtime->setProgram(program);
     }
     return runtime;

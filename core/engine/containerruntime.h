@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/containerspec.h"
+#include "runtime/runtimekind.h"
 
 #include <QByteArray>
 #include <QList>
@@ -22,6 +23,13 @@ struct ContainerInfo {
     QMap<QString, QString> labels;
 };
 
+// What a failed engine CLI call said, in the app's words (the engine's own wording is read
+// only here, in the adapters):
+//   Other           - anything else (the engine is down, a flag refused, ...);
+//   ImageMissing    - the image named in the call is not present;
+//   NoSuchContainer - a container named in the call does not exist.
+enum class EngineFailure { Other, ImageMissing, NoSuchContainer };
+
 // One container engine's command line, as pure functions: argument lists in, parsed
 // output out. It owns the knowledge of flags and output formats of one CLI; it must
 // never start a process (the SessionManager does, through QProcess with these lists),
@@ -30,8 +38,7 @@ class ContainerRuntime {
 public:
     virtual ~ContainerRuntime() = default;
 
-    // "docker", "podman" or "apple".
-    virtual QString kind() const = 0;
+    virtual RuntimeKind kind() const = 0;
     // The CLI to start ("docker", "podman", "container", or a full path).
     QString program() const { return m_program; }
     void setProgram(const QString& program) { m_program = program; }
@@ -52,8 +59,12 @@ public:
     virtual std::optional<ContainerInfo> parseInspect(const QByteArray& output) const = 0;
     // Exit code 0 means the image is present locally.
     virtual QStringList imageExistsArguments(const QString& image) const = 0;
-    // A stream of container-died events for this owner; empty when the engine has none.
-    virtual QStringList eventsArguments(const QString& ownerId) const = 0;
+    // What the output of a failed imageExistsArguments() call means: ImageMissing or Other (an
+    // engine that is down fails that call too, and that is not a missing image).
+    virtual EngineFailure imageCheckFailure(const QByteArray& output) const;
+    // What the output of a failed call naming containers (inspect, stats) means:
+    // NoSuchContainer or Other.
+    virtual EngineFailure containerCallFailure(const QByteArray& output) const;
     // The command a user runs to build the sandbox image (for the image_missing message).
     virtual QString buildImageCommand(const QString& image) const;
 
@@ -62,8 +73,8 @@ public:
     // Where the project's Dockerfile is installed.
     static QString dockerContextDirectory();
 
-    // A runtime for "docker", "podman" or "apple"; null for anything else.
-    static std::unique_ptr<ContainerRuntime> create(const QString& kind, const QString& program = QString());
+    // The adapter of one engine; program empty: the engine's usual CLI name.
+    static std::unique_ptr<ContainerRuntime> create(RuntimeKind kind, const QString& program = QString());
 
 protected:
     QString m_program;

@@ -6,6 +6,21 @@
 
 namespace zeus {
 
+// The resource limits a container gets unless the user chose others. Defined here only:
+// ContainerSpec, SandboxConfig and the settings take their defaults from it.
+namespace sandboxdefaults {
+inline constexpr int kPidsLimit = 512;
+inline constexpr int kMemoryMiB = 2048;
+inline constexpr double kCpus = 2.0;
+// The engine CLIs' spelling of a limit: 2048 -> "2048m", 2.0 -> "2", 1.5 -> "1.5".
+inline QString memoryArgument(int mebibytes) {
+    return QString::number(mebibytes) + QStringLiteral("m");
+}
+inline QString cpusArgument(double cpus) {
+    return QString::number(cpus, 'g', 4);
+}
+}  // namespace sandboxdefaults
+
 // Everything that decides how one session's container is created. Built by the
 // SessionManager from the SandboxConfig and a guarded workspace; turned into an argument
 // list by a ContainerRuntime. It never carries anything the backend chose except the
@@ -17,9 +32,9 @@ struct ContainerSpec {
     QString sessionId;
     QString ownerId;
     HardeningProfile profile = HardeningProfile::Standard;
-    int pidsLimit = 512;
-    QString memory = QStringLiteral("2g");
-    QString cpus = QStringLiteral("2");
+    int pidsLimit = sandboxdefaults::kPidsLimit;
+    QString memory = sandboxdefaults::memoryArgument(sandboxdefaults::kMemoryMiB);
+    QString cpus = sandboxdefaults::cpusArgument(sandboxdefaults::kCpus);
     QString network;  // empty: standard = engine default, hardened = none
     int uid = -1;     // host uid/gid for --user; -1: do not set (not Linux)
     int gid = -1;

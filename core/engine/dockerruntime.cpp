@@ -49,16 +49,4 @@ QList<ContainerInfo> DockerRuntime::parseList(const QByteArray& output) const {
     return containers;
 }
 
-QStringList DockerRuntime::eventsArguments(const QString& ownerId) const {
-    return {QStringLiteral("events"),
-            QStringLiteral("--filter"),
-            QStringLiteral("type=container"),
-            QStringLiteral("--filter"),
-            QStringLiteral("label=") + labels::owner() + QLatin1Char('=') + ownerId,
-            QStringLiteral("--filter"),
-            QStringLiteral("event=die"),
-            QStringLiteral("--format"),
-            QStringLiteral("{{json .}}")};
-}
-
 }  // namespace zeus

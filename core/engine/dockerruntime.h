@@ -9,10 +9,9 @@ namespace zeus {
 class DockerRuntime : public OciCliRuntime {
 public:
     DockerRuntime() { m_program = QStringLiteral("docker"); }
-    QString kind() const override { return QStringLiteral("docker"); }
+    RuntimeKind kind() const override { return RuntimeKind::Docker; }
     QStringList listArguments(const QString& ownerId) const override;
     QList<ContainerInfo> parseList(const QByteArray& output) const override;
-    QStringList eventsArguments(const QString& ownerId) const override;
 };
 
 }  // namespace zeus

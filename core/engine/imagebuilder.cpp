@@ -142,16 +142,6 @@ QString ImageBuilder::locateDockerDirectory() {
     return {};
 }
 
-QString ImageBuilder::programForRuntime(const QString& runtime) {
-    if (runtime == QLatin1String("apple")) {
-        return QStringLiteral("container");
-    }
-    if (runtime == QLatin1String("docker") || runtime == QLatin1String("podman")) {
-        return runtime;
-    }
-    return {};
-}
-
 void ImageBuilder::setTimeout(int milliseconds) {
     m_timeoutTimer.setInterval(milliseconds > 0 ? milliseconds : kDefaultTimeoutMs);
 }

@@ -67,9 +67,6 @@ public:
     // The first candidate that holds a Dockerfile, for this process; empty when there is none.
     static QString locateDockerDirectory();
 
-    // The engine program for a runtime name: apple -> container, docker -> docker, podman -> podman.
-    static QString programForRuntime(const QString& runtime);
-
     // Overall limit for one build (default 60 minutes) and the grace between terminate and kill (default 3 s).
     void setTimeout(int milliseconds);
     void setKillGrace(int milliseconds);

@@ -45,16 +45,4 @@ QList<ContainerInfo> PodmanRuntime::parseList(const QByteArray& output) const {
     return containers;
 }
 
-QStringList PodmanRuntime::eventsArguments(const QString& ownerId) const {
-    return {QStringLiteral("events"),
-            QStringLiteral("--filter"),
-            QStringLiteral("type=container"),
-            QStringLiteral("--filter"),
-            QStringLiteral("label=") + labels::owner() + QLatin1Char('=') + ownerId,
-            QStringLiteral("--filter"),
-            QStringLiteral("event=died"),
-            QStringLiteral("--format"),
-            QStringLiteral("json")};
-}
-
 }  // namespace zeus

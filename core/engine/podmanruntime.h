@@ -9,10 +9,9 @@ namespace zeus {
 class PodmanRuntime : public OciCliRuntime {
 public:
     PodmanRuntime() { m_program = QStringLiteral("podman"); }
-    QString kind() const override { return QStringLiteral("podman"); }
+    RuntimeKind kind() const override { return RuntimeKind::Podman; }
     QStringList listArguments(const QString& ownerId) const override;
     QList<ContainerInfo> parseList(const QByteArray& output) const override;
-    QStringList eventsArguments(const QString& ownerId) const override;
 
 protected:
     QStringList userArguments(const ContainerSpec& spec) const override;

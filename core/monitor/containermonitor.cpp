@@ -18,12 +18,6 @@ constexpr int kRemovedMemory = 256;
 // stamped a little before we noticed: resume a bit earlier (replays are de-duplicated).
 constexpr int kResumeOverlapSecs = 2;
 
-// Docker "No such container", Podman "no such container", Apple "notFound: container not found".
-bool sayNoSuchContainer(const QByteArray& standardError) {
-    const QByteArray text = standardError.toLower();
-    return text.contains("no such") || text.contains("not found");
-}
-
 }  // namespace
 
 ContainerMonitor::ContainerMonitor(RuntimeKind kind, const QString& ownerId, QObject* parent)
@@ -32,7 +26,7 @@ ContainerMonitor::ContainerMonitor(RuntimeKind kind, const QString& ownerId, QOb
       m_ownerId(ownerId),
       m_program(runtimeProgram(kind)),
       m_environment(QProcessEnvironment::systemEnvironment()),
-      m_runtime(ContainerRuntime::create(runtimeKindToString(kind), m_program)) {
+      m_runtime(ContainerRuntime::create(kind, m_program)) {
     qRegisterMetaType<zeus::ContainerEvent::State>();
     m_restartTimer.setSingleShot(true);
     connect(&m_restartTimer, &QTimer::timeout, this, &ContainerMonitor::startEventsStream);
@@ -41,7 +35,7 @@ ContainerMonitor::ContainerMonitor(RuntimeKind kind, const QString& ownerId, QOb
 }
 
 ContainerMonitor::ContainerMonitor(const ContainerRuntime& runtime, const QString& ownerId, QObject* parent)
-    : ContainerMonitor(runtimeKindFromString(runtime.kind()).value_or(RuntimeKind::Docker), ownerId, parent) {
+    : ContainerMonitor(runtime.kind(), ownerId, parent) {
     if (!runtime.program().isEmpty()) {
         setProgram(runtime.program());
     }
@@ -433,7 +427,8 @@ void ContainerMonitor::onInspectFinished(const QStringList& requested, const Pro
         seen << event.containerId;
         report(event);
     }
-    if (result.succeeded() || !result.started || result.timedOut || !sayNoSuchContainer(result.standardError)) {
+    if (result.succeeded() || !result.started || result.timedOut
+        || m_runtime->containerCallFailure(result.standardError) != EngineFailure::NoSuchContainer) {
         if (!result.succeeded()) {
             qCInfo(lcRuntime) << "container monitor: inspect failed:" << result.errorString
                               << QString::fromUtf8(result.standardError.left(300));
@@ -532,7 +527,8 @@ void ContainerMonitor::onStatsFinished(const QStringList& polled, const ProcessR
     if (!result.succeeded()) {
         qCDebug(lcRuntime) << "container stats failed:" << QString::fromUtf8(result.standardError.left(300));
         // One vanished container fails the whole call on both engines: find out which.
-        if (result.started && !result.timedOut && sayNoSuchContainer(result.standardError)) {
+        if (result.started && !result.timedOut
+            && m_runtime->containerCallFailure(result.standardError) == EngineFailure::NoSuchContainer) {
             refresh(polled);
         }
     }

@@ -54,4 +54,11 @@ DetectionResult DetectionResult::choose(const QList<RuntimeProbe>& probes, Runti
     return result;
 }
 
+QString DetectionResult::unusableReason() const {
+    if (isUsable()) {
+        return {};
+    }
+    return reason.isEmpty() ? QString(kNoRuntimeMessage) : reason;
+}
+
 }  // namespace zeus

@@ -29,6 +29,9 @@ struct DetectionResult {
     qint64 durationMs = 0;
 
     bool isUsable() const { return chosen.has_value(); }
+    // Why nothing can run, for every place that refuses or explains: the reason, or
+    // kNoRuntimeMessage when none was given. Empty when a runtime is usable.
+    QString unusableReason() const;
     // The probe of one runtime, or nullptr when it was not probed.
     const RuntimeProbe* probe(RuntimeKind kind) const;
     // The chosen runtime's probe, or nullptr.

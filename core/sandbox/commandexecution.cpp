@@ -44,21 +44,25 @@ constexpr int kInspectTimeoutMs = 10000;
 
 }  // namespace
 
-QString execStatusName(ExecStatus status) {
-    switch (status) {
-        case ExecStatus::Ok:
-            return QStringLiteral("ok");
-        case ExecStatus::Error:
-            return QStringLiteral("error");
-        case ExecStatus::Timeout:
-            return QStringLiteral("timeout");
-        case ExecStatus::Cancelled:
-            return QStringLiteral("cancelled");
+QString execErrorName(ExecError error) {
+    switch (error) {
+        case ExecError::None:
+            return {};
+        case ExecError::WorkspaceInvalid:
+            return QStringLiteral("workspace_invalid");
+        case ExecError::ImageMissing:
+            return QStringLiteral("image_missing");
+        case ExecError::ContainerFailed:
+            return QStringLiteral("container_failed");
+        case ExecError::Busy:
+            return QStringLiteral("busy");
+        case ExecError::NoRuntime:
+            return QStringLiteral("no_runtime");
     }
-    return QStringLiteral("error");
+    return {};
 }
 
-ExecResult ExecResult::failure(const ExecRequest& request, const QString& code, const QString& message) {
+ExecResult ExecResult::failure(const ExecRequest& request, ExecError code, const QString& message) {
     ExecResult result;
     result.callId = request.callId;
     result.sessionId = request.sessionId;
@@ -172,7 +176,7 @@ void CommandExecution::abandon(const QString& message) {
     m_cliGrace.start(kCliGraceMs + 10000);
 }
 
-void CommandExecution::fail(const QString& code, const QString& message) {
+void CommandExecution::fail(ExecError code, const QString& message) {
     ExecResult result = ExecResult::failure(m_request, code, message);
     finishWith(result);
 }
@@ -221,7 +225,7 @@ void CommandExecution::onExecFinished() {
     if (m_exec->failedToStart()) {
         ExecResult result = baseResult();
         result.status = ExecStatus::Error;
-        result.errorCode = execerror::containerFailed();
+        result.errorCode = ExecError::ContainerFailed;
         result.errorMessage = QStringLiteral("Could not start %1: %2").arg(m_runtime.program(), m_exec->errorString());
         finishWith(result);
         return;
@@ -248,7 +252,7 @@ void CommandExecution::checkContainerThenFinish() {
         }
         result.status = ExecStatus::Error;
         result.exitCode.reset();
-        result.errorCode = execerror::containerFailed();
+        result.errorCode = ExecError::ContainerFailed;
         result.containerLost = !info || !info->running;
         if (!info) {
             const QString why = m_inspect->diagnostic();
@@ -260,7 +264,8 @@ void CommandExecution::checkContainerThenFinish() {
                 QStringLiteral("The container stopped (%1) while the command ran; the next command starts a new one.")
                     .arg(info->state);
         } else {
-            result.errorMessage = QStringLiteral("The %1 CLI was killed while the command ran.").arg(m_runtime.kind());
+            result.errorMessage = QStringLiteral("The %1 CLI was killed while the command ran.")
+                                      .arg(runtimeKindToString(m_runtime.kind()));
         }
         finishWith(result);
     });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sandbox/outputcollector.h"
+#include "support/execstatus.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -17,27 +18,17 @@ namespace zeus {
 class ContainerRuntime;
 class SessionProcess;
 
-// Error codes of SPEC §5 that execution produces.
-namespace execerror {
-inline QString workspaceInvalid() {
-    return QStringLiteral("workspace_invalid");
-}
-inline QString imageMissing() {
-    return QStringLiteral("image_missing");
-}
-inline QString containerFailed() {
-    return QStringLiteral("container_failed");
-}
-inline QString busy() {
-    return QStringLiteral("busy");
-}
-inline QString noRuntime() {
-    return QStringLiteral("no_runtime");
-}
-}  // namespace execerror
-
-enum class ExecStatus { Ok, Error, Timeout, Cancelled };
-QString execStatusName(ExecStatus status);  // "ok", "error", "timeout", "cancelled"
+// Why a call ended with ExecStatus::Error: the SPEC §5 error codes that execution produces.
+// The backend layer maps each to its protocol code with an exhaustive switch.
+//   None             - no error (status is not Error);
+//   WorkspaceInvalid - the folder is gone, not a folder, or refused by the guard;
+//   ImageMissing     - the sandbox image is not present in the engine;
+//   ContainerFailed  - the container could not be created, or failed under the command;
+//   Busy             - over a concurrency limit, or the session runs in another folder;
+//   NoRuntime        - the engine is unreachable.
+enum class ExecError { None, WorkspaceInvalid, ImageMissing, ContainerFailed, Busy, NoRuntime };
+// The SPEC word ("workspace_invalid", ...; empty for None), for logs, the session log and the UI.
+QString execErrorName(ExecError error);
 
 // One command to run in a session's container.
 struct ExecRequest {
@@ -53,8 +44,8 @@ struct ExecResult {
     QString callId;
     QString sessionId;
     ExecStatus status = ExecStatus::Error;
-    std::optional<int> exitCode;  // none for timeout, cancel and errors
-    QString errorCode;            // set when status is Error
+    std::optional<int> exitCode;            // none for timeout, cancel and errors
+    ExecError errorCode = ExecError::None;  // set when status is Error
     QString errorMessage;
     QString output;  // combined stdout+stderr in arrival order, capped
     bool truncated = false;
@@ -64,7 +55,7 @@ struct ExecResult {
     QDateTime started;
     bool containerLost = false;  // the container stopped or vanished under the call
 
-    static ExecResult failure(const ExecRequest& request, const QString& code, const QString& message);
+    static ExecResult failure(const ExecRequest& request, ExecError code, const QString& message);
 };
 
 // Runs one command in a running container and really stops it on timeout or cancel.
@@ -94,7 +85,7 @@ public:
     // cancelled with this message once the exec process has gone (or at once if not started).
     void abandon(const QString& message);
     // Ends a call that never started (container creation failed).
-    void fail(const QString& code, const QString& message);
+    void fail(ExecError code, const QString& message);
     // Flow control: stop reading the command's output (its pipe fills and the command blocks
     // on its next write) or resume. Ignored once the command is being stopped, which must
     // always be able to finish.

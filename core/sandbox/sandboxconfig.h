@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/containerspec.h"
 #include "engine/hardeningprofile.h"
 
 #include <zeus/buildinfo.h>
@@ -17,9 +18,9 @@ struct SandboxConfig {
     QString ownerId;  // this install's id, the zeus.desktop.owner label
 
     // Resource limits of every container.
-    int pidsLimit = 512;
-    QString memory = QStringLiteral("2g");
-    QString cpus = QStringLiteral("2");
+    int pidsLimit = sandboxdefaults::kPidsLimit;
+    QString memory = sandboxdefaults::memoryArgument(sandboxdefaults::kMemoryMiB);
+    QString cpus = sandboxdefaults::cpusArgument(sandboxdefaults::kCpus);
     // Empty: the profile decides (standard: the engine's default network, hardened: none).
     // Set it to force one, e.g. "none" where the engine has no bridge.
     QString network;

@@ -5,7 +5,6 @@
 #include "support/logging.h"
 
 #include <QMetaMethod>
-#include <QRegularExpression>
 #include <QUuid>
 
 #if defined(Q_OS_LINUX)
@@ -87,45 +86,45 @@ QList<SessionLogEntry> SessionManager::sessionLog(const QString& sessionId) cons
     return session ? session->log.entries() : QList<SessionLogEntry>();
 }
 
-void SessionManager::refuse(const ExecRequest& request, const QString& code, const QString& message) {
+void SessionManager::refuse(const ExecRequest& request, ExecError code, const QString& message) {
     const ExecResult result = ExecResult::failure(request, code, message);
-    qCInfo(lcExec) << "call" << request.callId << "refused:" << code;
+    qCInfo(lcExec) << "call" << request.callId << "refused:" << execErrorName(code);
     QTimer::singleShot(0, this, [this, result] { Q_EMIT callFinished(result); });
 }
 
 void SessionManager::execute(const ExecRequest& incoming) {
     ExecRequest request = incoming;
     if (m_shuttingDown) {
-        refuse(request, execerror::containerFailed(), QStringLiteral("Zeus Desktop is shutting down."));
+        refuse(request, ExecError::ContainerFailed, QStringLiteral("Zeus Desktop is shutting down."));
         return;
     }
     if (m_calls.contains(request.callId)) {
-        refuse(request, execerror::busy(), QStringLiteral("A call with this id is already running."));
+        refuse(request, ExecError::Busy, QStringLiteral("A call with this id is already running."));
         return;
     }
     const WorkspaceGuard::Result guard = WorkspaceGuard::check(request.workspace);
     if (!guard.accepted()) {
-        refuse(request, execerror::workspaceInvalid(),
+        refuse(request, ExecError::WorkspaceInvalid,
                guard.message + QStringLiteral(" (rule: ") + WorkspaceGuard::ruleName(guard.rule) + QLatin1Char(')'));
         return;
     }
     request.workspace = guard.canonicalPath;
     if (m_calls.size() >= m_config.maxCallsTotal) {
-        refuse(request, execerror::busy(),
+        refuse(request, ExecError::Busy,
                QStringLiteral("%1 commands are already running; try again when one has finished.")
                    .arg(m_config.maxCallsTotal));
         return;
     }
     Session& session = sessionFor(request.sessionId);
     if (session.calls.size() >= m_config.maxCallsPerSession) {
-        refuse(request, execerror::busy(),
+        refuse(request, ExecError::Busy,
                QStringLiteral("This session already runs %1 commands; try again when one has finished.")
                    .arg(m_config.maxCallsPerSession));
         return;
     }
     if (!session.workspace.isEmpty() && session.workspace != request.workspace) {
         if (!session.calls.isEmpty()) {
-            refuse(request, execerror::busy(), QStringLiteral("This session is running commands in another folder."));
+            refuse(request, ExecError::Busy, QStringLiteral("This session is running commands in another folder."));
             return;
         }
         if (session.phase != ContainerPhase::None) {
@@ -217,7 +216,7 @@ void SessionManager::createContainer(Session& session) {
     const QString unsupported = m_runtime->unsupportedReason(spec);
     if (!unsupported.isEmpty()) {
         QTimer::singleShot(0, this, [this, sessionId, unsupported] {
-            onCreateFailed(sessionId, execerror::containerFailed(), unsupported);
+            onCreateFailed(sessionId, ExecError::ContainerFailed, unsupported);
         });
         return;
     }
@@ -260,7 +259,7 @@ void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess
         return;
     }
     if (process->failedToStart()) {
-        onCreateFailed(sessionId, execerror::noRuntime(),
+        onCreateFailed(sessionId, ExecError::NoRuntime,
                        QStringLiteral("The %1 command could not be started: %2")
                            .arg(m_runtime->program(), process->errorString()));
         return;
@@ -269,24 +268,20 @@ void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess
     const QString diagnostic = process->diagnostic();
     runEngine(m_runtime->imageExistsArguments(m_config.image), m_config.engineCallTimeoutMs,
               [this, sessionId, diagnostic](SessionProcess& check) {
-                  // Only an answer that names the image as missing counts: an engine that is down
-                  // fails this check too, and that is not a missing image.
-                  static const QRegularExpression missing(
-                      QStringLiteral("no such image|image not known|image not found|not found: |failed to find image"),
-                      QRegularExpression::CaseInsensitiveOption);
-                  const QString answer = QString::fromUtf8(check.standardError() + check.standardOutput());
-                  if (!check.succeeded() && !check.failedToStart() && answer.contains(missing)) {
-                      onCreateFailed(sessionId, execerror::imageMissing(),
+                  if (!check.succeeded() && !check.failedToStart()
+                      && m_runtime->imageCheckFailure(check.standardError() + check.standardOutput())
+                             == EngineFailure::ImageMissing) {
+                      onCreateFailed(sessionId, ExecError::ImageMissing,
                                      QStringLiteral("The sandbox image %1 is not installed. Build it with: %2")
                                          .arg(m_config.image, m_runtime->buildImageCommand(m_config.image)));
                   } else {
-                      onCreateFailed(sessionId, execerror::containerFailed(),
+                      onCreateFailed(sessionId, ExecError::ContainerFailed,
                                      QStringLiteral("The container could not be started: %1").arg(diagnostic));
                   }
               });
 }
 
-void SessionManager::onCreateFailed(const QString& sessionId, const QString& code, const QString& message) {
+void SessionManager::onCreateFailed(const QString& sessionId, ExecError code, const QString& message) {
     Session* session = findSession(sessionId);
     if (!session || session->phase != ContainerPhase::Creating) {
         return;
@@ -338,8 +333,9 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
         entry.status = result.status;
         entry.bytes = result.stdoutBytes + result.stderrBytes;
         entry.truncated = result.truncated;
-        entry.message = result.errorCode.isEmpty() ? result.errorMessage
-                                                   : result.errorCode + QStringLiteral(": ") + result.errorMessage;
+        entry.message = result.errorCode == ExecError::None
+                            ? result.errorMessage
+                            : execErrorName(result.errorCode) + QStringLiteral(": ") + result.errorMessage;
         session->log.append(entry);
         Q_EMIT sessionLogEntryAdded(session->id, entry);
         if (session->calls.isEmpty() && session->phase == ContainerPhase::Ready && !m_shuttingDown) {

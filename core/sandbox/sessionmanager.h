@@ -4,7 +4,7 @@
 #include "sandbox/commandexecution.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sessionlog.h"
-#include "sandbox/sessionstate.h"
+#include "support/sessionstate.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -92,11 +92,11 @@ private:
 
     Session& sessionFor(const QString& sessionId);
     Session* findSession(const QString& sessionId) const;
-    void refuse(const ExecRequest& request, const QString& code, const QString& message);
+    void refuse(const ExecRequest& request, ExecError code, const QString& message);
     void ensureContainer(Session& session);
     void createContainer(Session& session);
     void onContainerCreated(const QString& sessionId, SessionProcess* process);
-    void onCreateFailed(const QString& sessionId, const QString& code, const QString& message);
+    void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
     void startWaiting(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);

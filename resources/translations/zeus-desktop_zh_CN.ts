@@ -73,33 +73,6 @@
     </message>
 </context>
 <context>
-    <name>zeus::AppSettings</name>
-    <message>
-        <source>Enter the backend address, for example wss://backend.example.com/desktop.</source>
-        <translation>请输入后端地址，例如 wss://backend.example.com/desktop。</translation>
-    </message>
-    <message>
-        <source>The backend address is not a valid URL.</source>
-        <translation>后端地址不是有效的 URL。</translation>
-    </message>
-    <message>
-        <source>The backend address must start with wss:// (or ws:// to this computer only).</source>
-        <translation>后端地址必须以 wss:// 开头（ws:// 仅允许连接本机）。</translation>
-    </message>
-    <message>
-        <source>Unencrypted ws:// is allowed only to this computer (localhost); use wss:// for %1.</source>
-        <translation>未加密的 ws:// 仅允许连接本机（localhost）；连接 %1 请使用 wss://。</translation>
-    </message>
-    <message>
-        <source>The backend address must not contain a user name or password; sign in with a token instead.</source>
-        <translation>后端地址中不能包含用户名或密码；请改用令牌登录。</translation>
-    </message>
-    <message>
-        <source>The backend address must not carry a token; the token is kept in the system keychain.</source>
-        <translation>后端地址中不能携带令牌；令牌保存在系统钥匙串中。</translation>
-    </message>
-</context>
-<context>
     <name>zeus::AutostartEntry</name>
     <message>
         <source>On macOS, add %1 under System Settings › General › Login Items.</source>
@@ -125,26 +98,6 @@
 <context>
     <name>zeus::BackendConnection</name>
     <message>
-        <source>No backend URL is set.</source>
-        <translation>尚未设置后端地址。</translation>
-    </message>
-    <message>
-        <source>The backend URL is not valid.</source>
-        <translation>后端地址无效。</translation>
-    </message>
-    <message>
-        <source>The backend URL must not contain a user name or password.</source>
-        <translation>后端地址中不能包含用户名或密码。</translation>
-    </message>
-    <message>
-        <source>Plain ws:// is only allowed to this computer; use wss:// for %1.</source>
-        <translation>未加密的 ws:// 仅允许连接本机；连接 %1 请使用 wss://。</translation>
-    </message>
-    <message>
-        <source>The backend URL must start with wss://.</source>
-        <translation>后端地址必须以 wss:// 开头。</translation>
-    </message>
-    <message>
         <source>Disconnected</source>
         <translation>已断开</translation>
     </message>
@@ -153,20 +106,12 @@
         <translation>未登录</translation>
     </message>
     <message>
-        <source>Connecting</source>
-        <translation>正在连接</translation>
-    </message>
-    <message>
         <source>Connected</source>
         <translation>已连接</translation>
     </message>
     <message>
         <source>Reconnecting</source>
         <translation>正在重新连接</translation>
-    </message>
-    <message>
-        <source>Sign-in refused</source>
-        <translation>登录被拒绝</translation>
     </message>
     <message>
         <source>Error</source>
@@ -196,6 +141,41 @@
         <source>The backend refused the sign-in token (HTTP %1). Sign in again.</source>
         <translation>后端拒绝了登录令牌（HTTP %1）。请重新登录。</translation>
     </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>Sign-in rejected</source>
+        <translation>登录被拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::BackendUrl</name>
+    <message>
+        <source>Enter the backend address, for example wss://backend.example.com/desktop.</source>
+        <translation>请输入后端地址，例如 wss://backend.example.com/desktop。</translation>
+    </message>
+    <message>
+        <source>The backend address is not a valid URL.</source>
+        <translation>后端地址不是有效的 URL。</translation>
+    </message>
+    <message>
+        <source>The backend address must start with wss:// (or ws:// to this computer only).</source>
+        <translation>后端地址必须以 wss:// 开头（ws:// 仅允许连接本机）。</translation>
+    </message>
+    <message>
+        <source>Unencrypted ws:// is allowed only to this computer (localhost); use wss:// for %1.</source>
+        <translation>未加密的 ws:// 仅允许连接本机（localhost）；连接 %1 请使用 wss://。</translation>
+    </message>
+    <message>
+        <source>The backend address must not contain a user name or password; sign in with a token instead.</source>
+        <translation>后端地址中不能包含用户名或密码；请改用令牌登录。</translation>
+    </message>
+    <message>
+        <source>The backend address must not carry a token; the token is kept in the system keychain.</source>
+        <translation>后端地址中不能携带令牌；令牌保存在系统钥匙串中。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ConnectionPanel</name>
@@ -214,34 +194,6 @@
     <message>
         <source>Next attempt:</source>
         <translation>下次尝试：</translation>
-    </message>
-    <message>
-        <source>Disconnected</source>
-        <translation>已断开</translation>
-    </message>
-    <message>
-        <source>Signed out: no sign-in token</source>
-        <translation>未登录：没有登录令牌</translation>
-    </message>
-    <message>
-        <source>Connecting…</source>
-        <translation>正在连接…</translation>
-    </message>
-    <message>
-        <source>Connected</source>
-        <translation>已连接</translation>
-    </message>
-    <message>
-        <source>Reconnecting</source>
-        <translation>正在重新连接</translation>
-    </message>
-    <message>
-        <source>Sign-in rejected: enter a new token</source>
-        <translation>登录被拒绝：请输入新的令牌</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>错误</translation>
     </message>
     <message>
         <source>%1 (in %2 s)</source>
@@ -1444,34 +1396,6 @@ Approve the folder in the dashboard if the agent should work there.</source>
     </message>
     <message>
         <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>disconnected</source>
-        <translation>已断开</translation>
-    </message>
-    <message>
-        <source>signed out</source>
-        <translation>未登录</translation>
-    </message>
-    <message>
-        <source>connecting…</source>
-        <translation>正在连接…</translation>
-    </message>
-    <message>
-        <source>connected</source>
-        <translation>已连接</translation>
-    </message>
-    <message>
-        <source>reconnecting</source>
-        <translation>正在重新连接</translation>
-    </message>
-    <message>
-        <source>sign-in rejected</source>
-        <translation>登录被拒绝</translation>
-    </message>
-    <message>
-        <source>error</source>
         <translation>错误</translation>
     </message>
     <message>

@@ -65,7 +65,8 @@ public:
         m_config.outputCapBytes = qint64(capMiB > 0 ? capMiB : 1) * 1024 * 1024;
         m_config.maxCallsPerSession = 64;
         m_config.staleCheckAfterMs = 60 * 60 * 1000;
-        m_manager = std::make_unique<SessionManager>(ContainerRuntime::create(engine), m_config);
+        m_manager =
+            std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), m_config);
         QObject::connect(m_manager.get(), &SessionManager::callFinished, [this](const ExecResult& result) {
             m_last = result;
             m_done = true;
@@ -92,7 +93,7 @@ public:
         if (result) {
             *result = m_last;
         }
-        return m_last.errorCode.isEmpty() ? ms : -1;
+        return m_last.errorCode == ExecError::None ? ms : -1;
     }
 
     void endSession(const QString& session) {
@@ -152,7 +153,7 @@ int main(int argc, char** argv) {
     const int perCommandRuns =
         qEnvironmentVariableIntValue("ZEUS_BENCH_RUNS") > 0 ? qEnvironmentVariableIntValue("ZEUS_BENCH_RUNS") : 41;
     Bench bench(engine, image);
-    const auto runtime = ContainerRuntime::create(engine);
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
     std::printf("engine %s, image %s, %d runs per figure (median)\n", qPrintable(engine), qPrintable(image),
                 perCommandRuns);
 

@@ -2,8 +2,8 @@
 #   core/support <- runtime <- engine <- sandbox | monitor <- backend <- core/ (root) <- ui/ <- app/
 # A file may include its own folder and the folders below it; core/sandbox and
 # core/monitor never include each other; core/ never includes a Qt GUI header; the
-# protocol codec (zeus_protocol) includes nothing of the project but itself and
-# support/outputstream.h.
+# protocol codec (zeus_protocol) includes nothing of the project but itself and the
+# shared vocabulary enums of support/ (outputstream.h, execstatus.h, sessionstate.h).
 #   cmake -DSOURCE_DIR=<tree> -P checkincludes.cmake
 cmake_minimum_required(VERSION 3.21)
 if(NOT SOURCE_DIR)
@@ -20,7 +20,7 @@ set(rank_core 5)
 set(rank_ui 6)
 set(rank_app 7)
 set(protocol_files "core/backend/protocol.h" "core/backend/protocol.cpp" "core/backend/protocolmessages.h"
-                   "core/support/outputstream.h")
+                   "core/support/execstatus.h" "core/support/outputstream.h" "core/support/sessionstate.h")
 
 # The layer ("support" … "app") of a file given relative to the source tree.
 function(layer_of relpath out)

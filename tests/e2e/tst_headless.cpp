@@ -231,7 +231,10 @@ private Q_SLOTS:
         QTest::newRow("no token for a remote backend")
             << QStringLiteral("wss://backend.invalid/v1/desktop") << 3 << QStringLiteral("no sign-in token");
         QTest::newRow("plain ws to a remote host")
-            << QStringLiteral("ws://backend.invalid/") << 2 << QStringLiteral("only allowed to this computer");
+            << QStringLiteral("ws://backend.invalid/") << 2 << QStringLiteral("only to this computer");
+        // The rule of the tray app's settings: the token belongs in the keychain, never in the URL.
+        QTest::newRow("token in the url") << QStringLiteral("wss://backend.invalid/v1/desktop?token=abc") << 2
+                                          << QStringLiteral("must not carry a token");
         QTest::newRow("not a websocket url")
             << QStringLiteral("https://backend.invalid/") << 2 << QStringLiteral("wss://");
     }

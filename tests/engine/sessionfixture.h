@@ -81,7 +81,7 @@ public:
         if (!waitFor(request.callId, waitMs)) {
             ExecResult none;
             none.callId = request.callId;
-            none.errorCode = QStringLiteral("test_wait_timed_out");
+            none.errorMessage = QStringLiteral("test_wait_timed_out");
             return none;
         }
         return results.value(request.callId);

@@ -46,7 +46,7 @@ std::unique_ptr<SessionManager> TestExec::makeManager(const QString& engine, San
     m_engine = engine;
     m_owner = uniqueOwner();
     config.ownerId = m_owner;
-    return std::make_unique<SessionManager>(ContainerRuntime::create(engine), config);
+    return std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
 }
 
 void TestExec::timeoutClamp() {
@@ -130,7 +130,7 @@ void TestExec::stopLeavesNothingRunning() {
     }
     QVERIFY(rec.waitFor(call, 30000));
     const ExecResult result = rec.results.value(call);
-    QCOMPARE(execStatusName(result.status), cancel ? QStringLiteral("cancelled") : QStringLiteral("timeout"));
+    QCOMPARE(QString(execStatusName(result.status)), cancel ? QStringLiteral("cancelled") : QStringLiteral("timeout"));
     QVERIFY(!result.exitCode.has_value());
     QVERIFY2(clock.elapsed() < 20000, "stopping takes the grace period, not minutes");
     QCOMPARE(sleepers(), 0);
@@ -234,7 +234,7 @@ void TestExec::pausedOutputBlocksTheCommand() {
     if (cancelWhilePaused) {
         QVERIFY(manager->cancel(call));
         QVERIFY(rec.waitFor(call, 30000));
-        QCOMPARE(execStatusName(rec.results.value(call).status), QStringLiteral("cancelled"));
+        QCOMPARE(QString(execStatusName(rec.results.value(call).status)), QStringLiteral("cancelled"));
         return;
     }
     manager->setOutputPaused(call, false);

@@ -49,7 +49,7 @@ void TestFaults::containerRemovedMidCommand() {
     QFETCH(QString, engine);
     ZEUS_REQUIRE_ENGINE(engine);
     const QString owner = uniqueOwner();
-    SessionManager manager(ContainerRuntime::create(engine), testConfig(owner));
+    SessionManager manager(ContainerRuntime::create(*runtimeKindFromString(engine)), testConfig(owner));
     Recorder rec(manager);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("removed"));
     QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
@@ -61,7 +61,7 @@ void TestFaults::containerRemovedMidCommand() {
     QCOMPARE(runProgram(engine, {QStringLiteral("rm"), QStringLiteral("-f"), first}).exitCode, 0);
     QVERIFY(rec.waitFor(call, 30000));
     const ExecResult result = rec.results.value(call);
-    QCOMPARE(result.errorCode, QStringLiteral("container_failed"));
+    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
     QVERIFY2(!result.errorMessage.isEmpty(), "a clear message");
     QVERIFY2(clock.elapsed() < 15000, "the call ends within seconds");
     QCOMPARE(manager.sessionState(QStringLiteral("s")), SessionState::Failed);
@@ -83,8 +83,7 @@ void TestFaults::engineKilledMidCommand() {
     // From here on this process (and the manager's CLI calls) talk to the private engine.
     qputenv("DOCKER_HOST", dockerd.host().toUtf8());
     const QString owner = uniqueOwner();
-    auto manager =
-        std::make_unique<SessionManager>(ContainerRuntime::create(QStringLiteral("docker")), testConfig(owner));
+    auto manager = std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Docker), testConfig(owner));
     Recorder rec(*manager);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("engine"));
     const ExecResult warm = rec.run(QStringLiteral("s"), ws, QStringLiteral("echo warm"));
@@ -98,18 +97,18 @@ void TestFaults::engineKilledMidCommand() {
     QVERIFY(!dockerd.isRunning());
     QVERIFY(rec.waitFor(call, 30000));
     const ExecResult result = rec.results.value(call);
-    QCOMPARE(result.errorCode, QStringLiteral("container_failed"));
+    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
     QVERIFY2(clock.elapsed() < 15000, "the call ends within seconds of the engine's death");
     QCOMPARE(manager->sessionState(QStringLiteral("s")), SessionState::Failed);
 
     // While the engine is down, a command fails clearly (no hang).
     const ExecResult down = rec.run(QStringLiteral("s"), ws, QStringLiteral("true"), 0, 60000);
-    QCOMPARE(down.errorCode, QStringLiteral("container_failed"));
+    QCOMPARE(execErrorName(down.errorCode), QStringLiteral("container_failed"));
 
     // The engine comes back: the next command works in a new container.
     QVERIFY2(dockerd.start(), "the private dockerd restarts");
     const ExecResult back = rec.run(QStringLiteral("s"), ws, QStringLiteral("echo back"), 0, 90000);
-    QVERIFY2(back.errorCode.isEmpty(), qPrintable(back.errorMessage));
+    QVERIFY2(back.errorCode == ExecError::None, qPrintable(back.errorMessage));
     QCOMPARE(back.output, QStringLiteral("back\n"));
     QCOMPARE(manager->sessionState(QStringLiteral("s")), SessionState::Running);
 

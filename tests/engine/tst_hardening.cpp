@@ -59,7 +59,7 @@ std::unique_ptr<SessionManager> TestHardening::makeManager(const QString& engine
     m_engine = engine;
     m_owner = uniqueOwner();
     config.ownerId = m_owner;
-    return std::make_unique<SessionManager>(ContainerRuntime::create(engine), config);
+    return std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
 }
 
 void TestHardening::hostileWorkspaces_data() {
@@ -104,7 +104,7 @@ void TestHardening::hostileWorkspaces() {
     Recorder rec(*manager);
     QVERIFY(containersOf(engine, m_owner).isEmpty());
     const ExecResult result = rec.run(QStringLiteral("s"), path, QStringLiteral("touch /workspace/owned"));
-    QCOMPARE(result.errorCode, QStringLiteral("workspace_invalid"));
+    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("workspace_invalid"));
     QVERIFY2(result.errorMessage.contains(QStringLiteral("rule: ") + rule), qPrintable(result.errorMessage));
     QVERIFY(!result.exitCode.has_value());
     QTest::qWait(300);  // anything started by mistake would show up now
@@ -258,7 +258,7 @@ void TestHardening::memoryHogIsKilled() {
     const QString ws = makeWorkspace(m_workRoot, QStringLiteral("hog"));
     // tail buffers its whole input when it sees no newline: 400 MiB cannot fit in 32 MiB.
     const ExecResult result = rec.run(QStringLiteral("s"), ws, QStringLiteral("head -c 400m /dev/zero | tail"), 120);
-    QCOMPARE(execStatusName(result.status), QStringLiteral("ok"));
+    QCOMPARE(QString(execStatusName(result.status)), QStringLiteral("ok"));
     QCOMPARE(result.exitCode.value_or(-1), 137);
     QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("echo alive")).output, QStringLiteral("alive\n"));
 }

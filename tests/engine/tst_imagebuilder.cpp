@@ -35,8 +35,6 @@ private Q_SLOTS:
     void validate();
     void dockerDirectoryCandidates();
     void locateDockerDirectoryFindsOverride();
-    void programForRuntime_data();
-    void programForRuntime();
     void missingProgramFails();
 
     void buildsImage_data();
@@ -186,27 +184,6 @@ void TestImageBuilder::locateDockerDirectoryFindsOverride() {
     const QString found = ImageBuilder::locateDockerDirectory();
     qputenv("ZEUS_DOCKER_DIR", previous);
     QCOMPARE(found, QDir::cleanPath(dir.path()));
-}
-
-void TestImageBuilder::programForRuntime_data() {
-    QTest::addColumn<QString>("runtime");
-    QTest::addColumn<QString>("program");
-    QTest::newRow("apple") << "apple"
-                           << "container";
-    QTest::newRow("docker") << "docker"
-                            << "docker";
-    QTest::newRow("podman") << "podman"
-                            << "podman";
-    QTest::newRow("auto is not a program") << "auto"
-                                           << "";
-    QTest::newRow("unknown") << "lxc"
-                             << "";
-}
-
-void TestImageBuilder::programForRuntime() {
-    QFETCH(QString, runtime);
-    QFETCH(QString, program);
-    QCOMPARE(ImageBuilder::programForRuntime(runtime), program);
 }
 
 void TestImageBuilder::missingProgramFails() {

@@ -69,7 +69,7 @@ std::unique_ptr<SessionManager> TestSession::makeManager(const QString& engine, 
         config = testConfig(m_owner);
     }
     config.ownerId = m_owner;
-    return std::make_unique<SessionManager>(ContainerRuntime::create(engine), config);
+    return std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
 }
 
 void TestSession::firstCommandCreatesThenReuses() {
@@ -82,7 +82,7 @@ void TestSession::firstCommandCreatesThenReuses() {
     QVERIFY(containersOf(engine, m_owner).isEmpty());
 
     const ExecResult first = rec.run(QStringLiteral("s1"), ws, QStringLiteral("echo out; echo err >&2; exit 3"));
-    QCOMPARE(execStatusName(first.status), QStringLiteral("ok"));
+    QCOMPARE(QString(execStatusName(first.status)), QStringLiteral("ok"));
     QCOMPARE(first.exitCode.value_or(-1), 3);
     QCOMPARE(rec.stdoutOf.value(first.callId), QStringLiteral("out\n"));
     QCOMPARE(rec.stderrOf.value(first.callId), QStringLiteral("err\n"));
@@ -151,7 +151,7 @@ void TestSession::endSessionRemovesContainer() {
     QTest::qWait(500);
     manager->endSession(QStringLiteral("s1"));
     QVERIFY(rec.waitFor(running, 30000));
-    QCOMPARE(execStatusName(rec.results.value(running).status), QStringLiteral("cancelled"));
+    QCOMPARE(QString(execStatusName(rec.results.value(running).status)), QStringLiteral("cancelled"));
     QCOMPARE(manager->sessionState(QStringLiteral("s1")), SessionState::Stopped);
     QTRY_VERIFY_WITH_TIMEOUT(containersOf(engine, m_owner).isEmpty(), 30000);
 }
@@ -228,8 +228,8 @@ void TestSession::missingImage() {
     Recorder rec(*manager);
     const ExecResult result =
         rec.run(QStringLiteral("s1"), makeWorkspace(m_dir, QStringLiteral("img")), QStringLiteral("true"));
-    QCOMPARE(execStatusName(result.status), QStringLiteral("error"));
-    QCOMPARE(result.errorCode, QStringLiteral("image_missing"));
+    QCOMPARE(QString(execStatusName(result.status)), QStringLiteral("error"));
+    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("image_missing"));
     QVERIFY2(result.errorMessage.contains(engine + QStringLiteral(" build -t zeus-desktop-sandbox:does-not-exist ")),
              qPrintable(result.errorMessage));
     QCOMPARE(manager->sessionState(QStringLiteral("s1")), SessionState::Failed);
@@ -283,10 +283,10 @@ void TestSession::overTheLimitIsBusy() {
     const QString a = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 3"));
     const QString b = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 3"));
     const ExecResult third = rec.run(QStringLiteral("s1"), ws, QStringLiteral("true"));
-    QCOMPARE(third.errorCode, QStringLiteral("busy"));
+    QCOMPARE(execErrorName(third.errorCode), QStringLiteral("busy"));
     const QString c = rec.start(QStringLiteral("s2"), ws, QStringLiteral("sleep 3"));
     const ExecResult global = rec.run(QStringLiteral("s3"), ws, QStringLiteral("true"));
-    QCOMPARE(global.errorCode, QStringLiteral("busy"));
+    QCOMPARE(execErrorName(global.errorCode), QStringLiteral("busy"));
     for (const QString& call : {a, b, c}) {
         QVERIFY(rec.waitFor(call, 60000));
         QCOMPARE(rec.results.value(call).exitCode.value_or(-1), 0);
@@ -308,7 +308,8 @@ void TestSession::shutdownRemovesEverything() {
     manager->shutdown();
     QVERIFY(done.wait(60000));
     QVERIFY(containersOf(engine, m_owner).isEmpty());
-    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).errorCode, QStringLiteral("container_failed"));
+    QCOMPARE(execErrorName(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).errorCode),
+             QStringLiteral("container_failed"));
 }
 
 void TestSession::shutdownWhileCreating() {
@@ -323,7 +324,7 @@ void TestSession::shutdownWhileCreating() {
     QTest::qWait(50);
     manager->shutdown();
     QVERIFY(rec.waitFor(call, 30000));
-    QCOMPARE(execStatusName(rec.results.value(call).status), QStringLiteral("cancelled"));
+    QCOMPARE(QString(execStatusName(rec.results.value(call).status)), QStringLiteral("cancelled"));
     QVERIFY(done.wait(60000));
     QCOMPARE(done.size(), 1);
     QVERIFY2(containersOf(engine, m_owner).isEmpty(),

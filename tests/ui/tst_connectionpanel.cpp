@@ -28,7 +28,7 @@ void TestConnectionPanel::everyStateHasWords() {
     QStringList seen;
     for (S state :
          {S::Disconnected, S::SignedOut, S::Connecting, S::Connected, S::Reconnecting, S::AuthFailed, S::Error}) {
-        const QString text = ConnectionPanel::stateText(state);
+        const QString text = BackendConnection::stateName(state);
         QVERIFY(!text.isEmpty());
         QVERIFY2(!seen.contains(text), qPrintable(text));
         seen.append(text);
@@ -72,7 +72,7 @@ void TestConnectionPanel::buttonFollowsState() {
     auto* button = panel.findChild<QPushButton*>(QStringLiteral("connectToggle"));
     auto* state = panel.findChild<QLabel*>(QStringLiteral("connectionState"));
     auto* url = panel.findChild<QLabel*>(QStringLiteral("connectionUrl"));
-    QCOMPARE(state->text(), ConnectionPanel::stateText(BackendConnection::State::Disconnected));
+    QCOMPARE(state->text(), BackendConnection::stateName(BackendConnection::State::Disconnected));
     QVERIFY(url->text().contains(QStringLiteral("not configured")));
     QVERIFY(!button->isEnabled());  // nothing to connect to
 
@@ -86,7 +86,7 @@ void TestConnectionPanel::buttonFollowsState() {
     // No token: the connection says signed out, and the button offers to sign in.
     connection.setUrl(QUrl(settings.backendUrl()));
     connection.start();
-    QTRY_COMPARE(state->text(), ConnectionPanel::stateText(connection.state()));
+    QTRY_COMPARE(state->text(), BackendConnection::stateName(connection.state()));
     if (connection.state() == BackendConnection::State::SignedOut) {
         QSignalSpy signIn(&panel, &ConnectionPanel::signInRequested);
         button->click();
@@ -96,7 +96,7 @@ void TestConnectionPanel::buttonFollowsState() {
     // With a token, a refused port makes it reconnect, with a countdown; Disconnect stops.
     connection.setToken(QStringLiteral("t0k3n-for-test"));
     QTRY_VERIFY_WITH_TIMEOUT(connection.state() == BackendConnection::State::Reconnecting, 10000);
-    QTRY_COMPARE(state->text(), ConnectionPanel::stateText(BackendConnection::State::Reconnecting));
+    QTRY_COMPARE(state->text(), BackendConnection::stateName(BackendConnection::State::Reconnecting));
     QVERIFY(panel.findChild<QLabel*>(QStringLiteral("nextAttempt"))->text().contains(QStringLiteral("(in ")));
     QVERIFY(panel.findChild<QLabel*>(QStringLiteral("connectionError"))->text() != QStringLiteral("—"));
     QSignalSpy disconnectSpy(&panel, &ConnectionPanel::disconnectRequested);

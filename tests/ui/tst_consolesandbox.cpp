@@ -34,7 +34,7 @@ void TestConsoleSandbox::consoleRunsInTheSandbox() {
     marker.close();
     const QString folder = QFileInfo(workspace.path()).canonicalFilePath();
 
-    SessionManager manager(ContainerRuntime::create(QStringLiteral("docker")), test::testConfig(owner));
+    SessionManager manager(ContainerRuntime::create(RuntimeKind::Docker), test::testConfig(owner));
     LocalConsole console;
     SessionsPanel sessions;
     console.setReady(folder, QString());

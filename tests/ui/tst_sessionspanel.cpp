@@ -70,7 +70,7 @@ void TestSessionsPanel::resultSummary() {
 
     ExecResult failed;
     failed.status = ExecStatus::Error;
-    failed.errorCode = QStringLiteral("image_missing");
+    failed.errorCode = zeus::ExecError::ImageMissing;
     failed.errorMessage = QStringLiteral("build it");
     QCOMPARE(SessionsPanel::resultSummary(failed), QStringLiteral("failed (image_missing): build it"));
 }

@@ -101,7 +101,7 @@ void TestTrayStatus::tooltipInWords() {
     const TrayStatus busy = TrayStatus::from(input);
     QCOMPARE(busy.tooltip, QStringLiteral("Zeus Desktop: Working\n"
                                           "Runtime: Docker 20.10.24\n"
-                                          "Connection: connected\n"
+                                          "Connection: Connected\n"
                                           "Working directory: /home/ana/projects/site\n"
                                           "1 session running, 3 commands running"));
 
@@ -114,7 +114,7 @@ void TestTrayStatus::tooltipInWords() {
     QVERIFY2(broken.tooltip.contains(
                  QStringLiteral("Runtime: none usable (Docker is installed but its daemon is not running)")),
              qPrintable(broken.tooltip));
-    QVERIFY2(broken.tooltip.contains(QStringLiteral("Connection: sign-in rejected (401 Unauthorized)")),
+    QVERIFY2(broken.tooltip.contains(QStringLiteral("Connection: Sign-in rejected (401 Unauthorized)")),
              qPrintable(broken.tooltip));
     QVERIFY(broken.tooltip.contains(QStringLiteral("Working directory: none chosen")));
     QVERIFY(broken.tooltip.contains(QStringLiteral("No sessions running")));
@@ -129,7 +129,7 @@ void TestTrayStatus::reconnectShowsNextAttempt() {
     const QDateTime now(QDate(2026, 1, 2), QTime(10, 0, 0));
     input.nextReconnect = now.addSecs(16);
     const TrayStatus status = TrayStatus::from(input, now);
-    QVERIFY2(status.tooltip.contains(QStringLiteral("Connection: reconnecting (next attempt in 16 s)")),
+    QVERIFY2(status.tooltip.contains(QStringLiteral("Connection: Reconnecting (next attempt in 16 s)")),
              qPrintable(status.tooltip));
 }
 

@@ -22,8 +22,6 @@ private Q_SLOTS:
     void init();
     void defaults();
     void roundTrip();
-    void backendUrlProblem_data();
-    void backendUrlProblem();
     void setBackendUrlRefusesInvalid();
     void refusesBadValues();
     void recentFolderRule_data();
@@ -96,56 +94,6 @@ void TestAppSettings::roundTrip() {
     QVERIFY(reread.setImage(QString()));
     QCOMPARE(reread.image(), QStringLiteral(ZEUS_DEFAULT_IMAGE));
     QCOMPARE(imageSpy.count(), 1);
-}
-
-void TestAppSettings::backendUrlProblem_data() {
-    QTest::addColumn<QString>("url");
-    QTest::addColumn<bool>("accepted");
-    QTest::addColumn<QString>("messagePart");
-
-    QTest::newRow("wss") << QStringLiteral("wss://backend.example.com/desktop") << true << QString();
-    QTest::newRow("wss with port") << QStringLiteral("wss://backend.example.com:8443/v1") << true << QString();
-    QTest::newRow("WSS upper case scheme") << QStringLiteral("WSS://backend.example.com/") << true << QString();
-    QTest::newRow("wss surrounded by spaces") << QStringLiteral("  wss://b.example.com  ") << true << QString();
-    QTest::newRow("ws localhost") << QStringLiteral("ws://localhost:8765/") << true << QString();
-    QTest::newRow("ws LOCALHOST") << QStringLiteral("ws://LOCALHOST:8765/") << true << QString();
-    QTest::newRow("ws 127.0.0.1") << QStringLiteral("ws://127.0.0.1:8765/ws") << true << QString();
-    QTest::newRow("ws 127.1.2.3") << QStringLiteral("ws://127.1.2.3:1/") << true << QString();
-    QTest::newRow("ws ::1") << QStringLiteral("ws://[::1]:8765/") << true << QString();
-    QTest::newRow("wss with harmless query") << QStringLiteral("wss://b.example.com/?region=eu") << true << QString();
-
-    QTest::newRow("empty") << QString() << false << QStringLiteral("Enter the backend address");
-    QTest::newRow("spaces only") << QStringLiteral("   ") << false << QStringLiteral("Enter the backend address");
-    QTest::newRow("no scheme") << QStringLiteral("backend.example.com") << false << QStringLiteral("not a valid URL");
-    QTest::newRow("garbage") << QStringLiteral("wss://") << false << QStringLiteral("not a valid URL");
-    QTest::newRow("https") << QStringLiteral("https://backend.example.com") << false << QStringLiteral("wss://");
-    QTest::newRow("http") << QStringLiteral("http://127.0.0.1") << false << QStringLiteral("wss://");
-    QTest::newRow("file") << QStringLiteral("file:///etc/passwd") << false << QStringLiteral("not a valid URL");
-    QTest::newRow("ws remote") << QStringLiteral("ws://backend.example.com/") << false
-                               << QStringLiteral("only to this computer");
-    QTest::newRow("ws lan address") << QStringLiteral("ws://192.168.1.10:8765/") << false
-                                    << QStringLiteral("only to this computer");
-    QTest::newRow("ws 0.0.0.0") << QStringLiteral("ws://0.0.0.0:8765/") << false
-                                << QStringLiteral("only to this computer");
-    QTest::newRow("ws localhost lookalike")
-        << QStringLiteral("ws://localhost.evil.example/") << false << QStringLiteral("only to this computer");
-    QTest::newRow("credentials") << QStringLiteral("wss://user:secret@backend.example.com/") << false
-                                 << QStringLiteral("user name or password");
-    QTest::newRow("token in query") << QStringLiteral("wss://backend.example.com/?access_token=abc") << false
-                                    << QStringLiteral("must not carry a token");
-    QTest::newRow("Token in query, upper case")
-        << QStringLiteral("wss://backend.example.com/?Token=abc") << false << QStringLiteral("must not carry a token");
-}
-
-void TestAppSettings::backendUrlProblem() {
-    QFETCH(QString, url);
-    QFETCH(bool, accepted);
-    QFETCH(QString, messagePart);
-    const QString problem = AppSettings::backendUrlProblem(url);
-    QCOMPARE(problem.isEmpty(), accepted);
-    if (!accepted) {
-        QVERIFY2(problem.contains(messagePart), qPrintable(problem));
-    }
 }
 
 void TestAppSettings::setBackendUrlRefusesInvalid() {

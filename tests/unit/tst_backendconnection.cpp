@@ -184,8 +184,6 @@ class TestBackendConnection : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
-    void validateUrl_data();
-    void validateUrl();
     void httpStatusFromHandshakeError_data();
     void httpStatusFromHandshakeError();
     void connectsWithBearerHeader();
@@ -214,41 +212,6 @@ void TestBackendConnection::initTestCase() {
 
 void TestBackendConnection::cleanupTestCase() {
     qInstallMessageHandler(g_previousHandler);
-}
-
-void TestBackendConnection::validateUrl_data() {
-    QTest::addColumn<QString>("url");
-    QTest::addColumn<QString>("problem");  // empty: accepted
-    QTest::newRow("wss") << QStringLiteral("wss://backend.example.com/v1/desktop") << QString();
-    QTest::newRow("wss port") << QStringLiteral("wss://10.0.0.5:8443/ws") << QString();
-    QTest::newRow("ws 127.0.0.1") << QStringLiteral("ws://127.0.0.1:8080/") << QString();
-    QTest::newRow("ws 127.1.2.3") << QStringLiteral("ws://127.1.2.3:8080/") << QString();
-    QTest::newRow("ws localhost") << QStringLiteral("ws://localhost:8080/") << QString();
-    QTest::newRow("ws LOCALHOST") << QStringLiteral("ws://LOCALHOST/") << QString();
-    QTest::newRow("ws [::1]") << QStringLiteral("ws://[::1]:8080/") << QString();
-    QTest::newRow("ws remote") << QStringLiteral("ws://backend.example.com/") << QStringLiteral("only allowed");
-    QTest::newRow("ws lan") << QStringLiteral("ws://192.168.1.10/") << QStringLiteral("only allowed");
-    QTest::newRow("ws 0.0.0.0") << QStringLiteral("ws://0.0.0.0/") << QStringLiteral("only allowed");
-    QTest::newRow("ws localhost.evil") << QStringLiteral("ws://localhost.evil.com/") << QStringLiteral("only allowed");
-    QTest::newRow("http") << QStringLiteral("http://127.0.0.1/") << QStringLiteral("must start with wss://");
-    QTest::newRow("https") << QStringLiteral("https://backend.example.com/")
-                           << QStringLiteral("must start with wss://");
-    QTest::newRow("empty") << QString() << QStringLiteral("No backend URL");
-    QTest::newRow("no host") << QStringLiteral("wss:///path") << QStringLiteral("not valid");
-    QTest::newRow("credentials") << QStringLiteral("wss://user:pw@backend.example.com/")
-                                 << QStringLiteral("user name or password");
-}
-
-void TestBackendConnection::validateUrl() {
-    QFETCH(QString, url);
-    QFETCH(QString, problem);
-    const std::optional<QString> result = BackendConnection::validateUrl(QUrl(url));
-    if (problem.isEmpty()) {
-        QVERIFY2(!result, qPrintable(result.value_or(QString())));
-    } else {
-        QVERIFY(result);
-        QVERIFY2(result->contains(problem), qPrintable(*result));
-    }
 }
 
 void TestBackendConnection::httpStatusFromHandshakeError_data() {

@@ -502,10 +502,10 @@ void TestProtocol::makeToolResult_data() {
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("statusName");
     QTest::addColumn<bool>("hasExitCode");
-    QTest::newRow("ok") << int(ToolResultStatus::Ok) << QStringLiteral("ok") << true;
-    QTest::newRow("error") << int(ToolResultStatus::Error) << QStringLiteral("error") << false;
-    QTest::newRow("timeout") << int(ToolResultStatus::Timeout) << QStringLiteral("timeout") << false;
-    QTest::newRow("cancelled") << int(ToolResultStatus::Cancelled) << QStringLiteral("cancelled") << false;
+    QTest::newRow("ok") << int(ExecStatus::Ok) << QStringLiteral("ok") << true;
+    QTest::newRow("error") << int(ExecStatus::Error) << QStringLiteral("error") << false;
+    QTest::newRow("timeout") << int(ExecStatus::Timeout) << QStringLiteral("timeout") << false;
+    QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << QStringLiteral("cancelled") << false;
 }
 
 void TestProtocol::makeToolResult() {
@@ -514,7 +514,7 @@ void TestProtocol::makeToolResult() {
     QFETCH(bool, hasExitCode);
     ToolResultMessage result;
     result.callId = QStringLiteral("c-9");
-    result.status = ToolResultStatus(status);
+    result.status = ExecStatus(status);
     if (hasExitCode)
         result.exitCode = 3;
     result.output = QStringLiteral("out\nerr\n");
@@ -534,7 +534,7 @@ void TestProtocol::makeToolResult() {
     QCOMPARE(o.value(QStringLiteral("output")).toString(), result.output);
     QCOMPARE(o.value(QStringLiteral("truncated")).toBool(), true);
     QCOMPARE(o.value(QStringLiteral("duration_ms")).toInteger(), result.durationMs);
-    if (result.status == ToolResultStatus::Error) {
+    if (result.status == ExecStatus::Error) {
         const QJsonObject error = o.value(QStringLiteral("error")).toObject();
         QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_not_approved"));
         QCOMPARE(error.value(QStringLiteral("message")).toString(), QStringLiteral("not approved"));
@@ -586,13 +586,13 @@ void TestProtocol::toolResultFrame_data() {
     QTest::addColumn<bool>("hasExitCode");
     QTest::addColumn<QString>("output");
     QTest::addColumn<QString>("errorMessage");
-    QTest::newRow("ok") << int(ToolResultStatus::Ok) << true << QStringLiteral("out\nerr\n") << QString();
-    QTest::newRow("ok, negative exit") << int(ToolResultStatus::Ok) << true << QString() << QString();
-    QTest::newRow("error") << int(ToolResultStatus::Error) << false << QString()
+    QTest::newRow("ok") << int(ExecStatus::Ok) << true << QStringLiteral("out\nerr\n") << QString();
+    QTest::newRow("ok, negative exit") << int(ExecStatus::Ok) << true << QString() << QString();
+    QTest::newRow("error") << int(ExecStatus::Error) << false << QString()
                            << QStringLiteral("The folder \"a\\b\" is not approved.\n");
-    QTest::newRow("timeout") << int(ToolResultStatus::Timeout) << false << QStringLiteral("partial \x01 项\t")
+    QTest::newRow("timeout") << int(ExecStatus::Timeout) << false << QStringLiteral("partial \x01 项\t")
                              << QStringLiteral("timed out");
-    QTest::newRow("cancelled") << int(ToolResultStatus::Cancelled) << false << QStringLiteral("\uFFFD😀") << QString();
+    QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << false << QStringLiteral("\uFFFD😀") << QString();
 }
 
 void TestProtocol::toolResultFrame() {
@@ -602,11 +602,11 @@ void TestProtocol::toolResultFrame() {
     QFETCH(QString, errorMessage);
     ToolResultMessage result;
     result.callId = QStringLiteral("c-9");
-    result.status = ToolResultStatus(status);
+    result.status = ExecStatus(status);
     if (hasExitCode)
         result.exitCode = output.isEmpty() ? -2 : 3;
     result.output = output;
-    result.truncated = status == int(ToolResultStatus::Timeout);
+    result.truncated = status == int(ExecStatus::Timeout);
     result.durationMs = 12345678901LL;
     result.errorCode = ProtocolErrorCode::ContainerFailed;
     result.errorMessage = errorMessage;
@@ -638,16 +638,16 @@ void TestProtocol::jsonStringEscapesEveryByte() {
 
 void TestProtocol::makeSessionState() {
     const QJsonObject running =
-        Protocol::makeSessionState(QStringLiteral("s1"), SessionStateKind::Running, QStringLiteral("abc123"));
+        Protocol::makeSessionState(QStringLiteral("s1"), SessionState::Running, QStringLiteral("abc123"));
     QCOMPARE(running.value(QStringLiteral("type")).toString(), QStringLiteral("session_state"));
     QCOMPARE(running.value(QStringLiteral("session_id")).toString(), QStringLiteral("s1"));
     QCOMPARE(running.value(QStringLiteral("state")).toString(), QStringLiteral("running"));
     QCOMPARE(running.value(QStringLiteral("container")).toString(), QStringLiteral("abc123"));
-    const QJsonObject stopped = Protocol::makeSessionState(QStringLiteral("s1"), SessionStateKind::Stopped, {});
+    const QJsonObject stopped = Protocol::makeSessionState(QStringLiteral("s1"), SessionState::Stopped, {});
     QCOMPARE(stopped.value(QStringLiteral("state")).toString(), QStringLiteral("stopped"));
     QVERIFY(stopped.value(QStringLiteral("container")).isNull());
-    QCOMPARE(Protocol::sessionStateName(SessionStateKind::Starting), QLatin1String("starting"));
-    QCOMPARE(Protocol::sessionStateName(SessionStateKind::Failed), QLatin1String("failed"));
+    QCOMPARE(sessionStateName(SessionState::Starting), QLatin1String("starting"));
+    QCOMPARE(sessionStateName(SessionState::Failed), QLatin1String("failed"));
 }
 
 void TestProtocol::makeError() {

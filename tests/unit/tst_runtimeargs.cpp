@@ -54,16 +54,15 @@ private Q_SLOTS:
     void podmanList();
     void inspectParsing_data();
     void inspectParsing();
-    void events();
     void appleVersionGates_data();
     void appleVersionGates();
     void appleParsing_data();
     void appleParsing();
-    void appleVersionParsing_data();
-    void appleVersionParsing();
     void appleMemory_data();
     void appleMemory();
     void buildCommand();
+    void engineFailure_data();
+    void engineFailure();
 };
 
 void TestRuntimeArgs::profiles_data() {
@@ -78,7 +77,7 @@ void TestRuntimeArgs::profiles_data() {
 void TestRuntimeArgs::profiles() {
     QFETCH(QString, engine);
     QFETCH(int, profile);
-    const auto runtime = ContainerRuntime::create(engine);
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
     QVERIFY(runtime);
     const bool hardened = profile == int(HardeningProfile::Hardened);
     const QStringList args = runtime->runArguments(spec(static_cast<HardeningProfile>(profile)));
@@ -111,7 +110,9 @@ void TestRuntimeArgs::profiles() {
 void TestRuntimeArgs::neverDangerousFlags() {
     for (const QString& engine : {QStringLiteral("docker"), QStringLiteral("podman"), QStringLiteral("apple")}) {
         for (const auto profile : {HardeningProfile::Standard, HardeningProfile::Hardened}) {
-            const QString joined = ContainerRuntime::create(engine)->runArguments(spec(profile)).join(QLatin1Char(' '));
+            const QString joined = ContainerRuntime::create(*runtimeKindFromString(engine))
+                                       ->runArguments(spec(profile))
+                                       .join(QLatin1Char(' '));
             QVERIFY(!joined.contains(QLatin1String("--privileged")));
             QVERIFY(!joined.contains(QLatin1String("docker.sock")));
             QVERIFY(!joined.contains(QLatin1String("podman.sock")));
@@ -239,16 +240,6 @@ void TestRuntimeArgs::inspectParsing() {
     }
 }
 
-void TestRuntimeArgs::events() {
-    const QStringList docker = DockerRuntime().eventsArguments(QStringLiteral("o1"));
-    QVERIFY(docker.contains(QStringLiteral("event=die")));
-    QVERIFY(docker.contains(QStringLiteral("label=zeus.desktop.owner=o1")));
-    const QStringList podman = PodmanRuntime().eventsArguments(QStringLiteral("o1"));
-    QVERIFY(podman.contains(QStringLiteral("event=died")));
-    QVERIFY(podman.contains(QStringLiteral("label=zeus.desktop.owner=o1")));
-    QVERIFY(AppleRuntime().eventsArguments(QStringLiteral("o1")).isEmpty());
-}
-
 void TestRuntimeArgs::appleVersionGates_data() {
     QTest::addColumn<QString>("version");
     QTest::addColumn<int>("profile");
@@ -327,22 +318,6 @@ void TestRuntimeArgs::appleParsing() {
     }
 }
 
-void TestRuntimeArgs::appleVersionParsing_data() {
-    QTest::addColumn<QString>("output");
-    QTest::addColumn<QString>("version");
-    QTest::newRow("debug") << QStringLiteral("container CLI version 0.10.0-27-g9fd15f0 (build: debug, commit: 9fd15f0)")
-                           << QStringLiteral("0.10.0");
-    QTest::newRow("release") << QStringLiteral("container CLI version 1.2.2 (build: release, commit: af405ff)")
-                             << QStringLiteral("1.2.2");
-    QTest::newRow("garbage") << QStringLiteral("zsh: command not found") << QString();
-}
-
-void TestRuntimeArgs::appleVersionParsing() {
-    QFETCH(QString, output);
-    QFETCH(QString, version);
-    QCOMPARE(AppleRuntime::parseVersion(output).toString(), version);
-}
-
 void TestRuntimeArgs::appleMemory_data() {
     QTest::addColumn<QString>("in");
     QTest::addColumn<QString>("out");
@@ -363,6 +338,43 @@ void TestRuntimeArgs::buildCommand() {
         DockerRuntime().buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest")),
         QStringLiteral("docker build -t zeus-desktop-sandbox:latest ") + ContainerRuntime::dockerContextDirectory());
     QVERIFY(AppleRuntime().buildImageCommand(QStringLiteral("i")).startsWith(QLatin1String("container build -t i ")));
+}
+
+void TestRuntimeArgs::engineFailure_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<int>("imageCheck");     // EngineFailure after `image inspect`
+    QTest::addColumn<int>("containerCall");  // EngineFailure after `inspect` / `stats`
+    const int other = int(EngineFailure::Other);
+    const int image = int(EngineFailure::ImageMissing);
+    const int container = int(EngineFailure::NoSuchContainer);
+    // Each function reads the answer to its own call: after a container call, any "no such" or
+    // "not found" names the container.
+    QTest::newRow("docker image") << "docker" << QByteArray("Error: No such image: zeus:1") << image << container;
+    QTest::newRow("podman image") << "podman" << QByteArray("Error: zeus:1: image not known") << image << other;
+    QTest::newRow("apple image") << "apple" << QByteArray("Error: not found: \"zeus:1\"") << image << container;
+    QTest::newRow("apple image, older") << "apple" << QByteArray("failed to find image zeus:1") << image << other;
+    QTest::newRow("docker container") << "docker" << QByteArray("Error: No such container: abc") << other << container;
+    QTest::newRow("podman container") << "podman" << QByteArray("Error: no such container abc") << other << container;
+    QTest::newRow("apple container") << "apple" << QByteArray("Error: notFound: container not found") << other
+                                     << container;
+    // An engine that is down names nothing missing: neither counts.
+    QTest::newRow("docker down") << "docker"
+                                 << QByteArray(
+                                        "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. "
+                                        "Is the docker daemon running?")
+                                 << other << other;
+    QTest::newRow("empty") << "podman" << QByteArray() << other << other;
+}
+
+void TestRuntimeArgs::engineFailure() {
+    QFETCH(QString, engine);
+    QFETCH(QByteArray, output);
+    QFETCH(int, imageCheck);
+    QFETCH(int, containerCall);
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
+    QCOMPARE(int(runtime->imageCheckFailure(output)), imageCheck);
+    QCOMPARE(int(runtime->containerCallFailure(output)), containerCall);
 }
 
 QTEST_GUILESS_MAIN(TestRuntimeArgs)

@@ -130,7 +130,7 @@ private Q_SLOTS:
             return;
         }
         QVERIFY(runtime);
-        QCOMPARE(runtime->kind(), kind);
+        QCOMPARE(runtimeKindToString(runtime->kind()), kind);
         QCOMPARE(runtime->program(), program);
         QCOMPARE(config.podmanRootless, podmanRootless);
         QVERIFY(report.ready);

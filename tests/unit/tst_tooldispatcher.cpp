@@ -92,7 +92,7 @@ private:
             config.killGraceMs = 300;
             config.outputCapBytes = outputCap;
             rig->manager =
-                std::make_unique<SessionManager>(ContainerRuntime::create(QStringLiteral("docker"), m_engine), config);
+                std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Docker, m_engine), config);
             rig->dispatcher->setSessionManager(rig->manager.get());
             RuntimeReport report;
             report.kind = QStringLiteral("docker");
@@ -424,30 +424,37 @@ private Q_SLOTS:
 
     void toResultMessageMapsEveryStatus_data() {
         QTest::addColumn<int>("execStatus");
-        QTest::addColumn<QString>("errorCode");
+        QTest::addColumn<int>("errorCode");
         QTest::addColumn<QString>("wireStatus");
         QTest::addColumn<QString>("wireCode");
-        QTest::newRow("ok") << int(ExecStatus::Ok) << QString() << QStringLiteral("ok") << QString();
-        QTest::newRow("timeout") << int(ExecStatus::Timeout) << QString() << QStringLiteral("timeout") << QString();
-        QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << QString() << QStringLiteral("cancelled")
-                                   << QString();
-        QTest::newRow("image missing") << int(ExecStatus::Error) << QStringLiteral("image_missing")
+        const int none = int(ExecError::None);
+        QTest::newRow("ok") << int(ExecStatus::Ok) << none << QStringLiteral("ok") << QString();
+        QTest::newRow("timeout") << int(ExecStatus::Timeout) << none << QStringLiteral("timeout") << QString();
+        QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << none << QStringLiteral("cancelled") << QString();
+        // Every execution error has its own protocol code (an exhaustive switch, no fallback).
+        QTest::newRow("workspace invalid") << int(ExecStatus::Error) << int(ExecError::WorkspaceInvalid)
+                                           << QStringLiteral("error") << QStringLiteral("workspace_invalid");
+        QTest::newRow("image missing") << int(ExecStatus::Error) << int(ExecError::ImageMissing)
                                        << QStringLiteral("error") << QStringLiteral("image_missing");
-        QTest::newRow("busy") << int(ExecStatus::Error) << QStringLiteral("busy") << QStringLiteral("error")
+        QTest::newRow("container failed") << int(ExecStatus::Error) << int(ExecError::ContainerFailed)
+                                          << QStringLiteral("error") << QStringLiteral("container_failed");
+        QTest::newRow("busy") << int(ExecStatus::Error) << int(ExecError::Busy) << QStringLiteral("error")
                               << QStringLiteral("busy");
-        QTest::newRow("unknown code") << int(ExecStatus::Error) << QStringLiteral("weird") << QStringLiteral("error")
-                                      << QStringLiteral("container_failed");
+        QTest::newRow("no runtime") << int(ExecStatus::Error) << int(ExecError::NoRuntime) << QStringLiteral("error")
+                                    << QStringLiteral("no_runtime");
+        QTest::newRow("error without a code")
+            << int(ExecStatus::Error) << none << QStringLiteral("error") << QStringLiteral("container_failed");
     }
 
     void toResultMessageMapsEveryStatus() {
         QFETCH(int, execStatus);
-        QFETCH(QString, errorCode);
+        QFETCH(int, errorCode);
         QFETCH(QString, wireStatus);
         QFETCH(QString, wireCode);
         ExecResult exec;
         exec.callId = QStringLiteral("x");
         exec.status = ExecStatus(execStatus);
-        exec.errorCode = errorCode;
+        exec.errorCode = ExecError(errorCode);
         exec.errorMessage = QStringLiteral("why");
         exec.output = QStringLiteral("out");
         exec.truncated = true;

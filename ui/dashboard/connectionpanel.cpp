@@ -62,26 +62,6 @@ ConnectionPanel::ConnectionPanel(BackendConnection* connection, AppSettings* set
     refresh();
 }
 
-QString ConnectionPanel::stateText(BackendConnection::State state) {
-    switch (state) {
-        case BackendConnection::State::Disconnected:
-            return tr("Disconnected");
-        case BackendConnection::State::SignedOut:
-            return tr("Signed out: no sign-in token");
-        case BackendConnection::State::Connecting:
-            return tr("Connecting…");
-        case BackendConnection::State::Connected:
-            return tr("Connected");
-        case BackendConnection::State::Reconnecting:
-            return tr("Reconnecting");
-        case BackendConnection::State::AuthFailed:
-            return tr("Sign-in rejected: enter a new token");
-        case BackendConnection::State::Error:
-            return tr("Error");
-    }
-    return {};
-}
-
 QString ConnectionPanel::nextAttemptText(const QDateTime& next, const QDateTime& now) {
     if (!next.isValid()) {
         return QStringLiteral("—");
@@ -108,7 +88,7 @@ void ConnectionPanel::refresh() {
         return;
     }
     const BackendConnection::State state = m_connection->state();
-    m_state->setText(stateText(state));
+    m_state->setText(BackendConnection::stateName(state));
     const QString error = m_connection->lastError();
     m_error->setText(error.isEmpty() ? QStringLiteral("—") : error);
     m_error->setPalette(error.isEmpty() ? palette() : m_errorPalette);

@@ -23,8 +23,6 @@ class ConnectionPanel : public QWidget {
 public:
     ConnectionPanel(BackendConnection* connection, AppSettings* settings, QWidget* parent = nullptr);
 
-    // Pure: the state in words for people.
-    static QString stateText(BackendConnection::State state);
     // Pure: "in 12 s" style countdown text for the next attempt.
     static QString nextAttemptText(const QDateTime& next, const QDateTime& now);
 

@@ -123,7 +123,7 @@ QString RuntimePanel::headline(const DetectionResult& result) {
         const QString name = runtimeDisplayName(probe->kind);
         return version.isEmpty() ? tr("%1 is ready.").arg(name) : tr("%1 %2 is ready.").arg(name, version);
     }
-    return result.reason.isEmpty() ? QString(kNoRuntimeMessage) : result.reason;
+    return result.unusableReason();
 }
 
 void RuntimePanel::showChecking() {

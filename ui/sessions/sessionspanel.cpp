@@ -181,8 +181,9 @@ QString SessionsPanel::resultSummary(const ExecResult& result) {
             line = tr("cancelled after %1").arg(formatDuration(result.durationMs));
             break;
         case ExecStatus::Error:
-            line = result.errorCode.isEmpty() ? tr("failed: %1").arg(result.errorMessage)
-                                              : tr("failed (%1): %2").arg(result.errorCode, result.errorMessage);
+            line = result.errorCode == ExecError::None
+                       ? tr("failed: %1").arg(result.errorMessage)
+                       : tr("failed (%1): %2").arg(execErrorName(result.errorCode), result.errorMessage);
             break;
     }
     if (result.truncated) {

@@ -3,7 +3,7 @@
 #include "sandbox/commandexecution.h"
 #include "sandbox/outputcollector.h"
 #include "sandbox/sessionlog.h"
-#include "sandbox/sessionstate.h"
+#include "support/sessionstate.h"
 
 #include <QHash>
 #include <QWidget>

@@ -191,7 +191,7 @@ void SessionTableModel::addLogEntry(const QString& sessionId, const SessionLogEn
     Row& row = rowFor(sessionId);
     ++row.commands;
     row.lastExit = entry.exitCode;
-    row.lastStatus = entry.exitCode ? QString() : execStatusName(entry.status);
+    row.lastStatus = entry.exitCode ? QString() : QString(execStatusName(entry.status));
     changed(rowOf(sessionId));
 }
 

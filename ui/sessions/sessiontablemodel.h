@@ -2,7 +2,7 @@
 
 #include "monitor/containerevent.h"
 #include "sandbox/sessionlog.h"
-#include "sandbox/sessionstate.h"
+#include "support/sessionstate.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>

@@ -1,6 +1,7 @@
 #include "settings/settingsdialog.h"
 
 #include "appsettings.h"
+#include "backend/backendurl.h"
 #include "settings/startatlogin.h"
 #include "settings/tokenstore.h"
 
@@ -278,7 +279,7 @@ void SettingsDialog::revokeSelected() {
 
 void SettingsDialog::updateUrlProblem() {
     const QString url = m_url->text().trimmed();
-    const QString problem = url.isEmpty() ? QString() : AppSettings::backendUrlProblem(url);
+    const QString problem = url.isEmpty() ? QString() : BackendUrl::problem(url);
     m_urlProblem->setText(problem);
     m_urlProblem->setVisible(!problem.isEmpty());
     m_url->setAccessibleDescription(problem);

@@ -52,26 +52,6 @@ QString TrayStatus::stateText(State state) {
     return {};
 }
 
-QString TrayStatus::connectionText(Connection connection) {
-    switch (connection) {
-        case Connection::Disconnected:
-            return tr("disconnected");
-        case Connection::SignedOut:
-            return tr("signed out");
-        case Connection::Connecting:
-            return tr("connecting…");
-        case Connection::Connected:
-            return tr("connected");
-        case Connection::Reconnecting:
-            return tr("reconnecting");
-        case Connection::AuthFailed:
-            return tr("sign-in rejected");
-        case Connection::Error:
-            return tr("error");
-    }
-    return {};
-}
-
 TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
     TrayStatus status;
     // The order says what needs the user first: without a runtime nothing can run at all;
@@ -101,7 +81,7 @@ TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
                      + (input.runtimeProblem.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(input.runtimeProblem));
     }
 
-    QString connection = tr("Connection: %1").arg(connectionText(input.connection));
+    QString connection = tr("Connection: %1").arg(BackendConnection::stateName(input.connection));
     if (input.connection == Connection::Reconnecting && input.nextReconnect.isValid()) {
         const qint64 seconds = std::max<qint64>(0, now.secsTo(input.nextReconnect));
         connection += QLatin1Char(' ') + tr("(next attempt in %1 s)").arg(seconds);

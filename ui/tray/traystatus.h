@@ -1,5 +1,7 @@
 #pragma once
 
+#include "backend/backendconnection.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QString>
@@ -16,8 +18,8 @@ struct TrayStatus {
 public:
     enum class State { Ready, Busy, Disconnected, NoRuntime, Error };
 
-    // The connection as the user sees it (SPEC §5).
-    enum class Connection { Disconnected, SignedOut, Connecting, Connected, Reconnecting, AuthFailed, Error };
+    // The connection's own state (its words: BackendConnection::stateName()).
+    using Connection = BackendConnection::State;
 
     struct Input {
         bool runtimeChecked = false;  // detection has finished at least once
@@ -43,7 +45,6 @@ public:
     static QString iconFor(State state);
     // One word for a state, for people ("Ready", "Working", ...).
     static QString stateText(State state);
-    static QString connectionText(Connection connection);
 };
 
 }  // namespace zeus

@@ -297,7 +297,7 @@ int main(int argc, char** argv) {
     config.network = QStringLiteral("none");
     // The default output cap, as users get it: past it the output is still streamed live (every byte reaches the
     // log) but no longer kept for the result.
-    zeus::SessionManager manager(zeus::ContainerRuntime::create(QStringLiteral("docker")), config);
+    zeus::SessionManager manager(zeus::ContainerRuntime::create(zeus::RuntimeKind::Docker), config);
     zeus::SessionsPanel panel;
     panel.resize(960, 600);
     panel.show();
