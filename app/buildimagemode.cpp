@@ -5,6 +5,7 @@
 #include "runtime/detectionresult.h"
 #include "runtime/runtimedetector.h"
 #include "runtime/runtimekind.h"
+#include "sandboxsetup.h"
 
 #include <zeus/buildinfo.h>
 
@@ -62,7 +63,7 @@ int runBuildImageMode(const AppOptions& options) {
                 return;
             }
             ImageBuilder::Request request;
-            request.program = runtimeProgram(*result.chosen);
+            request.program = SandboxSetup::cliProgram(result);  // the CLI the detection found, as every mode
             request.tag = image;
             request.dockerfile = dockerDir + QStringLiteral("/Dockerfile");
             request.contextDir = dockerDir;

@@ -4,28 +4,22 @@
 // the command's exit code: 124 on timeout, 125 when refused (no runtime, bad workspace,
 // missing image, container failure) with the reason on stderr.
 #include "appsettings.h"
-#include "engine/appleruntime.h"
 #include "modes.h"
+#include "quitsignals.h"
 #include "runtime/detectionresult.h"
 #include "runtime/runtimedetector.h"
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
+#include "sandboxsetup.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
-#include <QSocketNotifier>
 #include <QTimer>
 #include <QUuid>
 
-#include <csignal>
 #include <cstdio>
-
-#if defined(Q_OS_UNIX)
-#include <sys/socket.h>
-#include <unistd.h>
-#endif
 
 namespace zeus {
 
@@ -41,21 +35,18 @@ void writeTo(FILE* stream, const QString& text) {
     std::fflush(stream);
 }
 
-#if defined(Q_OS_UNIX)
-// Ctrl-C or a TERM must not leave the container behind: the handler only writes to a
-// socket (async-signal-safe); the event loop then cancels the call and cleans up.
-int g_signalPipe[2] = {-1, -1};
-void onSignal(int) {
-    const char byte = 1;
-    [[maybe_unused]] const auto written = ::write(g_signalPipe[0], &byte, 1);
-}
-#endif
-
 void refuse(const QString& message) {
     writeTo(stderr, QStringLiteral("zeus-desktop: ") + message + QLatin1Char('\n'));
 }
 
 }  // namespace
+
+SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings, const DetectionResult& detection) {
+    SandboxOverrides overrides;
+    overrides.image = options.image;
+    overrides.profile = options.profile;
+    return SandboxSetup::from(detection, settings, overrides);
+}
 
 int runExecMode(const AppOptions& options) {
     // stdout and stderr belong to the command: only warnings of the app itself appear
@@ -77,16 +68,7 @@ int runExecMode(const AppOptions& options) {
     }
 
     AppSettings settings;
-    SandboxConfig config;
-    config.ownerId = settings.installId();
-    config.image = options.image.isEmpty() ? settings.image() : options.image;
-    config.profile = parseHardeningProfile(options.profile.isEmpty() ? settings.hardeningProfile() : options.profile)
-                         .value_or(HardeningProfile::Standard);
-    config.pidsLimit = settings.pidsLimit();
-    config.memory = QString::number(settings.memoryMiB()) + QLatin1Char('m');
-    config.cpus = QString::number(settings.cpus());
-    const int timeoutSeconds = options.timeoutSeconds > 0 ? options.timeoutSeconds : config.defaultTimeoutSeconds;
-
+    SandboxConfig config;  // the manager's, once detection is done
     RuntimeDetector detector;
     detector.setPreference(*preference);
     std::unique_ptr<SessionManager> manager;
@@ -99,19 +81,14 @@ int runExecMode(const AppOptions& options) {
             QCoreApplication::exit(kRefused);
             return;
         }
-        const RuntimeProbe* probe = result.chosenProbe();
-        std::unique_ptr<ContainerRuntime> runtime = ContainerRuntime::create(
-            *result.chosen, probe && !probe->binaryPath.isEmpty() ? probe->binaryPath : QString());
-        if (!runtime) {
-            refuse(QString(kNoRuntimeMessage));
+        SandboxSetup setup = execSandboxSetup(options, settings, result);
+        if (!setup.runtime) {
+            refuse(setup.report.reason);
             QCoreApplication::exit(kRefused);
             return;
         }
-        if (auto* apple = dynamic_cast<AppleRuntime*>(runtime.get()); apple && probe) {
-            apple->setVersion(QVersionNumber::fromString(probe->clientVersion));
-        }
-        config.podmanRootless = probe && probe->rootless.value_or(false);
-        manager = std::make_unique<SessionManager>(std::move(runtime), config);
+        config = setup.config;
+        manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config);
         QObject::connect(manager.get(), &SessionManager::output,
                          [](const QString&, OutputStream stream, const QString& text) {
                              writeTo(stream == OutputStream::Stdout ? stdout : stderr, text);
@@ -146,33 +123,21 @@ int runExecMode(const AppOptions& options) {
         request.sessionId = sessionId;
         request.workspace = guard.canonicalPath;
         request.command = options.command;
-        request.timeoutSeconds = timeoutSeconds;
+        request.timeoutSeconds = options.timeoutSeconds > 0 ? options.timeoutSeconds : config.defaultTimeoutSeconds;
         manager->execute(request);
     });
-#if defined(Q_OS_UNIX)
-    std::unique_ptr<QSocketNotifier> signalNotifier;
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) == 0) {
-        signalNotifier = std::make_unique<QSocketNotifier>(g_signalPipe[1], QSocketNotifier::Read);
-        QObject::connect(signalNotifier.get(), &QSocketNotifier::activated, [&] {
-            char byte = 0;
-            [[maybe_unused]] const auto got = ::read(g_signalPipe[1], &byte, 1);
-            if (manager && manager->cancel(QStringLiteral("exec"))) {
-                return;  // callFinished follows: container removed, exit 130
-            }
-            QCoreApplication::exit(kCancelled);
-        });
-        std::signal(SIGINT, onSignal);
-        std::signal(SIGTERM, onSignal);
-        std::signal(SIGHUP, onSignal);
-    }
-#endif
+    // Ctrl-C, a TERM or a closed terminal must not leave the container behind: cancel the call, whose end
+    // removes the container.
+    QuitSignals quitSignals;
+    quitSignals.install(QuitSignals::Hangup::Quit);
+    QObject::connect(&quitSignals, &QuitSignals::quitRequested, &detector, [&] {
+        if (manager && manager->cancel(QStringLiteral("exec"))) {
+            return;  // callFinished follows: container removed, exit 130
+        }
+        QCoreApplication::exit(kCancelled);
+    });
     QTimer::singleShot(0, &detector, &RuntimeDetector::detect);
     const int loopResult = QCoreApplication::exec();
-#if defined(Q_OS_UNIX)
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    std::signal(SIGHUP, SIG_DFL);
-#endif
     manager.reset();
     return loopResult;
 }

@@ -8,25 +8,19 @@
 #include "backend/credentialstore.h"
 #include "backend/tooldispatcher.h"
 #include "modes.h"
+#include "quitsignals.h"
 #include "runtime/runtimedetector.h"
-#include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
-#include "sandboxfactory.h"
+#include "sandboxhost.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
 #include <QCoreApplication>
-#include <QSocketNotifier>
 #include <QSysInfo>
 #include <QTextStream>
 #include <QTimer>
 #include <QUrl>
-
-#include <csignal>
-#include <fcntl.h>
-#include <memory>
-#include <unistd.h>
 
 namespace zeus {
 
@@ -50,30 +44,6 @@ qint64 testHook(const char* name, qint64 fallback) {
     return ok && value > 0 ? value : fallback;
 }
 
-// SIGINT/SIGTERM: the handler only writes the signal number to a pipe; the event loop does the work.
-int g_signalPipe[2] = {-1, -1};
-
-extern "C" void onTerminationSignal(int signal) {
-    const char byte = char(signal);
-    const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
-    (void)written;
-}
-
-bool installSignalPipe() {
-    if (::pipe(g_signalPipe) != 0) {
-        return false;
-    }
-    for (int fd : g_signalPipe) {
-        ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-    }
-    struct sigaction action = {};
-    action.sa_handler = onTerminationSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    return ::sigaction(SIGINT, &action, nullptr) == 0 && ::sigaction(SIGTERM, &action, nullptr) == 0;
-}
-
 void installLogFormat() {
     if (qEnvironmentVariableIsEmpty("QT_MESSAGE_PATTERN")) {
         qSetMessagePattern(
@@ -85,6 +55,9 @@ void installLogFormat() {
 
 // Everything one headless run owns, wired in runHeadlessMode().
 struct HeadlessService {
+    explicit HeadlessService(const AppOptions& runOptions)
+        : options(runOptions), sandbox(&settings, headlessSandboxOverrides(runOptions)) {}
+
     AppOptions options;
     QString workspace;  // canonical
     QUrl url;
@@ -93,7 +66,7 @@ struct HeadlessService {
     CredentialStore credentials;
     BackendConnection connection;
     ToolDispatcher dispatcher{&connection};
-    std::unique_ptr<SessionManager> manager;
+    SandboxHost sandbox;
     bool shuttingDown = false;
     bool managerDone = false;
     bool finishing = false;
@@ -101,22 +74,8 @@ struct HeadlessService {
     QTimer shutdownDeadline;
 
     void onDetection(const DetectionResult& detection) {
-        dispatcher.setRuntimeReport(SandboxFactory::runtimeReport(detection));
-        SandboxConfig config = SandboxFactory::configFrom(settings, options.image, options.profile);
-        config.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", config.outputCapBytes);
-        std::unique_ptr<ContainerRuntime> runtime = SandboxFactory::runtimeFor(detection, config);
-        if (runtime) {
-            qCInfo(lcApp).noquote() << "runtime" << runtimeKindToString(runtime->kind()) << "(" << runtime->program()
-                                    << "), image" << config.image << "," << hardeningProfileName(config.profile)
-                                    << "profile";
-            manager = std::make_unique<SessionManager>(std::move(runtime), config);
-            QObject::connect(manager.get(), &SessionManager::shutdownFinished, &dispatcher, [this] {
-                managerDone = true;
-                maybeFinish();
-            });
-            dispatcher.setSessionManager(manager.get());
-            manager->sweepOrphans();
-        } else {
+        sandbox.setDetection(detection);
+        if (!sandbox.manager()) {
             qCWarning(lcApp).noquote() << "no usable container runtime; every command is refused:" << detection.reason;
         }
         credentials.readToken(url.toString());
@@ -169,13 +128,8 @@ struct HeadlessService {
             QCoreApplication::exit(exitCode);
         });
         shutdownDeadline.start(kShutdownDeadlineMs);
-        if (manager) {
-            // Cancels (abandons) every call -- their results go out as cancelled -- and removes every container.
-            manager->shutdown();
-        } else {
-            managerDone = true;
-            maybeFinish();
-        }
+        // Cancels (abandons) every call -- their results go out as cancelled -- and removes every container.
+        sandbox.shutdown();
     }
 
     void maybeFinish() {
@@ -201,6 +155,14 @@ struct HeadlessService {
 
 }  // namespace
 
+SandboxOverrides headlessSandboxOverrides(const AppOptions& options) {
+    SandboxOverrides overrides;
+    overrides.image = options.image;
+    overrides.profile = options.profile;
+    overrides.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", 0);
+    return overrides;
+}
+
 int runHeadlessMode(const AppOptions& options) {
     installLogFormat();
 
@@ -216,19 +178,19 @@ int runHeadlessMode(const AppOptions& options) {
         return kExitUsage;
     }
     const QUrl url(options.backend.trimmed());
-    if (!installSignalPipe()) {
+    QuitSignals quitSignals;
+    if (!quitSignals.install()) {
         QTextStream(stderr) << "zeus-desktop: cannot install the signal handlers\n";
         return 1;
     }
 
-    HeadlessService service;
+    HeadlessService service(options);
     const QString runtimeName = options.runtime.isEmpty() ? service.settings.runtimePreference() : options.runtime;
     const std::optional<RuntimePreference> preference = runtimePreferenceFromString(runtimeName);
     if (!preference) {
         QTextStream(stderr) << "zeus-desktop: unknown runtime '" << runtimeName << "'\n";
         return kExitUsage;
     }
-    service.options = options;
     service.workspace = guard.canonicalPath;
     service.url = url;
 
@@ -254,6 +216,8 @@ int runHeadlessMode(const AppOptions& options) {
     client.deviceId = service.settings.deviceId();
     service.dispatcher.setClientInfo(client);
     service.dispatcher.setApprovedWorkspaces({service.workspace});
+    service.sandbox.setMonitorEnabled(false);  // nothing shows container states here
+    service.sandbox.setDispatcher(&service.dispatcher);
 
     QObject::connect(&service.detector, &RuntimeDetector::detectionFinished, &service.dispatcher,
                      [&service](const DetectionResult& detection) { service.onDetection(detection); });
@@ -264,12 +228,12 @@ int runHeadlessMode(const AppOptions& options) {
     QObject::connect(&service.dispatcher, &ToolDispatcher::idle, &service.dispatcher,
                      [&service] { service.maybeFinish(); });
 
-    QSocketNotifier signalNotifier(g_signalPipe[0], QSocketNotifier::Read);
-    QObject::connect(&signalNotifier, &QSocketNotifier::activated, &service.dispatcher, [&service] {
-        char byte = 0;
-        while (::read(g_signalPipe[0], &byte, 1) == 1) {
-            qCInfo(lcApp) << "signal" << int(byte) << "received";
-        }
+    QObject::connect(&service.sandbox, &SandboxHost::shutdownFinished, &service.dispatcher, [&service] {
+        service.managerDone = true;
+        service.maybeFinish();
+    });
+    QObject::connect(&quitSignals, &QuitSignals::quitRequested, &service.dispatcher, [&service](int signal) {
+        qCInfo(lcApp) << "signal" << signal << "received";
         service.beginShutdown(kExitOk);
     });
 

@@ -1,8 +1,12 @@
 #pragma once
 
 #include "appoptions.h"
+#include "sandboxsetup.h"
 
 namespace zeus {
+
+class AppSettings;
+struct DetectionResult;
 
 // Each mode builds its objects, runs the event loop and returns the process exit code.
 int runDiagnoseMode(const AppOptions& options);    // diagnosemode.cpp
@@ -12,5 +16,11 @@ int runHeadlessMode(const AppOptions& options);    // headlessmode.cpp
 #ifdef ZEUS_HAS_GUI
 int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 #endif
+
+// How each mode obtains its sandbox: always SandboxSetup, with what that mode's command line overrides. The
+// tray app's is GuiService::sandbox(). Tests compare the `run` argument lists they lead to.
+SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings,
+                              const DetectionResult& detection);       // execmode.cpp
+SandboxOverrides headlessSandboxOverrides(const AppOptions& options);  // headlessmode.cpp
 
 }  // namespace zeus

@@ -238,7 +238,7 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
     m_running.insert(call.callId, RunningCall{call.sessionId, 0});
-    Q_EMIT callStarted(call.callId, call.sessionId, call.command);
+    Q_EMIT callStarted(call.callId, call.sessionId, call.command, request.workspace);
     m_manager->execute(request);
 }
 

@@ -83,7 +83,8 @@ public:
     static QString canonicalFolder(const QString& path);
 
 Q_SIGNALS:
-    void callStarted(const QString& callId, const QString& sessionId, const QString& command);
+    // workspace: the approved folder the call runs in, canonical (symlinks resolved), as the container mounts it.
+    void callStarted(const QString& callId, const QString& sessionId, const QString& command, const QString& workspace);
     void callFinished(const zeus::ToolResultMessage& result);
     // Every call this dispatcher started has finished (after cancelAll(), or whenever the last one ends).
     void idle();

@@ -52,6 +52,10 @@ struct SandboxConfig {
         }
         return requestedSeconds > maxTimeoutSeconds ? maxTimeoutSeconds : requestedSeconds;
     }
+
+    // The container one session gets under this config: the only place a config becomes a ContainerSpec, so
+    // what the modes would run can be compared without starting anything.
+    ContainerSpec containerSpec(const QString& name, const QString& workspace, const QString& sessionId) const;
 };
 
 }  // namespace zeus

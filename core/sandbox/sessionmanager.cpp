@@ -7,10 +7,6 @@
 #include <QMetaMethod>
 #include <QUuid>
 
-#if defined(Q_OS_LINUX)
-#include <unistd.h>
-#endif
-
 namespace zeus {
 
 namespace {
@@ -195,23 +191,8 @@ void SessionManager::execute(const ExecRequest& incoming) {
 void SessionManager::createContainer(Session& session) {
     session.phase = ContainerPhase::Creating;
     setState(session, SessionState::Starting);
-    ContainerSpec spec;
-    spec.name = QStringLiteral("zeus-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
-    spec.image = m_config.image;
-    spec.workspace = session.workspace;
-    spec.sessionId = session.id;
-    spec.ownerId = m_config.ownerId;
-    spec.profile = m_config.profile;
-    spec.pidsLimit = m_config.pidsLimit;
-    spec.memory = m_config.memory;
-    spec.cpus = m_config.cpus;
-    spec.network = m_config.network;
-    spec.podmanRootless = m_config.podmanRootless;
-#if defined(Q_OS_LINUX)
-    // So files the command writes in the workspace stay the user's.
-    spec.uid = int(::getuid());
-    spec.gid = int(::getgid());
-#endif
+    const ContainerSpec spec = m_config.containerSpec(
+        QStringLiteral("zeus-") + QUuid::createUuid().toString(QUuid::Id128).left(12), session.workspace, session.id);
     const QString sessionId = session.id;
     const QString unsupported = m_runtime->unsupportedReason(spec);
     if (!unsupported.isEmpty()) {

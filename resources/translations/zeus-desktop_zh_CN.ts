@@ -494,14 +494,6 @@
         <translation>命令失败</translation>
     </message>
     <message>
-        <source>Checking for a container runtime…</source>
-        <translation>正在检测容器运行时…</translation>
-    </message>
-    <message>
-        <source>Choose and approve a working directory on the Overview page first.</source>
-        <translation>请先在“概览”页面选择并批准一个工作目录。</translation>
-    </message>
-    <message>
         <source>Sandbox</source>
         <translation>沙箱</translation>
     </message>
@@ -1457,6 +1449,18 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>Last error: %1</source>
         <translation>最近的错误：%1</translation>
+    </message>
+    <message>
+        <source>The backend refused the sign-in token. Enter a new one in Settings.</source>
+        <translation>后端拒绝了登录令牌。请在“设置”中输入新的令牌。</translation>
+    </message>
+    <message>
+        <source>Checking for a container runtime…</source>
+        <translation>正在检测容器运行时…</translation>
+    </message>
+    <message>
+        <source>Choose and approve a working directory on the Overview page first.</source>
+        <translation>请先在“概览”页面选择并批准一个工作目录。</translation>
     </message>
 </context>
 <context>

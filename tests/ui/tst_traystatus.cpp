@@ -1,5 +1,6 @@
 // TrayStatus::from: the one function that turns the app's state into the tray's icon
-// and tooltip. Every state, the order between them, and the words in the tooltip.
+// and tooltip. Every state, the order between them, and the words in the tooltip. And from
+// the same facts, the dashboard's banner and the local console's readiness.
 #include "tray/traystatus.h"
 
 #include <QFile>
@@ -9,6 +10,7 @@
 using zeus::TrayStatus;
 using State = zeus::TrayStatus::State;
 using Connection = zeus::TrayStatus::Connection;
+using zeus::DashboardBanner;
 
 namespace {
 
@@ -33,6 +35,10 @@ private Q_SLOTS:
     void reconnectShowsNextAttempt();
     void longWorkspaceIsElided();
     void everyIconExists();
+    void banner_data();
+    void banner();
+    void console_data();
+    void console();
 };
 
 void TestTrayStatus::state_data() {
@@ -149,6 +155,96 @@ void TestTrayStatus::everyIconExists() {
         QVERIFY2(QFile::exists(path), qPrintable(path));
         QVERIFY2(!QIcon(path).pixmap(22, 22).isNull(), qPrintable(path));
     }
+}
+
+void TestTrayStatus::banner_data() {
+    QTest::addColumn<bool>("runtimeChecked");
+    QTest::addColumn<bool>("runtimeUsable");
+    QTest::addColumn<bool>("tokenChecked");
+    QTest::addColumn<bool>("signInMissing");
+    QTest::addColumn<int>("connection");
+    QTest::addColumn<QString>("workspace");
+    QTest::addColumn<int>("expected");
+    QTest::addColumn<QString>("detail");
+
+    const auto c = [](Connection v) { return static_cast<int>(v); };
+    const auto b = [](DashboardBanner v) { return static_cast<int>(v); };
+    const QString folder = QStringLiteral("/home/ana/site");
+    const QString refused = QStringLiteral("The backend refused the sign-in token. Enter a new one in Settings.");
+    QTest::newRow("all set") << true << true << true << false << c(Connection::Connected) << folder
+                             << b(DashboardBanner::None) << QString();
+    QTest::newRow("no runtime first, with its reason")
+        << true << false << true << true << c(Connection::AuthFailed) << QString() << b(DashboardBanner::NoRuntime)
+        << QStringLiteral("problem");
+    QTest::newRow("runtime still being checked: no runtime banner")
+        << false << false << true << false << c(Connection::Connected) << folder << b(DashboardBanner::None)
+        << QString();
+    QTest::newRow("no token") << true << true << true << true << c(Connection::SignedOut) << folder
+                              << b(DashboardBanner::SignIn) << QString();
+    QTest::newRow("token rejected") << true << true << true << false << c(Connection::AuthFailed) << folder
+                                    << b(DashboardBanner::SignIn) << refused;
+    QTest::newRow("keychain not answered yet: no sign-in banner")
+        << true << true << false << true << c(Connection::SignedOut) << folder << b(DashboardBanner::None) << QString();
+    QTest::newRow("no folder") << true << true << true << false << c(Connection::Connected) << QString()
+                               << b(DashboardBanner::ChooseFolder) << QString();
+    QTest::newRow("connection error is not a sign-in matter")
+        << true << true << true << false << c(Connection::Error) << folder << b(DashboardBanner::None) << QString();
+}
+
+void TestTrayStatus::banner() {
+    QFETCH(bool, runtimeChecked);
+    QFETCH(bool, runtimeUsable);
+    QFETCH(bool, tokenChecked);
+    QFETCH(bool, signInMissing);
+    QFETCH(int, connection);
+    QFETCH(QString, workspace);
+    QFETCH(int, expected);
+    QFETCH(QString, detail);
+    TrayStatus::Input input;
+    input.runtimeChecked = runtimeChecked;
+    input.runtimeUsable = runtimeUsable;
+    input.runtimeProblem = QStringLiteral("problem");
+    input.tokenChecked = tokenChecked;
+    input.signInMissing = signInMissing;
+    input.connection = Connection(connection);
+    input.workspace = workspace;
+    const TrayStatus::Banner banner = TrayStatus::bannerFor(input);
+    QCOMPARE(int(banner.banner), expected);
+    QCOMPARE(banner.detail, detail);
+}
+
+void TestTrayStatus::console_data() {
+    QTest::addColumn<bool>("runtimeChecked");
+    QTest::addColumn<bool>("runtimeUsable");
+    QTest::addColumn<QString>("workspace");
+    QTest::addColumn<QString>("readyIn");
+    QTest::addColumn<QString>("reason");
+
+    const QString folder = QStringLiteral("/home/ana/site");
+    QTest::newRow("ready") << true << true << folder << folder << QString();
+    QTest::newRow("checking") << false << false << folder << QString()
+                              << QStringLiteral("Checking for a container runtime…");
+    QTest::newRow("no runtime: its reason")
+        << true << false << folder << QString() << QStringLiteral("Docker is not running.");
+    QTest::newRow("no folder") << true << true << QString() << QString()
+                               << QStringLiteral("Choose and approve a working directory on the Overview page first.");
+}
+
+void TestTrayStatus::console() {
+    QFETCH(bool, runtimeChecked);
+    QFETCH(bool, runtimeUsable);
+    QFETCH(QString, workspace);
+    QFETCH(QString, readyIn);
+    QFETCH(QString, reason);
+    TrayStatus::Input input = readyInput();
+    input.runtimeChecked = runtimeChecked;
+    input.runtimeUsable = runtimeUsable;
+    input.runtimeProblem = QStringLiteral("Docker is not running.");
+    input.workspace = workspace;
+    input.connection = Connection::SignedOut;  // the console needs no backend
+    const TrayStatus::ConsoleReadiness console = TrayStatus::consoleFor(input);
+    QCOMPARE(console.workspace, readyIn);
+    QCOMPARE(console.reason, reason);
 }
 
 QTEST_MAIN(TestTrayStatus)

@@ -226,6 +226,36 @@ private Q_SLOTS:
                  QStringLiteral("ok"));
     }
 
+    // callStarted names the folder the call runs in (the canonical approved one, whatever the backend's
+    // spelling), so a view needs no second look at the message; a refused call never starts.
+    void callStartedCarriesTheWorkspace_data() {
+        QTest::addColumn<QString>("workingDirectory");
+        QTest::addColumn<bool>("started");
+        QTest::newRow("canonical") << m_workspace << true;
+        QTest::newRow("trailing slash") << m_workspace + QLatin1Char('/') << true;
+        QTest::newRow("through a symlink") << m_dir.filePath(QStringLiteral("link-to-workspace")) << true;
+        QTest::newRow("not approved") << m_other << false;
+        QTest::newRow("missing") << m_dir.filePath(QStringLiteral("missing")) << false;
+    }
+
+    void callStartedCarriesTheWorkspace() {
+        QFETCH(QString, workingDirectory);
+        QFETCH(bool, started);
+        auto rig = makeRig();
+        QVERIFY(rig);
+        QSignalSpy spy(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("ws1"), QStringLiteral("s1"), QStringLiteral("true"),
+                                                 workingDirectory));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("ws1"), 10000));
+        QCOMPARE(spy.size(), started ? 1 : 0);
+        if (started) {
+            QCOMPARE(spy.first().at(0).toString(), QStringLiteral("ws1"));
+            QCOMPARE(spy.first().at(1).toString(), QStringLiteral("s1"));
+            QCOMPARE(spy.first().at(2).toString(), QStringLiteral("true"));
+            QCOMPARE(spy.first().at(3).toString(), m_workspace);
+        }
+    }
+
     void noRuntimeRefusesWithTheSpecText() {
         auto rig = makeRig(false);
         QVERIFY(rig);

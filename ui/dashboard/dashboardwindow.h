@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dashboard/diagnosticspanel.h"
+#include "tray/traystatus.h"
 
 #include <QMainWindow>
 
@@ -29,7 +30,7 @@ class DashboardWindow : public QMainWindow {
     Q_OBJECT
 public:
     enum class Page { Overview, Sessions, Console, Diagnostics };
-    enum class Banner { None, NoRuntime, SignIn, ChooseFolder };
+    using Banner = DashboardBanner;  // derived by TrayStatus::bannerFor()
 
     DashboardWindow(AppSettings* settings, RuntimeDetector* detector, BackendConnection* connection,
                     DiagnosticsPanel::ReportSource reportSource, QWidget* parent = nullptr);

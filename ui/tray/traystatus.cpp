@@ -109,4 +109,33 @@ TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
     return status;
 }
 
+TrayStatus::Banner TrayStatus::bannerFor(const Input& input) {
+    // Same order as the tray: no runtime first, then what keeps work from arriving.
+    if (input.runtimeChecked && !input.runtimeUsable) {
+        return {DashboardBanner::NoRuntime, input.runtimeProblem};
+    }
+    if (input.tokenChecked && (input.signInMissing || input.connection == Connection::AuthFailed)) {
+        return {DashboardBanner::SignIn, input.connection == Connection::AuthFailed
+                                             ? tr("The backend refused the sign-in token. Enter a new one in Settings.")
+                                             : QString()};
+    }
+    if (input.workspace.isEmpty()) {
+        return {DashboardBanner::ChooseFolder, QString()};
+    }
+    return {DashboardBanner::None, QString()};
+}
+
+TrayStatus::ConsoleReadiness TrayStatus::consoleFor(const Input& input) {
+    if (!input.runtimeChecked) {
+        return {QString(), tr("Checking for a container runtime…")};
+    }
+    if (!input.runtimeUsable) {
+        return {QString(), input.runtimeProblem};
+    }
+    if (input.workspace.isEmpty()) {
+        return {QString(), tr("Choose and approve a working directory on the Overview page first.")};
+    }
+    return {input.workspace, QString()};
+}
+
 }  // namespace zeus

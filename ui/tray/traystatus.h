@@ -8,8 +8,12 @@
 
 namespace zeus {
 
+// The dashboard's banner: the first thing the user must do before work can arrive.
+enum class DashboardBanner { None, NoRuntime, SignIn, ChooseFolder };
+
 // What the tray icon shows, derived in one place from the app's state (syncthingtray's
-// updateStatusIconAndText): one of five states, its icon and a tooltip in words.
+// updateStatusIconAndText): one of five states, its icon and a tooltip in words; and from the same
+// facts, the dashboard's banner and whether the local console is ready.
 //
 // A value plus a pure function; it must never query anything itself: the caller gathers
 // the facts into an Input.
@@ -33,6 +37,21 @@ public:
         int runningSessions = 0;
         int runningCommands = 0;
         QString lastError;  // an error the user has not dismissed
+        // For the banner: the keychain has answered (or there was no URL to ask about), and whether the
+        // connection lacks a backend URL or a token for it.
+        bool tokenChecked = false;
+        bool signInMissing = false;
+    };
+
+    // The dashboard's banner for the same facts, and what it says beyond its fixed text.
+    struct Banner {
+        DashboardBanner banner = DashboardBanner::None;
+        QString detail;
+    };
+    // Whether the local console can run commands: in `workspace`, or (empty) not, and `reason` says why.
+    struct ConsoleReadiness {
+        QString workspace;
+        QString reason;
     };
 
     State state = State::Disconnected;
@@ -41,6 +60,8 @@ public:
     QString tooltip;   // several lines, in words
 
     static TrayStatus from(const Input& input, const QDateTime& now = QDateTime::currentDateTime());
+    static Banner bannerFor(const Input& input);
+    static ConsoleReadiness consoleFor(const Input& input);
     // The resource path of a state's icon.
     static QString iconFor(State state);
     // One word for a state, for people ("Ready", "Working", ...).

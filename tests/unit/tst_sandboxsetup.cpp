@@ -1,8 +1,10 @@
-// SandboxFactory: settings plus command-line overrides into a SandboxConfig, the detection's choice into a
-// runtime and into hello.runtime. Pure apart from a temporary settings file.
+// SandboxSetup: settings plus command-line overrides into a SandboxConfig, the detection's choice into a
+// runtime (its CLI path, and for Apple its version gates) and into hello.runtime. Pure apart from a temporary
+// settings file.
 #include "appsettings.h"
+#include "engine/appleruntime.h"
 #include "runtime/detectionresult.h"
-#include "sandboxfactory.h"
+#include "sandboxsetup.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -28,7 +30,7 @@ RuntimeProbe probeOf(RuntimeKind kind, RuntimeProbe::State state, const QString&
 
 }  // namespace
 
-class TestSandboxFactory : public QObject {
+class TestSandboxSetup : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -65,7 +67,10 @@ private Q_SLOTS:
         QVERIFY(settings.setCpus(1.5));
         QVERIFY(settings.setIdleTimeoutMinutes(7));
 
-        const SandboxConfig config = SandboxFactory::configFrom(settings, imageOverride, profileOverride);
+        SandboxOverrides overrides;
+        overrides.image = imageOverride;
+        overrides.profile = profileOverride;
+        const SandboxConfig config = SandboxSetup::configFrom(settings, overrides);
         QCOMPARE(config.image, image);
         QCOMPARE(int(config.profile), profile);
         QCOMPARE(config.pidsLimit, 300);
@@ -96,6 +101,11 @@ private Q_SLOTS:
         QTest::newRow("docker") << QList<RuntimeProbe>{dockerReady} << int(RuntimePreference::Auto)
                                 << QStringLiteral("docker") << QStringLiteral("/usr/bin/docker")
                                 << QStringLiteral("20.10.24") << false;
+        QTest::newRow("rootless docker is not the podman rule")
+            << QList<RuntimeProbe>{probeOf(RuntimeKind::Docker, RuntimeProbe::State::Ready,
+                                           QStringLiteral("/usr/bin/docker"), QStringLiteral("24.0.7"), true)}
+            << int(RuntimePreference::Auto) << QStringLiteral("docker") << QStringLiteral("/usr/bin/docker")
+            << QStringLiteral("24.0.7") << false;
         QTest::newRow("rootless podman") << QList<RuntimeProbe>{dockerDown, podmanRootless}
                                          << int(RuntimePreference::Auto) << QStringLiteral("podman")
                                          << QStringLiteral("/opt/podman") << QStringLiteral("4.3.1") << true;
@@ -120,8 +130,8 @@ private Q_SLOTS:
 
         const DetectionResult detection = DetectionResult::choose(probes, RuntimePreference(preference));
         SandboxConfig config;
-        const std::unique_ptr<ContainerRuntime> runtime = SandboxFactory::runtimeFor(detection, config);
-        const RuntimeReport report = SandboxFactory::runtimeReport(detection);
+        const std::unique_ptr<ContainerRuntime> runtime = SandboxSetup::runtimeFor(detection, config);
+        const RuntimeReport report = SandboxSetup::runtimeReport(detection);
         if (kind.isEmpty()) {
             QVERIFY(!runtime);
             QVERIFY(!report.ready);
@@ -138,7 +148,92 @@ private Q_SLOTS:
         QCOMPARE(report.version, version);
         QVERIFY(report.reason.isEmpty());
     }
+
+    // The Apple path through the setup: the detected CLI version reaches the runtime, so each flag appears only
+    // from the version that accepts it (reference/apple-container-cli.md) and a CLI that cannot drop
+    // capabilities is refused rather than run weaker.
+    void appleVersionGates_data() {
+        QTest::addColumn<QString>("cliVersion");  // as `container --version` reports it
+        QTest::addColumn<QString>("parsed");
+        QTest::addColumn<bool>("init");       // --init, 0.10.0
+        QTest::addColumn<bool>("capDrop");    // --cap-drop ALL, 0.12.0
+        QTest::addColumn<bool>("readOnly");   // --read-only (hardened), 0.8.0
+        QTest::addColumn<bool>("supported");  // no unsupportedReason: needs --cap-drop
+
+        QTest::newRow("0.9.0") << QStringLiteral("0.9.0") << QStringLiteral("0.9.0") << false << false << true << false;
+        QTest::newRow("0.10.0 debug build")
+            << QStringLiteral("0.10.0-27-g9fd15f0") << QStringLiteral("0.10.0") << true << false << true << false;
+        QTest::newRow("0.11.0") << QStringLiteral("0.11.0") << QStringLiteral("0.11.0") << true << false << true
+                                << false;
+        QTest::newRow("0.12.0") << QStringLiteral("0.12.0") << QStringLiteral("0.12.0") << true << true << true << true;
+        QTest::newRow("1.2.0") << QStringLiteral("1.2.0") << QStringLiteral("1.2.0") << true << true << true << true;
+    }
+
+    void appleVersionGates() {
+        QFETCH(QString, cliVersion);
+        QFETCH(QString, parsed);
+        QFETCH(bool, init);
+        QFETCH(bool, capDrop);
+        QFETCH(bool, readOnly);
+        QFETCH(bool, supported);
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(settings.setHardeningProfile(QStringLiteral("hardened")));
+        RuntimeProbe apple = probeOf(RuntimeKind::Apple, RuntimeProbe::State::Ready,
+                                     QStringLiteral("/usr/local/bin/container"), QStringLiteral("1.2.3"));
+        apple.clientVersion = cliVersion;
+        const DetectionResult detection = DetectionResult::choose({apple}, RuntimePreference::Apple);
+
+        const SandboxSetup setup = SandboxSetup::from(detection, settings);
+        QVERIFY(setup.runtime);
+        QCOMPARE(setup.runtime->kind(), RuntimeKind::Apple);
+        QCOMPARE(setup.runtime->program(), QStringLiteral("/usr/local/bin/container"));
+        const auto* runtime = dynamic_cast<const AppleRuntime*>(setup.runtime.get());
+        QVERIFY(runtime);
+        QCOMPARE(runtime->version(), QVersionNumber::fromString(parsed));
+        QVERIFY(!setup.config.podmanRootless);
+
+        const ContainerSpec spec =
+            setup.config.containerSpec(QStringLiteral("zeus-test"), QStringLiteral("/work"), QStringLiteral("s1"));
+        const QStringList args = setup.runtime->runArguments(spec);
+        QCOMPARE(args.contains(QStringLiteral("--init")), init);
+        QCOMPARE(args.contains(QStringLiteral("--cap-drop")), capDrop);
+        QCOMPARE(args.contains(QStringLiteral("--read-only")), readOnly);
+        QCOMPARE(setup.runtime->unsupportedReason(spec).isEmpty(), supported);
+        QCOMPARE(setup.report.version, QStringLiteral("1.2.3"));  // hello names the service's version
+    }
+
+    void cliProgram_data() {
+        QTest::addColumn<QList<RuntimeProbe>>("probes");
+        QTest::addColumn<QString>("program");
+
+        QTest::newRow("the path detection found")
+            << QList<RuntimeProbe>{probeOf(RuntimeKind::Podman, RuntimeProbe::State::Ready,
+                                           QStringLiteral("/opt/podman/bin/podman"), QStringLiteral("4.9"))}
+            << QStringLiteral("/opt/podman/bin/podman");
+        QTest::newRow("no path: the CLI's name") << QList<RuntimeProbe>{probeOf(
+            RuntimeKind::Docker, RuntimeProbe::State::Ready, QString(), QStringLiteral("24.0"))}
+                                                 << QStringLiteral("docker");
+        QTest::newRow("nothing usable") << QList<RuntimeProbe>{probeOf(
+            RuntimeKind::Docker, RuntimeProbe::State::NotRunning, QStringLiteral("/usr/bin/docker"), QString())}
+                                        << QString();
+    }
+
+    void cliProgram() {
+        QFETCH(QList<RuntimeProbe>, probes);
+        QFETCH(QString, program);
+        QCOMPARE(SandboxSetup::cliProgram(DetectionResult::choose(probes, RuntimePreference::Auto)), program);
+    }
+
+    void outputCapOverride() {
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        QCOMPARE(SandboxSetup::configFrom(settings).outputCapBytes, SandboxConfig().outputCapBytes);
+        SandboxOverrides overrides;
+        overrides.outputCapBytes = 4096;
+        QCOMPARE(SandboxSetup::configFrom(settings, overrides).outputCapBytes, qint64(4096));
+    }
 };
 
-QTEST_GUILESS_MAIN(TestSandboxFactory)
-#include "tst_sandboxfactory.moc"
+QTEST_GUILESS_MAIN(TestSandboxSetup)
+#include "tst_sandboxsetup.moc"

@@ -1,0 +1,469 @@
+#include "guiservice.h"
+
+#include "backend/backendtoken.h"
+#include "dashboard/connectionpanel.h"
+#include "dashboard/dashboardwindow.h"
+#include "dashboard/localconsole.h"
+#include "dashboard/runtimepanel.h"
+#include "dashboard/workspacepanel.h"
+#include "monitor/containermonitor.h"
+#include "sandbox/sessionmanager.h"
+#include "sessions/sessionspanel.h"
+#include "sessions/sessiontablemodel.h"
+#include "settings/settingsdialog.h"
+#include "support/logging.h"
+#include "tray/trayicon.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QApplication>
+#include <QSysInfo>
+#include <QUrl>
+#include <QUuid>
+
+namespace zeus {
+
+namespace {
+
+constexpr int kShutdownDeadlineMs = 15000;
+constexpr int kRecentErrorLimit = 50;
+
+
+SandboxOverrides guiSandboxOverrides(const AppOptions& options) {
+    SandboxOverrides overrides;
+    overrides.image = options.image;
+    overrides.profile = options.profile;
+    return overrides;
+}
+
+}  // namespace
+
+GuiService::GuiService(const AppOptions& options, AppSettings* settings, QObject* parent)
+    : QObject(parent),
+      m_options(options),
+      m_settings(settings),
+      m_backendOverride(options.backend.trimmed()),
+      m_tokens(&m_credentials),
+      m_sandbox(settings, guiSandboxOverrides(options)) {
+    m_sandbox.setDispatcher(&m_dispatcher);
+}
+
+GuiService::~GuiService() {
+    // The sandbox outlives the dashboard (declaration order); nothing it says at its end may reach widgets
+    // that are gone.
+    m_sandbox.disconnect(this);
+    if (SessionManager* manager = m_sandbox.manager()) {
+        manager->disconnect(this);
+    }
+    if (ContainerMonitor* monitor = m_sandbox.monitor()) {
+        monitor->disconnect(this);
+    }
+}
+
+void GuiService::activate() {
+    m_dashboard->bringToFront();
+}
+
+QString GuiService::effectiveToken() const {
+    return BackendToken::effective(QUrl(backendUrl()), m_token);
+}
+
+void GuiService::start() {
+    const QString runtimeName = m_options.runtime.isEmpty() ? m_settings->runtimePreference() : m_options.runtime;
+    m_detector.setPreference(runtimePreferenceFromString(runtimeName).value_or(RuntimePreference::Auto));
+
+    HelloMessage client;
+    client.clientName = QStringLiteral(ZEUS_APP_NAME);
+    client.clientVersion = QStringLiteral(ZEUS_VERSION);
+    client.os = QSysInfo::prettyProductName();
+    client.arch = QSysInfo::currentCpuArchitecture();
+    client.deviceId = m_settings->deviceId();
+    m_dispatcher.setClientInfo(client);
+
+    m_dashboard =
+        std::make_unique<DashboardWindow>(m_settings, &m_detector, &m_connection, [this] { return buildReport(); });
+    applyWorkspaceOverride();
+    m_dashboard->connectionPanel()->setBackendUrlOverride(m_backendOverride);
+    m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
+    m_tray = std::make_unique<TrayIcon>(m_settings);
+    m_tray->setRunApprovedFolder(m_dashboard->workspacePanel()->runApprovedWorkspace());
+    const bool haveTray = TrayIcon::isAvailable();
+    // Without a tray the dashboard is a normal window and closing it quits.
+    QApplication::setQuitOnLastWindowClosed(false);
+    m_dashboard->setClosingQuits(!haveTray);
+
+    connectRequests();
+    connectCalls();
+    connectSettings();
+
+    m_tray->show();
+    updateStatus();
+    if (!haveTray) {
+        qCInfo(lcApp) << "no system tray: the dashboard is a normal window";
+        m_dashboard->bringToFront();
+    } else {
+        // A fixed marker: the GUI benchmark measures launch to this line.
+        qCInfo(lcApp) << "tray ready";
+    }
+    if (!m_options.workspace.isEmpty() && m_dashboard->workspacePanel()->runApprovedWorkspace().isEmpty()) {
+        // The command line named a folder the guard refused: the refusal is on the Overview page.
+        activate();
+        m_dashboard->showPage(DashboardWindow::Page::Overview);
+    }
+    QTimer::singleShot(0, &m_detector, [this] { m_detector.detect(); });
+    readToken();
+}
+
+// What the user asks for in the tray and the dashboard.
+void GuiService::connectRequests() {
+    connect(m_dashboard.get(), &DashboardWindow::settingsRequested, this, &GuiService::openSettings);
+    connect(m_dashboard.get(), &DashboardWindow::quitRequested, this, &GuiService::beginShutdown);
+    connect(m_tray.get(), &TrayIcon::openDashboardRequested, this, &GuiService::activate);
+    connect(m_tray.get(), &TrayIcon::chooseFolderRequested, this, [this] {
+        activate();
+        m_dashboard->showPage(DashboardWindow::Page::Overview);
+        m_dashboard->workspacePanel()->openFolderDialog();
+    });
+    connect(m_tray.get(), &TrayIcon::recentFolderChosen, this, [this](const QString& folder) {
+        m_dashboard->workspacePanel()->chooseFolder(folder);
+        if (m_dashboard->workspacePanel()->currentWorkspace().isEmpty()) {
+            // Not approved (or refused): show why, and the Approve button.
+            activate();
+            m_dashboard->showPage(DashboardWindow::Page::Overview);
+        }
+    });
+    connect(m_tray.get(), &TrayIcon::connectRequested, this, [this] { setUserDisconnected(false); });
+    connect(m_tray.get(), &TrayIcon::disconnectRequested, this, [this] { setUserDisconnected(true); });
+    connect(m_tray.get(), &TrayIcon::diagnosticsRequested, this, [this] {
+        activate();
+        m_dashboard->showPage(DashboardWindow::Page::Diagnostics);
+    });
+    connect(m_tray.get(), &TrayIcon::settingsRequested, this, &GuiService::openSettings);
+    connect(m_tray.get(), &TrayIcon::quitRequested, this, &GuiService::beginShutdown);
+
+    ConnectionPanel* connectionPanel = m_dashboard->connectionPanel();
+    connect(connectionPanel, &ConnectionPanel::connectRequested, this, [this] { setUserDisconnected(false); });
+    connect(connectionPanel, &ConnectionPanel::disconnectRequested, this, [this] { setUserDisconnected(true); });
+    connect(connectionPanel, &ConnectionPanel::signInRequested, this, &GuiService::openSettings);
+    connect(m_dashboard->diagnosticsPanel(), &DiagnosticsPanel::recheckRequested, &m_detector,
+            &RuntimeDetector::recheck);
+    connect(m_dashboard.get(), &DashboardWindow::sessionsPageVisibleChanged, &m_sandbox,
+            &SandboxHost::setStatsPollingEnabled);
+    connect(m_dashboard->workspacePanel(), &WorkspacePanel::currentWorkspaceChanged, this, &GuiService::updateStatus);
+    connect(m_dashboard->sessionsPanel(), &SessionsPanel::stopRequested, this, [this](const QString& sessionId) {
+        if (SessionManager* manager = m_sandbox.manager()) {
+            manager->endSession(sessionId);
+        }
+    });
+    LocalConsole* console = m_dashboard->console();
+    connect(console, &LocalConsole::runRequested, this, &GuiService::runConsoleCommand);
+    connect(console, &LocalConsole::stopRequested, this, [this](const QString& callId) {
+        if (SessionManager* manager = m_sandbox.manager()) {
+            manager->cancel(callId);
+        }
+    });
+}
+
+// The backend's calls, the connection, the runtime and the sandbox.
+void GuiService::connectCalls() {
+    SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    connect(&m_dispatcher, &ToolDispatcher::callStarted, this,
+            [this, sessions](const QString& callId, const QString& sessionId, const QString& command,
+                             const QString& workspace) {
+                sessions->noteCall(callId, sessionId, command, workspace);
+                updateStatus();
+            });
+    connect(&m_dispatcher, &ToolDispatcher::callFinished, this, [this](const ToolResultMessage& result) {
+        if (result.status == ExecStatus::Error) {
+            recordError(result.errorMessage);
+            if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
+                // The backend asked for a folder the user has not approved: say where to approve one.
+                m_tray->notify(tr("Folder not approved"),
+                               tr("%1\nApprove the folder in the dashboard if the agent should work there.")
+                                   .arg(result.errorMessage),
+                               true);
+            }
+        }
+        updateStatus();
+    });
+    connect(&m_connection, &BackendConnection::stateChanged, this, [this](BackendConnection::State state) {
+        m_tray->setConnectionActive(
+            state != BackendConnection::State::Disconnected && state != BackendConnection::State::SignedOut
+            && state != BackendConnection::State::AuthFailed && state != BackendConnection::State::Error);
+        if (state == BackendConnection::State::AuthFailed) {
+            recordError(m_connection.lastError());
+            m_tray->notify(tr("Sign-in rejected"),
+                           tr("The backend refused the sign-in token. Enter a new one in Settings."), true);
+        }
+        updateStatus();
+    });
+    connect(&m_detector, &RuntimeDetector::detectionFinished, this, &GuiService::onDetection);
+    connect(&m_sandbox, &SandboxHost::rebuilt, this, &GuiService::onSandboxRebuilt);
+}
+
+// Settings and keychain changes that take effect at once.
+void GuiService::connectSettings() {
+    connect(m_settings, &AppSettings::approvedWorkspacesChanged, this, [this] {
+        m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
+        updateStatus();
+    });
+    connect(m_settings, &AppSettings::backendUrlChanged, this, [this] {
+        // A URL chosen in Settings now wins over the command line's.
+        m_backendOverride.clear();
+        m_dashboard->connectionPanel()->setBackendUrlOverride(QString());
+        m_token.clear();
+        m_connection.stop();
+        readToken();
+    });
+    connect(m_settings, &AppSettings::runtimePreferenceChanged, this, [this](const QString& value) {
+        m_detector.setPreference(runtimePreferenceFromString(value).value_or(RuntimePreference::Auto));
+        m_detector.recheck();
+    });
+    connect(&m_credentials, &CredentialStore::readFinished, this, &GuiService::onTokenRead);
+    connect(&m_credentials, &CredentialStore::writeFinished, this,
+            [this](const QString&, const CredentialStore::Result& result) {
+                if (result.status == CredentialStore::Status::Ok) {
+                    m_userDisconnected = false;
+                    readToken();
+                }
+            });
+    connect(&m_credentials, &CredentialStore::deleteFinished, this, [this] {
+        m_token.clear();
+        m_connection.setToken(QString());
+        updateStatus();
+    });
+}
+
+void GuiService::onDetection(const DetectionResult& detection) {
+    m_sandbox.setDetection(detection);
+    if (!m_detectedOnce) {
+        m_detectedOnce = true;
+        // The token was read meanwhile: now the connection can start (see onTokenRead).
+        if (m_tokenChecked && !m_userDisconnected && !backendUrl().isEmpty()) {
+            connectBackend();
+        }
+    }
+    if (!detection.isUsable()) {
+        recordError(detection.reason);
+        if (!m_warnedNoRuntime) {
+            m_warnedNoRuntime = true;
+            m_tray->notify(tr("No container runtime"), detection.reason, true);
+            // Guidance front and centre on the first run without a runtime.
+            activate();
+            m_dashboard->showPage(DashboardWindow::Page::Overview);
+        }
+    }
+    if (m_dashboard->currentPage() == DashboardWindow::Page::Diagnostics) {
+        m_dashboard->diagnosticsPanel()->refresh();
+    }
+    updateStatus();
+}
+
+// A new manager and monitor (first runtime, other runtime or new settings): show what they do.
+void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor) {
+    SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    LocalConsole* console = m_dashboard->console();
+    connect(manager, &SessionManager::output, this,
+            [sessions, console](const QString& callId, OutputStream stream, const QString& text) {
+                sessions->appendOutput(callId, stream, text);
+                console->appendOutput(callId, stream, text);
+            });
+    connect(manager, &SessionManager::callFinished, this, [this, sessions, console](const ExecResult& result) {
+        sessions->callFinished(result);
+        console->callFinished(result);
+        if (result.status == ExecStatus::Error
+            && (result.errorCode == ExecError::ImageMissing || result.errorCode == ExecError::ContainerFailed)) {
+            m_tray->notify(tr("Command failed"), result.errorMessage, true);
+        }
+        updateStatus();
+    });
+    connect(manager, &SessionManager::sessionStateChanged, this,
+            [this, sessions](const QString& sessionId, SessionState state, const QString& containerId) {
+                sessions->setSessionState(sessionId, state, containerId);
+                updateStatus();
+            });
+    connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
+    if (monitor) {
+        connect(monitor, &ContainerMonitor::containerEvent, this,
+                [sessions](const QString& containerId, const QString&, ContainerEvent::State state, int exitCode) {
+                    sessions->model()->applyContainerEvent(containerId, state, exitCode);
+                });
+        connect(monitor, &ContainerMonitor::statsUpdated, this,
+                [sessions](const QString& containerId, double cpuPercent, qint64 memoryBytes) {
+                    sessions->model()->setUsageForContainer(containerId, cpuPercent, memoryBytes);
+                });
+    }
+}
+
+void GuiService::readToken() {
+    const QString url = backendUrl();
+    if (url.isEmpty()) {
+        // First run: nothing can connect before the user signs in, so say so up front.
+        m_tokenChecked = true;
+        updateStatus();
+        activate();
+        return;
+    }
+    m_credentials.readToken(url);
+}
+
+void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& result) {
+    if (url != backendUrl()) {
+        return;
+    }
+    m_tokenChecked = true;
+    m_token = result.status == CredentialStore::Status::Ok ? result.token : QString();
+    if (result.status != CredentialStore::Status::Ok && result.status != CredentialStore::Status::SignedOut) {
+        recordError(result.message);
+    }
+    m_dashboard->diagnosticsPanel()->setSecrets({m_token});
+    // The first hello must say which runtime serves the calls: connect once detection is done.
+    if (!m_userDisconnected && m_detector.hasResult()) {
+        connectBackend();
+    }
+    updateStatus();
+    if (effectiveToken().isEmpty()) {
+        // First run (or signed out): the sign-in prompt is the first thing to see.
+        activate();
+    }
+}
+
+void GuiService::connectBackend() {
+    const QString url = backendUrl();
+    if (url.isEmpty()) {
+        openSettings();
+        return;
+    }
+    m_connection.setUrl(QUrl(url));
+    if (m_token.isEmpty() && !effectiveToken().isEmpty()) {
+        qCInfo(lcApp) << "no sign-in token; connecting to the local backend without one";
+    }
+    m_connection.setToken(effectiveToken());
+    m_connection.start();
+}
+
+void GuiService::setUserDisconnected(bool disconnected) {
+    m_userDisconnected = disconnected;
+    if (disconnected) {
+        m_connection.stop();
+    } else {
+        connectBackend();
+    }
+}
+
+void GuiService::openSettings() {
+    if (!m_settingsDialog) {
+        m_settingsDialog = new SettingsDialog(m_settings, &m_tokens, m_dashboard.get());
+        m_settingsDialog->setStartAtLogin(&m_loginItem);
+        m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_settingsDialog->show();
+    m_settingsDialog->raise();
+    m_settingsDialog->activateWindow();
+}
+
+void GuiService::runConsoleCommand(const QString& command) {
+    LocalConsole* console = m_dashboard->console();
+    SessionManager* manager = m_sandbox.manager();
+    if (!manager || console->workspace().isEmpty()) {
+        return;
+    }
+    ExecRequest request;
+    request.callId = QStringLiteral("console-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    request.sessionId = LocalConsole::kSessionId;
+    request.workspace = console->workspace();
+    request.command = command;
+    console->callStarted(request.callId, command);
+    m_dashboard->sessionsPanel()->noteCall(request.callId, request.sessionId, command, request.workspace);
+    manager->execute(request);
+    updateStatus();
+}
+
+TrayStatus::Input GuiService::statusInput() const {
+    TrayStatus::Input input;
+    input.runtimeChecked = m_detector.hasResult();
+    if (input.runtimeChecked) {
+        const DetectionResult result = m_detector.result();
+        input.runtimeUsable = result.isUsable();
+        input.runtimeName = RuntimePanel::headline(result);
+        if (const RuntimeProbe* probe = result.chosenProbe()) {
+            const QString version = probe->serverVersion.isEmpty() ? probe->clientVersion : probe->serverVersion;
+            input.runtimeName = QString(runtimeDisplayName(probe->kind) + QLatin1Char(' ') + version).trimmed();
+        }
+        input.runtimeProblem = result.reason;
+    }
+    input.connection = m_connection.state();
+    input.nextReconnect = m_connection.nextAttemptAt();
+    input.connectionError = m_connection.lastError();
+    input.workspace = m_dashboard->workspacePanel()->currentWorkspace();
+    input.runningSessions = m_dashboard->sessionsPanel()->model()->runningSessions();
+    const SessionManager* manager = m_sandbox.manager();
+    input.runningCommands = manager ? manager->runningCalls() : 0;
+    input.tokenChecked = m_tokenChecked;
+    input.signInMissing = backendUrl().isEmpty() || effectiveToken().isEmpty();
+    return input;
+}
+
+// The tray, the banner and the console, all from the same facts.
+void GuiService::updateStatus() {
+    const TrayStatus::Input input = statusInput();
+    m_tray->setStatus(TrayStatus::from(input));
+    const TrayStatus::Banner banner = TrayStatus::bannerFor(input);
+    m_dashboard->setBanner(banner.banner, banner.detail);
+    const TrayStatus::ConsoleReadiness console = TrayStatus::consoleFor(input);
+    m_dashboard->console()->setReady(console.workspace, console.reason);
+}
+
+void GuiService::applyWorkspaceOverride() {
+    if (m_options.workspace.isEmpty()) {
+        return;
+    }
+    WorkspacePanel* panel = m_dashboard->workspacePanel();
+    if (panel->approveForThisRun(m_options.workspace)) {
+        qCInfo(lcApp).noquote() << "workspace for this run:" << panel->runApprovedWorkspace();
+        return;
+    }
+    const WorkspaceGuard::Result& verdict = panel->verdict();
+    qCWarning(lcApp).noquote() << "refused workspace" << m_options.workspace << ":" << verdict.message
+                               << "(rule:" << WorkspaceGuard::ruleName(verdict.rule) << ")";
+    recordError(tr("Refused working directory %1: %2").arg(m_options.workspace, verdict.message));
+}
+
+QStringList GuiService::approvedWorkspaces() const {
+    QStringList workspaces = m_settings->approvedWorkspaces();
+    const QString forThisRun = m_dashboard ? m_dashboard->workspacePanel()->runApprovedWorkspace() : QString();
+    if (!forThisRun.isEmpty() && !workspaces.contains(forThisRun)) {
+        workspaces.append(forThisRun);
+    }
+    return workspaces;
+}
+
+void GuiService::recordError(const QString& error) {
+    if (error.isEmpty()) {
+        return;
+    }
+    m_recentErrors.append(QDateTime::currentDateTimeUtc().toString(Qt::ISODate) + QStringLiteral("  ") + error);
+    while (m_recentErrors.size() > kRecentErrorLimit) {
+        m_recentErrors.removeFirst();
+    }
+}
+
+void GuiService::beginShutdown() {
+    if (m_shuttingDown) {
+        return;
+    }
+    m_shuttingDown = true;
+    qCInfo(lcApp) << "quitting: removing containers";
+    m_shutdownDeadline.setSingleShot(true);
+    connect(&m_shutdownDeadline, &QTimer::timeout, this, [] {
+        qCWarning(lcApp) << "shutdown took longer than" << kShutdownDeadlineMs << "ms; exiting";
+        QCoreApplication::quit();
+    });
+    m_shutdownDeadline.start(kShutdownDeadlineMs);
+    m_connection.stop();
+    m_dashboard->hide();
+    connect(&m_sandbox, &SandboxHost::shutdownFinished, this, [] { QCoreApplication::quit(); });
+    m_sandbox.shutdown();
+}
+
+}  // namespace zeus

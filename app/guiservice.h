@@ -1,0 +1,101 @@
+#pragma once
+
+#include "appoptions.h"
+#include "appsettings.h"
+#include "autostartloginitem.h"
+#include "backend/backendconnection.h"
+#include "backend/credentialstore.h"
+#include "backend/tooldispatcher.h"
+#include "diagnosticsreport.h"
+#include "runtime/runtimedetector.h"
+#include "sandboxhost.h"
+#include "settings/keychaintokenstore.h"
+#include "tray/traystatus.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+
+#include <memory>
+
+namespace zeus {
+
+class ContainerMonitor;
+class DashboardWindow;
+class SessionManager;
+class SettingsDialog;
+class TrayIcon;
+
+// The tray app (SPEC §6): the detector, the keychain, the backend connection and its dispatcher, the sandbox
+// (a SandboxHost), and the windows that show them. It connects core's objects to the widgets and derives the
+// tray, banner and console state through TrayStatus.
+//
+// The settings belong to the caller (runGuiMode, or a test's temporary file). It must never build a sandbox
+// itself (SandboxHost does, through SandboxSetup), nor keep a token anywhere but in memory.
+class GuiService : public QObject {
+    Q_OBJECT
+public:
+    GuiService(const AppOptions& options, AppSettings* settings, QObject* parent = nullptr);
+    ~GuiService() override;
+
+    // Builds the windows, connects everything and starts detection and sign-in.
+    void start();
+    // Quit: stop the connection, remove the containers, then leave the event loop (with a deadline).
+    void beginShutdown();
+    void activate();
+
+    // The sandbox of this run (what it builds comes from SandboxHost::setupFor()).
+    SandboxHost& sandbox() { return m_sandbox; }
+    // The support report of the Diagnostics page (guidiagnostics.cpp).
+    DiagnosticsReport buildReport() const;
+
+private:
+    void connectRequests();
+    void connectCalls();
+    void connectSettings();
+    void onDetection(const DetectionResult& detection);
+    void onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor);
+    void readToken();
+    void onTokenRead(const QString& url, const CredentialStore::Result& result);
+    void connectBackend();
+    void setUserDisconnected(bool disconnected);
+    void openSettings();
+    void runConsoleCommand(const QString& command);
+    void updateStatus();
+    void recordError(const QString& error);
+    void applyWorkspaceOverride();
+    // The facts the tray, the banner and the console are derived from.
+    TrayStatus::Input statusInput() const;
+    // --backend for this run, else the setting.
+    QString backendUrl() const { return m_backendOverride.isEmpty() ? m_settings->backendUrl() : m_backendOverride; }
+    // What the connection sends: the stored token, or the placeholder for a local backend.
+    QString effectiveToken() const;
+    // The user's approvals plus the command line's --workspace of this run.
+    QStringList approvedWorkspaces() const;
+
+    AppOptions m_options;
+    AppSettings* m_settings;
+    QString m_backendOverride;  // --backend, validated in runGuiMode(); never written to the settings
+    RuntimeDetector m_detector;
+    CredentialStore m_credentials;
+    BackendConnection m_connection;
+    ToolDispatcher m_dispatcher{&m_connection};
+    KeychainTokenStore m_tokens;
+    SandboxHost m_sandbox;
+    std::unique_ptr<DashboardWindow> m_dashboard;
+    std::unique_ptr<TrayIcon> m_tray;
+    QPointer<SettingsDialog> m_settingsDialog;
+    AutostartLoginItem m_loginItem;
+
+    QString m_token;              // in memory only, for the connection (and so diagnostics can redact it)
+    bool m_tokenChecked = false;  // the keychain answered: the sign-in banner may show
+    bool m_detectedOnce = false;  // the first detection starts the connection (hello names the runtime)
+    bool m_userDisconnected = false;
+    bool m_shuttingDown = false;
+    bool m_warnedNoRuntime = false;
+    QStringList m_recentErrors;
+    QTimer m_shutdownDeadline;
+};
+
+}  // namespace zeus

@@ -1,0 +1,205 @@
+#include "sandboxhost.h"
+
+#include "appsettings.h"
+#include "backend/tooldispatcher.h"
+#include "monitor/containermonitor.h"
+#include "runtime/runtimekind.h"
+#include "sandbox/sessionmanager.h"
+#include "support/logging.h"
+
+#include <algorithm>
+
+namespace zeus {
+
+SandboxHost::SandboxHost(AppSettings* settings, const SandboxOverrides& overrides, QObject* parent)
+    : QObject(parent), m_settings(settings), m_overrides(overrides) {
+    m_rebuildTimer.setSingleShot(true);
+    m_rebuildTimer.setInterval(0);
+    connect(&m_rebuildTimer, &QTimer::timeout, this, &SandboxHost::rebuildIfIdle);
+    // The settings a container is created from. The runtime preference is not among them: it changes the
+    // detection, which arrives through setDetection().
+    connect(m_settings, &AppSettings::imageChanged, this, &SandboxHost::requestRebuild);
+    connect(m_settings, &AppSettings::hardeningChanged, this, &SandboxHost::requestRebuild);
+    connect(m_settings, &AppSettings::idleTimeoutMinutesChanged, this, &SandboxHost::requestRebuild);
+}
+
+SandboxHost::~SandboxHost() {
+    if (m_monitor) {
+        m_monitor->stop();
+    }
+}
+
+void SandboxHost::setDispatcher(ToolDispatcher* dispatcher) {
+    m_dispatcher = dispatcher;
+    if (m_dispatcher) {
+        m_dispatcher->setRuntimeReport(m_report);
+        m_dispatcher->setSessionManager(m_detection && m_detection->isUsable() ? m_manager.get() : nullptr);
+    }
+}
+
+void SandboxHost::setStatsPollingEnabled(bool enabled) {
+    m_statsPolling = enabled;
+    if (m_monitor) {
+        m_monitor->setStatsPollingEnabled(enabled);
+    }
+}
+
+SandboxSetup SandboxHost::setupFor(const DetectionResult& detection) const {
+    return SandboxSetup::from(detection, *m_settings, m_overrides);
+}
+
+void SandboxHost::setDetection(const DetectionResult& detection) {
+    m_detection = detection;
+    m_report = SandboxSetup::runtimeReport(detection);
+    if (m_dispatcher) {
+        m_dispatcher->setRuntimeReport(m_report);
+    }
+    if (m_state == State::ShuttingDown || m_state == State::Stopped) {
+        return;
+    }
+    if (!detection.isUsable()) {
+        // Calls are refused with no_runtime until it is back; the manager stays to clean up what it started.
+        serve(nullptr);
+    } else if (!m_manager) {
+        rebuild();  // the first one at once: the backend may call as soon as it is connected
+    } else {
+        if (runtimeChanged()) {
+            m_swapPending = true;
+        }
+        serve(m_manager.get());
+        if (m_swapPending) {
+            m_rebuildTimer.start();
+        }
+    }
+    updateState();
+}
+
+void SandboxHost::requestRebuild() {
+    if (!m_manager) {
+        return;  // the first manager is built with the settings of its time
+    }
+    m_swapPending = true;
+    m_rebuildTimer.start();  // restarting an active zero timer keeps it one rebuild
+    updateState();
+}
+
+void SandboxHost::rebuildIfIdle() {
+    if (!m_swapPending || !m_detection || !m_detection->isUsable() || m_state == State::ShuttingDown
+        || m_state == State::Stopped) {
+        return;
+    }
+    if (!isIdle()) {
+        return;  // tried again when a call ends or a session stops
+    }
+    rebuild();
+}
+
+bool SandboxHost::isIdle() const {
+    if (!m_manager) {
+        return true;
+    }
+    if (m_manager->runningCalls() > 0) {
+        return false;
+    }
+    const QStringList ids = m_manager->sessionIds();
+    return std::none_of(ids.cbegin(), ids.cend(), [this](const QString& id) {
+        const SessionState state = m_manager->sessionState(id);
+        return state == SessionState::Running || state == SessionState::Starting;
+    });
+}
+
+bool SandboxHost::runtimeChanged() const {
+    return m_manager && m_detection && m_detection->chosen
+           && m_manager->runtime().kind() != *m_detection->chosen;
+}
+
+void SandboxHost::serve(SessionManager* manager) {
+    if (m_dispatcher) {
+        m_dispatcher->setSessionManager(manager);
+    }
+}
+
+void SandboxHost::rebuild() {
+    SandboxSetup setup = setupFor(*m_detection);
+    if (!setup.runtime) {
+        return;
+    }
+    if (m_manager) {
+        serve(nullptr);
+        SessionManager* old = m_manager.release();
+        old->disconnect(this);
+        connect(old, &SessionManager::shutdownFinished, old, &QObject::deleteLater);
+        old->shutdown();
+    }
+    if (m_monitor) {
+        m_monitor->stop();
+        m_monitor.reset();
+    }
+    m_swapPending = false;
+    qCInfo(lcApp).noquote() << "runtime" << runtimeKindToString(setup.runtime->kind()) << "(" << setup.runtime->program() << "), image"
+                            << setup.config.image << "," << hardeningProfileName(setup.config.profile) << "profile";
+    m_manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config);
+    ++m_rebuilds;
+    connect(m_manager.get(), &SessionManager::callFinished, this, [this] {
+        if (m_swapPending) {
+            m_rebuildTimer.start();
+        }
+    });
+    connect(m_manager.get(), &SessionManager::sessionStateChanged, this,
+            [this](const QString& sessionId, SessionState state, const QString& containerId) {
+                if (m_monitor && !containerId.isEmpty()) {
+                    m_monitor->trackContainer(containerId, sessionId);
+                }
+                if (m_swapPending && state == SessionState::Stopped) {
+                    m_rebuildTimer.start();
+                }
+            });
+    serve(m_manager.get());
+    m_manager->sweepOrphans();
+    if (m_monitorEnabled) {
+        m_monitor = std::make_unique<ContainerMonitor>(m_manager->runtime(), m_manager->config().ownerId);
+        m_monitor->setStatsPollingEnabled(m_statsPolling);
+        m_monitor->start();
+    }
+    updateState();
+    Q_EMIT rebuilt(m_manager.get(), m_monitor.get());
+}
+
+void SandboxHost::shutdown() {
+    if (m_state == State::ShuttingDown || m_state == State::Stopped) {
+        return;
+    }
+    m_rebuildTimer.stop();
+    m_state = State::ShuttingDown;
+    Q_EMIT stateChanged(m_state);
+    if (m_monitor) {
+        m_monitor->stop();
+    }
+    const auto finished = [this] {
+        m_state = State::Stopped;
+        Q_EMIT stateChanged(m_state);
+        Q_EMIT shutdownFinished();
+    };
+    if (m_manager) {
+        connect(m_manager.get(), &SessionManager::shutdownFinished, this, finished);
+        m_manager->shutdown();
+    } else {
+        QTimer::singleShot(0, this, finished);
+    }
+}
+
+void SandboxHost::updateState() {
+    if (m_state == State::ShuttingDown || m_state == State::Stopped) {
+        return;
+    }
+    State state = State::NoRuntime;
+    if (m_detection && m_detection->isUsable() && m_manager) {
+        state = m_swapPending ? State::SwapPending : State::Ready;
+    }
+    if (state != m_state) {
+        m_state = state;
+        Q_EMIT stateChanged(m_state);
+    }
+}
+
+}  // namespace zeus

@@ -1,0 +1,75 @@
+#include "sandboxsetup.h"
+
+#include "appsettings.h"
+#include "engine/appleruntime.h"
+#include "engine/hardeningprofile.h"
+#include "runtime/runtimekind.h"
+
+#include <QVersionNumber>
+
+namespace zeus {
+
+SandboxSetup SandboxSetup::from(const DetectionResult& detection, AppSettings& settings,
+                                const SandboxOverrides& overrides) {
+    SandboxSetup setup;
+    setup.config = configFrom(settings, overrides);
+    setup.runtime = runtimeFor(detection, setup.config);
+    setup.report = runtimeReport(detection);
+    return setup;
+}
+
+SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverrides& overrides) {
+    SandboxConfig config;
+    config.image = overrides.image.isEmpty() ? settings.image() : overrides.image;
+    const QString profileName = overrides.profile.isEmpty() ? settings.hardeningProfile() : overrides.profile;
+    config.profile = parseHardeningProfile(profileName).value_or(config.profile);
+    config.ownerId = settings.installId();
+    config.pidsLimit = settings.pidsLimit();
+    config.memory = QString::number(settings.memoryMiB()) + QStringLiteral("m");
+    config.cpus = QString::number(settings.cpus(), 'g', 4);
+    config.idleTimeoutMs = settings.idleTimeoutMinutes() * 60 * 1000;
+    if (overrides.outputCapBytes > 0) {
+        config.outputCapBytes = overrides.outputCapBytes;
+    }
+    return config;
+}
+
+std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult& detection, SandboxConfig& config) {
+    const RuntimeProbe* probe = detection.chosenProbe();
+    if (!detection.chosen || !probe) {
+        return nullptr;
+    }
+    config.podmanRootless = *detection.chosen == RuntimeKind::Podman && probe->rootless.value_or(false);
+    std::unique_ptr<ContainerRuntime> runtime =
+        ContainerRuntime::create(*detection.chosen, probe->binaryPath);
+    if (auto* apple = dynamic_cast<AppleRuntime*>(runtime.get())) {
+        // The flags depend on the CLI's version (`container --version`, "0.10.0-27-g9fd15f0" -> 0.10.0): an
+        // older CLI rejects flags it does not know, and a profile it cannot honour is refused.
+        apple->setVersion(QVersionNumber::fromString(probe->clientVersion));
+    }
+    return runtime;
+}
+
+RuntimeReport SandboxSetup::runtimeReport(const DetectionResult& detection) {
+    RuntimeReport report;
+    const RuntimeProbe* probe = detection.chosenProbe();
+    if (detection.chosen && probe) {
+        report.kind = runtimeKindToString(*detection.chosen);
+        report.version = probe->serverVersion.isEmpty() ? probe->clientVersion : probe->serverVersion;
+        report.ready = true;
+        return report;
+    }
+    report.ready = false;
+    report.reason = detection.unusableReason();
+    return report;
+}
+
+QString SandboxSetup::cliProgram(const DetectionResult& detection) {
+    if (!detection.chosen) {
+        return {};
+    }
+    const RuntimeProbe* probe = detection.chosenProbe();
+    return probe && !probe->binaryPath.isEmpty() ? probe->binaryPath : runtimeProgram(*detection.chosen);
+}
+
+}  // namespace zeus

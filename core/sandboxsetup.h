@@ -1,0 +1,51 @@
+#pragma once
+
+#include "backend/protocolmessages.h"
+#include "engine/containerruntime.h"
+#include "runtime/detectionresult.h"
+#include "sandbox/sandboxconfig.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace zeus {
+
+class AppSettings;
+
+// What the command line of one run changes about the sandbox; empty fields mean "from the settings".
+struct SandboxOverrides {
+    QString image;              // --image
+    QString profile;            // --profile; an unknown name leaves the setting
+    qint64 outputCapBytes = 0;  // > 0: the output cap of a call (headless test hook, docs/headless.md)
+};
+
+// The one composition of detection, settings and command-line overrides into the sandbox every mode runs
+// (gui, headless, exec, build-image): the runtime driving the CLI the detection found (its full path, and for
+// Apple the CLI's version, so the version gates hold), the SandboxConfig (limits, rootless-Podman rule) and what
+// hello says about the runtime. A second hand-built path is how modes drift apart, so none may exist.
+//
+// A value plus pure functions apart from reading settings: it starts no process and keeps no state. It must
+// never pick a runtime the detection did not choose.
+struct SandboxSetup {
+    SandboxConfig config;
+    std::unique_ptr<ContainerRuntime> runtime;  // null when no runtime is usable
+    RuntimeReport report;                       // hello.runtime
+
+    // Everything at once: the runtime, the config for it, the report.
+    static SandboxSetup from(const DetectionResult& detection, AppSettings& settings,
+                             const SandboxOverrides& overrides = SandboxOverrides());
+
+    // The user's sandbox settings (image, profile, limits, idle timeout, install id), then the overrides.
+    static SandboxConfig configFrom(AppSettings& settings, const SandboxOverrides& overrides = SandboxOverrides());
+    // The runtime the detection chose, driving the CLI that was found, or null when nothing is usable.
+    // Sets config.podmanRootless from the probe (rootless Podman only).
+    static std::unique_ptr<ContainerRuntime> runtimeFor(const DetectionResult& detection, SandboxConfig& config);
+    // What hello.runtime says about a detection.
+    static RuntimeReport runtimeReport(const DetectionResult& detection);
+    // The CLI the detection found (full path when known), for engine commands outside a session such as
+    // --build-image; empty when nothing is chosen.
+    static QString cliProgram(const DetectionResult& detection);
+};
+
+}  // namespace zeus
