@@ -1,6 +1,8 @@
 #pragma once
 
 #include "engine/containerspec.h"
+#include "engine/imageinspection.h"
+#include "support/processresult.h"
 
 #include <QByteArray>
 #include <QList>
@@ -52,6 +54,11 @@ public:
     virtual std::optional<ContainerInfo> parseInspect(const QByteArray& output) const = 0;
     // Exit code 0 means the image is present locally.
     virtual QStringList imageExistsArguments(const QString& image) const = 0;
+    // `image inspect IMAGE` with the engine's full JSON, for diagnostics (labels, import comment).
+    virtual QStringList imageInspectArguments(const QString& image) const;
+    // Tolerant of Docker's and Podman's arrays and Apple's `{configuration, variants}` objects; "no such
+    // image" is told from an engine that did not answer by the exit code, the output and the CLI's words.
+    virtual ImageInspection parseImageInspect(const QString& image, const ProcessResult& result) const;
     // A stream of container-died events for this owner; empty when the engine has none.
     virtual QStringList eventsArguments(const QString& ownerId) const = 0;
     // The command a user runs to build the sandbox image (for the image_missing message).
