@@ -380,9 +380,7 @@ DiagnosticSection DiagnosticSections::workspaces(const QList<FolderFacts>& folde
         check = row("workspaces", Level::Warning, tr("No folder is approved: the agent cannot run any command."),
                     tr("Choose a working directory in the dashboard."));
     } else if (unusable.isEmpty()) {
-        check = row(
-            "workspaces", Level::Ok,
-            QCoreApplication::translate(kContext, "%n approved folder(s), all usable.", nullptr, int(folders.size())));
+        check = row("workspaces", Level::Ok, tr("%1 approved folder(s), all usable.").arg(folders.size()));
     } else if (unusable.size() == folders.size()) {
         check = row("workspaces", Level::Failed,
                     tr("No approved folder can be used: %1").arg(unusable.join(QStringLiteral("; "))), again);

@@ -101,7 +101,7 @@ QString DiagnosticsReport::checklistText(const QList<DiagnosticCheck>& checks) {
         ++counts[int(check.level)];
     }
     QStringList out;
-    out << QCoreApplication::translate(kContext, "Checks: %1 ok, %2 warning(s), %3 failed")
+    out << QCoreApplication::translate("zeus::DiagnosticsReport", "Checks: %1 ok, %2 warning(s), %3 failed")
                .arg(counts[int(DiagnosticCheck::Level::Ok)])
                .arg(counts[int(DiagnosticCheck::Level::Warning)])
                .arg(counts[int(DiagnosticCheck::Level::Failed)]);

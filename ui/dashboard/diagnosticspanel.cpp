@@ -301,7 +301,7 @@ void DiagnosticsPanel::showChecks() {
     const int problems = counts[int(DiagnosticCheck::Level::Warning)] + counts[int(DiagnosticCheck::Level::Failed)];
     m_checksHeading->setText(
         QStringLiteral("<b>%1</b>&nbsp;&nbsp;%2")
-            .arg(tr("Checks"), problems == 0 ? tr("all %n passed", nullptr, counts[int(DiagnosticCheck::Level::Ok)])
+            .arg(tr("Checks"), problems == 0 ? tr("all %1 passed").arg(counts[int(DiagnosticCheck::Level::Ok)])
                                              : tr("%1 failed, %2 warning(s), %3 ok")
                                                    .arg(counts[int(DiagnosticCheck::Level::Failed)])
                                                    .arg(counts[int(DiagnosticCheck::Level::Warning)])
