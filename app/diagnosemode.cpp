@@ -1,15 +1,66 @@
-// --diagnose [--json] [--runtime NAME]: detect the container runtimes, print the support
-// report, exit 0 when a runtime is usable and 1 when none is. Needs no display.
+// --diagnose [--json] [--runtime NAME] [--image REF]: detect the container runtimes, inspect the sandbox image
+// in the chosen one, print the checklist and then the support report, exit 0 when a runtime is usable and 1
+// when none is. Needs no display. Reads the settings (image, limits, approved folders) and never writes them;
+// never touches the keychain or the backend (the GUI's Diagnostics panel reports those).
+#include "appsettings.h"
+#include "diagnosticsections.h"
 #include "diagnosticsreport.h"
+#include "engine/containerruntime.h"
+#include "engine/imageinspector.h"
 #include "modes.h"
 #include "runtime/runtimedetector.h"
+#include "sandboxfactory.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QTextStream>
 #include <QTimer>
 
+#include <memory>
+
 namespace zeus {
+
+namespace {
+
+void printReport(const AppOptions& options, AppSettings& settings, const DetectionResult& detection,
+                 const std::optional<ImageInspection>& inspection, const QString& image, const QString& buildCommand) {
+    DiagnosticsReport report;
+    report.setDetection(detection);
+
+    DiagnosticSections::SandboxFacts sandbox;
+    sandbox.image = image;
+    sandbox.profile = options.profile.isEmpty() ? settings.hardeningProfile() : options.profile;
+    sandbox.pidsLimit = settings.pidsLimit();
+    sandbox.memoryMiB = settings.memoryMiB();
+    sandbox.cpus = settings.cpus();
+    sandbox.idleTimeoutMinutes = settings.idleTimeoutMinutes();
+    sandbox.runtimePreference = settings.runtimePreference();
+    sandbox.approvedWorkspaces = settings.approvedWorkspaces();
+    sandbox.settingsFile = settings.fileName();
+    report.addSection(DiagnosticSections::sandbox(sandbox));
+
+    DiagnosticSections::ImageFacts imageFacts;
+    imageFacts.image = image;
+    const RuntimeProbe* chosen = detection.chosenProbe();
+    imageFacts.runtimeName = chosen ? runtimeDisplayName(chosen->kind) : QString();
+    imageFacts.inspection = inspection;
+    imageFacts.buildCommand = buildCommand;
+    report.addSection(DiagnosticSections::image(imageFacts));
+    report.addSection(
+        DiagnosticSections::resourceLimits(detection, settings.pidsLimit(), settings.memoryMiB(), settings.cpus()));
+    report.addSection(
+        DiagnosticSections::workspaces(DiagnosticSections::checkFolders(settings.approvedWorkspaces(), QString())));
+
+    QTextStream out(stdout);
+    if (options.json) {
+        out << QString::fromUtf8(QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented));
+    } else {
+        out << report.toText();
+    }
+    out.flush();
+}
+
+}  // namespace
 
 int runDiagnoseMode(const AppOptions& options) {
     const std::optional<RuntimePreference> preference = runtimePreferenceFromString(options.runtime);
@@ -18,23 +69,32 @@ int runDiagnoseMode(const AppOptions& options) {
         return 2;
     }
 
+    AppSettings settings;
+    const QString image = options.image.isEmpty() ? settings.image() : options.image;
     RuntimeDetector detector;
     detector.setPreference(*preference);
+    ImageInspector inspector;
+    std::unique_ptr<ContainerRuntime> runtime;
+    DetectionResult detection;
     int exitCode = 1;
-    QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector,
-                     [&options, &exitCode](const DetectionResult& result) {
-                         DiagnosticsReport report;
-                         report.setDetection(result);
-                         QTextStream out(stdout);
-                         if (options.json) {
-                             out << QString::fromUtf8(QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented));
-                         } else {
-                             out << report.toText();
-                         }
-                         out.flush();
-                         exitCode = result.isUsable() ? 0 : 1;
-                         QCoreApplication::exit(exitCode);
-                     });
+
+    QObject::connect(&inspector, &ImageInspector::finished, &detector, [&](const ImageInspection& inspection) {
+        printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image));
+        QCoreApplication::exit(exitCode);
+    });
+    QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector, [&](const DetectionResult& result) {
+        detection = result;
+        exitCode = result.isUsable() ? 0 : 1;
+        SandboxConfig config;
+        runtime = SandboxFactory::runtimeFor(result, config);
+        if (!runtime) {
+            printReport(options, settings, detection, std::nullopt, image, QString());
+            QCoreApplication::exit(exitCode);
+            return;
+        }
+        // The image check belongs in the report: ask the chosen engine before printing.
+        inspector.inspect(*runtime, image);
+    });
     QTimer::singleShot(0, &detector, &RuntimeDetector::recheck);
     const int loopResult = QCoreApplication::exec();
     return loopResult == 0 ? exitCode : loopResult;

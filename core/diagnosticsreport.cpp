@@ -1,5 +1,7 @@
 #include "diagnosticsreport.h"
 
+#include "diagnosticsections.h"
+
 #include <zeus/buildinfo.h>
 
 #include <QCoreApplication>
@@ -7,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSysInfo>
+
+#include <algorithm>
 
 namespace zeus {
 
@@ -47,6 +51,69 @@ void DiagnosticsReport::addSection(const QString& key, const QJsonValue& value, 
         }
     }
     m_sections.append(Section{key, title, value, text});
+}
+
+void DiagnosticsReport::addSection(const DiagnosticSection& section) {
+    addSection(section.key, section.value, section.title, section.text);
+    for (const DiagnosticCheck& check : section.checks) {
+        addCheck(check);
+    }
+}
+
+void DiagnosticsReport::addCheck(const DiagnosticCheck& check) {
+    for (DiagnosticCheck& existing : m_checks) {
+        if (existing.id == check.id) {
+            existing = check;
+            return;
+        }
+    }
+    m_checks.append(check);
+}
+
+QList<DiagnosticCheck> DiagnosticsReport::checks() const {
+    QList<DiagnosticCheck> all = DiagnosticSections::runtimeChecks(m_detection, m_guidanceOs);
+    for (const DiagnosticCheck& check : m_checks) {
+        // A caller's own runtime rows win over the computed ones.
+        bool replaced = false;
+        for (DiagnosticCheck& existing : all) {
+            if (existing.id == check.id) {
+                existing = check;
+                replaced = true;
+            }
+        }
+        if (!replaced) {
+            all.append(check);
+        }
+    }
+    const QStringList order = DiagnosticSections::checkOrder();
+    const auto rank = [&order](const DiagnosticCheck& check) {
+        const qsizetype index = order.indexOf(check.id);
+        return index < 0 ? order.size() : index;
+    };
+    std::stable_sort(all.begin(), all.end(),
+                     [&rank](const DiagnosticCheck& a, const DiagnosticCheck& b) { return rank(a) < rank(b); });
+    return all;
+}
+
+QString DiagnosticsReport::checklistText(const QList<DiagnosticCheck>& checks) {
+    int counts[3] = {0, 0, 0};
+    for (const DiagnosticCheck& check : checks) {
+        ++counts[int(check.level)];
+    }
+    QStringList out;
+    out << QCoreApplication::translate("zeus::DiagnosticsReport", "Checks: %1 ok, %2 warning(s), %3 failed")
+               .arg(counts[int(DiagnosticCheck::Level::Ok)])
+               .arg(counts[int(DiagnosticCheck::Level::Warning)])
+               .arg(counts[int(DiagnosticCheck::Level::Failed)]);
+    for (const DiagnosticCheck& check : checks) {
+        out << QStringLiteral("%1 %2: %3")
+                   .arg(DiagnosticCheck::levelMarker(check.level), DiagnosticSections::checkTitle(check.id),
+                        check.summary);
+        if (!check.action.isEmpty()) {
+            out << indent(check.action, QStringLiteral("       "));
+        }
+    }
+    return out.join(QLatin1Char('\n'));
 }
 
 QJsonObject DiagnosticsReport::appInfo() {
@@ -106,6 +173,12 @@ QJsonObject DiagnosticsReport::probeToJson(const RuntimeProbe& probe, InstallGui
     object.insert(QStringLiteral("arch"), stringOrNull(probe.arch));
     object.insert(QStringLiteral("rootless"), probe.rootless ? QJsonValue(*probe.rootless) : QJsonValue());
     object.insert(QStringLiteral("runc"), stringOrNull(probe.runcVersion));
+    const auto optionalBool = [](const std::optional<bool>& value) {
+        return value ? QJsonValue(*value) : QJsonValue();
+    };
+    object.insert(QStringLiteral("limits"), QJsonObject{{QStringLiteral("memory"), optionalBool(probe.limits.memory)},
+                                                        {QStringLiteral("pids"), optionalBool(probe.limits.pids)},
+                                                        {QStringLiteral("cpus"), optionalBool(probe.limits.cpus)}});
     object.insert(QStringLiteral("reason"), stringOrNull(probe.reason));
     object.insert(QStringLiteral("guidance"), guidanceToJson(InstallGuidance::lookup(probe.kind, probe.state, os)));
     object.insert(QStringLiteral("steps"), steps);
@@ -137,6 +210,11 @@ QJsonObject DiagnosticsReport::toJson() const {
     report.insert(QStringLiteral("generated_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     report.insert(QStringLiteral("app"), m_app);
     report.insert(QStringLiteral("os"), m_os);
+    QJsonArray checkRows;
+    for (const DiagnosticCheck& check : checks()) {
+        checkRows.append(check.toJson());
+    }
+    report.insert(QStringLiteral("checks"), checkRows);
 
     QJsonObject runtime;
     QJsonArray probes;
@@ -180,6 +258,8 @@ QString DiagnosticsReport::toText() const {
     const QJsonObject json = toJson();
     QStringList out;
     const auto tr = [](const char* text) { return QCoreApplication::translate(kContext, text); };
+    // Support staff read the top first: what is wrong and what to do, before the evidence.
+    out << checklistText(checks()) << QString();
     out << QStringLiteral("%1 %2 (Qt %3)")
                .arg(m_app.value(QLatin1String("name")).toString(), m_app.value(QLatin1String("version")).toString(),
                     m_app.value(QLatin1String("qt")).toString());

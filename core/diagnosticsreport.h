@@ -1,5 +1,6 @@
 #pragma once
 
+#include "diagnosticcheck.h"
 #include "runtime/detectionresult.h"
 #include "runtime/installguidance.h"
 
@@ -12,9 +13,13 @@
 
 namespace zeus {
 
-// The support report: app, Qt and OS facts, the runtime detection with every probe's raw
-// evidence and the guidance for it, and any sections later parts add (connection history,
-// sessions, recent errors). One model, two renderings: JSON for tools and a readable text.
+struct DiagnosticSection;
+
+// The support report: a checklist first (one row per check: ok / warning / failed, a line and what
+// to do), then app, Qt and OS facts, the runtime detection with every probe's raw evidence and the
+// guidance for it, and the sections the builders of diagnosticsections.h make (image, limits,
+// folders, keychain, connection history, sessions, recent errors). One model, two renderings: JSON
+// for tools (the rows under "checks") and a readable text.
 //
 // It only formats what it is given; it never runs a probe, never reads settings, and must
 // never receive a token (callers redact before addSection()).
@@ -30,6 +35,16 @@ public:
     // Adds (or replaces) a top-level section. text: its readable form; when empty, the
     // text report shows the JSON value indented.
     void addSection(const QString& key, const QJsonValue& value, const QString& title, const QString& text = {});
+    // Adds (or replaces) a builder's section and its check rows.
+    void addSection(const DiagnosticSection& section);
+    // Adds (or replaces, by id) one check row.
+    void addCheck(const DiagnosticCheck& check);
+
+    // Every row, in DiagnosticSections::checkOrder() (unknown ids after, as added); the runtime and
+    // engine rows come from the detection (or say it has not finished).
+    QList<DiagnosticCheck> checks() const;
+    // "Checks: 4 ok, 2 warnings, 1 failed" and one line per row, the action indented below it.
+    static QString checklistText(const QList<DiagnosticCheck>& checks);
 
     QJsonObject toJson() const;
     QString toText() const;
@@ -56,6 +71,7 @@ private:
     std::optional<DetectionResult> m_detection;
     InstallGuidance::Os m_guidanceOs;
     QList<Section> m_sections;
+    QList<DiagnosticCheck> m_checks;
 };
 
 }  // namespace zeus

@@ -5,6 +5,9 @@
 #include "engine/podmanruntime.h"
 
 #include <QRegularExpression>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace zeus {
 
@@ -26,6 +29,77 @@ EngineFailure ContainerRuntime::containerCallFailure(const QByteArray& output) c
     const QByteArray text = output.toLower();
     return text.contains("no such") || text.contains("not found") ? EngineFailure::NoSuchContainer
                                                                   : EngineFailure::Other;
+namespace {
+
+QString firstLine(const QByteArray& text) {
+    const QString trimmed = QString::fromUtf8(text).trimmed();
+    const qsizetype newline = trimmed.indexOf(QLatin1Char('\n'));
+    return newline < 0 ? trimmed : trimmed.left(newline).trimmed();
+}
+
+void readLabels(const QJsonValue& value, QMap<QString, QString>& labels) {
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        labels.insert(it.key(), it.value().toString());
+    }
+}
+
+}  // namespace
+
+QStringList ContainerRuntime::imageInspectArguments(const QString& image) const {
+    return {QStringLiteral("image"), QStringLiteral("inspect"), image};
+}
+
+ImageInspection ContainerRuntime::parseImageInspect(const QString& image, const ProcessResult& result) const {
+    ImageInspection inspection;
+    inspection.image = image;
+    if (!result.started || result.timedOut || result.crashed) {
+        inspection.error = result.timedOut ? QStringLiteral("timed out")
+                           : result.crashed
+                               ? QStringLiteral("crashed: %1").arg(result.errorString)
+                               : QStringLiteral("could not start %1: %2").arg(result.program, result.errorString);
+        return inspection;
+    }
+    const QJsonDocument document = QJsonDocument::fromJson(result.standardOutput.trimmed());
+    const QJsonArray array = document.isArray()    ? document.array()
+                             : document.isObject() ? QJsonArray{document.object()}
+                                                   : QJsonArray();
+    const QString errorText = firstLine(result.standardError);
+    if (result.exitCode != 0 || array.isEmpty()) {
+        // Docker: exit 1 "No such image"; Podman: exit 125 "image not known"; Apple: "notFound"; all with "[]" or
+        // nothing on stdout. An engine that is down also prints "[]", so only the words say "missing".
+        const QString lower = errorText.toLower();
+        const bool missing = lower.contains(QLatin1String("no such image"))
+                             || lower.contains(QLatin1String("image not known"))
+                             || lower.contains(QLatin1String("not found")) || lower.contains(QLatin1String("notfound"))
+                             || (result.exitCode == 0 && document.isArray());
+        inspection.outcome = missing ? ImageInspection::Outcome::Missing : ImageInspection::Outcome::Failed;
+        inspection.error = errorText.isEmpty() ? QStringLiteral("exit code %1").arg(result.exitCode) : errorText;
+        return inspection;
+    }
+    const QJsonObject object = array.first().toObject();
+    inspection.outcome = ImageInspection::Outcome::Present;
+    // Docker and Podman: Id, Created, Comment, Config.Labels (Podman also Labels at the top).
+    inspection.id = object.value(QLatin1String("Id")).toString();
+    inspection.created = object.value(QLatin1String("Created")).toString();
+    inspection.comment = object.value(QLatin1String("Comment")).toString();
+    readLabels(object.value(QLatin1String("Config")).toObject().value(QLatin1String("Labels")), inspection.labels);
+    readLabels(object.value(QLatin1String("Labels")), inspection.labels);
+    // Apple: id (or index.digest) and each variant's OCI config with its labels.
+    if (inspection.id.isEmpty()) {
+        inspection.id = object.value(QLatin1String("id")).toString();
+    }
+    if (inspection.id.isEmpty()) {
+        inspection.id = object.value(QLatin1String("index")).toObject().value(QLatin1String("digest")).toString();
+    }
+    for (const QJsonValue& variant : object.value(QLatin1String("variants")).toArray()) {
+        const QJsonObject config = variant.toObject().value(QLatin1String("config")).toObject();
+        readLabels(config.value(QLatin1String("config")).toObject().value(QLatin1String("Labels")), inspection.labels);
+        if (inspection.created.isEmpty()) {
+            inspection.created = config.value(QLatin1String("created")).toString();
+        }
+    }
+    return inspection;
 }
 
 QString ContainerRuntime::buildImageCommand(const QString& image) const {

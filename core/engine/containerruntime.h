@@ -2,6 +2,8 @@
 
 #include "engine/containerspec.h"
 #include "runtime/runtimekind.h"
+#include "engine/imageinspection.h"
+#include "support/processresult.h"
 
 #include <QByteArray>
 #include <QList>
@@ -65,6 +67,11 @@ public:
     // What the output of a failed call naming containers (inspect, stats) means:
     // NoSuchContainer or Other.
     virtual EngineFailure containerCallFailure(const QByteArray& output) const;
+    // `image inspect IMAGE` with the engine's full JSON, for diagnostics (labels, import comment).
+    virtual QStringList imageInspectArguments(const QString& image) const;
+    // Tolerant of Docker's and Podman's arrays and Apple's `{configuration, variants}` objects; "no such
+    // image" is told from an engine that did not answer by the exit code, the output and the CLI's words.
+    virtual ImageInspection parseImageInspect(const QString& image, const ProcessResult& result) const;
     // The command a user runs to build the sandbox image (for the image_missing message).
     virtual QString buildImageCommand(const QString& image) const;
 

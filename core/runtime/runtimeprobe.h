@@ -61,8 +61,16 @@ public:
     QString arch;                  // the engine's architecture ("x86_64", "amd64", "arm64")
     std::optional<bool> rootless;  // unknown when the engine does not say
     QString runcVersion;           // as reported (raw), when the engine reports it
-    QString reason;                // one sentence for people when not Ready (English; see docs)
-    QList<ProbeStep> steps;        // every command run for this probe, in order
+    // Whether the engine says it will enforce --memory, --pids-limit and --cpus (cgroup support);
+    // unknown when it does not say. Without it the flags are accepted and silently dropped.
+    struct LimitSupport {
+        std::optional<bool> memory;
+        std::optional<bool> pids;
+        std::optional<bool> cpus;
+    };
+    LimitSupport limits;
+    QString reason;          // one sentence for people when not Ready (English; see docs)
+    QList<ProbeStep> steps;  // every command run for this probe, in order
 
     bool isUsable() const { return state == State::Ready; }
 

@@ -238,6 +238,14 @@ RuntimeProbe classifyDockerInfo(const ProcessResult& info) {
         }
     }
     probe.rootless = rootless;
+    // Docker reads these from its cgroup mounts; false means it would drop the flag with a warning.
+    const auto flag = [&json](const char* key) -> std::optional<bool> {
+        const QJsonValue value = json->value(QLatin1String(key));
+        return value.isBool() ? std::optional<bool>(value.toBool()) : std::nullopt;
+    };
+    probe.limits.memory = flag("MemoryLimit");
+    probe.limits.pids = flag("PidsLimit");
+    probe.limits.cpus = flag("CpuCfsQuota");
     probe.runcVersion = stringAt(*json, {"RuncCommit", "ID"});
     probe.state = RuntimeProbe::State::Ready;
     applyRuncCheck(probe, QStringLiteral("Docker %1").arg(serverVersion));
@@ -297,6 +305,18 @@ RuntimeProbe classifyPodmanInfo(const ProcessResult& info) {
     const QJsonValue rootless = host.value(QLatin1String("security")).toObject().value(QLatin1String("rootless"));
     if (rootless.isBool()) {
         probe.rootless = rootless.toBool();
+    }
+    // The controllers this user may use: rootless Podman on cgroup v1 gets none (limits are ignored), and on
+    // cgroup v2 only those systemd delegates to the user.
+    const QJsonValue controllers = host.value(QLatin1String("cgroupControllers"));
+    if (controllers.isArray()) {
+        QStringList names;
+        for (const QJsonValue& controller : controllers.toArray()) {
+            names.append(controller.toString());
+        }
+        probe.limits.memory = names.contains(QLatin1String("memory"));
+        probe.limits.pids = names.contains(QLatin1String("pids"));
+        probe.limits.cpus = names.contains(QLatin1String("cpu"));
     }
     const QJsonObject ociRuntime = host.value(QLatin1String("ociRuntime")).toObject();
     probe.state = RuntimeProbe::State::Ready;

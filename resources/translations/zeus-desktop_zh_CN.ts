@@ -338,6 +338,378 @@
     </message>
 </context>
 <context>
+    <name>zeus::DiagnosticCheck</name>
+    <message>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::DiagnosticSections</name>
+    <message>
+        <source>Container runtime</source>
+        <translation>容器运行时</translation>
+    </message>
+    <message>
+        <source>Engine reachable</source>
+        <translation>引擎可访问</translation>
+    </message>
+    <message>
+        <source>Sandbox image</source>
+        <translation>沙箱镜像</translation>
+    </message>
+    <message>
+        <source>Resource limits</source>
+        <translation>资源限制</translation>
+    </message>
+    <message>
+        <source>Approved folders</source>
+        <translation>已批准的文件夹</translation>
+    </message>
+    <message>
+        <source>Keychain</source>
+        <translation>钥匙串</translation>
+    </message>
+    <message>
+        <source>Backend connection</source>
+        <translation>后端连接</translation>
+    </message>
+    <message>
+        <source>Container runtime detection has not finished yet.</source>
+        <translation>容器运行时检测尚未完成。</translation>
+    </message>
+    <message>
+        <source>Wait a few seconds, or press Re-check Runtimes.</source>
+        <translation>请稍等几秒，或点击“重新检查运行时”。</translation>
+    </message>
+    <message>
+        <source>Not checked: runtime detection has not finished.</source>
+        <translation>未检查：运行时检测尚未完成。</translation>
+    </message>
+    <message>
+        <source>Not checked: no container runtime is installed.</source>
+        <translation>未检查：未安装任何容器运行时。</translation>
+    </message>
+    <message>
+        <source>Install a container runtime first (see the runtime check).</source>
+        <translation>请先安装容器运行时（见运行时检查项）。</translation>
+    </message>
+    <message>
+        <source>Using %1%2.</source>
+        <translation>正在使用 %1%2。</translation>
+    </message>
+    <message>
+        <source>%1 is installed%2.</source>
+        <translation>%1 已安装%2。</translation>
+    </message>
+    <message>
+        <source>server %1</source>
+        <translation>服务器 %1</translation>
+    </message>
+    <message>
+        <source>rootless</source>
+        <translation>无根模式</translation>
+    </message>
+    <message>
+        <source>rootful</source>
+        <translation>root 模式</translation>
+    </message>
+    <message>
+        <source>The %1 engine answers.</source>
+        <translation>%1 引擎有响应。</translation>
+    </message>
+    <message>
+        <source>The %1 engine answers: %2.</source>
+        <translation>%1 引擎有响应：%2。</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>沙箱</translation>
+    </message>
+    <message>
+        <source>Image: %1</source>
+        <translation>镜像：%1</translation>
+    </message>
+    <message>
+        <source>Not checked: no usable container runtime.</source>
+        <translation>未检查：没有可用的容器运行时。</translation>
+    </message>
+    <message>
+        <source>Fix the container runtime first (see the checks above).</source>
+        <translation>请先修复容器运行时（见上方检查项）。</translation>
+    </message>
+    <message>
+        <source>The image %1 has not been inspected yet.</source>
+        <translation>尚未检查镜像 %1。</translation>
+    </message>
+    <message>
+        <source>Press Refresh in a moment.</source>
+        <translation>请稍后点击“刷新”。</translation>
+    </message>
+    <message>
+        <source>%1 has no image %2.</source>
+        <translation>%1 中没有镜像 %2。</translation>
+    </message>
+    <message>
+        <source>Build it (once, a few minutes): zeus-desktop --build-image
+or: %1</source>
+        <translation>构建它（只需一次，约几分钟）：zeus-desktop --build-image
+或：%1</translation>
+    </message>
+    <message>
+        <source>Could not ask %1 about the image %2: %3</source>
+        <translation>无法向 %1 查询镜像 %2：%3</translation>
+    </message>
+    <message>
+        <source>Check that the engine answers (Re-check Runtimes), then Refresh.</source>
+        <translation>请确认引擎有响应（重新检查运行时），然后刷新。</translation>
+    </message>
+    <message>
+        <source>Id: %1</source>
+        <translation>ID：%1</translation>
+    </message>
+    <message>
+        <source>Created: %1</source>
+        <translation>创建时间：%1</translation>
+    </message>
+    <message>
+        <source>Comment: %1</source>
+        <translation>注释：%1</translation>
+    </message>
+    <message>
+        <source>%1 is the Zeus sandbox image.</source>
+        <translation>%1 是 Zeus 沙箱镜像。</translation>
+    </message>
+    <message>
+        <source>%1 is the Zeus sandbox image (version %2).</source>
+        <translation>%1 是 Zeus 沙箱镜像（版本 %2）。</translation>
+    </message>
+    <message>
+        <source>%1 is only the minimal offline test image (busybox and bash): no Python, Node.js, git or compilers.</source>
+        <translation>%1 只是最小的离线测试镜像（busybox 和 bash）：没有 Python、Node.js、git 或编译器。</translation>
+    </message>
+    <message>
+        <source>Build the real image where a registry is reachable: remove this one, then run zeus-desktop --build-image</source>
+        <translation>请在能访问镜像仓库的地方构建正式镜像：先删除此镜像，然后运行 zeus-desktop --build-image</translation>
+    </message>
+    <message>
+        <source>%1 is present (a custom image, not built from the app&apos;s Dockerfile).</source>
+        <translation>%1 已存在（自定义镜像，并非由本应用的 Dockerfile 构建）。</translation>
+    </message>
+    <message>
+        <source>memory %1 MiB, %2 processes, %3 CPUs</source>
+        <translation>内存 %1 MiB，%2 个进程，%3 个 CPU</translation>
+    </message>
+    <message>
+        <source>Each container is its own VM, sized by the limits (%1); this engine has no process-count limit, the VM bounds it.</source>
+        <translation>每个容器都是独立的虚拟机，按限制设定大小（%1）；此引擎没有进程数限制，由虚拟机约束。</translation>
+    </message>
+    <message>
+        <source>%1 will not enforce %2: a runaway command can use up this machine&apos;s memory or processes.</source>
+        <translation>%1 不会强制执行 %2：失控的命令可能耗尽本机的内存或进程。</translation>
+    </message>
+    <message>
+        <source>Rootless Podman needs cgroup v2 with the memory, pids and cpu controllers delegated to your user (systemd: Delegate=yes for user@.service), or run Podman rootful.</source>
+        <translation>无根模式的 Podman 需要 cgroup v2，并将 memory、pids 和 cpu 控制器委派给你的用户（systemd：为 user@.service 设置 Delegate=yes），或以 root 模式运行 Podman。</translation>
+    </message>
+    <message>
+        <source>Enable the memory, pids and cpu cgroup controllers (use cgroup v2, or boot with cgroup_enable=memory), then restart the engine.</source>
+        <translation>启用 memory、pids 和 cpu cgroup 控制器（使用 cgroup v2，或以 cgroup_enable=memory 启动），然后重启引擎。</translation>
+    </message>
+    <message>
+        <source>%1 does not say whether it enforces %2.</source>
+        <translation>%1 未说明是否强制执行 %2。</translation>
+    </message>
+    <message>
+        <source>Update the engine, or check its own info output for cgroup warnings.</source>
+        <translation>请更新引擎，或在其 info 输出中查看 cgroup 警告。</translation>
+    </message>
+    <message>
+        <source>%1 enforces the limits (%2).</source>
+        <translation>%1 会强制执行这些限制（%2）。</translation>
+    </message>
+    <message>
+        <source>Configured: %1</source>
+        <translation>已配置：%1</translation>
+    </message>
+    <message>
+        <source>changed since approval: it now resolves to %1</source>
+        <translation>批准后已更改：现在解析为 %1</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>inactive</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>Approve the folder again in the dashboard, or revoke it.</source>
+        <translation>请在控制面板中重新批准该文件夹，或撤销它。</translation>
+    </message>
+    <message>
+        <source>No folder is approved: the agent cannot run any command.</source>
+        <translation>没有已批准的文件夹：智能体无法运行任何命令。</translation>
+    </message>
+    <message>
+        <source>Choose a working directory in the dashboard.</source>
+        <translation>请在控制面板中选择工作目录。</translation>
+    </message>
+    <message>
+        <source>No approved folder can be used: %1</source>
+        <translation>没有可用的已批准文件夹：%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 approved folders cannot be used: %3</source>
+        <translation>%2 个已批准文件夹中有 %1 个无法使用：%3</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>No backend is set up, so no sign-in token is needed yet.</source>
+        <translation>尚未设置后端，因此暂时不需要登录令牌。</translation>
+    </message>
+    <message>
+        <source>The keychain has not answered yet.</source>
+        <translation>钥匙串尚未响应。</translation>
+    </message>
+    <message>
+        <source>If this stays, the keychain may be locked: unlock it, then Refresh.</source>
+        <translation>如果一直如此，钥匙串可能已锁定：请解锁后刷新。</translation>
+    </message>
+    <message>
+        <source>The sign-in token comes from the ZEUS_DESKTOP_TOKEN environment variable.</source>
+        <translation>登录令牌来自环境变量 ZEUS_DESKTOP_TOKEN。</translation>
+    </message>
+    <message>
+        <source>A sign-in token is stored in the keychain.</source>
+        <translation>钥匙串中已保存登录令牌。</translation>
+    </message>
+    <message>
+        <source>The keychain works; no backend is set up yet.</source>
+        <translation>钥匙串工作正常；尚未设置后端。</translation>
+    </message>
+    <message>
+        <source>The keychain works but holds no sign-in token for %1.</source>
+        <translation>钥匙串工作正常，但没有 %1 的登录令牌。</translation>
+    </message>
+    <message>
+        <source>Sign in: Settings, Sign-in token.</source>
+        <translation>请登录：设置 → 登录令牌。</translation>
+    </message>
+    <message>
+        <source>No keychain service is reachable: %1</source>
+        <translation>无法访问钥匙串服务：%1</translation>
+    </message>
+    <message>
+        <source>Start the desktop&apos;s keyring (GNOME Keyring, KWallet) in this session, or set ZEUS_DESKTOP_TOKEN for headless use. The app never stores the token in a file.</source>
+        <translation>请在此会话中启动桌面的密钥环（GNOME Keyring、KWallet），或在无界面使用时设置 ZEUS_DESKTOP_TOKEN。本应用绝不会把令牌保存到文件中。</translation>
+    </message>
+    <message>
+        <source>The keychain is locked or refused access: %1</source>
+        <translation>钥匙串已锁定或拒绝访问：%1</translation>
+    </message>
+    <message>
+        <source>Unlock the keychain (and allow Zeus Desktop when asked), then Refresh.</source>
+        <translation>请解锁钥匙串（在询问时允许 Zeus Desktop），然后刷新。</translation>
+    </message>
+    <message>
+        <source>The keychain failed: %1</source>
+        <translation>钥匙串出错：%1</translation>
+    </message>
+    <message>
+        <source>Restart the keyring service or sign out and in again; the message above names the error.</source>
+        <translation>请重启密钥环服务，或注销后重新登录；上面的消息给出了错误原因。</translation>
+    </message>
+    <message>
+        <source>No backend URL is set.</source>
+        <translation>尚未设置后端地址。</translation>
+    </message>
+    <message>
+        <source>Enter the backend URL in Settings.</source>
+        <translation>请在设置中输入后端地址。</translation>
+    </message>
+    <message>
+        <source>Connected to %1.</source>
+        <translation>已连接到 %1。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接到 %1…</translation>
+    </message>
+    <message>
+        <source>Wait a moment; if it stays, check the network and the URL.</source>
+        <translation>请稍候；如果一直如此，请检查网络和地址。</translation>
+    </message>
+    <message>
+        <source>Not connected to %1, retrying%2.</source>
+        <translation>未连接到 %1，正在重试%2。</translation>
+    </message>
+    <message>
+        <source>Check the network, the URL in Settings and that the backend is up.</source>
+        <translation>请检查网络、设置中的地址，以及后端是否在运行。</translation>
+    </message>
+    <message>
+        <source>Signed out: no sign-in token for %1.</source>
+        <translation>已登出：没有 %1 的登录令牌。</translation>
+    </message>
+    <message>
+        <source>Disconnected from %1.</source>
+        <translation>已与 %1 断开连接。</translation>
+    </message>
+    <message>
+        <source>Connect from the tray menu.</source>
+        <translation>请从托盘菜单连接。</translation>
+    </message>
+    <message>
+        <source>The backend refused the sign-in token%1.</source>
+        <translation>后端拒绝了登录令牌%1。</translation>
+    </message>
+    <message>
+        <source>Get a new token from the backend and enter it in Settings.</source>
+        <translation>请从后端获取新令牌并在设置中输入。</translation>
+    </message>
+    <message>
+        <source>The backend settings cannot be used%1.</source>
+        <translation>后端设置无法使用%1。</translation>
+    </message>
+    <message>
+        <source>Correct the backend URL in Settings (wss://, or ws:// to this machine only).</source>
+        <translation>请在设置中更正后端地址（wss://，或仅限本机的 ws://）。</translation>
+    </message>
+    <message>
+        <source>URL: %1
+State: %2
+Last error: %3
+History:
+%4</source>
+        <translation>地址：%1
+状态：%2
+最近的错误：%3
+历史记录：
+%4</translation>
+    </message>
+    <message>
+        <source>Recent errors</source>
+        <translation>最近的错误</translation>
+    </message>
+    <message>
+        <source>%1 approved folder(s), all usable.</source>
+        <translation>%1 个已批准的文件夹，全部可用。</translation>
+    </message>
+</context>
+<context>
     <name>zeus::DiagnosticsPanel</name>
     <message>
         <source>Diagnostics report</source>
@@ -382,6 +754,22 @@
     <message>
         <source>Could not save the report to %1: %2</source>
         <translation>无法将报告保存到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Checks</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>Full report</source>
+        <translation>完整报告</translation>
+    </message>
+    <message>
+        <source>%1 failed, %2 warning(s), %3 ok</source>
+        <translation>%1 项失败，%2 项警告，%3 项正常</translation>
+    </message>
+    <message>
+        <source>all %1 passed</source>
+        <translation>全部 %1 项通过</translation>
     </message>
 </context>
 <context>
@@ -473,6 +861,10 @@
     <message>
         <source>    stderr:</source>
         <translation>    标准错误：</translation>
+    </message>
+    <message>
+        <source>Checks: %1 ok, %2 warning(s), %3 failed</source>
+        <translation>检查项：%1 项正常，%2 项警告，%3 项失败</translation>
     </message>
 </context>
 <context>

@@ -21,9 +21,11 @@ struct Run {
     qint64 ms = 0;
 };
 
-// The app without a display, with environment changes applied.
+// The app without a display, with its own empty settings, with environment changes applied.
 Run runApp(const QStringList& arguments, const QHash<QString, QString>& set = {}) {
+    static QTemporaryDir config;  // never the user's settings
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
     environment.remove(QStringLiteral("DISPLAY"));
     environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
     environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
@@ -59,6 +61,20 @@ QJsonObject parse(const Run& run) {
     return document.object();
 }
 
+// The checklist rows by id.
+QHash<QString, QJsonObject> checksById(const QJsonObject& report) {
+    QHash<QString, QJsonObject> checks;
+    for (const QJsonValue& value : report.value(QLatin1String("checks")).toArray()) {
+        checks.insert(value.toObject().value(QLatin1String("id")).toString(), value.toObject());
+    }
+    return checks;
+}
+
+QString testImage() {
+    const QString image = qEnvironmentVariable("ZEUS_TEST_IMAGE");
+    return image.isEmpty() ? QStringLiteral("zeus-desktop-sandbox:test") : image;
+}
+
 QString dockerServerVersion() {
     const zeus::test::ProcessOutput version = zeus::test::runProgram(
         QStringLiteral("docker"),
@@ -77,6 +93,10 @@ private Q_SLOTS:
     void preferredRuntime_data();
     void preferredRuntime();
     void readableText();
+    void imageCheckWithRealDocker_data();
+    void imageCheckWithRealDocker();
+    void checksWithFakeRuntimes_data();
+    void checksWithFakeRuntimes();
     void badRuntimeName();
 };
 
@@ -116,6 +136,28 @@ void TestDiagnose::jsonWithRealDocker() {
     QCOMPARE(docker.value(QLatin1String("exit_code")).toInt(-1), 0);
     QCOMPARE(docker.value(QLatin1String("argv")).toArray().first().toString(), QStringLiteral("docker"));
     QVERIFY(docker.value(QLatin1String("stdout")).toString().contains(dockerServerVersion()));
+
+    // The checklist: the runtime and the engine pass; the image was asked about.
+    const QJsonArray rows = report.value(QLatin1String("checks")).toArray();
+    QCOMPARE(rows.first().toObject().value(QLatin1String("id")).toString(), QStringLiteral("runtime"));
+    const QHash<QString, QJsonObject> checks = checksById(report);
+    for (const char* id : {"runtime", "engine", "image", "resource_limits", "workspaces"}) {
+        QVERIFY2(checks.contains(QLatin1String(id)), id);
+    }
+    QCOMPARE(checks.value(QStringLiteral("runtime")).value(QLatin1String("level")).toString(), QStringLiteral("ok"));
+    QCOMPARE(checks.value(QStringLiteral("engine")).value(QLatin1String("level")).toString(), QStringLiteral("ok"));
+    QVERIFY(checks.value(QStringLiteral("engine"))
+                .value(QLatin1String("summary"))
+                .toString()
+                .contains(dockerServerVersion()));
+    QVERIFY(report.value(QLatin1String("image")).toObject().value(QLatin1String("outcome")).toString()
+            != QLatin1String("not_checked"));
+    // The shared test engine enforces its limits (captured: docker info says so).
+    QCOMPARE(checks.value(QStringLiteral("resource_limits")).value(QLatin1String("level")).toString(),
+             QStringLiteral("ok"));
+    // Empty settings: nothing approved yet.
+    QCOMPARE(checks.value(QStringLiteral("workspaces")).value(QLatin1String("level")).toString(),
+             QStringLiteral("warning"));
     qInfo("--diagnose --json with a real engine: %lld ms", run.ms);
 }
 
@@ -144,6 +186,20 @@ void TestDiagnose::jsonWithNothingOnPath() {
     const QJsonObject guidance = report.value(QLatin1String("guidance")).toObject();
     QVERIFY(!guidance.value(QLatin1String("summary")).toString().isEmpty());
     QVERIFY(!guidance.value(QLatin1String("commands")).toArray().isEmpty());
+    // ...and first, as a failed check whose action is that guidance.
+    const QJsonObject first = report.value(QLatin1String("checks")).toArray().first().toObject();
+    QCOMPARE(first.value(QLatin1String("id")).toString(), QStringLiteral("runtime"));
+    QCOMPARE(first.value(QLatin1String("level")).toString(), QStringLiteral("failed"));
+    QCOMPARE(first.value(QLatin1String("summary")).toString(), QString(zeus::kNoRuntimeMessage));
+    const QString action = first.value(QLatin1String("action")).toString();
+    QVERIFY2(action.contains(guidance.value(QLatin1String("commands")).toArray().first().toString()),
+             qPrintable(action));
+    const QHash<QString, QJsonObject> checks = checksById(report);
+    QCOMPARE(checks.value(QStringLiteral("image")).value(QLatin1String("level")).toString(), QStringLiteral("warning"));
+    QVERIFY(checks.value(QStringLiteral("image"))
+                .value(QLatin1String("summary"))
+                .toString()
+                .startsWith(QLatin1String("Not checked")));
 }
 
 void TestDiagnose::preferredRuntime_data() {
@@ -190,6 +246,12 @@ void TestDiagnose::readableText() {
     const Run none = runApp({QStringLiteral("--diagnose")}, {{QStringLiteral("PATH"), empty.path()}});
     QCOMPARE(none.exitCode, 1);
     const QString text = QString::fromUtf8(none.out);
+    // The checklist comes first, the failed runtime with its action indented under it.
+    QVERIFY2(text.startsWith(QStringLiteral("Checks: ")), qPrintable(text.left(300)));
+    QVERIFY2(text.contains(QStringLiteral("\n[!!] Container runtime: ") + QString(zeus::kNoRuntimeMessage)
+                           + QStringLiteral("\n       ")),
+             qPrintable(text.left(600)));
+    QVERIFY(text.indexOf(QStringLiteral("[!!] Container runtime")) < text.indexOf(QStringLiteral("Using: none")));
     QVERIFY2(text.contains(QStringLiteral("Using: none")), qPrintable(text));
     QVERIFY(text.contains(QString(zeus::kNoRuntimeMessage)));
     QVERIFY(text.contains(QStringLiteral("What to do:")));
@@ -202,6 +264,92 @@ void TestDiagnose::readableText() {
     QVERIFY2(readyText.contains(QStringLiteral("Using: Docker (server ") + dockerServerVersion() + QLatin1Char(')')),
              qPrintable(readyText.left(400)));
     QVERIFY(readyText.contains(QStringLiteral("$ docker info --format {{json .}}")));
+}
+
+void TestDiagnose::imageCheckWithRealDocker_data() {
+    QTest::addColumn<QString>("image");
+    QTest::addColumn<QString>("level");
+    QTest::addColumn<QString>("outcome");
+    QTest::addColumn<QString>("contains");  // in summary + action
+    QTest::newRow("the offline test image") << testImage() << "warning"
+                                            << "present"
+                                            << "offline test image";
+    QTest::newRow("a tag the engine does not have") << "zeus-desktop-sandbox:no-such-tag-e2e"
+                                                    << "failed"
+                                                    << "missing"
+                                                    << "zeus-desktop --build-image";
+}
+
+void TestDiagnose::imageCheckWithRealDocker() {
+    QFETCH(QString, image);
+    QFETCH(QString, level);
+    QFETCH(QString, outcome);
+    QFETCH(QString, contains);
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+    const Run run = runApp({QStringLiteral("--diagnose"), QStringLiteral("--json"), QStringLiteral("--runtime"),
+                            QStringLiteral("docker"), QStringLiteral("--image"), image});
+    QCOMPARE(run.exitCode, 0);  // a usable runtime, whatever the image
+    const QJsonObject report = parse(run);
+    const QJsonObject check = checksById(report).value(QStringLiteral("image"));
+    QCOMPARE(check.value(QLatin1String("level")).toString(), level);
+    const QString words = check.value(QLatin1String("summary")).toString() + QLatin1Char('\n')
+                          + check.value(QLatin1String("action")).toString();
+    QVERIFY2(words.contains(contains), qPrintable(words));
+    QVERIFY(words.contains(image));
+    const QJsonObject section = report.value(QLatin1String("image")).toObject();
+    QCOMPARE(section.value(QLatin1String("image")).toString(), image);
+    QCOMPARE(section.value(QLatin1String("outcome")).toString(), outcome);
+    if (outcome == QLatin1String("present")) {
+        QCOMPARE(section.value(QLatin1String("kind")).toString(), QStringLiteral("offline_test"));
+        QVERIFY(!section.value(QLatin1String("id")).toString().isEmpty());
+    }
+}
+
+void TestDiagnose::checksWithFakeRuntimes_data() {
+    QTest::addColumn<QString>("path");  // relative to the fakes folder; "" = an empty folder
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("runtime");  // expected levels
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("image");
+    QTest::addColumn<QString>("actionOf");  // the check whose action must not be empty
+    QTest::newRow("no runtime at all") << "" << 1 << "failed"
+                                       << "warning"
+                                       << "warning"
+                                       << "runtime";
+    QTest::newRow("docker installed, daemon down") << "detect/daemon-down" << 1 << "ok"
+                                                   << "failed"
+                                                   << "warning"
+                                                   << "engine";
+    QTest::newRow("apple fake: image present") << "apple" << 0 << "ok"
+                                               << "ok"
+                                               << "ok"
+                                               << "";
+}
+
+void TestDiagnose::checksWithFakeRuntimes() {
+    QFETCH(QString, path);
+    QFETCH(int, exitCode);
+    QFETCH(QString, runtime);
+    QFETCH(QString, engine);
+    QFETCH(QString, image);
+    QFETCH(QString, actionOf);
+    QTemporaryDir empty;
+    QTemporaryDir state;
+    QString searchPath = path.isEmpty() ? empty.path() : QStringLiteral(ZEUS_TEST_FAKES_DIR "/") + path;
+    if (path == QLatin1String("apple")) {
+        searchPath += QStringLiteral(":/usr/bin:/bin");  // the fake is a shell script; Apple wins over Docker
+    }
+    const Run run =
+        runApp({QStringLiteral("--diagnose"), QStringLiteral("--json")},
+               {{QStringLiteral("PATH"), searchPath}, {QStringLiteral("ZEUS_FAKE_APPLE_STATE"), state.path()}});
+    QCOMPARE(run.exitCode, exitCode);
+    const QHash<QString, QJsonObject> checks = checksById(parse(run));
+    QCOMPARE(checks.value(QStringLiteral("runtime")).value(QLatin1String("level")).toString(), runtime);
+    QCOMPARE(checks.value(QStringLiteral("engine")).value(QLatin1String("level")).toString(), engine);
+    QCOMPARE(checks.value(QStringLiteral("image")).value(QLatin1String("level")).toString(), image);
+    if (!actionOf.isEmpty()) {
+        QVERIFY(!checks.value(actionOf).value(QLatin1String("action")).toString().isEmpty());
+    }
 }
 
 void TestDiagnose::badRuntimeName() {

@@ -1,20 +1,25 @@
 // The diagnostics panel: the report as text and JSON, Copy and Save, and redaction: a
 // planted canary token never appears in what is shown, copied or saved.
 #include "dashboard/diagnosticspanel.h"
+#include "diagnosticsections.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
+using zeus::DiagnosticCheck;
+using zeus::DiagnosticSections;
 using zeus::DiagnosticsPanel;
 using zeus::DiagnosticsReport;
+using Level = zeus::DiagnosticCheck::Level;
 
 namespace {
 
@@ -38,6 +43,50 @@ DiagnosticsReport plantedReport() {
     return report;
 }
 
+// Every level at once: a usable Docker, the offline test image, a refused token, a missing keychain.
+DiagnosticsReport mixedReport() {
+    DiagnosticsReport report;
+    zeus::RuntimeProbe docker;
+    docker.kind = zeus::RuntimeKind::Docker;
+    docker.state = zeus::RuntimeProbe::State::Ready;
+    docker.binaryPath = QStringLiteral("/usr/bin/docker");
+    docker.clientVersion = QStringLiteral("28.2.2");
+    docker.serverVersion = QStringLiteral("20.10.24");
+    docker.os = QStringLiteral("Debian GNU/Linux 12 (bookworm)");
+    docker.arch = QStringLiteral("x86_64");
+    docker.rootless = false;
+    docker.limits.memory = true;
+    docker.limits.pids = false;
+    docker.limits.cpus = true;
+    const zeus::DetectionResult detection = zeus::DetectionResult::choose({docker}, zeus::RuntimePreference::Auto);
+    report.setDetection(detection);
+    DiagnosticSections::ImageFacts image;
+    image.image = QStringLiteral("zeus-desktop-sandbox:latest");
+    image.runtimeName = QStringLiteral("Docker");
+    zeus::ImageInspection inspection;
+    inspection.outcome = zeus::ImageInspection::Outcome::Present;
+    inspection.comment = QStringLiteral("Imported from -");
+    image.inspection = inspection;
+    report.addSection(DiagnosticSections::image(image));
+    report.addSection(DiagnosticSections::resourceLimits(detection, 512, 2048, 2));
+    zeus::WorkspaceGuard::Result accepted;
+    accepted.rule = zeus::WorkspaceGuard::Rule::Accepted;
+    accepted.canonicalPath = QStringLiteral("/home/ann/projects/site");
+    report.addSection(DiagnosticSections::workspaces({{accepted.canonicalPath, accepted, false}}));
+    DiagnosticSections::KeychainFacts keychain;
+    keychain.checked = true;
+    keychain.status = zeus::CredentialStore::Status::NoKeyring;
+    keychain.message = QStringLiteral("The name org.freedesktop.secrets was not provided by any .service files");
+    keychain.backendUrl = QStringLiteral("wss://backend.example.com/desktop");
+    report.addSection(DiagnosticSections::keychain(keychain));
+    DiagnosticSections::ConnectionFacts connection;
+    connection.url = keychain.backendUrl;
+    connection.state = zeus::BackendConnection::State::AuthFailed;
+    connection.lastError = QStringLiteral("the backend refused the token (HTTP 401) ") + kCanary;
+    report.addSection(DiagnosticSections::connection(connection));
+    return report;
+}
+
 }  // namespace
 
 class TestDiagnosticsPanel : public QObject {
@@ -47,6 +96,8 @@ private Q_SLOTS:
     void redact();
     void canaryNeverLeaves();
     void reportHasTheFacts();
+    void checklistAboveTheReport();
+    void screenshot();
 };
 
 void TestDiagnosticsPanel::redact_data() {
@@ -120,6 +171,76 @@ void TestDiagnosticsPanel::reportHasTheFacts() {
     QSignalSpy recheck(&panel, &DiagnosticsPanel::recheckRequested);
     panel.findChild<QPushButton*>(QStringLiteral("recheckRuntimes"))->click();
     QCOMPARE(recheck.count(), 1);
+}
+
+void TestDiagnosticsPanel::checklistAboveTheReport() {
+    DiagnosticsPanel panel(nullptr);
+    panel.setSecrets({kCanary});
+    panel.showReport(mixedReport());
+    panel.resize(800, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+
+    // The rows in the report's order, with their levels.
+    QStringList ids;
+    QList<Level> levels;
+    for (const DiagnosticCheck& check : panel.checks()) {
+        ids << check.id;
+        levels << check.level;
+    }
+    QCOMPARE(ids, DiagnosticSections::checkOrder());
+    QCOMPARE(levels, (QList<Level>{Level::Ok, Level::Ok, Level::Warning, Level::Warning, Level::Ok, Level::Failed,
+                                   Level::Failed}));
+
+    // One widget per row: the summary, and the action only where there is something to do.
+    auto* checklist = panel.findChild<QWidget*>(QStringLiteral("diagnosticsChecklist"));
+    QVERIFY(checklist);
+    auto* image = checklist->findChild<QWidget*>(QStringLiteral("check_image"));
+    QVERIFY(image);
+    auto* imageSummary = image->findChild<QLabel*>(QStringLiteral("checkSummary"));
+    QVERIFY(imageSummary->text().contains(QLatin1String("<b>Sandbox image</b>")));
+    QVERIFY(imageSummary->text().contains(QLatin1String("offline test image")));
+    auto* imageAction = image->findChild<QLabel*>(QStringLiteral("checkAction"));
+    QVERIFY(imageAction);
+    QVERIFY(imageAction->text().contains(QLatin1String("--build-image")));
+    QVERIFY(imageAction->isVisible());
+    QVERIFY(imageAction->font().pointSizeF() < imageSummary->font().pointSizeF());
+    auto* runtime = checklist->findChild<QWidget*>(QStringLiteral("check_runtime"));
+    QVERIFY(runtime);
+    QVERIFY(!runtime->findChild<QLabel*>(QStringLiteral("checkAction")));
+    QVERIFY(panel.findChild<QLabel*>(QStringLiteral("checksHeading"))->text().contains(QLatin1String("2 failed")));
+
+    // Above the full report, which still holds everything.
+    auto* view = panel.findChild<QPlainTextEdit*>(QStringLiteral("diagnosticsText"));
+    QVERIFY(checklist->mapTo(&panel, QPoint(0, 0)).y() < view->mapTo(&panel, QPoint(0, 0)).y());
+    QVERIFY(view->toPlainText().startsWith(QLatin1String("Checks: 3 ok, 2 warning(s), 2 failed")));
+    QCOMPARE(panel.reportJson().value(QLatin1String("checks")).toArray().size(), 7);
+
+    // Redacted like the rest: the canary in the connection's last error is gone from the rows too.
+    for (const DiagnosticCheck& check : panel.checks()) {
+        QVERIFY(!check.summary.contains(kCanary));
+    }
+    for (const QLabel* label : checklist->findChildren<QLabel*>()) {
+        QVERIFY(!label->text().contains(kCanary));
+    }
+
+    // A new report replaces the rows, never adds to them.
+    panel.showReport(mixedReport());
+    QCOMPARE(checklist->findChildren<QLabel*>(QStringLiteral("checkSummary")).size(), 7);
+}
+
+void TestDiagnosticsPanel::screenshot() {
+    const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
+    if (shots.isEmpty()) {
+        QSKIP("set ZEUS_SCREENSHOT_DIR to save screenshots");
+    }
+    DiagnosticsPanel panel(nullptr);
+    panel.setSecrets({kCanary});
+    panel.showReport(mixedReport());
+    panel.resize(820, 720);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(panel.grab().save(shots + QStringLiteral("/diagnostics-checks.png")));
 }
 
 QTEST_MAIN(TestDiagnosticsPanel)

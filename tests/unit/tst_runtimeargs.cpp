@@ -7,6 +7,8 @@
 
 using namespace zeus;
 
+Q_DECLARE_METATYPE(zeus::ImageInspection::Outcome)
+
 namespace {
 
 ContainerSpec spec(HardeningProfile profile) {
@@ -54,6 +56,8 @@ private Q_SLOTS:
     void podmanList();
     void inspectParsing_data();
     void inspectParsing();
+    void imageInspect_data();
+    void imageInspect();
     void appleVersionGates_data();
     void appleVersionGates();
     void appleParsing_data();
@@ -238,6 +242,119 @@ void TestRuntimeArgs::inspectParsing() {
         QCOMPARE(info->running, running);
         QCOMPARE(info->name, QStringLiteral("zeus-1"));
     }
+}
+
+void TestRuntimeArgs::imageInspect_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("exitCode");  // -1: the CLI could not be started
+    QTest::addColumn<QByteArray>("out");
+    QTest::addColumn<QByteArray>("err");
+    QTest::addColumn<ImageInspection::Outcome>("outcome");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("title");  // org.opencontainers.image.title
+    QTest::addColumn<QString>("comment");
+
+    using Outcome = ImageInspection::Outcome;
+    // Shapes as docker 20.10 / podman 4.3 print them for the imported test image and a built image (trimmed).
+    QTest::newRow("docker: imported test image")
+        << "docker" << 0
+        << QByteArray(R"([{"Id":"sha256:3d4d","RepoTags":["zeus-desktop-sandbox:test"],"Comment":"Imported from -",)"
+                      R"("Created":"2026-11-30T20:30:25Z","Config":{"Env":null,"Labels":null}}])")
+        << QByteArray() << Outcome::Present << "sha256:3d4d"
+        << ""
+        << "Imported from -";
+    QTest::newRow("docker: built sandbox image")
+        << "docker" << 0
+        << QByteArray(R"([{"Id":"sha256:aa","Comment":"","Config":{"Labels":{"org.opencontainers.image.title":)"
+                      R"("Zeus Desktop sandbox","org.opencontainers.image.version":"0.1.0"}}}])")
+        << QByteArray() << Outcome::Present << "sha256:aa"
+        << "Zeus Desktop sandbox"
+        << "";
+    QTest::newRow("podman: imported test image, labels at the top")
+        << "podman" << 0 << QByteArray(R"([{"Id":"d6bb","Comment":"imported from tarball","Config":{},"Labels":null}])")
+        << QByteArray() << Outcome::Present << "d6bb"
+        << ""
+        << "imported from tarball";
+    QTest::newRow("podman: offline fallback with title")
+        << "podman" << 0
+        << QByteArray(R"([{"Id":"e1","Comment":"imported from tarball","Labels":{"org.opencontainers.image.title":)"
+                      R"("zeus-desktop-sandbox-offline-test"}}])")
+        << QByteArray() << Outcome::Present << "e1"
+        << "zeus-desktop-sandbox-offline-test"
+        << "imported from tarball";
+    QTest::newRow("apple fake: configuration and variants")
+        << "apple" << 0
+        << QByteArray(R"([{"configuration":{"name":"zeus-desktop-sandbox:latest"},"id":"0123","variants":[]}])")
+        << QByteArray() << Outcome::Present << "0123"
+        << ""
+        << "";
+    QTest::newRow("apple: labels in a variant's OCI config")
+        << "apple" << 0
+        << QByteArray(R"([{"name":"x","index":{"digest":"sha256:77"},"variants":[{"config":{"created":"2026",)"
+                      R"("config":{"Labels":{"org.opencontainers.image.title":"Zeus Desktop sandbox"}}}}]}])")
+        << QByteArray() << Outcome::Present << "sha256:77"
+        << "Zeus Desktop sandbox"
+        << "";
+    QTest::newRow("docker: no such image") << "docker" << 1 << QByteArray("[]\n")
+                                           << QByteArray(
+                                                  "Error response from daemon: no such image: nope:1: No such "
+                                                  "image: nope:1\n")
+                                           << Outcome::Missing << ""
+                                           << ""
+                                           << "";
+    QTest::newRow("podman: image not known")
+        << "podman" << 125 << QByteArray("[]\n") << QByteArray("Error: inspecting object: nope:1: image not known\n")
+        << Outcome::Missing << ""
+        << ""
+        << "";
+    QTest::newRow("apple fake: notFound")
+        << "apple" << 1 << QByteArray() << QByteArray("Error: notFound: \"image not found: nope\"\n")
+        << Outcome::Missing << ""
+        << ""
+        << "";
+    QTest::newRow("docker: daemon down also prints []")
+        << "docker" << 1 << QByteArray("[]\n")
+        << QByteArray(
+               "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon "
+               "running?\n")
+        << Outcome::Failed << ""
+        << ""
+        << "";
+    QTest::newRow("not started") << "docker" << -1 << QByteArray() << QByteArray() << Outcome::Failed << ""
+                                 << ""
+                                 << "";
+    QTest::newRow("garbage with exit 0") << "podman" << 0 << QByteArray("WARN something") << QByteArray()
+                                         << Outcome::Failed << ""
+                                         << ""
+                                         << "";
+}
+
+void TestRuntimeArgs::imageInspect() {
+    QFETCH(QString, kind);
+    QFETCH(int, exitCode);
+    QFETCH(QByteArray, out);
+    QFETCH(QByteArray, err);
+    QFETCH(ImageInspection::Outcome, outcome);
+    QFETCH(QString, id);
+    QFETCH(QString, title);
+    QFETCH(QString, comment);
+    const std::unique_ptr<ContainerRuntime> runtime = ContainerRuntime::create(*runtimeKindFromString(kind));
+    QVERIFY(runtime);
+    QCOMPARE(runtime->imageInspectArguments(QStringLiteral("img:1")),
+             (QStringList{QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("img:1")}));
+    ProcessResult result;
+    result.program = kind;
+    result.started = exitCode >= 0;
+    result.exitCode = exitCode;
+    result.standardOutput = out;
+    result.standardError = err;
+    const ImageInspection inspection = runtime->parseImageInspect(QStringLiteral("img:1"), result);
+    QCOMPARE(inspection.outcome, outcome);
+    QCOMPARE(inspection.image, QStringLiteral("img:1"));
+    QCOMPARE(inspection.id, id);
+    QCOMPARE(inspection.labels.value(QStringLiteral("org.opencontainers.image.title")), title);
+    QCOMPARE(inspection.comment, comment);
+    QCOMPARE(inspection.error.isEmpty(), outcome == ImageInspection::Outcome::Present);
 }
 
 void TestRuntimeArgs::appleVersionGates_data() {

@@ -99,6 +99,8 @@ private Q_SLOTS:
     void errorMessages();
     void podman_data();
     void podman();
+    void limits_data();
+    void limits();
     void apple_data();
     void apple();
     void appleStatusArguments_data();
@@ -306,6 +308,46 @@ void TestRuntimeProbeParser::podman() {
         QVERIFY2(probe.os.startsWith(QLatin1String("linux")), qPrintable(probe.os));
         QCOMPARE(probe.arch, QStringLiteral("amd64"));
     }
+}
+
+void TestRuntimeProbeParser::limits_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("memory");  // 1 enforced, 0 dropped, -1 unknown
+    QTest::addColumn<int>("pids");
+    QTest::addColumn<int>("cpus");
+
+    QTest::newRow("docker 28 client, engine 20: all enforced") << "docker"
+                                                               << "docker28-engine20-ready" << 1 << 1 << 1;
+    QTest::newRow("docker 20 client: all enforced") << "docker"
+                                                    << "docker20-engine20-ready" << 1 << 1 << 1;
+    QTest::newRow("docker without cgroup controllers") << "docker"
+                                                       << "derived-docker-no-limits" << 0 << 0 << 0;
+    QTest::newRow("docker daemon down: unknown") << "docker"
+                                                 << "docker28-daemon-down" << -1 << -1 << -1;
+    QTest::newRow("podman rootful: all controllers") << "podman"
+                                                     << "podman43-ready" << 1 << 1 << 1;
+    QTest::newRow("podman JSON array") << "podman"
+                                       << "derived-podman-array" << 1 << 1 << 1;
+    QTest::newRow("podman rootless on cgroup v1: none") << "podman"
+                                                        << "derived-podman-rootless-cgroupv1" << 0 << 0 << 0;
+    QTest::newRow("podman remote down: unknown") << "podman"
+                                                 << "podman43-remote-down" << -1 << -1 << -1;
+}
+
+void TestRuntimeProbeParser::limits() {
+    QFETCH(QString, engine);
+    QFETCH(QString, source);
+    QFETCH(int, memory);
+    QFETCH(int, pids);
+    QFETCH(int, cpus);
+    const RuntimeProbe probe = engine == QLatin1String("docker")
+                                   ? zeus::classifyDockerInfo(load(engine, dockerArgs(), source))
+                                   : zeus::classifyPodmanInfo(load(engine, podmanArgs(), source));
+    const auto asInt = [](const std::optional<bool>& value) { return value ? int(*value) : -1; };
+    QCOMPARE(asInt(probe.limits.memory), memory);
+    QCOMPARE(asInt(probe.limits.pids), pids);
+    QCOMPARE(asInt(probe.limits.cpus), cpus);
 }
 
 void TestRuntimeProbeParser::apple_data() {

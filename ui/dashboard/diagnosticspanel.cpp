@@ -1,19 +1,28 @@
 #include "dashboard/diagnosticspanel.h"
 
+#include "diagnosticsections.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
 #include <QFontDatabase>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace zeus {
 
@@ -34,6 +43,43 @@ DiagnosticsPanel::DiagnosticsPanel(ReportSource source, QWidget* parent)
     m_view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_view->setTabChangesFocus(true);
 
+    // The checklist: what support staff read first.
+    m_checksHeading = new QLabel(this);
+    m_checksHeading->setObjectName(QStringLiteral("checksHeading"));
+    m_checksHeading->setTextFormat(Qt::RichText);
+    m_checklist = new QWidget;
+    m_checklist->setObjectName(QStringLiteral("diagnosticsChecklist"));
+    m_checklist->setAccessibleName(tr("Checks"));
+    m_checkRows = new QGridLayout(m_checklist);
+    m_checkRows->setContentsMargins(4, 4, 4, 4);
+    m_checkRows->setHorizontalSpacing(10);
+    m_checkRows->setVerticalSpacing(10);
+    m_checkRows->setColumnStretch(1, 1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_checklist);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_checklistScroll = scroll;
+    auto* top = new QWidget;
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_checksHeading);
+    topLayout->addWidget(scroll, 1);
+    auto* reportHeading = new QLabel(QStringLiteral("<b>%1</b>").arg(tr("Full report")), this);
+    auto* bottom = new QWidget;
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(reportHeading);
+    bottomLayout->addWidget(m_view, 1);
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("diagnosticsSplitter"));
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(bottom);
+    m_splitter->setChildrenCollapsible(false);
+    // The checklist keeps the height its rows need; the full report takes the rest.
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+
     auto* refreshButton = new QPushButton(tr("&Refresh"), this);
     refreshButton->setObjectName(QStringLiteral("refreshReport"));
     auto* recheck = new QPushButton(tr("Re-&check Runtimes"), this);
@@ -52,7 +98,7 @@ DiagnosticsPanel::DiagnosticsPanel(ReportSource source, QWidget* parent)
     buttons->addWidget(copy);
     buttons->addWidget(save);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_splitter, 1);
     layout->addLayout(buttons);
 
     connect(refreshButton, &QPushButton::clicked, this, &DiagnosticsPanel::refresh);
@@ -120,10 +166,146 @@ QJsonValue DiagnosticsPanel::redactJson(const QJsonValue& value, const QStringLi
 }
 
 void DiagnosticsPanel::refresh() {
-    const DiagnosticsReport report = m_source ? m_source() : DiagnosticsReport();
+    showReport(m_source ? m_source() : DiagnosticsReport());
+}
+
+void DiagnosticsPanel::showReport(const DiagnosticsReport& report) {
     m_text = redact(report.toText(), m_secrets);
     m_json = redactJson(report.toJson(), m_secrets).toObject();
+    m_checks = report.checks();
+    for (DiagnosticCheck& check : m_checks) {
+        check.summary = redact(check.summary, m_secrets);
+        check.action = redact(check.action, m_secrets);
+    }
     m_view->setPlainText(m_text);
+    showChecks();
+}
+
+QPixmap DiagnosticsPanel::levelPixmap(DiagnosticCheck::Level level, int size, qreal devicePixelRatio) {
+    QPixmap pixmap(QSize(size, size) * devicePixelRatio);
+    pixmap.setDevicePixelRatio(devicePixelRatio);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QColor fill = level == DiagnosticCheck::Level::Ok        ? QColor(0x2e, 0x9d, 0x4b)
+                        : level == DiagnosticCheck::Level::Warning ? QColor(0xe0, 0x9b, 0x16)
+                                                                   : QColor(0xd0, 0x35, 0x2b);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(fill);
+    const qreal s = size;
+    painter.drawEllipse(QRectF(0.5, 0.5, s - 1.0, s - 1.0));
+    QPen pen(Qt::white, s * 0.13, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    painter.setPen(pen);
+    painter.setBrush(Qt::NoBrush);
+    if (level == DiagnosticCheck::Level::Ok) {
+        QPainterPath tick;
+        tick.moveTo(s * 0.28, s * 0.52);
+        tick.lineTo(s * 0.44, s * 0.68);
+        tick.lineTo(s * 0.72, s * 0.34);
+        painter.drawPath(tick);
+    } else if (level == DiagnosticCheck::Level::Warning) {
+        painter.drawLine(QPointF(s * 0.5, s * 0.26), QPointF(s * 0.5, s * 0.56));
+        painter.drawPoint(QPointF(s * 0.5, s * 0.74));
+    } else {
+        painter.drawLine(QPointF(s * 0.33, s * 0.33), QPointF(s * 0.67, s * 0.67));
+        painter.drawLine(QPointF(s * 0.67, s * 0.33), QPointF(s * 0.33, s * 0.67));
+    }
+    return pixmap;
+}
+
+void DiagnosticsPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitChecklist();
+}
+
+void DiagnosticsPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    fitChecklist();
+}
+
+void DiagnosticsPanel::fitChecklist() {
+    // Every row without scrolling where it fits (the failed ones are often the last), at most
+    // three fifths of the height; the full report takes the rest. Word-wrapped rows are as tall
+    // as the width makes them, so this follows the panel's size.
+    const int total = m_splitter->height();
+    if (total <= 0) {
+        return;
+    }
+    const int width = m_checklistScroll->width();
+    const int rows =
+        m_checklist->hasHeightForWidth() ? m_checklist->heightForWidth(width) : m_checklist->sizeHint().height();
+    const int wanted = rows + m_checksHeading->sizeHint().height() + 8;
+    const int top = std::min(wanted, total * 3 / 5);
+    m_splitter->setSizes({top, total - top});
+}
+
+void DiagnosticsPanel::showChecks() {
+    while (QLayoutItem* item = m_checkRows->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    int counts[3] = {0, 0, 0};
+    const int glyph = fontMetrics().height() + 4;
+    QFont actionFont = font();
+    actionFont.setPointSizeF(actionFont.pointSizeF() * 0.9);
+    // Muted but readable: the text colour two thirds of the way from the background (the disabled
+    // colour is too faint for instructions people must follow).
+    QPalette actionPalette = palette();
+    const QColor textColor = palette().color(QPalette::WindowText);
+    const QColor background = palette().color(QPalette::Window);
+    actionPalette.setColor(QPalette::WindowText,
+                           QColor::fromRgbF(textColor.redF() * 0.7f + background.redF() * 0.3f,
+                                            textColor.greenF() * 0.7f + background.greenF() * 0.3f,
+                                            textColor.blueF() * 0.7f + background.blueF() * 0.3f));
+    int row = 0;
+    for (const DiagnosticCheck& check : m_checks) {
+        ++counts[int(check.level)];
+        auto* icon = new QLabel(m_checklist);
+        icon->setPixmap(levelPixmap(check.level, glyph, devicePixelRatioF()));
+        icon->setFixedSize(glyph, glyph);
+        icon->setAccessibleName(DiagnosticCheck::levelLabel(check.level));
+        icon->setToolTip(DiagnosticCheck::levelLabel(check.level));
+
+        auto* text = new QWidget(m_checklist);
+        text->setObjectName(QStringLiteral("check_") + check.id);
+        auto* lines = new QVBoxLayout(text);
+        lines->setContentsMargins(0, 0, 0, 0);
+        lines->setSpacing(2);
+        auto* summary = new QLabel(
+            QStringLiteral("<b>%1</b>&nbsp;&nbsp;%2")
+                .arg(DiagnosticSections::checkTitle(check.id).toHtmlEscaped(), check.summary.toHtmlEscaped()),
+            text);
+        summary->setObjectName(QStringLiteral("checkSummary"));
+        summary->setTextFormat(Qt::RichText);
+        summary->setWordWrap(true);
+        summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        summary->setAccessibleName(DiagnosticCheck::levelLabel(check.level) + QStringLiteral(": ")
+                                   + DiagnosticSections::checkTitle(check.id) + QStringLiteral(": ") + check.summary);
+        lines->addWidget(summary);
+        if (!check.action.isEmpty()) {
+            auto* action = new QLabel(check.action, text);
+            action->setObjectName(QStringLiteral("checkAction"));
+            action->setTextFormat(Qt::PlainText);
+            action->setWordWrap(true);
+            action->setFont(actionFont);
+            action->setPalette(actionPalette);
+            action->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            lines->addWidget(action);
+        }
+        m_checkRows->addWidget(icon, row, 0, Qt::AlignTop | Qt::AlignHCenter);
+        m_checkRows->addWidget(text, row, 1);
+        ++row;
+    }
+    m_checkRows->setRowStretch(row, 1);
+    fitChecklist();
+    const int problems = counts[int(DiagnosticCheck::Level::Warning)] + counts[int(DiagnosticCheck::Level::Failed)];
+    m_checksHeading->setText(
+        QStringLiteral("<b>%1</b>&nbsp;&nbsp;%2")
+            .arg(tr("Checks"), problems == 0 ? tr("all %1 passed").arg(counts[int(DiagnosticCheck::Level::Ok)])
+                                             : tr("%1 failed, %2 warning(s), %3 ok")
+                                                   .arg(counts[int(DiagnosticCheck::Level::Failed)])
+                                                   .arg(counts[int(DiagnosticCheck::Level::Warning)])
+                                                   .arg(counts[int(DiagnosticCheck::Level::Ok)])));
 }
 
 void DiagnosticsPanel::copyReport() const {

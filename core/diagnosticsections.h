@@ -1,0 +1,129 @@
+#pragma once
+
+#include "backend/backendconnection.h"
+#include "backend/credentialstore.h"
+#include "diagnosticcheck.h"
+#include "engine/imageinspection.h"
+#include "runtime/detectionresult.h"
+#include "runtime/installguidance.h"
+#include "sandbox/workspaceguard.h"
+
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace zeus {
+
+// One part of the support report and the checklist rows it yields.
+struct DiagnosticSection {
+    QString key;    // the report's JSON key ("image", "connection")
+    QString title;  // the text report's heading
+    QJsonValue value;
+    QString text;  // readable form; empty: the text report prints the JSON
+    QList<DiagnosticCheck> checks;
+};
+
+// The report's sections as pure functions from plain inputs (a detection result, settings values, an image
+// inspection, keychain and connection facts) to a section and its check rows. Every mode that reports
+// (the Diagnostics panel, --diagnose) calls the same builders, so the rows mean the same everywhere.
+//
+// Nothing here runs a process, reads settings or touches the keychain; only checkFolders() reads the file
+// system (through the WorkspaceGuard). No builder may receive a token: the keychain facts carry a status only.
+class DiagnosticSections {
+public:
+    DiagnosticSections() = delete;
+
+    // Check ids, in the order the checklist shows them. Part of the JSON report: never rename.
+    static QStringList checkOrder();
+    // The checklist's name for a check id ("Sandbox image"), translated; the id itself when unknown.
+    static QString checkTitle(const QString& id);
+
+    // "runtime" (is a container CLI installed and recent enough) and "engine" (does it answer): the rows of
+    // the report's runtime part. nullopt: detection has not finished.
+    static QList<DiagnosticCheck> runtimeChecks(const std::optional<DetectionResult>& detection,
+                                                InstallGuidance::Os os);
+
+    // The sandbox settings as the user set them (no check row).
+    struct SandboxFacts {
+        QString image;
+        QString profile;
+        int pidsLimit = 0;
+        int memoryMiB = 0;
+        double cpus = 0;
+        int idleTimeoutMinutes = 0;
+        QString runtimePreference;
+        QStringList approvedWorkspaces;
+        QString workspaceForThisRun;
+        QString settingsFile;
+    };
+    static DiagnosticSection sandbox(const SandboxFacts& facts);
+
+    // Which image `image inspect` found: the sandbox the app's Dockerfile builds (its title label), the
+    // offline test image (ensure-image.sh's title label, or an unlabelled `import`), or another image.
+    enum class ImageKind { Sandbox, OfflineTest, Custom };
+    static ImageKind classifyImage(const ImageInspection& inspection);
+    static QString imageKindToString(ImageKind kind);  // "sandbox", "offline_test", "custom"
+    // The labels that tell them apart (org.opencontainers.image.title).
+    static QString sandboxImageTitle();      // "Zeus Desktop sandbox"
+    static QString offlineTestImageTitle();  // "zeus-desktop-sandbox-offline-test"
+
+    struct ImageFacts {
+        QString image;
+        QString runtimeName;  // for people ("Docker"); empty: no usable runtime, the image is not checked
+        std::optional<ImageInspection> inspection;  // nullopt: not inspected (yet)
+        QString buildCommand;                       // what builds it (for a missing image)
+    };
+    // "image".
+    static DiagnosticSection image(const ImageFacts& facts);
+
+    // "resource_limits": whether the chosen engine will enforce --memory, --pids-limit and --cpus (from its
+    // probe's cgroup facts; Apple's VM bounds memory and CPUs itself).
+    static DiagnosticSection resourceLimits(const std::optional<DetectionResult>& detection, int pidsLimit,
+                                            int memoryMiB, double cpus);
+
+    // One approved folder and what the WorkspaceGuard says about it now.
+    struct FolderFacts {
+        QString path;                    // the approval as stored
+        WorkspaceGuard::Result verdict;  // check(path) now
+        bool forThisRunOnly = false;     // approved with --workspace for this run, not stored
+    };
+    // Runs the guard on each folder (reads the file system; no other side effect).
+    static QList<FolderFacts> checkFolders(
+        const QStringList& approved, const QString& forThisRun,
+        const WorkspaceGuard::Environment& environment = WorkspaceGuard::hostEnvironment());
+    // "workspaces": a folder is usable when the guard accepts it and it still resolves to itself.
+    static DiagnosticSection workspaces(const QList<FolderFacts>& folders);
+
+    // What the keychain said on the last token read; never the token.
+    struct KeychainFacts {
+        bool checked = false;  // false: no read has finished yet
+        CredentialStore::Status status = CredentialStore::Status::Failed;
+        QString message;
+        bool fromEnvironment = false;  // ZEUS_DESKTOP_TOKEN was used instead of the keychain
+        QString backendUrl;            // the account the token is for; empty: no backend configured
+
+        static KeychainFacts from(const CredentialStore::Result& result, const QString& backendUrl);
+    };
+    // "keychain".
+    static DiagnosticSection keychain(const KeychainFacts& facts);
+
+    struct ConnectionFacts {
+        QString url;
+        bool urlFromCommandLine = false;
+        BackendConnection::State state = BackendConnection::State::Disconnected;
+        QString lastError;
+        int attempts = 0;
+        bool signedIn = false;
+        QList<BackendConnection::HistoryEntry> history;
+    };
+    // "connection" with the check "backend".
+    static DiagnosticSection connection(const ConnectionFacts& facts);
+
+    // "recent_errors" (no check row: the errors are evidence, the checks above say what is wrong now).
+    static DiagnosticSection recentErrors(const QStringList& errors);
+};
+
+}  // namespace zeus
