@@ -9,7 +9,7 @@
 #include "engine/imageinspector.h"
 #include "modes.h"
 #include "runtime/runtimedetector.h"
-#include "sandboxfactory.h"
+#include "sandboxsetup.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -85,8 +85,11 @@ int runDiagnoseMode(const AppOptions& options) {
     QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector, [&](const DetectionResult& result) {
         detection = result;
         exitCode = result.isUsable() ? 0 : 1;
-        SandboxConfig config;
-        runtime = SandboxFactory::runtimeFor(result, config);
+        // The same setup every mode uses: the detected CLI path and, for Apple, its version.
+        SandboxOverrides overrides;
+        overrides.image = options.image;
+        overrides.profile = options.profile;
+        runtime = SandboxSetup::from(result, settings, overrides).runtime;
         if (!runtime) {
             printReport(options, settings, detection, std::nullopt, image, QString());
             QCoreApplication::exit(exitCode);

@@ -223,7 +223,7 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         return;
     }
     if (!m_manager) {
-        // The runtime report says why in the words of the detection (SandboxFactory::runtimeReport
+        // The runtime report says why in the words of the detection (SandboxSetup::runtimeReport
         // always gives a reason); without a report the detection has not finished yet.
         const QString reason = m_client.runtime.reason.isEmpty()
                                    ? QStringLiteral("The container runtime is still being checked; try again shortly.")

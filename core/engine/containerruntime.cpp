@@ -4,10 +4,10 @@
 #include "engine/dockerruntime.h"
 #include "engine/podmanruntime.h"
 
-#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 namespace zeus {
 
@@ -29,6 +29,8 @@ EngineFailure ContainerRuntime::containerCallFailure(const QByteArray& output) c
     const QByteArray text = output.toLower();
     return text.contains("no such") || text.contains("not found") ? EngineFailure::NoSuchContainer
                                                                   : EngineFailure::Other;
+}
+
 namespace {
 
 QString firstLine(const QByteArray& text) {
@@ -68,10 +70,7 @@ ImageInspection ContainerRuntime::parseImageInspect(const QString& image, const 
     if (result.exitCode != 0 || array.isEmpty()) {
         // Docker: exit 1 "No such image"; Podman: exit 125 "image not known"; Apple: "notFound"; all with "[]" or
         // nothing on stdout. An engine that is down also prints "[]", so only the words say "missing".
-        const QString lower = errorText.toLower();
-        const bool missing = lower.contains(QLatin1String("no such image"))
-                             || lower.contains(QLatin1String("image not known"))
-                             || lower.contains(QLatin1String("not found")) || lower.contains(QLatin1String("notfound"))
+        const bool missing = imageCheckFailure(result.standardError) == EngineFailure::ImageMissing
                              || (result.exitCode == 0 && document.isArray());
         inspection.outcome = missing ? ImageInspection::Outcome::Missing : ImageInspection::Outcome::Failed;
         inspection.error = errorText.isEmpty() ? QStringLiteral("exit code %1").arg(result.exitCode) : errorText;

@@ -30,7 +30,7 @@ void ImageInspector::inspect(const ContainerRuntime& runtime, const QString& ima
     }
     // The parse needs the runtime after the process ends; a copy of it keeps this safe when the caller's goes.
     std::shared_ptr<ContainerRuntime> parser = ContainerRuntime::create(runtime.kind(), runtime.program());
-    auto* runner = new ProcessRunner(runtime.program().isEmpty() ? runtime.kind() : runtime.program(),
+    auto* runner = new ProcessRunner(runtime.program().isEmpty() ? runtimeProgram(runtime.kind()) : runtime.program(),
                                      runtime.imageInspectArguments(image), this);
     runner->setEnvironment(m_environment);
     runner->setTimeoutMs(m_timeoutMs);
