@@ -12,6 +12,8 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <utility>
+
 namespace zeus {
 
 namespace {
@@ -20,7 +22,7 @@ const QByteArray kActivate = QByteArrayLiteral("activate\n");
 
 }  // namespace
 
-SingleInstance::SingleInstance(const QString& key, QObject* parent) : QObject(parent), m_key(key) {}
+SingleInstance::SingleInstance(QString key, QObject* parent) : QObject(parent), m_key(std::move(key)) {}
 
 SingleInstance::~SingleInstance() = default;
 

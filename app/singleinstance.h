@@ -20,7 +20,7 @@ class SingleInstance : public QObject {
     Q_OBJECT
 public:
     // key: unique per user and app (defaultKey()); tests use their own.
-    explicit SingleInstance(const QString& key = defaultKey(), QObject* parent = nullptr);
+    explicit SingleInstance(QString key = defaultKey(), QObject* parent = nullptr);
     ~SingleInstance() override;
 
     static QString defaultKey();

@@ -10,7 +10,7 @@ build_pkgs="build-essential cmake ninja-build pkg-config qt6-base-dev qt6-websoc
  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev qt6-qpa-plugins libgl1-mesa-dev"
 run_pkgs="docker.io busybox-static"
 test_pkgs="podman runc catatonit busybox-static gnome-keyring libsecret-tools dbus dbus-x11 xvfb xauth trayer imagemagick
- clang clang-format libclang-rt-14-dev desktop-file-utils appstream lintian file procps"
+ clang clang-format clang-tidy libclang-rt-14-dev desktop-file-utils appstream lintian file procps"
 
 want="$build_pkgs"
 case "${1:-}" in

@@ -37,7 +37,7 @@ QString DiagnosticCheck::levelLabel(Level level) {
         case Level::Failed:
             return QCoreApplication::translate("zeus::DiagnosticCheck", "Failed");
     }
-    return QString();
+    return {};
 }
 
 DiagnosticCheck::Level DiagnosticCheck::worst(const QList<DiagnosticCheck>& checks) {

@@ -8,11 +8,12 @@
 #include "support/logging.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace zeus {
 
-SandboxHost::SandboxHost(AppSettings* settings, const SandboxOverrides& overrides, QObject* parent)
-    : QObject(parent), m_settings(settings), m_overrides(overrides) {
+SandboxHost::SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObject* parent)
+    : QObject(parent), m_settings(settings), m_overrides(std::move(overrides)) {
     m_rebuildTimer.setSingleShot(true);
     m_rebuildTimer.setInterval(0);
     connect(&m_rebuildTimer, &QTimer::timeout, this, &SandboxHost::rebuildIfIdle);
@@ -109,8 +110,7 @@ bool SandboxHost::isIdle() const {
 }
 
 bool SandboxHost::runtimeChanged() const {
-    return m_manager && m_detection && m_detection->chosen
-           && m_manager->runtime().kind() != *m_detection->chosen;
+    return m_manager && m_detection && m_detection->chosen && m_manager->runtime().kind() != *m_detection->chosen;
 }
 
 void SandboxHost::serve(SessionManager* manager) {
@@ -136,8 +136,9 @@ void SandboxHost::rebuild() {
         m_monitor.reset();
     }
     m_swapPending = false;
-    qCInfo(lcApp).noquote() << "runtime" << runtimeKindToString(setup.runtime->kind()) << "(" << setup.runtime->program() << "), image"
-                            << setup.config.image << "," << hardeningProfileName(setup.config.profile) << "profile";
+    qCInfo(lcApp).noquote() << "runtime" << runtimeKindToString(setup.runtime->kind()) << "("
+                            << setup.runtime->program() << "), image" << setup.config.image << ","
+                            << hardeningProfileName(setup.config.profile) << "profile";
     m_manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config);
     ++m_rebuilds;
     connect(m_manager.get(), &SessionManager::callFinished, this, [this] {

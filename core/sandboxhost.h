@@ -39,7 +39,7 @@ public:
     };
     Q_ENUM(State)
 
-    SandboxHost(AppSettings* settings, const SandboxOverrides& overrides, QObject* parent = nullptr);
+    SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObject* parent = nullptr);
     ~SandboxHost() override;
 
     // The dispatcher that gets the serving manager (null while no runtime is usable) and hello's runtime report.

@@ -23,6 +23,9 @@ step "build: headless configuration (preset ci-headless, no Widgets)"
 cmake --preset ci-headless >/dev/null
 cmake --build --preset ci-headless -j"$jobs"
 
+step "clang-tidy (every enabled check is an error)"
+tests/harness/run-clang-tidy.sh build/ci
+
 step "container engines and test image"
 source tests/harness/engines.sh
 trap stop_engines EXIT

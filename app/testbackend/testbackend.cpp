@@ -10,6 +10,8 @@
 #include <QWebSocket>
 #include <QWebSocketServer>
 
+#include <utility>
+
 namespace zeus {
 
 namespace {
@@ -23,8 +25,8 @@ QString jsonText(const QJsonObject& object) {
 
 }  // namespace
 
-TestBackend::TestBackend(const Options& options, QTextStream& out, QTextStream& err, QObject* parent)
-    : QObject(parent), m_options(options), m_out(out), m_err(err) {
+TestBackend::TestBackend(Options options, QTextStream& out, QTextStream& err, QObject* parent)
+    : QObject(parent), m_options(std::move(options)), m_out(out), m_err(err) {
     m_ws = new QWebSocketServer(QStringLiteral("zeus-testbackend"), QWebSocketServer::NonSecureMode, this);
     connect(&m_tcp, &QTcpServer::newConnection, this, &TestBackend::onTcpConnection);
     connect(m_ws, &QWebSocketServer::newConnection, this, &TestBackend::onAppConnected);

@@ -37,7 +37,7 @@ public:
         bool exitAtEnd = true;     // exit when the input has ended and every sent call has its result
     };
 
-    TestBackend(const Options& options, QTextStream& out, QTextStream& err, QObject* parent = nullptr);
+    TestBackend(Options options, QTextStream& out, QTextStream& err, QObject* parent = nullptr);
     ~TestBackend() override;
 
     // Listens; false (with a message on err) when the port cannot be had.

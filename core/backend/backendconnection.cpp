@@ -38,8 +38,9 @@ void BackendConnection::setRandomSource(ReconnectPolicy::RandomSource random) {
 }
 
 void BackendConnection::setUrl(const QUrl& url) {
-    if (url == m_url)
+    if (url == m_url) {
         return;
+    }
     m_url = url;
     if (m_started) {
         record(QStringLiteral("backend URL changed"));
@@ -50,8 +51,9 @@ void BackendConnection::setUrl(const QUrl& url) {
 }
 
 void BackendConnection::setToken(const QString& token) {
-    if (token == m_token)
+    if (token == m_token) {
         return;
+    }
     m_token = token;
     if (m_started) {
         record(token.isEmpty() ? QStringLiteral("signed out") : QStringLiteral("sign-in token changed"));
@@ -62,8 +64,9 @@ void BackendConnection::setToken(const QString& token) {
 }
 
 void BackendConnection::start() {
-    if (m_started)
+    if (m_started) {
         return;
+    }
     m_started = true;
     m_attemptCount = 0;
     m_policy.reset();
@@ -71,8 +74,9 @@ void BackendConnection::start() {
 }
 
 void BackendConnection::stop() {
-    if (!m_started && m_state == State::Disconnected)
+    if (!m_started && m_state == State::Disconnected) {
         return;
+    }
     m_started = false;
     releaseSocket();
     m_lastError.clear();
@@ -80,14 +84,16 @@ void BackendConnection::stop() {
 }
 
 bool BackendConnection::send(const QJsonObject& message) {
-    if (m_state != State::Connected || !m_socket)
+    if (m_state != State::Connected || !m_socket) {
         return false;
+    }
     return sendFrame(Protocol::toFrame(message));
 }
 
 bool BackendConnection::sendFrame(QByteArray frame) {
-    if (m_state != State::Connected || !m_socket)
+    if (m_state != State::Connected || !m_socket) {
         return false;
+    }
     // Qt 6.4 only sends text frames from a QString (it converts back to UTF-8 inside); there is no byte overload.
     const qsizetype size = frame.size();
     QString text = QString::fromUtf8(frame);
@@ -96,8 +102,9 @@ bool BackendConnection::sendFrame(QByteArray frame) {
 }
 
 qint64 BackendConnection::pendingWriteBytes() const {
-    if (!m_socket || !m_socketConnected)
+    if (!m_socket || !m_socketConnected) {
         return 0;
+    }
     return m_socket->bytesToWrite();
 }
 
@@ -129,8 +136,9 @@ QString BackendConnection::stateName(State state) {
 
 void BackendConnection::openSocket() {
     m_reconnectTimer.stop();
-    if (!m_started)
+    if (!m_started) {
         return;
+    }
     if (m_token.isEmpty()) {
         m_lastError.clear();
         setState(State::SignedOut, QStringLiteral("no sign-in token"));
@@ -168,15 +176,17 @@ void BackendConnection::openSocket() {
                                              {}});
     });
     connect(socket, &QWebSocket::bytesWritten, this, [this] {
-        if (sender() == m_socket)
+        if (sender() == m_socket) {
             Q_EMIT pendingWriteBytesChanged(pendingWriteBytes());
+        }
     });
     connect(socket, &QWebSocket::pong, this, [this](quint64, const QByteArray&) { m_pongTimer.stop(); });
     connect(socket, &QWebSocket::sslErrors, this, [this](const QList<QSslError>& errors) {
         // Never ignored: Qt aborts the handshake after this signal, and the attempt ends as a failure.
         QStringList texts;
-        for (const QSslError& error : errors)
+        for (const QSslError& error : errors) {
             texts.append(error.errorString());
+        }
         m_socketError = tr("TLS error: %1").arg(texts.join(QStringLiteral("; ")));
         record(m_socketError);
     });
@@ -192,8 +202,9 @@ void BackendConnection::openSocket() {
 }
 
 void BackendConnection::onSocketConnected() {
-    if (sender() != m_socket)
+    if (sender() != m_socket) {
         return;
+    }
     m_handshakeTimer.stop();
     m_socketConnected = true;
     m_connectedFor.start();
@@ -205,30 +216,36 @@ void BackendConnection::onSocketConnected() {
 
 void BackendConnection::onSocketError() {
     auto* socket = qobject_cast<QWebSocket*>(sender());
-    if (!socket || socket != m_socket)
+    if (!socket || socket != m_socket) {
         return;
+    }
     const QString text = socket->errorString();
-    if (const int status = httpStatusFromHandshakeError(text); status == 401 || status == 403)
+    if (const int status = httpStatusFromHandshakeError(text); status == 401 || status == 403) {
         m_refusedStatus = status;
-    if (m_socketError.isEmpty())
+    }
+    if (m_socketError.isEmpty()) {
         m_socketError = text;
+    }
     // Qt usually follows with disconnected(); if the socket is already down and says nothing more, end here.
     QTimer::singleShot(0, this, [this, guard = QPointer<QWebSocket>(socket)] {
-        if (guard && guard == m_socket && guard->state() == QAbstractSocket::UnconnectedState)
+        if (guard && guard == m_socket && guard->state() == QAbstractSocket::UnconnectedState) {
             endAttempt(m_socketError, -1);
+        }
     });
 }
 
 void BackendConnection::onSocketDisconnected() {
     auto* socket = qobject_cast<QWebSocket*>(sender());
-    if (!socket || socket != m_socket)
+    if (!socket || socket != m_socket) {
         return;
+    }
     const int closeCode = m_socketConnected ? int(socket->closeCode()) : -1;
     QString reason;
     if (m_socketConnected) {
         reason = tr("connection closed (code %1)").arg(closeCode);
-        if (!socket->closeReason().isEmpty())
+        if (!socket->closeReason().isEmpty()) {
             reason += QStringLiteral(": ") + socket->closeReason();
+        }
     } else {
         reason = m_socketError.isEmpty() ? tr("connection failed") : m_socketError;
     }
@@ -236,29 +253,34 @@ void BackendConnection::onSocketDisconnected() {
 }
 
 void BackendConnection::onTextMessage(const QString& text) {
-    if (sender() != m_socket)
+    if (sender() != m_socket) {
         return;
+    }
     Q_EMIT messageReceived(Protocol::parseIncoming(text.toUtf8()));
 }
 
 void BackendConnection::onPingTick() {
-    if (!m_socket || !m_socketConnected)
+    if (!m_socket || !m_socketConnected) {
         return;
+    }
     m_socket->ping();
     // One deadline per outstanding ping series: a later ping does not push it back.
-    if (!m_pongTimer.isActive())
+    if (!m_pongTimer.isActive()) {
         m_pongTimer.start(static_cast<int>(m_settings.pongTimeoutMs));
+    }
 }
 
 void BackendConnection::onPongTimeout() {
-    if (!m_socket)
+    if (!m_socket) {
         return;
+    }
     endAttempt(tr("no answer to ping within %1 ms: connection is dead").arg(m_settings.pongTimeoutMs), -1);
 }
 
 void BackendConnection::onHandshakeTimeout() {
-    if (!m_socket || m_socketConnected)
+    if (!m_socket || m_socketConnected) {
         return;
+    }
     endAttempt(tr("no answer from the backend within %1 ms").arg(m_settings.handshakeTimeoutMs), -1);
 }
 
@@ -266,8 +288,9 @@ void BackendConnection::endAttempt(const QString& reason, int closeCode) {
     const bool wasConnected = m_socketConnected;
     const int refused = m_refusedStatus;
     releaseSocket();
-    if (wasConnected)
+    if (wasConnected) {
         m_policy.connectionEnded(m_connectedFor.elapsed());
+    }
     qCInfo(lcBackend).noquote() << "connection ended:" << reason;
     record(reason, closeCode);
 
@@ -305,13 +328,15 @@ void BackendConnection::releaseSocket() {
         socket->abort();
         socket->deleteLater();
     }
-    if (hadSocket)
+    if (hadSocket) {
         Q_EMIT pendingWriteBytesChanged(0);  // whatever was queued is gone: nobody waits for it any more
+    }
 }
 
 void BackendConnection::setState(State state, const QString& event, int closeCode) {
-    if (state == m_state && state != State::Reconnecting)
+    if (state == m_state && state != State::Reconnecting) {
         return;
+    }
     m_state = state;
     qCInfo(lcBackend).noquote() << "state" << stateName(state) << "-" << event;
     record(event, closeCode);
@@ -321,8 +346,9 @@ void BackendConnection::setState(State state, const QString& event, int closeCod
 void BackendConnection::record(const QString& event, int closeCode) {
     m_history.append(HistoryEntry{QDateTime::currentDateTime(), m_state, event, closeCode});
     const int limit = qMax(1, m_settings.historyLimit);
-    if (m_history.size() > limit)
+    if (m_history.size() > limit) {
         m_history.erase(m_history.begin(), m_history.begin() + (m_history.size() - limit));
+    }
     Q_EMIT historyChanged();
 }
 

@@ -8,6 +8,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <utility>
 
 namespace zeus {
 
@@ -37,8 +38,9 @@ bool mentionsMissingService(const QString& text) {
                                           "kwallet"};
     const QString lower = text.toLower();
     for (const char* marker : markers) {
-        if (lower.contains(QLatin1String(marker)))
+        if (lower.contains(QLatin1String(marker))) {
             return true;
+        }
     }
     return false;
 }
@@ -47,7 +49,7 @@ bool mentionsMissingService(const QString& text) {
 
 CredentialStore::CredentialStore(QObject* parent) : CredentialStore(QStringLiteral(ZEUS_APP_ID), parent) {}
 
-CredentialStore::CredentialStore(const QString& service, QObject* parent) : QObject(parent), m_service(service) {
+CredentialStore::CredentialStore(QString service, QObject* parent) : QObject(parent), m_service(std::move(service)) {
     qRegisterMetaType<Result>();
 }
 
@@ -87,26 +89,31 @@ void CredentialStore::run(QKeychain::Job* job, Operation operation, const QStrin
 
     connect(job, &QKeychain::Job::finished, this, [this, operation, backendUrl, settled, timer](QKeychain::Job* j) {
         timer->deleteLater();
-        if (*settled)
+        if (*settled) {
             return;
+        }
         *settled = true;
         timer->stop();
         Result result = classify(operation, j->error(), j->errorString());
-        if (operation == Operation::Read && result.status == Status::Ok)
+        if (operation == Operation::Read && result.status == Status::Ok) {
             result.token = static_cast<QKeychain::ReadPasswordJob*>(j)->textData();
-        if (result.status == Status::SignedOut)
+        }
+        if (result.status == Status::SignedOut) {
             qCInfo(lcSecrets) << "no token stored for this backend";
-        else if (result.status != Status::Ok)
+        } else if (result.status != Status::Ok) {
             qCWarning(lcSecrets).noquote() << "keychain" << operationName(operation) << "failed:" << j->errorString();
+        }
         finish(operation, backendUrl, result);
     });
     connect(timer, &QTimer::timeout, this, [this, operation, backendUrl, settled, timer, guard] {
         timer->deleteLater();
-        if (*settled)
+        if (*settled) {
             return;
+        }
         *settled = true;
-        if (guard)
+        if (guard) {
             guard->disconnect(this);
+        }
         qCWarning(lcSecrets) << "keychain" << operationName(operation) << "timed out after" << m_timeoutMs << "ms";
         finish(operation, backendUrl, Result{Status::TimedOut, {}, timeoutMessage(m_timeoutMs), false});
     });
@@ -135,8 +142,9 @@ CredentialStore::Result CredentialStore::classify(Operation operation, QKeychain
             return Result{Status::Ok, {}, {}, false};
         case QKeychain::EntryNotFound:
             // Deleting what is not there leaves the user signed out, which is what they asked for.
-            if (operation == Operation::Delete)
+            if (operation == Operation::Delete) {
                 return Result{Status::Ok, {}, {}, false};
+            }
             return Result{Status::SignedOut, {}, tr("Not signed in: no token is stored for this backend."), false};
         case QKeychain::AccessDenied:
         case QKeychain::AccessDeniedByUser:
@@ -151,11 +159,12 @@ CredentialStore::Result CredentialStore::classify(Operation operation, QKeychain
         case QKeychain::OtherError:
             if (!mentionsMissingService(errorString)) {
                 if (errorString.contains(QLatin1String("locked"), Qt::CaseInsensitive)
-                    || errorString.contains(QLatin1String("denied"), Qt::CaseInsensitive))
+                    || errorString.contains(QLatin1String("denied"), Qt::CaseInsensitive)) {
                     return Result{Status::AccessDenied,
                                   {},
                                   tr("The keychain is locked or access to it was denied. Unlock it and try again."),
                                   false};
+                }
                 return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString), false};
             }
             break;

@@ -40,7 +40,7 @@ public:
 
     explicit CredentialStore(QObject* parent = nullptr);
     // `service` other than ZEUS_APP_ID is for tests, so they never touch the user's real entries.
-    explicit CredentialStore(const QString& service, QObject* parent = nullptr);
+    explicit CredentialStore(QString service, QObject* parent = nullptr);
 
     void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
     int timeoutMs() const { return m_timeoutMs; }

@@ -31,22 +31,25 @@ public:
     bool failed() const { return m_error.has_value(); }
     ProtocolError error() const { return m_error.value_or(ProtocolError{}); }
     void fail(const QString& message) {
-        if (!m_error)
+        if (!m_error) {
             m_error = invalid(message, m_callId);
+        }
     }
     void setCallId(const QString& callId) { m_callId = callId; }
     const QString& callId() const { return m_callId; }
 
     QString name(QLatin1String field) const {
-        if (m_prefix.isEmpty())
+        if (m_prefix.isEmpty()) {
             return quoted(field);
+        }
         return QLatin1Char('"') + m_prefix + QLatin1Char('.') + field + QLatin1Char('"');
     }
 
     // A present value, or a recorded "missing" error.
     std::optional<QJsonValue> value(QLatin1String field) {
-        if (failed())
+        if (failed()) {
             return std::nullopt;
+        }
         const auto it = m_object.constFind(field);
         if (it == m_object.constEnd()) {
             fail(QStringLiteral("field %1 is missing").arg(name(field)));
@@ -57,22 +60,25 @@ public:
 
     QString string(QLatin1String field, bool allowEmpty = false) {
         const std::optional<QJsonValue> v = value(field);
-        if (!v)
+        if (!v) {
             return {};
+        }
         if (!v->isString()) {
             fail(QStringLiteral("field %1 must be a string").arg(name(field)));
             return {};
         }
         QString s = v->toString();
-        if (!allowEmpty && s.isEmpty())
+        if (!allowEmpty && s.isEmpty()) {
             fail(QStringLiteral("field %1 must not be empty").arg(name(field)));
+        }
         return s;
     }
 
     QString id(QLatin1String field) {
         const QString s = string(field);
-        if (failed())
+        if (failed()) {
             return {};
+        }
         if (s.size() > Protocol::kMaxIdLength) {
             fail(QStringLiteral("field %1 is longer than %2 characters").arg(name(field)).arg(Protocol::kMaxIdLength));
             return {};
@@ -87,8 +93,9 @@ public:
     // A string whose UTF-8 form is at most maxBytes and has no NUL (argv and paths cannot carry one).
     QString text(QLatin1String field, int maxBytes) {
         const QString s = string(field);
-        if (failed())
+        if (failed()) {
             return {};
+        }
         // Cheap bound first so a huge string is not converted: UTF-8 needs at least one byte per UTF-16 unit.
         if (s.size() > maxBytes || s.toUtf8().size() > maxBytes) {
             fail(QStringLiteral("field %1 is longer than %2 bytes").arg(name(field)).arg(maxBytes));
@@ -103,8 +110,9 @@ public:
 
     QJsonObject object(QLatin1String field) {
         const std::optional<QJsonValue> v = value(field);
-        if (!v)
+        if (!v) {
             return {};
+        }
         if (!v->isObject()) {
             fail(QStringLiteral("field %1 must be an object").arg(name(field)));
             return {};
@@ -126,17 +134,20 @@ IncomingMessage parseWelcome(const QJsonObject& object) {
     WelcomeMessage message;
     const std::optional<QJsonValue> protocol = reader.value(QLatin1String("protocol"));
     if (protocol) {
-        if (!protocol->isDouble())
+        if (!protocol->isDouble()) {
             reader.fail(QStringLiteral("field \"protocol\" must be a number"));
-        else if (protocol->toDouble() != Protocol::kVersion)
+        } else if (protocol->toDouble() != Protocol::kVersion) {
             reader.fail(
                 QStringLiteral("unsupported protocol version; this app speaks version %1").arg(Protocol::kVersion));
+        }
     }
     message.server = reader.string(QLatin1String("server"), true);
-    if (!reader.failed() && message.server.size() > Protocol::kMaxServerLength)
+    if (!reader.failed() && message.server.size() > Protocol::kMaxServerLength) {
         reader.fail(QStringLiteral("field \"server\" is longer than %1 characters").arg(Protocol::kMaxServerLength));
-    if (reader.failed())
+    }
+    if (reader.failed()) {
         return reader.error();
+    }
     return message;
 }
 
@@ -147,8 +158,9 @@ IncomingMessage parseToolCall(const QJsonObject& object) {
     reader.setCallId(message.callId);
     message.sessionId = reader.id(QLatin1String("session_id"));
     message.tool = reader.string(QLatin1String("tool"));
-    if (reader.failed())
+    if (reader.failed()) {
         return reader.error();
+    }
     // Checked before args: another tool's arguments have another shape, and the backend must learn that the
     // tool is the problem, not its arguments.
     if (message.tool != Protocol::kDesktopExec) {
@@ -156,20 +168,23 @@ IncomingMessage parseToolCall(const QJsonObject& object) {
                              QStringLiteral("unsupported tool; this app only offers \"desktop_exec\""), message.callId};
     }
     const QJsonObject args = reader.object(QLatin1String("args"));
-    if (reader.failed())
+    if (reader.failed()) {
         return reader.error();
+    }
 
     FieldReader argsReader(args, QLatin1String("args"));
     argsReader.setCallId(message.callId);
     message.command = argsReader.text(QLatin1String("command"), Protocol::kMaxCommandBytes);
     message.workingDirectory = argsReader.text(QLatin1String("working_directory"), Protocol::kMaxPathBytes);
-    if (argsReader.failed())
+    if (argsReader.failed()) {
         return argsReader.error();
+    }
     const auto timeout = args.constFind(QLatin1String("timeout_s"));
     // null means the same as absent: the app's default timeout.
     if (timeout != args.constEnd() && !timeout.value().isNull()) {
-        if (!timeout.value().isDouble())
+        if (!timeout.value().isDouble()) {
             return invalid(QStringLiteral("field \"args.timeout_s\" must be a number"), message.callId);
+        }
         const double seconds = timeout.value().toDouble();
         if (!std::isfinite(seconds) || seconds <= 0 || seconds > Protocol::kMaxTimeoutSeconds) {
             return invalid(QStringLiteral("field \"args.timeout_s\" must be greater than 0 and at most %1")
@@ -186,8 +201,9 @@ IncomingMessage parseCallIdOnly(const QJsonObject& object) {
     FieldReader reader(object);
     Message message;
     message.callId = reader.id(QLatin1String("call_id"));
-    if (reader.failed())
+    if (reader.failed()) {
         return reader.error();
+    }
     return message;
 }
 
@@ -195,70 +211,85 @@ IncomingMessage parseSessionEnd(const QJsonObject& object) {
     FieldReader reader(object);
     SessionEndMessage message;
     message.sessionId = reader.id(QLatin1String("session_id"));
-    if (reader.failed())
+    if (reader.failed()) {
         return reader.error();
+    }
     return message;
 }
 
 }  // namespace
 
 bool Protocol::isValidId(const QString& id) {
-    if (id.isEmpty() || id.size() > kMaxIdLength)
+    if (id.isEmpty() || id.size() > kMaxIdLength) {
         return false;
+    }
     for (const QChar c : id) {
-        if (c.unicode() < 0x21 || c.unicode() > 0x7e)
+        if (c.unicode() < 0x21 || c.unicode() > 0x7e) {
             return false;
+        }
     }
     return true;
 }
 
 IncomingMessage Protocol::parseIncoming(const QByteArray& frame) {
-    if (frame.trimmed().isEmpty())
+    if (frame.trimmed().isEmpty()) {
         return invalid(QStringLiteral("empty message"));
+    }
     QJsonParseError parseError{};
     const QJsonDocument document = QJsonDocument::fromJson(frame, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         return invalid(
             QStringLiteral("not valid JSON: %1 at offset %2").arg(parseError.errorString()).arg(parseError.offset));
     }
-    if (!document.isObject())
+    if (!document.isObject()) {
         return invalid(QStringLiteral("a message must be a JSON object"));
+    }
     const QJsonObject object = document.object();
 
     // Even a message of unknown type should name its call when it has one, so read call_id leniently here.
     QString callId;
     const QJsonValue callIdValue = object.value(QLatin1String("call_id"));
-    if (callIdValue.isString() && isValidId(callIdValue.toString()))
+    if (callIdValue.isString() && isValidId(callIdValue.toString())) {
         callId = callIdValue.toString();
+    }
 
     const auto typeIt = object.constFind(QLatin1String("type"));
-    if (typeIt == object.constEnd())
+    if (typeIt == object.constEnd()) {
         return invalid(QStringLiteral("field \"type\" is missing"), callId);
-    if (!typeIt.value().isString())
+    }
+    if (!typeIt.value().isString()) {
         return invalid(QStringLiteral("field \"type\" must be a string"), callId);
+    }
     const QString type = typeIt.value().toString();
 
-    if (type == QLatin1String("welcome"))
+    if (type == QLatin1String("welcome")) {
         return parseWelcome(object);
-    if (type == QLatin1String("tool_call"))
+    }
+    if (type == QLatin1String("tool_call")) {
         return parseToolCall(object);
-    if (type == QLatin1String("cancel"))
+    }
+    if (type == QLatin1String("cancel")) {
         return parseCallIdOnly<CancelMessage>(object);
-    if (type == QLatin1String("session_end"))
+    }
+    if (type == QLatin1String("session_end")) {
         return parseSessionEnd(object);
-    if (type == QLatin1String("ack"))
+    }
+    if (type == QLatin1String("ack")) {
         return parseCallIdOnly<AckMessage>(object);
+    }
 
     // Echo the type only when it is short and harmless, never a megabyte of garbage.
-    if (isValidId(type) && type.size() <= 64)
+    if (isValidId(type) && type.size() <= 64) {
         return invalid(QStringLiteral("unknown message type \"%1\"").arg(type), callId);
+    }
     return invalid(QStringLiteral("unknown message type"), callId);
 }
 
 QJsonObject Protocol::makeHello(const HelloMessage& hello) {
     QJsonArray workspaces;
-    for (const QString& path : hello.workspaces)
+    for (const QString& path : hello.workspaces) {
         workspaces.append(QJsonObject{{QStringLiteral("path"), path}});
+    }
     return QJsonObject{
         {QStringLiteral("type"), QStringLiteral("hello")},
         {QStringLiteral("protocol"), kVersion},
@@ -324,8 +355,9 @@ QJsonObject Protocol::makeError(ProtocolErrorCode code, const QString& message, 
         {QStringLiteral("code"), errorCodeName(code)},
         {QStringLiteral("message"), message},
     };
-    if (!callId.isEmpty())
+    if (!callId.isEmpty()) {
         object.insert(QStringLiteral("call_id"), callId);
+    }
     return object;
 }
 
@@ -338,8 +370,9 @@ QJsonObject Protocol::toJson(const WelcomeMessage& message) {
 QJsonObject Protocol::toJson(const ToolCallMessage& message) {
     QJsonObject args{{QStringLiteral("command"), message.command},
                      {QStringLiteral("working_directory"), message.workingDirectory}};
-    if (message.timeoutMs)
+    if (message.timeoutMs) {
         args.insert(QStringLiteral("timeout_s"), static_cast<double>(*message.timeoutMs) / 1000.0);
+    }
     return QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_call")},
                        {QStringLiteral("call_id"), message.callId},
                        {QStringLiteral("session_id"), message.sessionId},
@@ -461,9 +494,9 @@ QByteArray Protocol::toolOutputFrame(const QString& callId, OutputStream stream,
     appendJsonString(frame, utf8Data);
     frame.append(",\"seq\":");
     frame.append(QByteArray::number(seq));
-    frame.append(",\"stream\":\"");
+    frame.append(R"(,"stream":")");
     frame.append(streamName(stream).latin1());
-    frame.append("\",\"type\":\"tool_output\"}");
+    frame.append(R"(","type":"tool_output"})");
     return frame;
 }
 
@@ -476,9 +509,9 @@ QByteArray Protocol::toolResultFrame(const ToolResultMessage& result) {
     frame.append(",\"duration_ms\":");
     frame.append(QByteArray::number(result.durationMs));
     if (result.status == ExecStatus::Error) {
-        frame.append(",\"error\":{\"code\":\"");
+        frame.append(R"(,"error":{"code":")");
         frame.append(errorCodeName(result.errorCode).latin1());
-        frame.append("\",\"message\":");
+        frame.append(R"(","message":)");
         appendJsonString(frame, result.errorMessage.toUtf8());
         frame.append('}');
     }
@@ -487,11 +520,11 @@ QByteArray Protocol::toolResultFrame(const ToolResultMessage& result) {
     frame.append(",\"output\":");
     appendJsonString(frame, output);
     output = QByteArray();  // the big transient copy goes before the caller makes its own
-    frame.append(",\"status\":\"");
+    frame.append(R"(,"status":")");
     frame.append(execStatusName(result.status).latin1());
-    frame.append("\",\"truncated\":");
+    frame.append(R"(","truncated":)");
     frame.append(result.truncated ? "true" : "false");
-    frame.append(",\"type\":\"tool_result\"}");
+    frame.append(R"(,"type":"tool_result"})");
     return frame;
 }
 
@@ -522,8 +555,9 @@ std::optional<ProtocolErrorCode> Protocol::errorCodeFromName(const QString& name
          {ProtocolErrorCode::InvalidMessage, ProtocolErrorCode::UnsupportedTool, ProtocolErrorCode::NoRuntime,
           ProtocolErrorCode::WorkspaceNotApproved, ProtocolErrorCode::WorkspaceInvalid, ProtocolErrorCode::ImageMissing,
           ProtocolErrorCode::ContainerFailed, ProtocolErrorCode::Busy}) {
-        if (name == errorCodeName(code))
+        if (name == errorCodeName(code)) {
             return code;
+        }
     }
     return std::nullopt;
 }

@@ -11,21 +11,24 @@ ReconnectPolicy::ReconnectPolicy() : ReconnectPolicy(Settings{}) {}
 
 ReconnectPolicy::ReconnectPolicy(Settings settings, RandomSource random)
     : m_settings(settings), m_random(std::move(random)) {
-    if (!m_random)
+    if (!m_random) {
         m_random = [] { return QRandomGenerator::global()->generateDouble(); };
+    }
 }
 
 qint64 ReconnectPolicy::nextDelayMs() {
     const qint64 base = baseDelayMs(m_settings, m_attempts);
     // Stop counting once the cap is reached: the value no longer matters and cannot overflow.
-    if (m_attempts < 1000)
+    if (m_attempts < 1000) {
         ++m_attempts;
+    }
     return jittered(base, m_settings.jitter, m_random());
 }
 
 void ReconnectPolicy::connectionEnded(qint64 heldMs) {
-    if (heldMs >= m_settings.stableAfterMs)
+    if (heldMs >= m_settings.stableAfterMs) {
         reset();
+    }
 }
 
 qint64 ReconnectPolicy::baseDelayMs(const Settings& settings, int attempt) {

@@ -62,7 +62,7 @@ const Row kRows[] = {
                         "Install Docker Desktop (WSL 2 backend), then start it once from the Start menu."),
       {"winget install -e --id Docker.DockerDesktop", nullptr, nullptr}},
      {QT_TRANSLATE_NOOP("zeus::InstallGuidance", "Start Docker Desktop and wait until it says it is running."),
-      {"Start-Process \"$Env:ProgramFiles\\Docker\\Docker\\Docker Desktop.exe\"", nullptr, nullptr}},
+      {R"(Start-Process "$Env:ProgramFiles\Docker\Docker\Docker Desktop.exe")", nullptr, nullptr}},
      {QT_TRANSLATE_NOOP("zeus::InstallGuidance",
                         "Your account may not use Docker Desktop. Add it to the docker-users group in an "
                         "administrator terminal, then sign out and back in."),

@@ -7,11 +7,13 @@
 #include <QDir>
 #include <QTimer>
 
+#include <utility>
+
 namespace zeus {
 
 RuntimeDetector::RuntimeDetector(QObject* parent) : RuntimeDetector(Options(), parent) {}
 
-RuntimeDetector::RuntimeDetector(const Options& options, QObject* parent) : QObject(parent), m_options(options) {
+RuntimeDetector::RuntimeDetector(Options options, QObject* parent) : QObject(parent), m_options(std::move(options)) {
     qRegisterMetaType<zeus::DetectionResult>();
 }
 

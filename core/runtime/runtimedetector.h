@@ -49,7 +49,7 @@ public:
     static QProcessEnvironment withSearchPaths(QProcessEnvironment environment, const QStringList& extras);
 
     explicit RuntimeDetector(QObject* parent = nullptr);
-    explicit RuntimeDetector(const Options& options, QObject* parent = nullptr);
+    explicit RuntimeDetector(Options options, QObject* parent = nullptr);
     ~RuntimeDetector() override;
 
     const Options& options() const { return m_options; }

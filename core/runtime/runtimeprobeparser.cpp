@@ -112,7 +112,7 @@ RuncCheck checkRuncVersion(const QString& reported) {
     };
     static const PatchedBuild patchedBuilds[] = {
         // Debian 12 bookworm-security: runc 1.1.5+ds1-1+deb12u1 (DSA-5615-1, 2024-02-02).
-        {QVersionNumber(1, 1, 5), "\\+ds1-1\\+deb12u(\\d+)", 1},
+        {QVersionNumber(1, 1, 5), R"(\+ds1-1\+deb12u(\d+))", 1},
     };
     for (const PatchedBuild& build : patchedBuilds) {
         if (check.version != build.upstream) {

@@ -254,9 +254,9 @@ void DiagnosticsPanel::showChecks() {
     const QColor textColor = palette().color(QPalette::WindowText);
     const QColor background = palette().color(QPalette::Window);
     actionPalette.setColor(QPalette::WindowText,
-                           QColor::fromRgbF(textColor.redF() * 0.7f + background.redF() * 0.3f,
-                                            textColor.greenF() * 0.7f + background.greenF() * 0.3f,
-                                            textColor.blueF() * 0.7f + background.blueF() * 0.3f));
+                           QColor::fromRgbF(textColor.redF() * 0.7F + background.redF() * 0.3F,
+                                            textColor.greenF() * 0.7F + background.greenF() * 0.3F,
+                                            textColor.blueF() * 0.7F + background.blueF() * 0.3F));
     int row = 0;
     for (const DiagnosticCheck& check : m_checks) {
         ++counts[int(check.level)];
