@@ -1,9 +1,9 @@
-// The tray app's support report (the Diagnostics page and its copy/save): detection, sandbox settings, the
-// backend connection and its history, the sessions table and recent errors. Kept in one function so the
-// report's assembly can move into core section builders as a whole.
-#include "backend/backendconnection.h"
+// The tray app's support report (the Diagnostics page and its copy/save), assembled from the live objects through
+// the core section builders, so the panel's checklist has the same rows as --diagnose plus the keychain and the
+// backend connection. The image row comes from the last asynchronous `image inspect` (GuiService::inspectImage()).
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/workspacepanel.h"
+#include "diagnosticsections.h"
 #include "guiservice.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
@@ -15,51 +15,64 @@ namespace zeus {
 
 DiagnosticsReport GuiService::buildReport() const {
     DiagnosticsReport report;
+    std::optional<DetectionResult> detection;
     if (m_detector.hasResult()) {
-        report.setDetection(m_detector.result());
+        detection = m_detector.result();
+        report.setDetection(*detection);
     }
-    QJsonObject sandbox;
-    sandbox.insert(QStringLiteral("image"), m_options.image.isEmpty() ? m_settings->image() : m_options.image);
-    sandbox.insert(QStringLiteral("profile"),
-                   m_options.profile.isEmpty() ? m_settings->hardeningProfile() : m_options.profile);
-    sandbox.insert(QStringLiteral("pids_limit"), m_settings->pidsLimit());
-    sandbox.insert(QStringLiteral("memory_mib"), m_settings->memoryMiB());
-    sandbox.insert(QStringLiteral("cpus"), m_settings->cpus());
-    sandbox.insert(QStringLiteral("idle_timeout_minutes"), m_settings->idleTimeoutMinutes());
-    sandbox.insert(QStringLiteral("runtime_preference"), m_settings->runtimePreference());
-    sandbox.insert(QStringLiteral("approved_workspaces"), QJsonArray::fromStringList(m_settings->approvedWorkspaces()));
-    sandbox.insert(QStringLiteral("workspace_for_this_run"), m_dashboard->workspacePanel()->runApprovedWorkspace());
-    sandbox.insert(QStringLiteral("settings_file"), m_settings->fileName());
-    report.addSection(QStringLiteral("sandbox"), sandbox, tr("Sandbox"));
+    // The image and profile the sessions run with (this run's --image/--profile over the settings).
+    const SandboxConfig config = SandboxSetup::configFrom(*m_settings, sandboxOverrides());
+    const QString runFolder = m_dashboard->workspacePanel()->runApprovedWorkspace();
+    const QStringList approved = m_settings->approvedWorkspaces();
 
-    QJsonObject connection;
-    connection.insert(QStringLiteral("url"), backendUrl());
-    connection.insert(QStringLiteral("url_from_command_line"), !m_backendOverride.isEmpty());
-    connection.insert(QStringLiteral("state"), BackendConnection::stateName(m_connection.state()));
-    connection.insert(QStringLiteral("last_error"), m_connection.lastError());
-    connection.insert(QStringLiteral("attempts"), m_connection.attemptCount());
-    connection.insert(QStringLiteral("signed_in"), !m_token.isEmpty());
-    QJsonArray history;
-    QStringList historyText;
-    for (const BackendConnection::HistoryEntry& entry : m_connection.history()) {
-        QJsonObject item;
-        item.insert(QStringLiteral("time"), entry.when.toUTC().toString(Qt::ISODateWithMs));
-        item.insert(QStringLiteral("state"), BackendConnection::stateName(entry.state));
-        item.insert(QStringLiteral("event"), entry.event);
-        if (entry.closeCode >= 0) {
-            item.insert(QStringLiteral("close_code"), entry.closeCode);
+    DiagnosticSections::SandboxFacts sandbox;
+    sandbox.image = config.image;
+    sandbox.profile = m_options.profile.isEmpty() ? m_settings->hardeningProfile() : m_options.profile;
+    sandbox.pidsLimit = m_settings->pidsLimit();
+    sandbox.memoryMiB = m_settings->memoryMiB();
+    sandbox.cpus = m_settings->cpus();
+    sandbox.idleTimeoutMinutes = m_settings->idleTimeoutMinutes();
+    sandbox.runtimePreference = m_settings->runtimePreference();
+    sandbox.approvedWorkspaces = approved;
+    sandbox.workspaceForThisRun = runFolder;
+    sandbox.settingsFile = m_settings->fileName();
+    report.addSection(DiagnosticSections::sandbox(sandbox));
+
+    DiagnosticSections::ImageFacts image;
+    image.image = config.image;
+    if (detection) {
+        // The runtime the sandbox runs (SandboxHost's setup), so the build command names the CLI it uses.
+        const SandboxSetup setup = m_sandbox.setupFor(*detection);
+        if (setup.runtime) {
+            image.runtimeName = runtimeDisplayName(setup.runtime->kind());
+            image.buildCommand = setup.runtime->buildImageCommand(config.image);
         }
-        history.append(item);
-        historyText.append(
-            QStringLiteral("%1  %2  %3%4")
-                .arg(entry.when.toUTC().toString(Qt::ISODate), BackendConnection::stateName(entry.state), entry.event,
-                     entry.closeCode >= 0 ? QStringLiteral(" (close %1)").arg(entry.closeCode) : QString()));
     }
-    connection.insert(QStringLiteral("history"), history);
-    report.addSection(QStringLiteral("connection"), connection, tr("Backend connection"),
-                      tr("URL: %1\nState: %2\nLast error: %3\nHistory:\n%4")
-                          .arg(backendUrl(), BackendConnection::stateName(m_connection.state()),
-                               m_connection.lastError(), historyText.join(QLatin1Char('\n'))));
+    // An answer about another image (the setting changed, its inspect still runs) says nothing about this one.
+    if (m_lastImageInspection && m_lastImageInspection->image == config.image) {
+        image.inspection = m_lastImageInspection;
+    }
+    report.addSection(DiagnosticSections::image(image));
+    report.addSection(DiagnosticSections::resourceLimits(detection, m_settings->pidsLimit(), m_settings->memoryMiB(),
+                                                         m_settings->cpus()));
+    report.addSection(DiagnosticSections::workspaces(DiagnosticSections::checkFolders(approved, runFolder)));
+
+    DiagnosticSections::KeychainFacts keychain;
+    keychain.backendUrl = backendUrl();
+    if (m_lastTokenRead) {
+        keychain = DiagnosticSections::KeychainFacts::from(*m_lastTokenRead, backendUrl());
+    }
+    report.addSection(DiagnosticSections::keychain(keychain));
+
+    DiagnosticSections::ConnectionFacts connection;
+    connection.url = backendUrl();
+    connection.urlFromCommandLine = !m_backendOverride.isEmpty();
+    connection.state = m_connection.state();
+    connection.lastError = m_connection.lastError();
+    connection.attempts = m_connection.attemptCount();
+    connection.signedIn = !m_token.isEmpty();
+    connection.history = m_connection.history();
+    report.addSection(DiagnosticSections::connection(connection));
 
     QJsonArray sessions;
     const SessionTableModel* model = m_dashboard->sessionsPanel()->model();
@@ -72,8 +85,7 @@ DiagnosticsReport GuiService::buildReport() const {
         sessions.append(session);
     }
     report.addSection(QStringLiteral("sessions"), sessions, tr("Sessions"));
-    report.addSection(QStringLiteral("recent_errors"), QJsonArray::fromStringList(m_recentErrors), tr("Recent errors"),
-                      m_recentErrors.isEmpty() ? tr("none") : m_recentErrors.join(QLatin1Char('\n')));
+    report.addSection(DiagnosticSections::recentErrors(m_recentErrors));
     return report;
 }
 

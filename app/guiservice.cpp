@@ -28,14 +28,6 @@ namespace {
 constexpr int kShutdownDeadlineMs = 15000;
 constexpr int kRecentErrorLimit = 50;
 
-
-SandboxOverrides guiSandboxOverrides(const AppOptions& options) {
-    SandboxOverrides overrides;
-    overrides.image = options.image;
-    overrides.profile = options.profile;
-    return overrides;
-}
-
 }  // namespace
 
 GuiService::GuiService(const AppOptions& options, AppSettings* settings, QObject* parent)
@@ -44,7 +36,7 @@ GuiService::GuiService(const AppOptions& options, AppSettings* settings, QObject
       m_settings(settings),
       m_backendOverride(options.backend.trimmed()),
       m_tokens(&m_credentials),
-      m_sandbox(settings, guiSandboxOverrides(options)) {
+      m_sandbox(settings, sandboxOverrides()) {
     m_sandbox.setDispatcher(&m_dispatcher);
 }
 
@@ -62,6 +54,13 @@ GuiService::~GuiService() {
 
 void GuiService::activate() {
     m_dashboard->bringToFront();
+}
+
+SandboxOverrides GuiService::sandboxOverrides() const {
+    SandboxOverrides overrides;
+    overrides.image = m_options.image;
+    overrides.profile = m_options.profile;
+    return overrides;
 }
 
 QString GuiService::effectiveToken() const {
@@ -199,6 +198,7 @@ void GuiService::connectCalls() {
     });
     connect(&m_detector, &RuntimeDetector::detectionFinished, this, &GuiService::onDetection);
     connect(&m_sandbox, &SandboxHost::rebuilt, this, &GuiService::onSandboxRebuilt);
+    connect(&m_imageInspector, &ImageInspector::finished, this, &GuiService::onImageInspected);
 }
 
 // Settings and keychain changes that take effect at once.
@@ -212,9 +212,12 @@ void GuiService::connectSettings() {
         m_backendOverride.clear();
         m_dashboard->connectionPanel()->setBackendUrlOverride(QString());
         m_token.clear();
+        m_lastTokenRead.reset();  // it was about the old URL's account
         m_connection.stop();
         readToken();
     });
+    // The sandbox rebuilds with the new image once idle; the image row should say now whether it exists.
+    connect(m_settings, &AppSettings::imageChanged, this, &GuiService::inspectImage);
     connect(m_settings, &AppSettings::runtimePreferenceChanged, this, [this](const QString& value) {
         m_detector.setPreference(runtimePreferenceFromString(value).value_or(RuntimePreference::Auto));
         m_detector.recheck();
@@ -227,15 +230,22 @@ void GuiService::connectSettings() {
                     readToken();
                 }
             });
-    connect(&m_credentials, &CredentialStore::deleteFinished, this, [this] {
-        m_token.clear();
-        m_connection.setToken(QString());
-        updateStatus();
-    });
+    connect(&m_credentials, &CredentialStore::deleteFinished, this,
+            [this](const QString& url, const CredentialStore::Result& result) {
+                if (result.status == CredentialStore::Status::Ok && url == backendUrl()) {
+                    // Signed out: the keychain now holds no token for this account, as a read would say.
+                    m_lastTokenRead =
+                        CredentialStore::Result{CredentialStore::Status::SignedOut, QString(), QString(), false};
+                }
+                m_token.clear();
+                m_connection.setToken(QString());
+                updateStatus();
+            });
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {
     m_sandbox.setDetection(detection);
+    inspectImage();
     if (!m_detectedOnce) {
         m_detectedOnce = true;
         // The token was read meanwhile: now the connection can start (see onTokenRead).
@@ -295,6 +305,32 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
     }
 }
 
+void GuiService::inspectImage() {
+    if (!m_detector.hasResult()) {
+        return;  // detection follows and inspects then
+    }
+    // The runtime the sandbox builds (same CLI path and version), asked about the image its sessions use.
+    const SandboxSetup setup = m_sandbox.setupFor(m_detector.result());
+    if (!setup.runtime) {
+        m_lastImageInspection.reset();
+        return;
+    }
+    ++m_imageInspectsRunning;
+    m_imageInspector.inspect(*setup.runtime, setup.config.image);
+}
+
+void GuiService::onImageInspected(const ImageInspection& inspection) {
+    --m_imageInspectsRunning;
+    if (m_imageInspectsRunning > 0) {
+        return;  // a cancelled one; the newest is still running
+    }
+    m_imageInspectsRunning = 0;
+    m_lastImageInspection = inspection;
+    if (m_dashboard && m_dashboard->currentPage() == DashboardWindow::Page::Diagnostics) {
+        m_dashboard->diagnosticsPanel()->refresh();
+    }
+}
+
 void GuiService::readToken() {
     const QString url = backendUrl();
     if (url.isEmpty()) {
@@ -313,6 +349,8 @@ void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& 
     }
     m_tokenChecked = true;
     m_token = result.status == CredentialStore::Status::Ok ? result.token : QString();
+    m_lastTokenRead = result;
+    m_lastTokenRead->token.clear();
     if (result.status != CredentialStore::Status::Ok && result.status != CredentialStore::Status::SignedOut) {
         recordError(result.message);
     }

@@ -7,6 +7,7 @@
 #include "backend/credentialstore.h"
 #include "backend/tooldispatcher.h"
 #include "diagnosticsreport.h"
+#include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
 #include "sandboxhost.h"
 #include "settings/keychaintokenstore.h"
@@ -18,6 +19,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 namespace zeus {
 
@@ -58,6 +60,9 @@ private:
     void onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor);
     void readToken();
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
+    // Asks the sandbox's runtime whether it has the sandbox's image (for the Diagnostics page's image row).
+    void inspectImage();
+    void onImageInspected(const ImageInspection& inspection);
     void connectBackend();
     void setUserDisconnected(bool disconnected);
     void openSettings();
@@ -69,6 +74,8 @@ private:
     TrayStatus::Input statusInput() const;
     // --backend for this run, else the setting.
     QString backendUrl() const { return m_backendOverride.isEmpty() ? m_settings->backendUrl() : m_backendOverride; }
+    // This run's --image and --profile, over the settings.
+    SandboxOverrides sandboxOverrides() const;
     // What the connection sends: the stored token, or the placeholder for a local backend.
     QString effectiveToken() const;
     // The user's approvals plus the command line's --workspace of this run.
@@ -95,6 +102,11 @@ private:
     bool m_shuttingDown = false;
     bool m_warnedNoRuntime = false;
     QStringList m_recentErrors;
+    // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
+    std::optional<CredentialStore::Result> m_lastTokenRead;
+    ImageInspector m_imageInspector;
+    int m_imageInspectsRunning = 0;  // an inspect() cancels the one before, which still finishes: keep the last
+    std::optional<ImageInspection> m_lastImageInspection;
     QTimer m_shutdownDeadline;
 };
 

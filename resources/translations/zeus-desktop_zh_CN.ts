@@ -886,36 +886,8 @@ History:
         <translation>命令失败</translation>
     </message>
     <message>
-        <source>Sandbox</source>
-        <translation>沙箱</translation>
-    </message>
-    <message>
-        <source>Backend connection</source>
-        <translation>后端连接</translation>
-    </message>
-    <message>
-        <source>URL: %1
-State: %2
-Last error: %3
-History:
-%4</source>
-        <translation>地址：%1
-状态：%2
-最近的错误：%3
-历史记录：
-%4</translation>
-    </message>
-    <message>
         <source>Sessions</source>
         <translation>会话</translation>
-    </message>
-    <message>
-        <source>Recent errors</source>
-        <translation>最近的错误</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
     </message>
     <message>
         <source>Folder not approved</source>

@@ -11,6 +11,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -97,6 +99,7 @@ private Q_SLOTS:
     void canaryNeverLeaves();
     void reportHasTheFacts();
     void checklistAboveTheReport();
+    void rowsArrivingLaterAllShow();
     void screenshot();
 };
 
@@ -227,6 +230,28 @@ void TestDiagnosticsPanel::checklistAboveTheReport() {
     // A new report replaces the rows, never adds to them.
     panel.showReport(mixedReport());
     QCOMPARE(checklist->findChildren<QLabel*>(QStringLiteral("checkSummary")).size(), 7);
+}
+
+// The tray app shows the page before the slow checks finish (detection, image inspect): the rows that arrive
+// while the panel is visible must all show, not stay in the height of the first, empty checklist.
+void TestDiagnosticsPanel::rowsArrivingLaterAllShow() {
+    DiagnosticsPanel panel(nullptr);
+    panel.resize(960, 640);
+    panel.showReport(DiagnosticsReport());
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto* checklist = panel.findChild<QWidget*>(QStringLiteral("diagnosticsChecklist"));
+    QVERIFY(checklist);
+    auto* scroll = qobject_cast<QScrollArea*>(checklist->parentWidget()->parentWidget());
+    QVERIFY(scroll);
+
+    panel.showReport(mixedReport());
+    auto* last = checklist->findChild<QWidget*>(QStringLiteral("check_backend"));
+    QVERIFY(last);
+    // The last row's bottom inside the visible part of the checklist, no scrolling needed.
+    QTRY_VERIFY(last->isVisible()
+                && last->mapTo(scroll->viewport(), QPoint(0, last->height())).y() <= scroll->viewport()->height());
+    QTRY_VERIFY(!scroll->verticalScrollBar()->isVisible());
 }
 
 void TestDiagnosticsPanel::screenshot() {

@@ -297,7 +297,9 @@ void DiagnosticsPanel::showChecks() {
         ++row;
     }
     m_checkRows->setRowStretch(row, 1);
-    fitChecklist();
+    // Not now: a row added to a visible panel is shown by its layout later (a queued call), and until then it
+    // counts as empty, so the checklist would measure as no rows at all.
+    QMetaObject::invokeMethod(this, &DiagnosticsPanel::fitChecklist, Qt::QueuedConnection);
     const int problems = counts[int(DiagnosticCheck::Level::Warning)] + counts[int(DiagnosticCheck::Level::Failed)];
     m_checksHeading->setText(
         QStringLiteral("<b>%1</b>&nbsp;&nbsp;%2")
