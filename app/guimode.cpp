@@ -1,8 +1,8 @@
 // The tray app (SPEC §6): one instance per user, then a GuiService that owns the objects and connects them. This
 // file only decides whether this launch runs the tray app and wires it to the process (instance, signals).
 #include "apptranslator.h"
-#include "guiservice.h"
 #include "backend/backendurl.h"
+#include "guiservice.h"
 #include "modes.h"
 #include "quitsignals.h"
 #include "singleinstance.h"

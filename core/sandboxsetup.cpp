@@ -40,8 +40,7 @@ std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult
         return nullptr;
     }
     config.podmanRootless = *detection.chosen == RuntimeKind::Podman && probe->rootless.value_or(false);
-    std::unique_ptr<ContainerRuntime> runtime =
-        ContainerRuntime::create(*detection.chosen, probe->binaryPath);
+    std::unique_ptr<ContainerRuntime> runtime = ContainerRuntime::create(*detection.chosen, probe->binaryPath);
     if (auto* apple = dynamic_cast<AppleRuntime*>(runtime.get())) {
         // The flags depend on the CLI's version (`container --version`, "0.10.0-27-g9fd15f0" -> 0.10.0): an
         // older CLI rejects flags it does not know, and a profile it cannot honour is refused.

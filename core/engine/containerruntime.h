@@ -1,8 +1,8 @@
 #pragma once
 
 #include "engine/containerspec.h"
-#include "runtime/runtimekind.h"
 #include "engine/imageinspection.h"
+#include "runtime/runtimekind.h"
 #include "support/processresult.h"
 
 #include <QByteArray>
