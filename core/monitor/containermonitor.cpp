@@ -233,12 +233,7 @@ void ContainerMonitor::retireEventsProcess() {
     connect(process, &QProcess::finished, process, &QObject::deleteLater);
     m_retired.removeAll(nullptr);
     m_retired.append(process);
-    process->terminate();
-    QTimer::singleShot(kKillGraceMs, process, [process] {
-        if (process->state() != QProcess::NotRunning) {
-            process->kill();
-        }
-    });
+    ProcessTerminator::terminateDetached(process);
 }
 
 void ContainerMonitor::handleLine(const QByteArray& line) {
@@ -328,7 +323,6 @@ ProcessRunner* ContainerMonitor::runCommand(const QStringList& arguments) {
     auto* runner = new ProcessRunner(m_program, arguments, this);
     runner->setEnvironment(m_environment);
     runner->setTimeoutMs(m_commandTimeoutMs);
-    runner->setKillGraceMs(kKillGraceMs);
     runner->setOutputLimit(4 * 1024 * 1024);
     m_commands.removeAll(nullptr);
     m_commands.append(runner);

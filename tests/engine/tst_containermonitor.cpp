@@ -394,7 +394,7 @@ void TestContainerMonitor::stopTerminatesThenKills() {
     QVERIFY(clock.elapsed() < 200);  // never blocks
     QTest::qWait(300);
     QVERIFY(processAlive(pid));  // TERM ignored: still there inside the grace
-    QVERIFY(QTest::qWaitFor([&] { return !processAlive(pid); }, ContainerMonitor::kKillGraceMs + 3000));
+    QVERIFY(QTest::qWaitFor([&] { return !processAlive(pid); }, ProcessTerminator::kGraceMs + 3000));
 }
 
 void TestContainerMonitor::streamSurvivesEngineCrash() {
