@@ -1,6 +1,6 @@
 #pragma once
 
-#include "monitor/containerevent.h"
+#include "engine/containerevent.h"
 #include "runtime/runtimekind.h"
 #include "support/processterminator.h"
 

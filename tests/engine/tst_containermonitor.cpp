@@ -4,7 +4,7 @@
 // with a fake CLI, the events stream's restart backoff and terminate-then-kill on stop(); and
 // the stream surviving a crash of the test's OWN private dockerd (never the shared one).
 #include "monitor/containermonitor.h"
-#include "monitor/containerstats.h"
+#include "engine/containerstats.h"
 #include "privatedockerd.h"
 #include "sessionfixture.h"
 
