@@ -135,13 +135,9 @@ QStringList AppleRuntime::inspectArguments(const QString& container) const {
     return {QStringLiteral("inspect"), container};
 }
 
-std::optional<ContainerInfo> AppleRuntime::parseInspect(const QByteArray& output) const {
-    // Up to 0.12.x a missing id gives "[]" with exit 0.
-    const QList<ContainerInfo> containers = parseList(output);
-    if (containers.isEmpty()) {
-        return std::nullopt;
-    }
-    return containers.first();
+QList<ContainerInfo> AppleRuntime::parseInspectAll(const QByteArray& output) const {
+    // Inspect prints what list prints. Up to 0.12.x a missing id gives "[]" with exit 0.
+    return parseList(output);
 }
 
 QStringList AppleRuntime::imageExistsArguments(const QString& image) const {

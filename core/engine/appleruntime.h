@@ -27,7 +27,7 @@ public:
     QStringList listArguments(const QString& ownerId) const override;
     QList<ContainerInfo> parseList(const QByteArray& output) const override;
     QStringList inspectArguments(const QString& container) const override;
-    std::optional<ContainerInfo> parseInspect(const QByteArray& output) const override;
+    QList<ContainerInfo> parseInspectAll(const QByteArray& output) const override;
     QStringList imageExistsArguments(const QString& image) const override;
 
     // The server refuses less than 200 MiB; smaller limits are raised to it.

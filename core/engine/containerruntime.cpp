@@ -1,6 +1,7 @@
 #include "engine/containerruntime.h"
 
 #include "engine/appleruntime.h"
+#include "engine/containereventparser.h"
 #include "engine/dockerruntime.h"
 #include "engine/podmanruntime.h"
 
@@ -140,6 +141,61 @@ std::unique_ptr<ContainerRuntime> ContainerRuntime::create(RuntimeKind kind, con
         runtime->setProgram(program);
     }
     return runtime;
+}
+
+std::optional<ContainerInfo> ContainerRuntime::parseInspect(const QByteArray& output) const {
+    const QList<ContainerInfo> containers = parseInspectAll(output);
+    if (containers.isEmpty()) {
+        return std::nullopt;
+    }
+    return containers.first();
+}
+
+QList<ContainerEvent> ContainerRuntime::parseInspectStates(const QByteArray& output) const {
+    QList<ContainerEvent> events;
+    const QList<ContainerInfo> containers = parseInspectAll(output);
+    for (const ContainerInfo& info : containers) {
+        ContainerEvent event;
+        event.containerId = info.id;
+        event.action = QStringLiteral("inspect");
+        event.sessionId = info.labels.value(labels::session());
+        event.ownerId = info.labels.value(labels::owner());
+        event.state = ContainerEventParser::stateForStatus(info.state);
+        if (event.state == ContainerEvent::State::Unknown && info.running) {
+            event.state = ContainerEvent::State::Running;
+        }
+        if (event.state == ContainerEvent::State::Exited) {
+            event.exitCode = info.exitCode;
+        }
+        event.time = info.time;
+        events.append(event);
+    }
+    return events;
+}
+
+QStringList ContainerRuntime::eventsArguments(const QString& ownerId, const QDateTime& since) const {
+    Q_UNUSED(ownerId)
+    Q_UNUSED(since)
+    return {};
+}
+
+std::optional<ContainerEvent> ContainerRuntime::parseEvent(const QByteArray& line) const {
+    Q_UNUSED(line)
+    return std::nullopt;
+}
+
+QStringList ContainerRuntime::statsArguments(const QStringList& containerIds) const {
+    Q_UNUSED(containerIds)
+    return {};
+}
+
+QList<ContainerStats> ContainerRuntime::parseStats(const QByteArray& output) const {
+    Q_UNUSED(output)
+    return {};
+}
+
+bool ContainerRuntime::sameContainer(QStringView a, QStringView b) {
+    return ContainerEventParser::sameContainer(a, b);
 }
 
 }  // namespace zeus

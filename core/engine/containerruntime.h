@@ -1,11 +1,14 @@
 #pragma once
 
+#include "engine/containerevent.h"
 #include "engine/containerspec.h"
+#include "engine/containerstats.h"
 #include "engine/imageinspection.h"
 #include "runtime/runtimekind.h"
 #include "support/processresult.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -23,6 +26,8 @@ struct ContainerInfo {
     QString state;  // engine's word: running, exited, created, stopped...
     bool running = false;
     QMap<QString, QString> labels;
+    int exitCode = -1;  // inspect of an exited container only; -1 when unknown
+    QDateTime time;     // inspect only: when it entered its state (finished, else started)
 };
 
 // What a failed engine CLI call said, in the app's words (the engine's own wording is read
@@ -56,9 +61,28 @@ public:
     // All containers (running or not) carrying this owner label.
     virtual QStringList listArguments(const QString& ownerId) const = 0;
     virtual QList<ContainerInfo> parseList(const QByteArray& output) const = 0;
-    // `inspect CONTAINER`; parseInspect returns nullopt when the output names no container.
+    // `inspect CONTAINER` (more ids may be appended: both OCI CLIs inspect several at once).
     virtual QStringList inspectArguments(const QString& container) const = 0;
-    virtual std::optional<ContainerInfo> parseInspect(const QByteArray& output) const = 0;
+    // The adapter's one inspect parser: every container the output names; garbage yields none.
+    virtual QList<ContainerInfo> parseInspectAll(const QByteArray& output) const = 0;
+    // The first container of parseInspectAll(); nullopt when the output names none.
+    std::optional<ContainerInfo> parseInspect(const QByteArray& output) const;
+    // parseInspectAll() as the monitor's states (state, exit code, time, the app's labels).
+    QList<ContainerEvent> parseInspectStates(const QByteArray& output) const;
+
+    // The ContainerMonitor's calls. `events` for this owner's containers from `since` on (a
+    // restarted stream replays what it missed; invalid: from now); empty: this engine has no
+    // events stream (Apple). Exec events (they carry the agent's command line) are filtered
+    // out by the engine.
+    virtual QStringList eventsArguments(const QString& ownerId, const QDateTime& since = {}) const;
+    // One line of that stream; nullopt for blank, garbage or non-container lines.
+    virtual std::optional<ContainerEvent> parseEvent(const QByteArray& line) const;
+    // `stats --no-stream` for these containers; empty: the engine has no stats (Apple).
+    virtual QStringList statsArguments(const QStringList& containerIds) const;
+    virtual QList<ContainerStats> parseStats(const QByteArray& output) const;
+    // Whether two printed ids name one container (stats print 12-hex short ids, events and
+    // inspect the full 64).
+    static bool sameContainer(QStringView a, QStringView b);
     // Exit code 0 means the image is present locally.
     virtual QStringList imageExistsArguments(const QString& image) const = 0;
     // What the output of a failed imageExistsArguments() call means: ImageMissing or Other (an

@@ -19,7 +19,6 @@ namespace zeus {
 namespace {
 
 constexpr int kDefaultTimeoutMs = 60 * 60 * 1000;  // an Ubuntu image with Node and Python takes minutes, not hours
-constexpr int kDefaultKillGraceMs = 3000;
 
 // Keeps the log readable when an engine prints a very long line (base64 progress, minified output).
 constexpr int kMaxLineLength = 16 * 1024;
@@ -42,9 +41,7 @@ ImageBuilder::ImageBuilder(QObject* parent) : QObject(parent) {
     m_timeoutTimer.setSingleShot(true);
     m_timeoutTimer.setInterval(kDefaultTimeoutMs);
     connect(&m_timeoutTimer, &QTimer::timeout, this, &ImageBuilder::onTimeout);
-    m_killTimer.setSingleShot(true);
-    m_killTimer.setInterval(kDefaultKillGraceMs);
-    connect(&m_killTimer, &QTimer::timeout, this, &ImageBuilder::forceKill);
+    m_terminator.setBeforeKill([this] { forceKill(); });
 }
 
 ImageBuilder::~ImageBuilder() {
@@ -147,7 +144,7 @@ void ImageBuilder::setTimeout(int milliseconds) {
 }
 
 void ImageBuilder::setKillGrace(int milliseconds) {
-    m_killTimer.setInterval(milliseconds >= 0 ? milliseconds : kDefaultKillGraceMs);
+    m_terminator.setGraceMs(milliseconds >= 0 ? milliseconds : ProcessTerminator::kGraceMs);
 }
 
 bool ImageBuilder::start(const Request& request) {
@@ -311,8 +308,7 @@ void ImageBuilder::stopProcess() {
     }
     // Remember the build's own processes now: once the CLI is gone they are re-parented and cannot be found.
     m_children = descendantsOf(m_process->processId());
-    m_process->terminate();
-    m_killTimer.start();
+    m_terminator.terminate(m_process);
 }
 
 void ImageBuilder::forceKill() {
@@ -324,13 +320,13 @@ void ImageBuilder::forceKill() {
     for (const ChildProcess& child : current) {
         m_children << child;
     }
-    m_process->kill();
+    // The terminator kills the CLI itself right after this.
     killChildren(m_children);
 }
 
 void ImageBuilder::finish(State state, int exitCode, const QString& error) {
     m_timeoutTimer.stop();
-    m_killTimer.stop();
+    m_terminator.cancel();
     m_exitCode = exitCode;
     m_error = error;
     if (m_process) {

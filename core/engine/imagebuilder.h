@@ -1,5 +1,7 @@
 #pragma once
 
+#include "support/processterminator.h"
+
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -67,7 +69,8 @@ public:
     // The first candidate that holds a Dockerfile, for this process; empty when there is none.
     static QString locateDockerDirectory();
 
-    // Overall limit for one build (default 60 minutes) and the grace between terminate and kill (default 3 s).
+    // Overall limit for one build (default 60 minutes) and the grace between terminate and kill (default
+    // ProcessTerminator::kGraceMs).
     void setTimeout(int milliseconds);
     void setKillGrace(int milliseconds);
 
@@ -99,6 +102,7 @@ private:
     void onProcessError(QProcess::ProcessError error);
     void onTimeout();
     void stopProcess();
+    // Just before the terminator kills the CLI: the build's own processes go too.
     void forceKill();
     void finish(State state, int exitCode, const QString& error);
 
@@ -111,7 +115,7 @@ private:
 
     QPointer<QProcess> m_process;
     QTimer m_timeoutTimer;
-    QTimer m_killTimer;
+    ProcessTerminator m_terminator;
     QStringDecoder m_decoder{QStringDecoder::Utf8};
     QString m_partialLine;
     QString m_lastLine;  // the last non-empty log line, quoted in a failure message

@@ -1,5 +1,7 @@
 #include "engine/ocicliruntime.h"
 
+#include "engine/containereventparser.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -67,32 +69,24 @@ QStringList OciCliRuntime::inspectArguments(const QString& container) const {
     return {QStringLiteral("inspect"), QStringLiteral("--type"), QStringLiteral("container"), container};
 }
 
-std::optional<ContainerInfo> OciCliRuntime::parseInspect(const QByteArray& output) const {
-    // Both engines print an array of objects with Id, Name, State{Status,Running}, Config{Labels}.
-    const QJsonDocument document = QJsonDocument::fromJson(output);
-    const QJsonArray array = document.isArray() ? document.array() : QJsonArray{document.object()};
-    if (array.isEmpty() || !array.first().isObject()) {
-        return std::nullopt;
-    }
-    const QJsonObject object = array.first().toObject();
-    ContainerInfo info;
-    info.id = object.value(QLatin1String("Id")).toString();
-    if (info.id.isEmpty()) {
-        return std::nullopt;
-    }
-    info.name = object.value(QLatin1String("Name")).toString();
-    if (info.name.startsWith(QLatin1Char('/'))) {
-        info.name.remove(0, 1);
-    }
-    const QJsonObject state = object.value(QLatin1String("State")).toObject();
-    info.state = state.value(QLatin1String("Status")).toString();
-    info.running = state.value(QLatin1String("Running")).toBool();
-    const QJsonObject labelObject =
-        object.value(QLatin1String("Config")).toObject().value(QLatin1String("Labels")).toObject();
-    for (auto it = labelObject.begin(); it != labelObject.end(); ++it) {
-        info.labels.insert(it.key(), it.value().toString());
-    }
-    return info;
+QList<ContainerInfo> OciCliRuntime::parseInspectAll(const QByteArray& output) const {
+    return ContainerEventParser::parseInspect(output);
+}
+
+QStringList OciCliRuntime::eventsArguments(const QString& ownerId, const QDateTime& since) const {
+    return ContainerEventParser::eventsArguments(kind(), ownerId, since);
+}
+
+std::optional<ContainerEvent> OciCliRuntime::parseEvent(const QByteArray& line) const {
+    return ContainerEventParser::parseEventLine(line);
+}
+
+QStringList OciCliRuntime::statsArguments(const QStringList& containerIds) const {
+    return ContainerEventParser::statsArguments(kind(), containerIds);
+}
+
+QList<ContainerStats> OciCliRuntime::parseStats(const QByteArray& output) const {
+    return ContainerEventParser::parseStats(output);
 }
 
 QStringList OciCliRuntime::imageExistsArguments(const QString& image) const {

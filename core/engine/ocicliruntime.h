@@ -14,7 +14,11 @@ public:
     QStringList execArguments(const QString& container, const QStringList& command) const override;
     QStringList removeArguments(const QStringList& containers) const override;
     QStringList inspectArguments(const QString& container) const override;
-    std::optional<ContainerInfo> parseInspect(const QByteArray& output) const override;
+    QList<ContainerInfo> parseInspectAll(const QByteArray& output) const override;
+    QStringList eventsArguments(const QString& ownerId, const QDateTime& since = {}) const override;
+    std::optional<ContainerEvent> parseEvent(const QByteArray& line) const override;
+    QStringList statsArguments(const QStringList& containerIds) const override;
+    QList<ContainerStats> parseStats(const QByteArray& output) const override;
     QStringList imageExistsArguments(const QString& image) const override;
 
     // The --mount value; a source holding a comma or a double quote is CSV-quoted, because

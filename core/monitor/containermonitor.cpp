@@ -1,7 +1,6 @@
 #include "monitor/containermonitor.h"
 
 #include "engine/containerruntime.h"
-#include "monitor/containereventparser.h"
 #include "support/logging.h"
 #include "support/processrunner.h"
 
@@ -119,7 +118,7 @@ void ContainerMonitor::startEventsStream() {
         return;
     }
     const QDateTime since = m_resumeFrom.isValid() ? m_resumeFrom.addSecs(-kResumeOverlapSecs) : QDateTime();
-    const QStringList arguments = ContainerEventParser::eventsArguments(m_kind, m_ownerId, since);
+    const QStringList arguments = m_runtime ? m_runtime->eventsArguments(m_ownerId, since) : QStringList();
     if (arguments.isEmpty()) {
         qCDebug(lcRuntime) << "container monitor:" << runtimeKindToString(m_kind) << "has no events stream";
         return;
@@ -233,16 +232,11 @@ void ContainerMonitor::retireEventsProcess() {
     connect(process, &QProcess::finished, process, &QObject::deleteLater);
     m_retired.removeAll(nullptr);
     m_retired.append(process);
-    process->terminate();
-    QTimer::singleShot(kKillGraceMs, process, [process] {
-        if (process->state() != QProcess::NotRunning) {
-            process->kill();
-        }
-    });
+    ProcessTerminator::terminateDetached(process);
 }
 
 void ContainerMonitor::handleLine(const QByteArray& line) {
-    const std::optional<ContainerEvent> event = ContainerEventParser::parseEventLine(line);
+    const std::optional<ContainerEvent> event = m_runtime ? m_runtime->parseEvent(line) : std::nullopt;
     if (!event) {
         if (!line.trimmed().isEmpty()) {
             qCDebug(lcRuntime) << "container events: ignoring a line of" << line.size() << "bytes";
@@ -306,7 +300,7 @@ QString ContainerMonitor::knownIdFor(const QString& printedId) const {
         return printedId;
     }
     for (auto it = m_containers.constBegin(); it != m_containers.constEnd(); ++it) {
-        if (ContainerEventParser::sameContainer(it.key(), printedId)) {
+        if (ContainerRuntime::sameContainer(it.key(), printedId)) {
             return it.key();
         }
     }
@@ -328,7 +322,6 @@ ProcessRunner* ContainerMonitor::runCommand(const QStringList& arguments) {
     auto* runner = new ProcessRunner(m_program, arguments, this);
     runner->setEnvironment(m_environment);
     runner->setTimeoutMs(m_commandTimeoutMs);
-    runner->setKillGraceMs(kKillGraceMs);
     runner->setOutputLimit(4 * 1024 * 1024);
     m_commands.removeAll(nullptr);
     m_commands.append(runner);
@@ -406,22 +399,7 @@ void ContainerMonitor::refresh(const QStringList& containerIds) {
 }
 
 void ContainerMonitor::onInspectFinished(const QStringList& requested, const ProcessResult& result) {
-    QList<ContainerEvent> events = ContainerEventParser::parseInspect(result.standardOutput);
-    if (events.isEmpty() && result.succeeded()) {
-        // Not Docker's or Podman's shape (Apple's CLI): what the runtime adapter reads of it.
-        if (const std::optional<ContainerInfo> info = m_runtime->parseInspect(result.standardOutput)) {
-            ContainerEvent event;
-            event.containerId = info->id;
-            event.action = QStringLiteral("inspect");
-            event.sessionId = info->labels.value(labels::session());
-            event.ownerId = info->labels.value(labels::owner());
-            event.state = ContainerEventParser::stateForStatus(info->state);
-            if (event.state == ContainerEvent::State::Unknown && info->running) {
-                event.state = ContainerEvent::State::Running;
-            }
-            events.append(event);
-        }
-    }
+    const QList<ContainerEvent> events = m_runtime->parseInspectStates(result.standardOutput);
     QStringList seen;
     for (const ContainerEvent& event : events) {
         seen << event.containerId;
@@ -438,7 +416,7 @@ void ContainerMonitor::onInspectFinished(const QStringList& requested, const Pro
     // The engine answered and named missing containers: the ones it did not print are gone.
     for (const QString& id : requested) {
         const bool found = std::any_of(seen.cbegin(), seen.cend(), [&id](const QString& other) {
-            return other == id || ContainerEventParser::sameContainer(other, id);
+            return other == id || ContainerRuntime::sameContainer(other, id);
         });
         if (!found) {
             ContainerEvent gone;
@@ -496,7 +474,7 @@ void ContainerMonitor::pollStats() {
             ids << it.key();
         }
     }
-    const QStringList arguments = ContainerEventParser::statsArguments(m_kind, ids);
+    const QStringList arguments = m_runtime ? m_runtime->statsArguments(ids) : QStringList();
     if (ids.isEmpty() || arguments.isEmpty()) {
         scheduleNextPoll();
         return;
@@ -516,7 +494,7 @@ void ContainerMonitor::pollStats() {
 }
 
 void ContainerMonitor::onStatsFinished(const QStringList& polled, const ProcessResult& result) {
-    const QList<ContainerStats> samples = ContainerEventParser::parseStats(result.standardOutput);
+    const QList<ContainerStats> samples = m_runtime->parseStats(result.standardOutput);
     for (const ContainerStats& stats : samples) {
         const QString id = knownIdFor(stats.containerId);
         if (id.isEmpty() || !polled.contains(id)) {

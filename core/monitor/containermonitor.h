@@ -1,7 +1,8 @@
 #pragma once
 
-#include "monitor/containerevent.h"
+#include "engine/containerevent.h"
 #include "runtime/runtimekind.h"
+#include "support/processterminator.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -42,7 +43,6 @@ class ContainerMonitor : public QObject {
 public:
     static constexpr int kDefaultStatsIntervalMs = 3000;
     static constexpr int kDefaultCommandTimeoutMs = 15000;
-    static constexpr int kKillGraceMs = 1000;
     static constexpr int kFirstRestartDelayMs = 1000;
     static constexpr int kMaxRestartDelayMs = 30000;
     // A stream that held this long resets the backoff.

@@ -1,7 +1,7 @@
 #include "sandbox/commandexecution.h"
 
 #include "engine/containerruntime.h"
-#include "sandbox/sessionprocess.h"
+#include "sandbox/enginecommand.h"
 #include "support/logging.h"
 
 #include <QUuid>
@@ -124,16 +124,16 @@ void CommandExecution::start(const QString& containerId) {
     m_containerId = containerId;
     m_clock.start();
     m_exec =
-        new SessionProcess(m_runtime.program(),
-                           m_runtime.execArguments(containerId, wrapperCommand(m_pidFile, m_request.command)), 0, this);
+        new EngineCommand(m_runtime.program(),
+                          m_runtime.execArguments(containerId, wrapperCommand(m_pidFile, m_request.command)), 0, this);
     m_exec->setStreaming(true);
-    connect(m_exec, &SessionProcess::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
+    connect(m_exec, &EngineCommand::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
         const OutputCollector::Added added = m_collector.append(stream, chunk);
         if (!added.live.isEmpty()) {
             Q_EMIT output(m_request.callId, stream, added.live, added.kept);
         }
     });
-    connect(m_exec, &SessionProcess::finished, this, &CommandExecution::onExecFinished);
+    connect(m_exec, &EngineCommand::finished, this, &CommandExecution::onExecFinished);
     m_timeout.start(m_timeoutSeconds * 1000);
     m_exec->start();
     if (m_outputPaused) {
@@ -191,10 +191,10 @@ void CommandExecution::stopInContainer(StopReason reason) {
     if (m_execDone) {
         return;  // already finished; onExecFinished has reported
     }
-    m_stop = new SessionProcess(m_runtime.program(),
-                                m_runtime.execArguments(m_containerId, stopCommand(m_pidFile, m_killGraceMs)),
-                                m_killGraceMs + 15000, this);
-    connect(m_stop, &SessionProcess::finished, this, &CommandExecution::onStopFinished);
+    m_stop = new EngineCommand(m_runtime.program(),
+                               m_runtime.execArguments(m_containerId, stopCommand(m_pidFile, m_killGraceMs)),
+                               m_killGraceMs + 15000, this);
+    connect(m_stop, &EngineCommand::finished, this, &CommandExecution::onStopFinished);
     m_stop->start();
 }
 
@@ -241,8 +241,8 @@ void CommandExecution::onExecFinished() {
 
 void CommandExecution::checkContainerThenFinish() {
     m_inspect =
-        new SessionProcess(m_runtime.program(), m_runtime.inspectArguments(m_containerId), kInspectTimeoutMs, this);
-    connect(m_inspect, &SessionProcess::finished, this, [this] {
+        new EngineCommand(m_runtime.program(), m_runtime.inspectArguments(m_containerId), kInspectTimeoutMs, this);
+    connect(m_inspect, &EngineCommand::finished, this, [this] {
         const auto info = m_inspect->succeeded() ? m_runtime.parseInspect(m_inspect->standardOutput())
                                                  : std::optional<ContainerInfo>();
         ExecResult result = baseResult();

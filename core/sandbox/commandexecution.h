@@ -16,7 +16,7 @@
 namespace zeus {
 
 class ContainerRuntime;
-class SessionProcess;
+class EngineCommand;
 
 // Why a call ended with ExecStatus::Error: the SPEC §5 error codes that execution produces.
 // The backend layer maps each to its protocol code with an exhaustive switch.
@@ -117,9 +117,9 @@ private:
     int m_killGraceMs;
     QString m_containerId;
     QString m_pidFile;
-    QPointer<SessionProcess> m_exec;
-    QPointer<SessionProcess> m_stop;
-    QPointer<SessionProcess> m_inspect;
+    QPointer<EngineCommand> m_exec;
+    QPointer<EngineCommand> m_stop;
+    QPointer<EngineCommand> m_inspect;
     QTimer m_timeout;
     QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
     QElapsedTimer m_clock;

@@ -1,6 +1,6 @@
 #include "sandbox/sessionmanager.h"
 
-#include "sandbox/sessionprocess.h"
+#include "sandbox/enginecommand.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 
@@ -156,7 +156,7 @@ void SessionManager::execute(const ExecRequest& incoming) {
             session.phase = ContainerPhase::Checking;
             const QString sessionId = session.id;
             runEngine(m_runtime->inspectArguments(session.containerId), m_config.engineCallTimeoutMs,
-                      [this, sessionId](SessionProcess& process) {
+                      [this, sessionId](EngineCommand& process) {
                           Session* s = findSession(sessionId);
                           if (!s || s->phase != ContainerPhase::Checking) {
                               return;
@@ -203,15 +203,15 @@ void SessionManager::createContainer(Session& session) {
     }
     if (!session.staleContainerId.isEmpty()) {
         runEngine(m_runtime->removeArguments({session.staleContainerId}), m_config.engineCallTimeoutMs,
-                  [](SessionProcess&) {});
+                  [](EngineCommand&) {});
         session.staleContainerId.clear();
     }
     ++m_creating;
     runEngine(m_runtime->runArguments(spec), m_config.engineCallTimeoutMs,
-              [this, sessionId](SessionProcess& process) { onContainerCreated(sessionId, &process); });
+              [this, sessionId](EngineCommand& process) { onContainerCreated(sessionId, &process); });
 }
 
-void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess* process) {
+void SessionManager::onContainerCreated(const QString& sessionId, EngineCommand* process) {
     --m_creating;
     Session* session = findSession(sessionId);
     const QString id = lastLine(process->standardOutput());
@@ -220,7 +220,7 @@ void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess
         // remove it, and let a shutdown finish only once it is gone.
         if (process->succeeded() && !id.isEmpty()) {
             ++m_removalsPending;
-            runEngine(m_runtime->removeArguments({id}), m_config.engineCallTimeoutMs, [this](SessionProcess&) {
+            runEngine(m_runtime->removeArguments({id}), m_config.engineCallTimeoutMs, [this](EngineCommand&) {
                 --m_removalsPending;
                 maybeFinishShutdown();
             });
@@ -248,7 +248,7 @@ void SessionManager::onContainerCreated(const QString& sessionId, SessionProcess
     // Tell a missing image apart from any other failure: it has its own, actionable message.
     const QString diagnostic = process->diagnostic();
     runEngine(m_runtime->imageExistsArguments(m_config.image), m_config.engineCallTimeoutMs,
-              [this, sessionId, diagnostic](SessionProcess& check) {
+              [this, sessionId, diagnostic](EngineCommand& check) {
                   if (!check.succeeded() && !check.failedToStart()
                       && m_runtime->imageCheckFailure(check.standardError() + check.standardOutput())
                              == EngineFailure::ImageMissing) {
@@ -371,7 +371,7 @@ void SessionManager::removeContainer(Session& session, const QString& reason, Se
         ids << session.staleContainerId;
     }
     if (!ids.isEmpty()) {
-        runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [ids](SessionProcess& process) {
+        runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [ids](EngineCommand& process) {
             if (!process.succeeded()) {
                 qCWarning(lcSession) << "removing" << ids << "failed:" << process.diagnostic();
             }
@@ -410,7 +410,7 @@ void SessionManager::shutdown() {
     }
     if (!ids.isEmpty()) {
         ++m_removalsPending;
-        runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [this](SessionProcess& process) {
+        runEngine(m_runtime->removeArguments(ids), m_config.engineCallTimeoutMs, [this](EngineCommand& process) {
             if (!process.succeeded()) {
                 qCWarning(lcSession) << "removing containers at shutdown failed:" << process.diagnostic();
             }
@@ -430,7 +430,7 @@ void SessionManager::maybeFinishShutdown() {
 }
 
 void SessionManager::sweepOrphans() {
-    runEngine(m_runtime->listArguments(m_config.ownerId), m_config.engineCallTimeoutMs, [this](SessionProcess& list) {
+    runEngine(m_runtime->listArguments(m_config.ownerId), m_config.engineCallTimeoutMs, [this](EngineCommand& list) {
         if (!list.succeeded()) {
             qCWarning(lcSession) << "listing containers failed:" << list.diagnostic();
             Q_EMIT orphanSweepFinished(0);
@@ -460,7 +460,7 @@ void SessionManager::sweepOrphans() {
         qCInfo(lcSession) << "removing" << orphans.size() << "orphaned containers";
         const int count = int(orphans.size());
         runEngine(m_runtime->removeArguments(orphans), m_config.engineCallTimeoutMs,
-                  [this, count](SessionProcess& removal) {
+                  [this, count](EngineCommand& removal) {
                       if (!removal.succeeded()) {
                           qCWarning(lcSession) << "removing orphans failed:" << removal.diagnostic();
                       }
@@ -488,9 +488,9 @@ void SessionManager::logEvent(Session& session, const QString& message) {
     Q_EMIT sessionLogEntryAdded(session.id, entry);
 }
 
-void SessionManager::runEngine(const QStringList& arguments, int timeoutMs, std::function<void(SessionProcess&)> done) {
-    auto* process = new SessionProcess(m_runtime->program(), arguments, timeoutMs, this);
-    connect(process, &SessionProcess::finished, this, [process, done = std::move(done)] {
+void SessionManager::runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done) {
+    auto* process = new EngineCommand(m_runtime->program(), arguments, timeoutMs, this);
+    connect(process, &EngineCommand::finished, this, [process, done = std::move(done)] {
         done(*process);
         process->deleteLater();
     });

@@ -18,7 +18,7 @@
 
 namespace zeus {
 
-class SessionProcess;
+class EngineCommand;
 
 // Runs commands in per-session containers (SPEC §3, §4).
 //
@@ -95,14 +95,14 @@ private:
     void refuse(const ExecRequest& request, ExecError code, const QString& message);
     void ensureContainer(Session& session);
     void createContainer(Session& session);
-    void onContainerCreated(const QString& sessionId, SessionProcess* process);
+    void onContainerCreated(const QString& sessionId, EngineCommand* process);
     void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
     void startWaiting(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);
     void setState(Session& session, SessionState state);
     void logEvent(Session& session, const QString& message);
-    void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(SessionProcess&)> done);
+    void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done);
     void maybeFinishShutdown();
 
     std::unique_ptr<ContainerRuntime> m_runtime;

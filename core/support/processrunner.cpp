@@ -12,17 +12,9 @@ ProcessRunner::ProcessRunner(QObject* parent)
     : QObject(parent), m_environment(QProcessEnvironment::systemEnvironment()) {
     qRegisterMetaType<zeus::ProcessResult>();
     m_timeoutTimer.setSingleShot(true);
-    m_killTimer.setSingleShot(true);
     // A coarse timer may fire 5 % early; a timeout is a promise to the caller.
     m_timeoutTimer.setTimerType(Qt::PreciseTimer);
-    m_killTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_timeoutTimer, &QTimer::timeout, this, &ProcessRunner::onTimeout);
-    connect(&m_killTimer, &QTimer::timeout, this, [this] {
-        if (m_process && m_process->state() != QProcess::NotRunning) {
-            qCWarning(lcRuntime) << "killing" << m_program << "after the grace period";
-            m_process->kill();
-        }
-    });
 }
 
 ProcessRunner::ProcessRunner(const QString& program, const QStringList& arguments, QObject* parent)
@@ -145,7 +137,7 @@ void ProcessRunner::onErrorOccurred(QProcess::ProcessError error) {
 
 void ProcessRunner::onFinished(int exitCode, QProcess::ExitStatus exitStatus) {
     m_timeoutTimer.stop();
-    m_killTimer.stop();
+    m_terminator.cancel();
     onReadyReadStandardOutput();
     onReadyReadStandardError();
     m_result.started = true;
@@ -168,9 +160,7 @@ void ProcessRunner::onTimeout() {
 }
 
 void ProcessRunner::stopChild() {
-    // Polite first (a CLI may clean up a connection), then certain.
-    m_process->terminate();
-    m_killTimer.start(qMax(0, m_killGraceMs));
+    m_terminator.terminate(m_process);
 }
 
 void ProcessRunner::finish() {

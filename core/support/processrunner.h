@@ -1,6 +1,7 @@
 #pragma once
 
 #include "support/processresult.h"
+#include "support/processterminator.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -25,7 +26,7 @@ class ProcessRunner : public QObject {
 
 public:
     static constexpr int kDefaultTimeoutMs = 30000;
-    static constexpr int kDefaultKillGraceMs = 1000;
+    static constexpr int kDefaultKillGraceMs = ProcessTerminator::kGraceMs;
     static constexpr qint64 kDefaultOutputLimit = 1024 * 1024;
 
     explicit ProcessRunner(QObject* parent = nullptr);
@@ -43,8 +44,8 @@ public:
     void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
     int timeoutMs() const { return m_timeoutMs; }
     // Time between terminate() (SIGTERM) and kill() (SIGKILL).
-    void setKillGraceMs(int graceMs) { m_killGraceMs = graceMs; }
-    int killGraceMs() const { return m_killGraceMs; }
+    void setKillGraceMs(int graceMs) { m_terminator.setGraceMs(graceMs); }
+    int killGraceMs() const { return m_terminator.graceMs(); }
     // Per stream.
     void setOutputLimit(qint64 bytes) { m_outputLimit = bytes; }
     qint64 outputLimit() const { return m_outputLimit; }
@@ -82,13 +83,12 @@ private:
     QStringList m_arguments;
     QProcessEnvironment m_environment;
     int m_timeoutMs = kDefaultTimeoutMs;
-    int m_killGraceMs = kDefaultKillGraceMs;
     qint64 m_outputLimit = kDefaultOutputLimit;
     QByteArray m_stdin;
 
     QPointer<QProcess> m_process;
     QTimer m_timeoutTimer;
-    QTimer m_killTimer;
+    ProcessTerminator m_terminator;
     QElapsedTimer m_clock;
     ProcessResult m_result;
     bool m_startCalled = false;

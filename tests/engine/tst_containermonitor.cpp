@@ -4,7 +4,7 @@
 // with a fake CLI, the events stream's restart backoff and terminate-then-kill on stop(); and
 // the stream surviving a crash of the test's OWN private dockerd (never the shared one).
 #include "monitor/containermonitor.h"
-#include "monitor/containerstats.h"
+#include "engine/containerstats.h"
 #include "privatedockerd.h"
 #include "sessionfixture.h"
 
@@ -394,7 +394,7 @@ void TestContainerMonitor::stopTerminatesThenKills() {
     QVERIFY(clock.elapsed() < 200);  // never blocks
     QTest::qWait(300);
     QVERIFY(processAlive(pid));  // TERM ignored: still there inside the grace
-    QVERIFY(QTest::qWaitFor([&] { return !processAlive(pid); }, ContainerMonitor::kKillGraceMs + 3000));
+    QVERIFY(QTest::qWaitFor([&] { return !processAlive(pid); }, ProcessTerminator::kGraceMs + 3000));
 }
 
 void TestContainerMonitor::streamSurvivesEngineCrash() {

@@ -1,6 +1,9 @@
 // ContainerEventParser over real captured engine output (tests/data/events) and over
 // garbage: events lines of Docker and Podman, stats, inspect, sizes and argument lists.
-#include "monitor/containereventparser.h"
+#include "engine/appleruntime.h"
+#include "engine/containereventparser.h"
+#include "engine/dockerruntime.h"
+#include "engine/podmanruntime.h"
 
 #include <QFile>
 #include <QTest>
@@ -366,7 +369,7 @@ void TestContainerEvents::capturedInspect() {
     QFETCH(QStringList, sessions);
     QFETCH(QList<State>, states);
     QFETCH(QList<int>, exitCodes);
-    const QList<ContainerEvent> events = ContainerEventParser::parseInspect(readData(file));
+    const QList<ContainerEvent> events = DockerRuntime().parseInspectStates(readData(file));
     QCOMPARE(events.size(), sessions.size());
     for (int i = 0; i < events.size(); ++i) {
         QCOMPARE(events.at(i).sessionId, sessions.at(i));
@@ -376,6 +379,14 @@ void TestContainerEvents::capturedInspect() {
         QVERIFY(isFullId(events.at(i).containerId));
         QVERIFY(events.at(i).time.isValid());
     }
+    // The states come from the adapter's one inspect parser, which the sessions use too.
+    const QList<ContainerInfo> containers = DockerRuntime().parseInspectAll(readData(file));
+    QCOMPARE(containers.size(), sessions.size());
+    for (const ContainerInfo& info : containers) {
+        QVERIFY(!info.name.isEmpty());
+        QVERIFY(!info.name.startsWith(QLatin1Char('/')));
+    }
+    QCOMPARE(DockerRuntime().parseInspect(readData(file))->id, containers.first().id);
 }
 
 void TestContainerEvents::inspectGarbage_data() {
@@ -393,7 +404,8 @@ void TestContainerEvents::inspectGarbage_data() {
 
 void TestContainerEvents::inspectGarbage() {
     QFETCH(QByteArray, output);
-    QVERIFY(ContainerEventParser::parseInspect(output).isEmpty());
+    QVERIFY(DockerRuntime().parseInspectStates(output).isEmpty());
+    QVERIFY(PodmanRuntime().parseInspectStates(output).isEmpty());
 }
 
 void TestContainerEvents::statusWords_data() {
@@ -441,8 +453,7 @@ void TestContainerEvents::sameContainer() {
 
 void TestContainerEvents::eventsArguments() {
     const QDateTime since(QDate(2026, 11, 29), QTime(14, 0, 1), Qt::UTC);
-    const QStringList docker =
-        ContainerEventParser::eventsArguments(RuntimeKind::Docker, QStringLiteral("own1"), since);
+    const QStringList docker = DockerRuntime().eventsArguments(QStringLiteral("own1"), since);
     QCOMPARE(docker.first(), QStringLiteral("events"));
     QVERIFY(docker.contains(QStringLiteral("label=zeus.desktop.owner=own1")));
     QVERIFY(docker.contains(QStringLiteral("type=container")));
@@ -455,7 +466,7 @@ void TestContainerEvents::eventsArguments() {
              (QStringList{QStringLiteral("--since"), QStringLiteral("2026-11-29T14:00:01Z")}));
     QCOMPARE(docker.mid(docker.size() - 2), (QStringList{QStringLiteral("--format"), QStringLiteral("{{json .}}")}));
 
-    const QStringList podman = ContainerEventParser::eventsArguments(RuntimeKind::Podman, QStringLiteral("own1"));
+    const QStringList podman = PodmanRuntime().eventsArguments(QStringLiteral("own1"));
     QVERIFY(podman.contains(QStringLiteral("event=died")));
     QVERIFY(podman.contains(QStringLiteral("event=remove")));
     QVERIFY(!podman.contains(QStringLiteral("event=die")));
@@ -467,18 +478,18 @@ void TestContainerEvents::eventsArguments() {
             QCOMPARE(podman.at(i - 1), QStringLiteral("--filter"));
         }
     }
-    QVERIFY(ContainerEventParser::eventsArguments(RuntimeKind::Apple, QStringLiteral("own1")).isEmpty());
+    QVERIFY(AppleRuntime().eventsArguments(QStringLiteral("own1")).isEmpty());
 }
 
 void TestContainerEvents::statsArguments() {
     const QStringList ids{QStringLiteral("aaa"), QStringLiteral("bbb")};
-    QCOMPARE(ContainerEventParser::statsArguments(RuntimeKind::Docker, ids),
+    QCOMPARE(DockerRuntime().statsArguments(ids),
              (QStringList{QStringLiteral("stats"), QStringLiteral("--no-stream"), QStringLiteral("--format"),
                           QStringLiteral("{{json .}}"), QStringLiteral("aaa"), QStringLiteral("bbb")}));
-    QCOMPARE(ContainerEventParser::statsArguments(RuntimeKind::Podman, ids),
+    QCOMPARE(PodmanRuntime().statsArguments(ids),
              (QStringList{QStringLiteral("stats"), QStringLiteral("--no-stream"), QStringLiteral("--format"),
                           QStringLiteral("json"), QStringLiteral("aaa"), QStringLiteral("bbb")}));
-    QVERIFY(ContainerEventParser::statsArguments(RuntimeKind::Apple, ids).isEmpty());
+    QVERIFY(AppleRuntime().statsArguments(ids).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestContainerEvents)

@@ -1,5 +1,6 @@
 // ProcessRunner: real child processes (sh, sleep, cat) started with argument lists.
 #include "support/processrunner.h"
+#include "support/processterminator.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -12,6 +13,7 @@
 
 using zeus::ProcessResult;
 using zeus::ProcessRunner;
+using zeus::ProcessTerminator;
 
 namespace {
 
@@ -44,6 +46,11 @@ private Q_SLOTS:
     void crashed();
     void cancel();
     void findExecutable();
+    void terminator_data();
+    void terminator();
+    void terminatorDetached();
+    void cancelIgnoringTermFinishesOnce();
+    void oneGrace();
 };
 
 void TestProcessRunner::exitCodeAndOutput_data() {
@@ -214,4 +221,97 @@ void TestProcessRunner::findExecutable() {
 }
 
 QTEST_GUILESS_MAIN(TestProcessRunner)
+void TestProcessRunner::terminator_data() {
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<bool>("cancelEarly");
+    QTest::addColumn<bool>("killed");
+    // A child that ends on TERM is never killed: no beforeKill, ends well within the grace.
+    QTest::newRow("term is enough") << QStringLiteral("exec sleep 30") << false << false;
+    // A child that ignores TERM is killed after the grace, and beforeKill runs first.
+    QTest::newRow("term ignored") << QStringLiteral("trap '' TERM; exec sleep 30") << false << true;
+    // cancel() (the owner saw the end some other way) means no kill follows.
+    QTest::newRow("cancelled") << QStringLiteral("trap '' TERM; exec sleep 30") << true << false;
+}
+
+void TestProcessRunner::terminator() {
+    QFETCH(QString, script);
+    QFETCH(bool, cancelEarly);
+    QFETCH(bool, killed);
+    QProcess process;
+    QSignalSpy started(&process, &QProcess::started);
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(QStringLiteral("sh"), {QStringLiteral("-c"), script});
+    QVERIFY(started.wait(5000));
+    QTest::qWait(100);  // let sh install its trap
+    ProcessTerminator terminator;
+    terminator.setGraceMs(400);
+    int beforeKill = 0;
+    terminator.setBeforeKill([&] { ++beforeKill; });
+    QElapsedTimer clock;
+    clock.start();
+    terminator.terminate(&process);
+    QVERIFY(terminator.isPending());
+    terminator.terminate(&process);  // a second call does not restart the grace
+    if (cancelEarly) {
+        terminator.cancel();
+        QVERIFY(!terminator.isPending());
+        QVERIFY(!finished.wait(1000));  // still running: nobody killed it
+        QCOMPARE(beforeKill, 0);
+        process.kill();
+        QVERIFY(finished.wait(5000));
+        return;
+    }
+    QVERIFY(finished.wait(5000));
+    const qint64 elapsed = clock.elapsed();
+    QCOMPARE(beforeKill, killed ? 1 : 0);
+    QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+    if (killed) {
+        QCOMPARE(process.exitCode(), int(SIGKILL));
+        QVERIFY2(elapsed >= 350 && elapsed < 3000, qPrintable(QString::number(elapsed)));
+    } else {
+        QCOMPARE(process.exitCode(), int(SIGTERM));
+        QVERIFY2(elapsed < 350, qPrintable(QString::number(elapsed)));
+    }
+}
+
+void TestProcessRunner::terminatorDetached() {
+    // A retired process that ignores TERM still dies after the grace, with nobody left owning it.
+    auto* process = new QProcess;
+    QSignalSpy started(process, &QProcess::started);
+    QSignalSpy finished(process, &QProcess::finished);
+    process->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("trap '' TERM; exec sleep 30")});
+    QVERIFY(started.wait(5000));
+    QTest::qWait(100);
+    ProcessTerminator::terminateDetached(process, 300);
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(process->exitCode(), int(SIGKILL));
+    delete process;  // also deletes its terminator; nothing fires afterwards
+    QTest::qWait(50);
+}
+
+void TestProcessRunner::cancelIgnoringTermFinishesOnce() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("trap '' TERM; exec sleep 30")});
+    runner.setKillGraceMs(300);
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    QTRY_VERIFY(runner.processId() > 0);
+    QTest::qWait(100);
+    const qint64 pid = runner.processId();
+    runner.cancel();
+    runner.cancel();  // twice: still one terminate, one kill, one finished()
+    QVERIFY(finished.wait(5000));
+    QTest::qWait(500);
+    QCOMPARE(finished.size(), 1);
+    const ProcessResult result = finished.first().first().value<ProcessResult>();
+    QVERIFY(result.crashed);
+    QVERIFY(!result.timedOut);
+    QVERIFY(::kill(pid_t(pid), 0) == -1 && errno == ESRCH);
+}
+
+void TestProcessRunner::oneGrace() {
+    // Every wrapper's default grace is the terminator's one constant.
+    QCOMPARE(ProcessRunner().killGraceMs(), ProcessTerminator::kGraceMs);
+    QCOMPARE(ProcessTerminator().graceMs(), ProcessTerminator::kGraceMs);
+}
+
 #include "tst_processrunner.moc"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "monitor/containerevent.h"
+#include "engine/containerevent.h"
 #include "sandbox/sessionlog.h"
 #include "support/sessionstate.h"
 

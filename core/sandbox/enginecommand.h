@@ -1,6 +1,7 @@
 #pragma once
 
 #include "sandbox/outputcollector.h"
+#include "support/processterminator.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -12,8 +13,8 @@ class QSocketNotifier;
 
 namespace zeus {
 
-// One engine CLI call (docker/podman/container + an argument list) for a session. It owns
-// the QProcess, its timeout and the terminate-then-kill grace. Output is either streamed
+// One engine CLI call (docker/podman/container + an argument list) for a session: run, exec,
+// rm, inspect, ps. It owns the QProcess, its timeout and its ProcessTerminator. Output is either streamed
 // chunk by chunk (outputReady) or collected (standardOutput()/standardError(), for short
 // calls such as run, rm and inspect). It must never run a host shell, never block
 // (no waitFor*), and finished() is emitted exactly once, also when the program cannot start.
@@ -24,12 +25,12 @@ namespace zeus {
 // the command in the container blocks on its own write. That is the flow control from the
 // backend socket down to the command. finished() then follows only once both pipes are
 // drained, so no output is lost behind the exit.
-class SessionProcess : public QObject {
+class EngineCommand : public QObject {
     Q_OBJECT
 
 public:
-    SessionProcess(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent = nullptr);
-    ~SessionProcess() override;
+    EngineCommand(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent = nullptr);
+    ~EngineCommand() override;
 
     // Stream chunks through outputReady() instead of collecting them.
     void setStreaming(bool streaming) { m_streaming = streaming; }
@@ -39,7 +40,7 @@ public:
     // pipes (Windows): there QProcess keeps reading.
     void setReadingPaused(bool paused);
     bool isReadingPaused() const { return m_paused; }
-    // Terminates the CLI now, kills it after a short grace; finished() follows.
+    // Terminates the CLI now, kills it after ProcessTerminator's grace; finished() follows.
     void stop();
     bool isRunning() const;
 
@@ -80,7 +81,7 @@ private:
     QStringList m_arguments;
     QString m_program;
     QTimer m_timeout;
-    QTimer m_killTimer;
+    ProcessTerminator m_terminator;
     QElapsedTimer m_clock;
     QByteArray m_stdout;
     QByteArray m_stderr;

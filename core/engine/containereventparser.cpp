@@ -1,4 +1,4 @@
-#include "monitor/containereventparser.h"
+#include "engine/containereventparser.h"
 
 #include "engine/containerspec.h"
 
@@ -261,8 +261,8 @@ QList<ContainerStats> ContainerEventParser::parseStats(const QByteArray& output)
     return result;
 }
 
-QList<ContainerEvent> ContainerEventParser::parseInspect(const QByteArray& output) {
-    QList<ContainerEvent> result;
+QList<ContainerInfo> ContainerEventParser::parseInspect(const QByteArray& output) {
+    QList<ContainerInfo> result;
     QJsonParseError error{};
     const QJsonDocument document = QJsonDocument::fromJson(output, &error);
     if (error.error != QJsonParseError::NoError) {
@@ -271,29 +271,33 @@ QList<ContainerEvent> ContainerEventParser::parseInspect(const QByteArray& outpu
     const QJsonArray array = document.isArray() ? document.array() : QJsonArray{document.object()};
     for (const QJsonValue& value : array) {
         const QJsonObject object = value.toObject();
-        ContainerEvent event;
-        event.containerId = stringField(object, {QLatin1String("Id"), QLatin1String("ID")});
-        if (event.containerId.isEmpty()) {
+        ContainerInfo info;
+        info.id = stringField(object, {QLatin1String("Id"), QLatin1String("ID")});
+        if (info.id.isEmpty()) {
             continue;
         }
         const QJsonObject state = field(object, {QLatin1String("State")}).toObject();
         if (state.isEmpty()) {
             continue;  // not Docker's or Podman's shape (Apple's has status.state)
         }
-        event.action = QStringLiteral("inspect");
+        info.name = stringField(object, {QLatin1String("Name")});
+        if (info.name.startsWith(QLatin1Char('/'))) {
+            info.name.remove(0, 1);  // Docker's names start with a slash
+        }
         const QJsonObject config = field(object, {QLatin1String("Config")}).toObject();
-        readLabels(field(config, {QLatin1String("Labels")}).toObject(), event);
-        event.state = stateForStatus(stringField(state, {QLatin1String("Status")}));
-        if (event.state == ContainerEvent::State::Unknown && state.value(QLatin1String("Running")).toBool()) {
-            event.state = ContainerEvent::State::Running;
+        const QJsonObject labelObject = field(config, {QLatin1String("Labels")}).toObject();
+        for (auto it = labelObject.begin(); it != labelObject.end(); ++it) {
+            info.labels.insert(it.key(), it.value().toString());
         }
-        if (event.state == ContainerEvent::State::Exited) {
-            event.exitCode = intValue(field(state, {QLatin1String("ExitCode")})).value_or(-1);
-            event.time = parseTimeString(stringField(state, {QLatin1String("FinishedAt")}));
+        info.state = stringField(state, {QLatin1String("Status")});
+        info.running = state.value(QLatin1String("Running")).toBool();
+        if (stateForStatus(info.state) == ContainerEvent::State::Exited) {
+            info.exitCode = intValue(field(state, {QLatin1String("ExitCode")})).value_or(-1);
+            info.time = parseTimeString(stringField(state, {QLatin1String("FinishedAt")}));
         } else {
-            event.time = parseTimeString(stringField(state, {QLatin1String("StartedAt")}));
+            info.time = parseTimeString(stringField(state, {QLatin1String("StartedAt")}));
         }
-        result.append(event);
+        result.append(info);
     }
     return result;
 }

@@ -1,4 +1,4 @@
-#include "sandbox/sessionprocess.h"
+#include "sandbox/enginecommand.h"
 
 #include "support/logging.h"
 
@@ -13,7 +13,6 @@
 namespace zeus {
 
 namespace {
-constexpr int kKillGraceMs = 2000;
 constexpr qint64 kCollectLimit = 4 * 1024 * 1024;  // engine call output kept for parsing
 constexpr qint64 kStreamingStderrLimit = 64 * 1024;
 #ifdef Q_OS_UNIX
@@ -33,12 +32,10 @@ constexpr int kCoalesceMs = 2;
 constexpr int kDrainAfterExitMs = 2000;
 }  // namespace
 
-SessionProcess::SessionProcess(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent)
+EngineCommand::EngineCommand(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent)
     : QObject(parent), m_arguments(arguments), m_program(program) {
     m_timeout.setSingleShot(true);
     m_timeout.setInterval(timeoutMs);
-    m_killTimer.setSingleShot(true);
-    m_killTimer.setInterval(kKillGraceMs);
     m_drainTimer.setSingleShot(true);
     m_drainTimer.setInterval(kDrainAfterExitMs);
 #ifdef Q_OS_UNIX
@@ -55,11 +52,6 @@ SessionProcess::SessionProcess(const QString& program, const QStringList& argume
     connect(&m_timeout, &QTimer::timeout, this, [this] {
         m_timedOut = true;
         stop();
-    });
-    connect(&m_killTimer, &QTimer::timeout, this, [this] {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-        }
     });
     connect(&m_drainTimer, &QTimer::timeout, this, [this] {
 #ifdef Q_OS_UNIX
@@ -95,7 +87,7 @@ SessionProcess::SessionProcess(const QString& program, const QStringList& argume
     });
 }
 
-SessionProcess::~SessionProcess() {
+EngineCommand::~EngineCommand() {
     if (m_process.state() != QProcess::NotRunning) {
         // Only when the owner is torn down mid-call; QProcess's destructor reaps the child.
         m_process.disconnect(this);
@@ -112,7 +104,7 @@ SessionProcess::~SessionProcess() {
 #endif
 }
 
-void SessionProcess::start() {
+void EngineCommand::start() {
     qCDebug(lcSession) << "engine:" << m_program << m_arguments.mid(0, 2);
     m_clock.start();
     m_process.setProgram(m_program);
@@ -154,7 +146,7 @@ void SessionProcess::start() {
     }
 }
 
-void SessionProcess::setReadingPaused(bool paused) {
+void EngineCommand::setReadingPaused(bool paused) {
     if (!m_ownPipes || m_paused == paused) {
         return;
     }
@@ -173,21 +165,20 @@ void SessionProcess::setReadingPaused(bool paused) {
     }
 }
 
-void SessionProcess::stop() {
+void EngineCommand::stop() {
     // A stopped command must be able to write its last output and exit.
     setReadingPaused(false);
     if (m_process.state() == QProcess::NotRunning) {
         return;
     }
-    m_process.terminate();
-    m_killTimer.start();
+    m_terminator.terminate(&m_process);
 }
 
-bool SessionProcess::isRunning() const {
+bool EngineCommand::isRunning() const {
     return m_process.state() != QProcess::NotRunning;
 }
 
-QString SessionProcess::diagnostic() const {
+QString EngineCommand::diagnostic() const {
     const QByteArray text = m_stderr.trimmed().isEmpty() ? m_stdout.trimmed() : m_stderr.trimmed();
     QString line = QString::fromUtf8(text.mid(text.lastIndexOf('\n') + 1)).trimmed();
     if (line.isEmpty() && m_failedToStart) {
@@ -199,7 +190,7 @@ QString SessionProcess::diagnostic() const {
     return line.left(500);
 }
 
-void SessionProcess::deliver(OutputStream stream, const QByteArray& chunk) {
+void EngineCommand::deliver(OutputStream stream, const QByteArray& chunk) {
     if (stream == OutputStream::Stdout) {
         if (m_streaming) {
             Q_EMIT outputReady(OutputStream::Stdout, chunk);
@@ -217,10 +208,10 @@ void SessionProcess::deliver(OutputStream stream, const QByteArray& chunk) {
     }
 }
 
-void SessionProcess::onProcessFinished() {
+void EngineCommand::onProcessFinished() {
     m_processDone = true;
     m_timeout.stop();
-    m_killTimer.stop();
+    m_terminator.cancel();
 #ifdef Q_OS_UNIX
     if (!m_paused) {
         for (int i = 0; i < 2; ++i) {
@@ -234,7 +225,7 @@ void SessionProcess::onProcessFinished() {
     }
 }
 
-void SessionProcess::maybeFinishAfterDrain() {
+void EngineCommand::maybeFinishAfterDrain() {
     if (!m_processDone) {
         return;
     }
@@ -248,7 +239,7 @@ void SessionProcess::maybeFinishAfterDrain() {
 }
 
 #ifdef Q_OS_UNIX
-bool SessionProcess::openPipes() {
+bool EngineCommand::openPipes() {
     for (int i = 0; i < 2; ++i) {
         int fds[2] = {-1, -1};
 #ifdef Q_OS_LINUX
@@ -288,7 +279,7 @@ bool SessionProcess::openPipes() {
     return true;
 }
 
-void SessionProcess::readPipe(int index) {
+void EngineCommand::readPipe(int index) {
     const OutputStream stream = index == 0 ? OutputStream::Stdout : OutputStream::Stderr;
     qsizetype total = 0;
     while (m_readFd[index] >= 0 && !m_paused && total < kReadPerWakeup) {
@@ -337,7 +328,7 @@ void SessionProcess::readPipe(int index) {
     maybeFinishAfterDrain();
 }
 
-void SessionProcess::closePipe(int index) {
+void EngineCommand::closePipe(int index) {
     if (m_notifier[index]) {
         m_notifier[index]->setEnabled(false);
         m_notifier[index]->deleteLater();
@@ -349,19 +340,19 @@ void SessionProcess::closePipe(int index) {
     }
 }
 
-void SessionProcess::closePipes() {
+void EngineCommand::closePipes() {
     closePipe(0);
     closePipe(1);
 }
 #endif
 
-void SessionProcess::finish() {
+void EngineCommand::finish() {
     if (m_finished) {
         return;
     }
     m_finished = true;
     m_timeout.stop();
-    m_killTimer.stop();
+    m_terminator.cancel();
     m_drainTimer.stop();
     Q_EMIT finished();
 }

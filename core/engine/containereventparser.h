@@ -1,7 +1,8 @@
 #pragma once
 
-#include "monitor/containerevent.h"
-#include "monitor/containerstats.h"
+#include "engine/containerevent.h"
+#include "engine/containerruntime.h"
+#include "engine/containerstats.h"
 #include "runtime/runtimekind.h"
 
 #include <QByteArray>
@@ -15,8 +16,9 @@
 
 namespace zeus {
 
-// The command lines and output formats of `events`, `stats --no-stream` and `inspect` for
-// the ContainerMonitor, as pure functions. Docker and Podman print different shapes (Docker:
+// The command lines and output formats of Docker's and Podman's `events`, `stats --no-stream`
+// and `inspect`, as pure functions: the OCI adapters' helper (the ContainerMonitor reaches them
+// only through ContainerRuntime). Docker and Podman print different shapes (Docker:
 // status/Action, id/Actor.ID, Actor.Attributes with exitCode as a string; Podman: Status,
 // ID, Attributes, ContainerExitCode as a number and omitted when 0), and field names have
 // moved between versions, so every parser looks a field up under all its known names and
@@ -40,10 +42,10 @@ public:
     // Docker prints one JSON object per line, Podman a JSON array; both are accepted.
     static QList<ContainerStats> parseStats(const QByteArray& output);
 
-    // `inspect ID...` output (an array of objects): each container's state, exit code and
-    // labels. Objects without an id or a State object are skipped; garbage yields an empty
-    // list.
-    static QList<ContainerEvent> parseInspect(const QByteArray& output);
+    // `inspect ID...` output (an array of objects): each container's name, state, exit code,
+    // time and labels. Objects without an id or a State object are skipped; garbage yields an
+    // empty list. The one inspect parser of both OCI adapters.
+    static QList<ContainerInfo> parseInspect(const QByteArray& output);
 
     // The engines' event words ("start", "die", "died", "destroy", "remove"...).
     static ContainerEvent::State stateForAction(QStringView action);

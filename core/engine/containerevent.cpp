@@ -1,4 +1,4 @@
-#include "monitor/containerevent.h"
+#include "engine/containerevent.h"
 
 namespace zeus {
 

@@ -1,0 +1,52 @@
+#include "support/processterminator.h"
+
+#include "support/logging.h"
+
+namespace zeus {
+
+ProcessTerminator::ProcessTerminator(QObject* parent) : QObject(parent) {
+    m_killTimer.setSingleShot(true);
+    // A coarse timer may fire 5 % early; the grace is a promise to the child.
+    m_killTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_killTimer, &QTimer::timeout, this, &ProcessTerminator::kill);
+}
+
+void ProcessTerminator::terminate(QProcess* process) {
+    if (!process || process->state() == QProcess::NotRunning) {
+        return;
+    }
+    if (m_killTimer.isActive() && m_process == process) {
+        return;
+    }
+    m_process = process;
+    // Polite first (a CLI may clean up a connection), then certain.
+    process->terminate();
+    m_killTimer.start(qMax(0, m_graceMs));
+}
+
+void ProcessTerminator::cancel() {
+    m_killTimer.stop();
+    m_process = nullptr;
+}
+
+void ProcessTerminator::terminateDetached(QProcess* process, int graceMs) {
+    if (!process || process->state() == QProcess::NotRunning) {
+        return;
+    }
+    auto* terminator = new ProcessTerminator(process);
+    terminator->setGraceMs(graceMs);
+    terminator->terminate(process);
+}
+
+void ProcessTerminator::kill() {
+    if (!m_process || m_process->state() == QProcess::NotRunning) {
+        return;
+    }
+    qCWarning(lcRuntime).noquote() << "killing" << m_process->program() << "after the" << m_graceMs << "ms grace";
+    if (m_beforeKill) {
+        m_beforeKill();
+    }
+    m_process->kill();
+}
+
+}  // namespace zeus
