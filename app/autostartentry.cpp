@@ -36,7 +36,7 @@ QString AutostartEntry::defaultPath() {
 }
 
 QString AutostartEntry::currentExecutable() {
-    const QString appImage = qEnvironmentVariable("APPIMAGE");
+    QString appImage = qEnvironmentVariable("APPIMAGE");
     if (!appImage.isEmpty() && QFileInfo(appImage).isExecutable()) {
         return appImage;
     }

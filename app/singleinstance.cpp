@@ -70,7 +70,7 @@ bool SingleInstance::claim() {
     return true;
 }
 
-void SingleInstance::activateRunningInstance(std::function<void(bool)> done, int timeoutMs) {
+void SingleInstance::activateRunningInstance(const std::function<void(bool)>& done, int timeoutMs) {
     auto* socket = new QLocalSocket(this);
     auto* timer = new QTimer(socket);
     timer->setSingleShot(true);

@@ -28,7 +28,7 @@ public:
     // True when this is the first instance (it then listens for activation requests).
     bool claim();
     // In a second instance: asks the first to activate; done(true) once it received the request.
-    void activateRunningInstance(std::function<void(bool)> done, int timeoutMs = 3000);
+    void activateRunningInstance(const std::function<void(bool)>& done, int timeoutMs = 3000);
 
     QString lockFilePath() const;
     QString serverName() const { return m_key; }

@@ -365,11 +365,11 @@ void AppSettings::revokeWorkspace(const QString& path) {
 }
 
 QString AppSettings::generatedId(const QString& key) {
-    const QString stored = m_settings->value(key).toString();
+    QString stored = m_settings->value(key).toString();
     if (!QUuid::fromString(stored).isNull()) {
         return stored;
     }
-    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     m_settings->setValue(key, id);
     m_settings->sync();
     return id;

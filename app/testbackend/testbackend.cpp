@@ -91,7 +91,7 @@ void TestBackend::onHandshakeData(QTcpSocket* socket) {
         bool authorized = false;
         const QByteArray expected = "bearer " + m_options.requiredToken.toUtf8();
         for (const QByteArray& line : head.split('\n')) {
-            const int colon = line.indexOf(':');
+            const qsizetype colon = line.indexOf(':');
             if (colon > 0 && line.left(colon).trimmed().toLower() == "authorization") {
                 const QByteArray value = line.mid(colon + 1).trimmed();
                 authorized = value.size() == expected.size() && value.toLower().startsWith("bearer ")

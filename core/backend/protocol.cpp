@@ -75,7 +75,7 @@ public:
     }
 
     QString id(QLatin1String field) {
-        const QString s = string(field);
+        QString s = string(field);
         if (failed()) {
             return {};
         }
@@ -92,7 +92,7 @@ public:
 
     // A string whose UTF-8 form is at most maxBytes and has no NUL (argv and paths cannot carry one).
     QString text(QLatin1String field, int maxBytes) {
-        const QString s = string(field);
+        QString s = string(field);
         if (failed()) {
             return {};
         }

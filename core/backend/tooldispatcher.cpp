@@ -119,10 +119,9 @@ ProtocolErrorCode ToolDispatcher::protocolErrorFor(ExecError error) {
         case ExecError::NoRuntime:
             return ProtocolErrorCode::NoRuntime;
         case ExecError::ContainerFailed:
-            return ProtocolErrorCode::ContainerFailed;
         case ExecError::None:
-            // An Error status without a code: execution failed in a way it did not name; the
-            // container is what failed under the call.
+            // None: an Error status without a code; execution failed in a way it did not name,
+            // and the container is what failed under the call.
             return ProtocolErrorCode::ContainerFailed;
     }
     return ProtocolErrorCode::ContainerFailed;  // not reached: the switch handles every value

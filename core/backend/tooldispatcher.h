@@ -77,7 +77,7 @@ public:
     // The result a call gets when the dispatcher refuses it before it runs (pure).
     static ToolResultMessage refusal(const QString& callId, ProtocolErrorCode code, const QString& message);
     // The protocol form of an execution result (pure).
-    static ToolResultMessage toResultMessage(const ExecResult& result);
+    static ToolResultMessage toResultMessage(const ExecResult& exec);
     // The canonical form of a folder for approval checks: symlinks resolved, no trailing slash; empty when it
     // does not exist.
     static QString canonicalFolder(const QString& path);
@@ -105,7 +105,7 @@ private:
     void onOutput(const QString& callId, OutputStream stream, const QByteArray& utf8);
     void onPendingWriteBytes(qint64 pendingBytes);
     void setOutputPaused(bool paused);
-    void onExecFinished(const ExecResult& result);
+    void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
     void finish(const ToolResultMessage& result);
     bool isApproved(const QString& workingDirectory) const;

@@ -122,7 +122,7 @@ QStringList AppleRuntime::listArguments(const QString& /*ownerId*/) const {
 QList<ContainerInfo> AppleRuntime::parseList(const QByteArray& output) const {
     QList<ContainerInfo> containers;
     const QJsonArray array = QJsonDocument::fromJson(output).array();
-    for (const QJsonValue& value : array) {
+    for (const QJsonValue value : array) {
         const ContainerInfo info = parseContainerObject(value.toObject());
         if (!info.id.isEmpty()) {
             containers.append(info);

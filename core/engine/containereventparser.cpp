@@ -240,7 +240,7 @@ QList<ContainerStats> ContainerEventParser::parseStats(const QByteArray& output)
     const QJsonDocument whole = QJsonDocument::fromJson(output, &error);
     if (error.error == QJsonParseError::NoError && whole.isArray()) {
         const QJsonArray array = whole.array();
-        for (const QJsonValue& value : array) {
+        for (const QJsonValue value : array) {
             add(value);
         }
         return result;
@@ -253,7 +253,7 @@ QList<ContainerStats> ContainerEventParser::parseStats(const QByteArray& output)
             add(document.object());
         } else if (document.isArray()) {
             const QJsonArray array = document.array();
-            for (const QJsonValue& value : array) {
+            for (const QJsonValue value : array) {
                 add(value);
             }
         }
@@ -269,7 +269,7 @@ QList<ContainerInfo> ContainerEventParser::parseInspect(const QByteArray& output
         return result;
     }
     const QJsonArray array = document.isArray() ? document.array() : QJsonArray{document.object()};
-    for (const QJsonValue& value : array) {
+    for (const QJsonValue value : array) {
         const QJsonObject object = value.toObject();
         ContainerInfo info;
         info.id = stringField(object, {QLatin1String("Id"), QLatin1String("ID")});

@@ -92,7 +92,7 @@ ImageInspection ContainerRuntime::parseImageInspect(const QString& image, const 
     if (inspection.id.isEmpty()) {
         inspection.id = object.value(QLatin1String("index")).toObject().value(QLatin1String("digest")).toString();
     }
-    for (const QJsonValue& variant : object.value(QLatin1String("variants")).toArray()) {
+    for (const QJsonValue variant : object.value(QLatin1String("variants")).toArray()) {
         const QJsonObject config = variant.toObject().value(QLatin1String("config")).toObject();
         readLabels(config.value(QLatin1String("config")).toObject().value(QLatin1String("Labels")), inspection.labels);
         if (inspection.created.isEmpty()) {

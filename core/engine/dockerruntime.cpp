@@ -36,7 +36,7 @@ QList<ContainerInfo> DockerRuntime::parseList(const QByteArray& output) const {
         const QStringList parts = object.value(QLatin1String("Labels")).toString().split(QLatin1Char(','));
         QString key;
         for (const QString& part : parts) {
-            const int eq = part.indexOf(QLatin1Char('='));
+            const qsizetype eq = part.indexOf(QLatin1Char('='));
             if (eq > 0 && !part.left(eq).contains(QLatin1Char('/')) && !part.left(eq).contains(QLatin1Char(' '))) {
                 key = part.left(eq);
                 info.labels.insert(key, part.mid(eq + 1));

@@ -10,7 +10,7 @@
 #include <QStandardPaths>
 
 #ifdef Q_OS_UNIX
-#include <signal.h>
+#include <csignal>
 #include <sys/types.h>
 #endif
 

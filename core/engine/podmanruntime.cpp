@@ -22,7 +22,7 @@ QStringList PodmanRuntime::listArguments(const QString& ownerId) const {
 QList<ContainerInfo> PodmanRuntime::parseList(const QByteArray& output) const {
     QList<ContainerInfo> containers;
     const QJsonArray array = QJsonDocument::fromJson(output).array();
-    for (const QJsonValue& value : array) {
+    for (const QJsonValue value : array) {
         const QJsonObject object = value.toObject();
         ContainerInfo info;
         info.id = object.value(QLatin1String("Id")).toString();

@@ -5,6 +5,7 @@
 #include "support/processrunner.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace zeus {
 
@@ -19,10 +20,10 @@ constexpr int kResumeOverlapSecs = 2;
 
 }  // namespace
 
-ContainerMonitor::ContainerMonitor(RuntimeKind kind, const QString& ownerId, QObject* parent)
+ContainerMonitor::ContainerMonitor(RuntimeKind kind, QString ownerId, QObject* parent)
     : QObject(parent),
       m_kind(kind),
-      m_ownerId(ownerId),
+      m_ownerId(std::move(ownerId)),
       m_program(runtimeProgram(kind)),
       m_environment(QProcessEnvironment::systemEnvironment()),
       m_runtime(ContainerRuntime::create(kind, m_program)) {

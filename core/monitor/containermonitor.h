@@ -48,7 +48,7 @@ public:
     // A stream that held this long resets the backoff.
     static constexpr int kStableStreamMs = 60000;
 
-    ContainerMonitor(RuntimeKind kind, const QString& ownerId, QObject* parent = nullptr);
+    ContainerMonitor(RuntimeKind kind, QString ownerId, QObject* parent = nullptr);
     // Kind and program from a runtime adapter (the detector's choice).
     ContainerMonitor(const ContainerRuntime& runtime, const QString& ownerId, QObject* parent = nullptr);
     ~ContainerMonitor() override;

@@ -174,7 +174,7 @@ RuntimeProbe classifyDockerInfo(const ProcessResult& info) {
     QStringList errors;
     if (json) {
         const QJsonArray serverErrors = json->value(QLatin1String("ServerErrors")).toArray();
-        for (const QJsonValue& error : serverErrors) {
+        for (const QJsonValue error : serverErrors) {
             errors.append(error.toString());
         }
     }
@@ -232,7 +232,7 @@ RuntimeProbe classifyDockerInfo(const ProcessResult& info) {
     probe.arch = json->value(QLatin1String("Architecture")).toString();
     const QJsonArray securityOptions = json->value(QLatin1String("SecurityOptions")).toArray();
     bool rootless = false;
-    for (const QJsonValue& option : securityOptions) {
+    for (const QJsonValue option : securityOptions) {
         if (option.toString().split(QLatin1Char(',')).contains(QLatin1String("name=rootless"))) {
             rootless = true;
         }
@@ -311,7 +311,7 @@ RuntimeProbe classifyPodmanInfo(const ProcessResult& info) {
     const QJsonValue controllers = host.value(QLatin1String("cgroupControllers"));
     if (controllers.isArray()) {
         QStringList names;
-        for (const QJsonValue& controller : controllers.toArray()) {
+        for (const QJsonValue controller : controllers.toArray()) {
             names.append(controller.toString());
         }
         probe.limits.memory = names.contains(QLatin1String("memory"));

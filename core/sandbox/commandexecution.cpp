@@ -6,6 +6,8 @@
 
 #include <QUuid>
 
+#include <utility>
+
 namespace zeus {
 
 namespace {
@@ -89,10 +91,10 @@ QStringList CommandExecution::stopCommand(const QString& pidFile, int graceMs) {
         QString::number(tenths)};
 }
 
-CommandExecution::CommandExecution(const ExecRequest& request, const ContainerRuntime& runtime, qint64 outputCap,
+CommandExecution::CommandExecution(ExecRequest request, const ContainerRuntime& runtime, qint64 outputCap,
                                    int timeoutSeconds, int killGraceMs, QObject* parent)
     : QObject(parent),
-      m_request(request),
+      m_request(std::move(request)),
       m_runtime(runtime),
       m_collector(outputCap),
       m_timeoutSeconds(timeoutSeconds),

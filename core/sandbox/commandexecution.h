@@ -70,7 +70,7 @@ class CommandExecution : public QObject {
     Q_OBJECT
 
 public:
-    CommandExecution(const ExecRequest& request, const ContainerRuntime& runtime, qint64 outputCap, int timeoutSeconds,
+    CommandExecution(ExecRequest request, const ContainerRuntime& runtime, qint64 outputCap, int timeoutSeconds,
                      int killGraceMs, QObject* parent = nullptr);
     ~CommandExecution() override;
 

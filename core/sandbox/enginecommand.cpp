@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <fcntl.h>
 #include <unistd.h>
+#include <utility>
 #endif
 
 namespace zeus {
@@ -32,8 +33,8 @@ constexpr int kCoalesceMs = 2;
 constexpr int kDrainAfterExitMs = 2000;
 }  // namespace
 
-EngineCommand::EngineCommand(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent)
-    : QObject(parent), m_arguments(arguments), m_program(program) {
+EngineCommand::EngineCommand(QString program, QStringList arguments, int timeoutMs, QObject* parent)
+    : QObject(parent), m_arguments(std::move(arguments)), m_program(std::move(program)) {
     m_timeout.setSingleShot(true);
     m_timeout.setInterval(timeoutMs);
     m_drainTimer.setSingleShot(true);

@@ -29,7 +29,7 @@ class EngineCommand : public QObject {
     Q_OBJECT
 
 public:
-    EngineCommand(const QString& program, const QStringList& arguments, int timeoutMs, QObject* parent = nullptr);
+    EngineCommand(QString program, QStringList arguments, int timeoutMs, QObject* parent = nullptr);
     ~EngineCommand() override;
 
     // Stream chunks through outputReady() instead of collecting them.

@@ -7,6 +7,8 @@
 #include <QMetaMethod>
 #include <QUuid>
 
+#include <utility>
+
 namespace zeus {
 
 namespace {
@@ -22,8 +24,8 @@ QString lastLine(const QByteArray& output) {
 
 }  // namespace
 
-SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, const SandboxConfig& config, QObject* parent)
-    : QObject(parent), m_runtime(std::move(runtime)), m_config(config) {
+SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, SandboxConfig config, QObject* parent)
+    : QObject(parent), m_runtime(std::move(runtime)), m_config(std::move(config)) {
     Q_ASSERT(m_runtime);
     qRegisterMetaType<zeus::ExecResult>();
     qRegisterMetaType<zeus::OutputStream>();

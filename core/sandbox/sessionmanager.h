@@ -33,7 +33,7 @@ class SessionManager : public QObject {
     Q_OBJECT
 
 public:
-    SessionManager(std::unique_ptr<ContainerRuntime> runtime, const SandboxConfig& config, QObject* parent = nullptr);
+    SessionManager(std::unique_ptr<ContainerRuntime> runtime, SandboxConfig config, QObject* parent = nullptr);
     ~SessionManager() override;
 
     const SandboxConfig& config() const { return m_config; }
@@ -44,7 +44,7 @@ public:
     void sweepOrphans();
     // Starts a call; output() streams, callFinished() reports exactly once (also for a
     // refusal, then from the event loop).
-    void execute(const ExecRequest& request);
+    void execute(const ExecRequest& incoming);
     // Stops a running call (status cancelled). False when no such call runs.
     bool cancel(const QString& callId);
     // Flow control for a reader that cannot keep up (the backend socket): pauses or resumes
@@ -97,7 +97,7 @@ private:
     void createContainer(Session& session);
     void onContainerCreated(const QString& sessionId, EngineCommand* process);
     void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
-    void startWaiting(Session& session);
+    static void startWaiting(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);
     void setState(Session& session, SessionState state);

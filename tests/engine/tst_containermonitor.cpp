@@ -3,8 +3,8 @@
 // before it started, stats only while polling is enabled, nothing of another owner; and,
 // with a fake CLI, the events stream's restart backoff and terminate-then-kill on stop(); and
 // the stream surviving a crash of the test's OWN private dockerd (never the shared one).
-#include "monitor/containermonitor.h"
 #include "engine/containerstats.h"
+#include "monitor/containermonitor.h"
 #include "privatedockerd.h"
 #include "sessionfixture.h"
 

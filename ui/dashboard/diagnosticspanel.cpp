@@ -145,7 +145,7 @@ QJsonValue DiagnosticsPanel::redactJson(const QJsonValue& value, const QStringLi
     }
     if (value.isArray()) {
         QJsonArray out;
-        for (const QJsonValue& item : value.toArray()) {
+        for (const QJsonValue item : value.toArray()) {
             out.append(redactJson(item, secrets));
         }
         return out;

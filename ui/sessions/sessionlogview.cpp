@@ -230,7 +230,7 @@ QString SessionLogView::selectedText() const {
     return lines.join(QLatin1Char('\n'));
 }
 
-void SessionLogView::copySelection() {
+void SessionLogView::copySelection() const {
     const QString text = selectedText();
     if (!text.isEmpty()) {
         QApplication::clipboard()->setText(text);

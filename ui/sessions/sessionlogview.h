@@ -69,7 +69,7 @@ private:
     void flushSome();
     void onScrolled(int value);
     void updatePausedBar();
-    void copySelection();
+    void copySelection() const;
 
     SessionLogModel* m_model = nullptr;
     SessionLogDelegate* m_delegate = nullptr;
