@@ -38,6 +38,10 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QCoreApplication::translate("main", "Hardening profile: standard or hardened."),
                                      QStringLiteral("profile"));
+    const QCommandLineOption execMode(
+        QStringLiteral("exec-mode"),
+        QCoreApplication::translate("main", "How commands reach the container: agent (default) or exec."),
+        QStringLiteral("mode"));
     const QCommandLineOption workspace(QStringLiteral("workspace"),
                                        QCoreApplication::translate("main", "Working directory mounted at /workspace."),
                                        QStringLiteral("dir"));
@@ -56,7 +60,7 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QCoreApplication::translate("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."),
         QStringLiteral("url"));
     parser.addOptions(
-        {diagnose, json, runtime, image, profile, workspace, exec, timeout, buildImage, headless, backend});
+        {diagnose, json, runtime, image, profile, execMode, workspace, exec, timeout, buildImage, headless, backend});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -70,6 +74,7 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     options.runtime = parser.value(runtime);
     options.image = parser.value(image);
     options.profile = parser.value(profile);
+    options.execMode = parser.value(execMode);
     options.workspace = parser.value(workspace);
     options.command = parser.value(exec);
     options.backend = parser.value(backend);
@@ -89,6 +94,11 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     if (!options.profile.isEmpty() && options.profile != QStringLiteral("standard")
         && options.profile != QStringLiteral("hardened")) {
         options.error = QCoreApplication::translate("main", "--profile must be standard or hardened");
+    }
+
+    if (!options.execMode.isEmpty() && options.execMode != QStringLiteral("agent")
+        && options.execMode != QStringLiteral("exec")) {
+        options.error = QCoreApplication::translate("main", "--exec-mode must be agent or exec");
     }
 
     if (parser.isSet(version)) {

@@ -14,6 +14,7 @@ struct AppOptions {
     QString runtime;          // --runtime auto|apple|docker|podman (empty: settings)
     QString image;            // --image
     QString profile;          // --profile standard|hardened
+    QString execMode;         // --exec-mode agent|exec (empty: settings)
     QString workspace;        // --workspace DIR
     QString command;          // --exec COMMAND
     int timeoutSeconds = -1;  // --timeout S (-1: default)

@@ -89,6 +89,7 @@ int runDiagnoseMode(const AppOptions& options) {
         SandboxOverrides overrides;
         overrides.image = options.image;
         overrides.profile = options.profile;
+    overrides.execMode = options.execMode;
         runtime = SandboxSetup::from(result, settings, overrides).runtime;
         if (!runtime) {
             printReport(options, settings, detection, std::nullopt, image, QString());

@@ -45,6 +45,7 @@ SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings, 
     SandboxOverrides overrides;
     overrides.image = options.image;
     overrides.profile = options.profile;
+    overrides.execMode = options.execMode;
     return SandboxSetup::from(detection, settings, overrides);
 }
 

@@ -60,6 +60,7 @@ SandboxOverrides GuiService::sandboxOverrides() const {
     SandboxOverrides overrides;
     overrides.image = m_options.image;
     overrides.profile = m_options.profile;
+    overrides.execMode = m_options.execMode;
     return overrides;
 }
 

@@ -159,6 +159,7 @@ SandboxOverrides headlessSandboxOverrides(const AppOptions& options) {
     SandboxOverrides overrides;
     overrides.image = options.image;
     overrides.profile = options.profile;
+    overrides.execMode = options.execMode;
     overrides.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", 0);
     return overrides;
 }

@@ -19,6 +19,7 @@ const QLatin1String AppSettings::kBackendUrl("backend/url");
 const QLatin1String AppSettings::kRuntimePreference("runtime/preference");
 const QLatin1String AppSettings::kImage("sandbox/image");
 const QLatin1String AppSettings::kHardeningProfile("sandbox/profile");
+const QLatin1String AppSettings::kExecMode("sandbox/execMode");
 const QLatin1String AppSettings::kPidsLimit("sandbox/pidsLimit");
 const QLatin1String AppSettings::kMemoryMiB("sandbox/memoryMiB");
 const QLatin1String AppSettings::kCpus("sandbox/cpus");
@@ -196,6 +197,22 @@ bool AppSettings::setHardeningProfile(const QString& value) {
     }
     if (hardeningProfile() != value) {
         m_settings->setValue(kHardeningProfile, value);
+        Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+QString AppSettings::execMode() const {
+    const QString value = m_settings->value(kExecMode).toString();
+    return value == QStringLiteral("exec") ? value : QStringLiteral("agent");
+}
+
+bool AppSettings::setExecMode(const QString& value) {
+    if (value != QStringLiteral("agent") && value != QStringLiteral("exec")) {
+        return false;
+    }
+    if (execMode() != value) {
+        m_settings->setValue(kExecMode, value);
         Q_EMIT hardeningChanged();
     }
     return true;

@@ -28,6 +28,7 @@ public:
     static const QLatin1String kRuntimePreference;
     static const QLatin1String kImage;
     static const QLatin1String kHardeningProfile;
+    static const QLatin1String kExecMode;
     static const QLatin1String kPidsLimit;
     static const QLatin1String kMemoryMiB;
     static const QLatin1String kCpus;
@@ -79,6 +80,10 @@ public:
     QString hardeningProfile() const;
     bool setHardeningProfile(const QString& value);
 
+    // "agent" (default) or "exec" (SPEC §7).
+    QString execMode() const;
+    bool setExecMode(const QString& value);
+
     int pidsLimit() const;
     bool setPidsLimit(int value);
     int memoryMiB() const;
@@ -117,7 +122,7 @@ Q_SIGNALS:
     void backendUrlChanged(const QString& url);
     void runtimePreferenceChanged(const QString& value);
     void imageChanged(const QString& image);
-    // The profile or one of the limits changed.
+    // The profile, one of the limits or the exec mode changed (the sandbox is rebuilt).
     void hardeningChanged();
     void idleTimeoutMinutesChanged(int minutes);
     void startAtLoginChanged(bool enabled);

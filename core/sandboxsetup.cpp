@@ -5,6 +5,9 @@
 #include "engine/hardeningprofile.h"
 #include "runtime/runtimekind.h"
 
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QVersionNumber>
 
 namespace zeus {
@@ -14,6 +17,13 @@ SandboxSetup SandboxSetup::from(const DetectionResult& detection, AppSettings& s
     SandboxSetup setup;
     setup.config = configFrom(settings, overrides);
     setup.runtime = runtimeFor(detection, setup.config);
+#if defined(Q_OS_LINUX)
+    // A Linux engine runs containers on this kernel: the host's static agent runs in them as it is. Engines in a
+    // VM (Apple; Docker Desktop elsewhere) use the image's copy.
+    if (setup.runtime && setup.runtime->kind() != RuntimeKind::Apple) {
+        setup.config.agentHostPath = findAgent(agentCandidates());
+    }
+#endif
     setup.report = runtimeReport(detection);
     return setup;
 }
@@ -28,6 +38,8 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.memory = QString::number(settings.memoryMiB()) + QStringLiteral("m");
     config.cpus = QString::number(settings.cpus(), 'g', 4);
     config.idleTimeoutMs = settings.idleTimeoutMinutes() * 60 * 1000;
+    config.execMode = execModeFromName(overrides.execMode)
+                          .value_or(execModeFromName(settings.execMode()).value_or(ExecMode::Agent));
     if (overrides.outputCapBytes > 0) {
         config.outputCapBytes = overrides.outputCapBytes;
     }
@@ -47,6 +59,33 @@ std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult
         apple->setVersion(QVersionNumber::fromString(probe->clientVersion));
     }
     return runtime;
+}
+
+QString SandboxSetup::findAgent(const QStringList& candidates) {
+    for (const QString& candidate : candidates) {
+        const QFileInfo info(candidate);
+        if (info.isFile() && info.isExecutable()) {
+            return info.canonicalFilePath();  // the mount source names the file itself, never a link
+        }
+    }
+    return {};
+}
+
+QStringList SandboxSetup::agentCandidates() {
+    const QString name = QStringLiteral("zeus-sandbox-agent");
+    QStringList candidates;
+    const QString fromEnvironment = qEnvironmentVariable("ZEUS_SANDBOX_AGENT");
+    if (!fromEnvironment.isEmpty()) {
+        candidates << fromEnvironment;
+    }
+    if (QCoreApplication::instance() != nullptr) {
+        const QDir program(QCoreApplication::applicationDirPath());
+        candidates << program.filePath(QStringLiteral("../libexec/zeus-desktop/") + name)
+                   << program.filePath(QStringLiteral("agent/") + name)
+                   << program.filePath(QStringLiteral("../agent/") + name)
+                   << program.filePath(QStringLiteral("../../agent/") + name);
+    }
+    return candidates;
 }
 
 RuntimeReport SandboxSetup::runtimeReport(const DetectionResult& detection) {

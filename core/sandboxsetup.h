@@ -17,6 +17,7 @@ class AppSettings;
 struct SandboxOverrides {
     QString image;              // --image
     QString profile;            // --profile; an unknown name leaves the setting
+    QString execMode;           // --exec-mode agent|exec; an unknown name leaves the setting
     qint64 outputCapBytes = 0;  // > 0: the output cap of a call (headless test hook, docs/headless.md)
 };
 
@@ -41,6 +42,12 @@ struct SandboxSetup {
     // The runtime the detection chose, driving the CLI that was found, or null when nothing is usable.
     // Sets config.podmanRootless from the probe (rootless Podman only).
     static std::unique_ptr<ContainerRuntime> runtimeFor(const DetectionResult& detection, SandboxConfig& config);
+    // The app's own sandbox agent on this host, to mount into containers of a local Linux engine: the first
+    // executable file of `candidates`; empty when none is (the image's copy is used then).
+    static QString findAgent(const QStringList& candidates);
+    // Where an installed or built app keeps its agent: ZEUS_SANDBOX_AGENT when set, beside the program
+    // (a build tree's agent/ folder, up to two levels up) and the installed libexec folder.
+    static QStringList agentCandidates();
     // What hello.runtime says about a detection.
     static RuntimeReport runtimeReport(const DetectionResult& detection);
     // The CLI the detection found (full path when known), for engine commands outside a session such as

@@ -143,6 +143,10 @@ std::unique_ptr<ContainerRuntime> ContainerRuntime::create(RuntimeKind kind, con
     return runtime;
 }
 
+QStringList ContainerRuntime::execInteractiveArguments(const QString& container, const QStringList& command) const {
+    return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
+}
+
 std::optional<ContainerInfo> ContainerRuntime::parseInspect(const QByteArray& output) const {
     const QList<ContainerInfo> containers = parseInspectAll(output);
     if (containers.isEmpty()) {

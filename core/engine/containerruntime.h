@@ -56,6 +56,9 @@ public:
     virtual QStringList runArguments(const ContainerSpec& spec) const = 0;
     // `exec CONTAINER COMMAND...` with stdin closed, no tty.
     virtual QStringList execArguments(const QString& container, const QStringList& command) const = 0;
+    // `exec -i CONTAINER COMMAND...`: stdin stays a pipe (the sandbox agent's channel). Every engine
+    // spells it the same way.
+    QStringList execInteractiveArguments(const QString& container, const QStringList& command) const;
     // `rm -f IDS...`
     virtual QStringList removeArguments(const QStringList& containers) const = 0;
     // All containers (running or not) carrying this owner label.

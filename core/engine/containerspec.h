@@ -39,6 +39,8 @@ struct ContainerSpec {
     int uid = -1;     // host uid/gid for --user; -1: do not set (not Linux)
     int gid = -1;
     bool podmanRootless = false;
+    // The host's sandbox agent, mounted read-only at containerAgentPath(); empty: none (the image's copy is used).
+    QString agentSource;
 
     // The network the container gets ("" = engine default).
     QString effectiveNetwork() const {
@@ -71,6 +73,13 @@ inline QString containerWorkspace() {
 }
 inline QString containerHome() {
     return QStringLiteral("/home/zeus");
+}
+// Where the app mounts its own sandbox agent, and where the sandbox image carries one (SPEC §7).
+inline QString containerAgentPath() {
+    return QStringLiteral("/run/zeus/agent");
+}
+inline QString imageAgentPath() {
+    return QStringLiteral("/usr/local/libexec/zeus/zeus-sandbox-agent");
 }
 
 }  // namespace zeus

@@ -1,6 +1,7 @@
 #include "sandbox/commandexecution.h"
 
 #include "engine/containerruntime.h"
+#include "sandbox/agentchannel.h"
 #include "sandbox/enginecommand.h"
 #include "support/logging.h"
 
@@ -43,6 +44,9 @@ const char kStop[] =
 
 constexpr int kCliGraceMs = 3000;
 constexpr int kInspectTimeoutMs = 10000;
+// The agent enforces the timeout too, this much after the app's own timer: if the app's stop frame
+// is lost with a hung pipe, the agent still ends the command.
+constexpr int kAgentTimeoutMarginMs = 5000;
 
 }  // namespace
 
@@ -110,37 +114,112 @@ CommandExecution::CommandExecution(ExecRequest request, const ContainerRuntime& 
     m_cliGrace.setSingleShot(true);
     m_cliGrace.setInterval(kCliGraceMs);
     connect(&m_cliGrace, &QTimer::timeout, this, [this] {
+        if (m_channel != 0) {
+            // The agent did not confirm the stop in time: the call ends; the channel keeps the id until it does.
+            qCWarning(lcExec) << "call" << m_request.callId << "the agent did not confirm the stop";
+            finishWith(baseResult());
+            return;
+        }
         if (m_exec) {
             m_exec->stop();  // the group is gone; only the CLI is left waiting on the engine
         }
     });
 }
 
-CommandExecution::~CommandExecution() = default;
+CommandExecution::~CommandExecution() {
+    if (m_agent && m_channel != 0 && !m_execDone) {
+        m_agent->detach(m_channel);
+    }
+}
 
-void CommandExecution::start(const QString& containerId) {
+void CommandExecution::start(const QString& containerId, AgentChannel* agent) {
     if (m_finished || m_started) {
         return;
     }
     m_started = true;
     m_containerId = containerId;
     m_clock.start();
+    if (agent != nullptr) {
+        startWithAgent(agent);
+        if (m_channel != 0) {
+            return;
+        }
+        qCInfo(lcExec) << "call" << m_request.callId << "the agent has no free channel; plain exec";
+    }
     m_exec =
         new EngineCommand(m_runtime.program(),
                           m_runtime.execArguments(containerId, wrapperCommand(m_pidFile, m_request.command)), 0, this);
     m_exec->setStreaming(true);
-    connect(m_exec, &EngineCommand::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
-        const OutputCollector::Added added = m_collector.append(stream, chunk);
-        if (!added.live.isEmpty()) {
-            Q_EMIT output(m_request.callId, stream, added.live, added.kept);
-        }
-    });
+    connect(m_exec, &EngineCommand::outputReady, this, &CommandExecution::deliver);
     connect(m_exec, &EngineCommand::finished, this, &CommandExecution::onExecFinished);
     m_timeout.start(m_timeoutSeconds * 1000);
     m_exec->start();
     if (m_outputPaused) {
         m_exec->setReadingPaused(true);
     }
+}
+
+void CommandExecution::startWithAgent(AgentChannel* agent) {
+    const qint64 agentTimeoutMs = qint64(m_timeoutSeconds) * 1000 + kAgentTimeoutMarginMs;
+    m_agent = agent;
+    m_channel = agent->exec(this, m_request.command.toUtf8(), {}, quint32(qMin<qint64>(agentTimeoutMs, 0x7fffffff)),
+                            quint32(qMax(0, m_killGraceMs)));
+    if (m_channel == 0) {
+        m_agent.clear();
+        return;
+    }
+    m_timeout.start(m_timeoutSeconds * 1000);
+    if (m_outputPaused) {
+        m_agent->setPaused(m_channel, true);
+    }
+}
+
+void CommandExecution::deliver(OutputStream stream, const QByteArray& chunk) {
+    const OutputCollector::Added added = m_collector.append(stream, chunk);
+    if (!added.live.isEmpty()) {
+        Q_EMIT output(m_request.callId, stream, added.live, added.kept);
+    }
+}
+
+void CommandExecution::agentStarted(quint32 pid) {
+    qCDebug(lcExec) << "call" << m_request.callId << "started as pid" << pid;
+}
+
+void CommandExecution::agentOutput(OutputStream stream, const QByteArray& data) {
+    if (!m_finished) {
+        deliver(stream, data);
+    }
+}
+
+void CommandExecution::agentExited(const agentframe::AgentFrame& exit) {
+    m_execDone = true;
+    m_agentExitCode = exit.signalled ? 128 + exit.exitCode : exit.exitCode;
+    if (exit.exitReason == quint8(agentframe::ExitReason::TimedOut) && m_stopReason == StopReason::None) {
+        m_stopReason = StopReason::Timeout;
+    }
+    finishWith(baseResult());
+}
+
+void CommandExecution::agentFailed(const QString& message, bool channelLost) {
+    m_execDone = true;
+    if (m_finished) {
+        return;
+    }
+    if (m_stopReason != StopReason::None) {
+        finishWith(baseResult());
+        return;
+    }
+    if (!channelLost) {
+        ExecResult result = baseResult();
+        result.status = ExecStatus::Error;
+        result.exitCode.reset();
+        result.errorCode = ExecError::ContainerFailed;
+        result.errorMessage = QStringLiteral("The sandbox agent could not run the command: %1").arg(message);
+        finishWith(result);
+        return;
+    }
+    m_timeout.stop();
+    checkContainerThenFinish(message);
 }
 
 void CommandExecution::setOutputPaused(bool paused) {
@@ -150,6 +229,9 @@ void CommandExecution::setOutputPaused(bool paused) {
     m_outputPaused = paused;
     if (m_exec) {
         m_exec->setReadingPaused(paused);
+    }
+    if (m_agent && m_channel != 0) {
+        m_agent->setPaused(m_channel, paused);
     }
 }
 
@@ -164,7 +246,8 @@ void CommandExecution::cancel() {
 
 void CommandExecution::abandon(const QString& message) {
     m_abandonMessage = message;
-    if (!m_started || m_execDone) {
+    if (!m_started || m_execDone || m_channel != 0) {
+        // Through the agent nothing waits on a CLI: the container's removal (or the agent's close) ends it.
         m_stopReason = StopReason::Abandoned;
         finishWith(baseResult());
         return;
@@ -192,6 +275,13 @@ void CommandExecution::stopInContainer(StopReason reason) {
     setOutputPaused(false);  // the command must be able to write its last output and exit
     if (m_execDone) {
         return;  // already finished; onExecFinished has reported
+    }
+    if (m_channel != 0) {
+        if (m_agent) {
+            m_agent->stop(m_channel, quint32(qMax(0, m_killGraceMs)));
+        }
+        m_cliGrace.start(m_killGraceMs + kCliGraceMs);
+        return;
     }
     m_stop = new EngineCommand(m_runtime.program(),
                                m_runtime.execArguments(m_containerId, stopCommand(m_pidFile, m_killGraceMs)),
@@ -241,14 +331,15 @@ void CommandExecution::onExecFinished() {
     checkContainerThenFinish();
 }
 
-void CommandExecution::checkContainerThenFinish() {
+void CommandExecution::checkContainerThenFinish(const QString& agentFailure) {
     m_inspect =
         new EngineCommand(m_runtime.program(), m_runtime.inspectArguments(m_containerId), kInspectTimeoutMs, this);
-    connect(m_inspect, &EngineCommand::finished, this, [this] {
+    connect(m_inspect, &EngineCommand::finished, this, [this, agentFailure] {
         const auto info = m_inspect->succeeded() ? m_runtime.parseInspect(m_inspect->standardOutput())
                                                  : std::optional<ContainerInfo>();
         ExecResult result = baseResult();
-        if (info && info->running && !m_exec->crashed()) {
+        const bool cliCrashed = m_exec && m_exec->crashed();
+        if (info && info->running && !cliCrashed && agentFailure.isEmpty()) {
             finishWith(result);
             return;
         }
@@ -260,11 +351,15 @@ void CommandExecution::checkContainerThenFinish() {
             const QString why = m_inspect->diagnostic();
             result.errorMessage =
                 QStringLiteral("The container engine or the container went away while the command ran (%1).")
-                    .arg(why.isEmpty() ? m_exec->diagnostic() : why);
+                    .arg(why.isEmpty() ? (m_exec ? m_exec->diagnostic() : agentFailure) : why);
         } else if (!info->running) {
             result.errorMessage =
                 QStringLiteral("The container stopped (%1) while the command ran; the next command starts a new one.")
                     .arg(info->state);
+        } else if (!agentFailure.isEmpty()) {
+            result.errorMessage =
+                QStringLiteral("The sandbox agent stopped while the command ran (%1); the next command restarts it.")
+                    .arg(agentFailure);
         } else {
             result.errorMessage = QStringLiteral("The %1 CLI was killed while the command ran.")
                                       .arg(runtimeKindToString(m_runtime.kind()));
@@ -300,7 +395,9 @@ ExecResult CommandExecution::baseResult() const {
             break;
         case StopReason::None:
             result.status = ExecStatus::Ok;
-            if (m_exec && !m_exec->failedToStart()) {
+            if (m_channel != 0) {
+                result.exitCode = m_agentExitCode;
+            } else if (m_exec && !m_exec->failedToStart()) {
                 result.exitCode = m_exec->exitCode();
             }
             break;
@@ -326,6 +423,10 @@ void CommandExecution::finishWith(ExecResult result) {
         }
     }
     m_collector.releaseText();  // up to the cap (the result has it): not kept twice while the result is sent
+    if (m_agent && m_channel != 0 && !m_execDone) {
+        m_agent->detach(m_channel);
+        m_execDone = true;
+    }
     if (m_exec && m_exec->isRunning()) {
         m_exec->stop();
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sandbox/agentcall.h"
 #include "sandbox/outputcollector.h"
 #include "support/execstatus.h"
 
@@ -15,6 +16,7 @@
 
 namespace zeus {
 
+class AgentChannel;
 class ContainerRuntime;
 class EngineCommand;
 
@@ -60,13 +62,15 @@ struct ExecResult {
 
 // Runs one command in a running container and really stops it on timeout or cancel.
 //
-// The command runs as `sh -c WRAPPER` where the wrapper starts it with setsid in its own
+// Through the session's sandbox agent when it has one (SPEC §7): the command travels in an exec
+// frame, and the agent stops its process group and everything it left behind. Otherwise
+// (plain exec, the fallback): the command runs as `sh -c WRAPPER` where the wrapper starts it with setsid in its own
 // process group and writes the group id to a file under /tmp in the container. Stopping
 // execs a second small script that sends TERM to the group, waits the grace period and
 // then sends KILL, so nothing of the command survives (killing the CLI alone would leave
 // it running). It owns its exec process, its output collector and its timers; it never
 // touches the container's lifecycle (the SessionManager does).
-class CommandExecution : public QObject {
+class CommandExecution : public QObject, private AgentCall {
     Q_OBJECT
 
 public:
@@ -77,8 +81,10 @@ public:
     const ExecRequest& request() const { return m_request; }
     bool isStarted() const { return m_started; }
 
-    // Starts the command in this container. finished() follows exactly once.
-    void start(const QString& containerId);
+    // Starts the command in this container, through the agent when one is given (it must be Ready).
+    // finished() follows exactly once.
+    void start(const QString& containerId, AgentChannel* agent = nullptr);
+    bool usesAgent() const { return m_channel != 0; }
     // Stops the command inside the container (TERM, grace, KILL); status cancelled.
     void cancel();
     // The container is being removed anyway: do not signal inside it, just end as
@@ -103,10 +109,16 @@ Q_SIGNALS:
 
 private:
     enum class StopReason { None, Timeout, Cancelled, Abandoned };
+    void startWithAgent(AgentChannel* agent);
+    void agentStarted(quint32 pid) override;
+    void agentOutput(OutputStream stream, const QByteArray& data) override;
+    void agentExited(const agentframe::AgentFrame& exit) override;
+    void agentFailed(const QString& message, bool channelLost) override;
+    void deliver(OutputStream stream, const QByteArray& chunk);
     void stopInContainer(StopReason reason);
     void onExecFinished();
     void onStopFinished();
-    void checkContainerThenFinish();
+    void checkContainerThenFinish(const QString& agentFailure = QString());
     void finishWith(ExecResult result);
     ExecResult baseResult() const;
 
@@ -120,6 +132,9 @@ private:
     QPointer<EngineCommand> m_exec;
     QPointer<EngineCommand> m_stop;
     QPointer<EngineCommand> m_inspect;
+    QPointer<AgentChannel> m_agent;
+    quint32 m_channel = 0;                 // the agent's channel of this call; 0: plain exec
+    std::optional<int> m_agentExitCode;    // the agent's exit frame: code, or 128 + signal
     QTimer m_timeout;
     QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
     QElapsedTimer m_clock;

@@ -141,9 +141,23 @@ void EngineCommand::start() {
         }
     }
 #endif
-    m_process.closeWriteChannel();
+    if (!m_interactive) {
+        m_process.closeWriteChannel();
+    }
     if (m_timeout.interval() > 0) {
         m_timeout.start();
+    }
+}
+
+void EngineCommand::write(const QByteArray& data) {
+    if (m_interactive && m_process.state() != QProcess::NotRunning) {
+        m_process.write(data);
+    }
+}
+
+void EngineCommand::closeStandardInput() {
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.closeWriteChannel();
     }
 }
 
@@ -317,7 +331,7 @@ void EngineCommand::readPipe(int index) {
             break;
         }
     }
-    if (total > 0 && !m_paused && !m_processDone) {
+    if (total > 0 && !m_paused && !m_processDone && m_coalescing) {
         // Both pipes rest together, so one stream is never read ahead of the other's waiting output.
         for (QSocketNotifier* notifier : m_notifier) {
             if (notifier) {

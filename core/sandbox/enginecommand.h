@@ -34,6 +34,14 @@ public:
 
     // Stream chunks through outputReady() instead of collecting them.
     void setStreaming(bool streaming) { m_streaming = streaming; }
+    // Keeps the CLI's stdin open for write() (the agent channel) instead of closing it at start.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+    // Off: every read is delivered at once, for a channel whose round trip matters more than its chunk count.
+    void setCoalescing(bool coalescing) { m_coalescing = coalescing; }
+    // Interactive only: queues bytes for the CLI's stdin (QProcess writes them as the pipe takes them).
+    void write(const QByteArray& data);
+    void closeStandardInput();
+    qint64 bytesToWrite() const { return m_process.bytesToWrite(); }
     void start();
     // Stops (true) or resumes reading the streamed output. While paused the command is slowed
     // down by its full pipe, never its output dropped. A no-op where the platform has no own
@@ -87,6 +95,8 @@ private:
     QByteArray m_stderr;
     int m_exitCode = -1;
     bool m_streaming = false;
+    bool m_interactive = false;
+    bool m_coalescing = true;
     bool m_crashed = false;
     bool m_timedOut = false;
     bool m_failedToStart = false;

@@ -8,6 +8,25 @@
 
 namespace zeus {
 
+QString execModeName(ExecMode mode) {
+    switch (mode) {
+        case ExecMode::Agent:
+            return QStringLiteral("agent");
+        case ExecMode::Exec:
+            return QStringLiteral("exec");
+    }
+    return {};
+}
+
+std::optional<ExecMode> execModeFromName(const QString& name) {
+    for (const ExecMode mode : {ExecMode::Agent, ExecMode::Exec}) {
+        if (name == execModeName(mode)) {
+            return mode;
+        }
+    }
+    return std::nullopt;
+}
+
 ContainerSpec SandboxConfig::containerSpec(const QString& name, const QString& workspace,
                                            const QString& sessionId) const {
     ContainerSpec spec;
@@ -22,6 +41,9 @@ ContainerSpec SandboxConfig::containerSpec(const QString& name, const QString& w
     spec.cpus = cpus;
     spec.network = network;
     spec.podmanRootless = podmanRootless;
+    if (execMode == ExecMode::Agent) {
+        spec.agentSource = agentHostPath;
+    }
 #if defined(Q_OS_LINUX)
     // So files the command writes in the workspace stay the user's.
     spec.uid = int(::getuid());

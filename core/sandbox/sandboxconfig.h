@@ -7,7 +7,16 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace zeus {
+
+// How commands reach the container (SPEC §7):
+//   Agent - through the session's sandbox agent, falling back to Exec (said in the log) when it cannot start;
+//   Exec  - a plain `exec` per command, always.
+enum class ExecMode { Agent, Exec };
+QString execModeName(ExecMode mode);  // "agent", "exec"
+std::optional<ExecMode> execModeFromName(const QString& name);
 
 // Every setting of the sandbox in one plain value, filled by the composition root from
 // the user's settings and the command line. No QSettings here: the core stays testable
@@ -26,6 +35,13 @@ struct SandboxConfig {
     QString network;
     // Rootless Podman keeps the host uid through --userns=keep-id instead of --user.
     bool podmanRootless = false;
+
+    ExecMode execMode = ExecMode::Agent;
+    // The app's own agent binary on this host, mounted into each container (Linux, local engines); empty: the
+    // image's copy at imageAgentPath() is used, if it has one.
+    QString agentHostPath;
+    // Where the agent is inside a container of this config.
+    QString agentContainerPath() const { return agentHostPath.isEmpty() ? imageAgentPath() : containerAgentPath(); }
 
     // Per-call limits.
     int defaultTimeoutSeconds = 600;

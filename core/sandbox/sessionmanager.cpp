@@ -1,5 +1,6 @@
 #include "sandbox/sessionmanager.h"
 
+#include "sandbox/agentchannel.h"
 #include "sandbox/enginecommand.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
@@ -16,6 +17,9 @@ namespace {
 QString shortId(const QString& id) {
     return id.left(12);
 }
+
+// After this many crashes of its agent a container's commands run with plain exec.
+constexpr int kMaxAgentFailures = 3;
 
 QString lastLine(const QByteArray& output) {
     const QList<QByteArray> lines = output.trimmed().split('\n');
@@ -181,7 +185,7 @@ void SessionManager::execute(const ExecRequest& incoming) {
             return;
         }
         session.lastUsed.restart();
-        execution->start(session.containerId);
+        dispatch(session, execution);
         return;
     }
     session.waiting.append(execution);
@@ -191,6 +195,9 @@ void SessionManager::execute(const ExecRequest& incoming) {
 }
 
 void SessionManager::createContainer(Session& session) {
+    closeAgent(session);
+    session.agentFallback.clear();
+    session.agentFailures = 0;
     session.phase = ContainerPhase::Creating;
     setState(session, SessionState::Starting);
     const ContainerSpec spec = m_config.containerSpec(
@@ -287,9 +294,105 @@ void SessionManager::startWaiting(Session& session) {
     session.lastUsed.restart();
     for (const auto& execution : waiting) {
         if (execution) {
-            execution->start(session.containerId);
+            dispatch(session, execution);
         }
     }
+}
+
+void SessionManager::dispatch(Session& session, CommandExecution* execution) {
+    if (m_config.execMode == ExecMode::Exec || !session.agentFallback.isEmpty()) {
+        execution->start(session.containerId);
+        return;
+    }
+    if (session.agent && session.agent->state() == AgentChannel::State::Ready) {
+        execution->start(session.containerId, session.agent);
+        return;
+    }
+    session.agentWaiting.append(execution);
+    if (!session.agent) {
+        startAgent(session);
+    }
+}
+
+void SessionManager::startAgent(Session& session) {
+    auto* agent = new AgentChannel(*m_runtime, session.containerId, m_config.agentContainerPath(), this);
+    session.agent = agent;
+    const QString sessionId = session.id;
+    const auto runWaiting = [this](Session& s) {
+        const QList<QPointer<CommandExecution>> waiting = std::exchange(s.agentWaiting, {});
+        for (const auto& execution : waiting) {
+            if (execution) {
+                dispatch(s, execution);
+            }
+        }
+    };
+    connect(agent, &AgentChannel::ready, this, [this, sessionId, agent, runWaiting] {
+        Session* s = findSession(sessionId);
+        if (!s || s->agent != agent) {
+            return;
+        }
+        logEvent(*s, QStringLiteral("Sandbox agent %1 ready: commands run through it.").arg(agent->version()));
+        announceExecPath(*s);
+        runWaiting(*s);
+    });
+    connect(agent, &AgentChannel::failed, this, [this, sessionId, agent, runWaiting](const QString& reason) {
+        const bool wasReady = !agent->version().isEmpty();
+        agent->deleteLater();
+        Session* s = findSession(sessionId);
+        if (!s || s->agent != agent) {
+            return;
+        }
+        s->agent.clear();
+        if (!wasReady) {
+            s->agentFallback = reason;
+            logEvent(*s, QStringLiteral("The sandbox agent is not available (%1): commands run with plain exec.")
+                             .arg(reason));
+        } else if (++s->agentFailures >= kMaxAgentFailures) {
+            s->agentFallback = QStringLiteral("the agent stopped %1 times").arg(s->agentFailures);
+            logEvent(*s, QStringLiteral("The sandbox agent stopped (%1), %2 times in this container: commands run "
+                                        "with plain exec from now on.")
+                             .arg(reason)
+                             .arg(s->agentFailures));
+        } else {
+            logEvent(*s, QStringLiteral("The sandbox agent stopped (%1); it restarts for the next command.").arg(reason));
+        }
+        announceExecPath(*s);
+        runWaiting(*s);
+    });
+    connect(agent, &AgentChannel::logLine, this,
+            [sessionId](const QString& line) { qCInfo(lcSession) << "session" << sessionId << "agent:" << line; });
+    announceExecPath(session);
+    agent->start();
+}
+
+void SessionManager::closeAgent(Session& session) {
+    if (AgentChannel* agent = session.agent) {
+        session.agent.clear();
+        agent->close();  // its failed() on the exit deletes it; the container's removal ends it anyway
+        QTimer::singleShot(m_config.engineCallTimeoutMs, agent, &QObject::deleteLater);
+    }
+    session.agentWaiting.clear();
+}
+
+QString SessionManager::execPath(const QString& sessionId) const {
+    const Session* session = findSession(sessionId);
+    if (!session || session->phase != ContainerPhase::Ready) {
+        return {};
+    }
+    if (m_config.execMode == ExecMode::Exec) {
+        return QStringLiteral("exec (forced)");
+    }
+    if (!session->agentFallback.isEmpty()) {
+        return QStringLiteral("exec: ") + session->agentFallback;
+    }
+    if (session->agent && session->agent->state() == AgentChannel::State::Ready) {
+        return QStringLiteral("agent ") + session->agent->version();
+    }
+    return QStringLiteral("agent (starting)");
+}
+
+void SessionManager::announceExecPath(Session& session) {
+    Q_EMIT sessionExecPathChanged(session.id, execPath(session.id));
 }
 
 void SessionManager::onCallFinished(CommandExecution* execution, const ExecResult& result) {
@@ -298,7 +401,9 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
     if (session) {
         session->calls.removeAll(execution);
         session->waiting.removeAll(execution);
+        session->agentWaiting.removeAll(execution);
         if (result.containerLost && session->phase == ContainerPhase::Ready) {
+            closeAgent(*session);
             logEvent(*session, QStringLiteral("Container %1 stopped unexpectedly: %2")
                                    .arg(shortId(session->containerId), result.errorMessage));
             session->staleContainerId = session->containerId;
@@ -336,6 +441,7 @@ bool SessionManager::cancel(const QString& callId) {
     }
     if (Session* session = findSession(execution->request().sessionId)) {
         session->waiting.removeAll(execution);
+        session->agentWaiting.removeAll(execution);
     }
     execution->cancel();
     return true;
@@ -365,6 +471,7 @@ void SessionManager::endSession(const QString& sessionId) {
 }
 
 void SessionManager::removeContainer(Session& session, const QString& reason, SessionState newState) {
+    closeAgent(session);
     QStringList ids;
     if (!session.containerId.isEmpty()) {
         ids << session.containerId;
@@ -399,6 +506,7 @@ void SessionManager::shutdown() {
             }
         }
         session.waiting.clear();
+        closeAgent(session);
         if (!session.containerId.isEmpty()) {
             ids << session.containerId;
         }

@@ -18,6 +18,7 @@
 
 namespace zeus {
 
+class AgentChannel;
 class EngineCommand;
 
 // Runs commands in per-session containers (SPEC §3, §4).
@@ -59,6 +60,10 @@ public:
     SessionState sessionState(const QString& sessionId) const;
     QString containerId(const QString& sessionId) const;
     QList<SessionLogEntry> sessionLog(const QString& sessionId) const;
+    // How the session's commands reach its container, for the sessions table and diagnostics:
+    // "agent 0.1.0", "agent (starting)", "exec (forced)", "exec: <why the agent is not used>", or empty
+    // while the session has no container.
+    QString execPath(const QString& sessionId) const;
     int runningCalls() const { return int(m_calls.size()); }
 
 Q_SIGNALS:
@@ -71,6 +76,8 @@ Q_SIGNALS:
     void callFinished(const zeus::ExecResult& result);
     void sessionStateChanged(const QString& sessionId, zeus::SessionState state, const QString& containerId);
     void sessionLogEntryAdded(const QString& sessionId, const zeus::SessionLogEntry& entry);
+    // execPath() changed (agent ready, fell back, restarted).
+    void sessionExecPathChanged(const QString& sessionId, const QString& execPath);
     void orphanSweepFinished(int removed);
     void shutdownFinished();
 
@@ -85,6 +92,10 @@ private:
         QString staleContainerId;                   // a failed container still to be removed
         QList<QPointer<CommandExecution>> calls;    // running or waiting for the container
         QList<QPointer<CommandExecution>> waiting;  // waiting for the container
+        QPointer<AgentChannel> agent;               // the container's agent, while it starts or runs
+        QList<QPointer<CommandExecution>> agentWaiting;  // waiting for the agent's hello
+        QString agentFallback;  // why this container's commands run with plain exec; empty: through the agent
+        int agentFailures = 0;  // agent crashes in this container
         QTimer idleTimer;
         QElapsedTimer lastUsed;
         SessionLog log;
@@ -97,7 +108,11 @@ private:
     void createContainer(Session& session);
     void onContainerCreated(const QString& sessionId, EngineCommand* process);
     void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
-    static void startWaiting(Session& session);
+    void startWaiting(Session& session);
+    void dispatch(Session& session, CommandExecution* execution);
+    void startAgent(Session& session);
+    void closeAgent(Session& session);
+    void announceExecPath(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);
     void setState(Session& session, SessionState state);

@@ -1,15 +1,19 @@
 // zeus-bench-exec [docker|podman] [image]: the cost of execution through SessionManager
 // against the raw engine CLI, on the same engine, image and container, in one run.
-//   1. per command: SessionManager on a warm container vs `ENGINE exec CTR sh -c true`
+//   1. per command: SessionManager on a warm container vs `ENGINE exec CTR sh -c true`,
+//      through the sandbox agent (1a) and forced to plain exec (1b)
 //   2. a new session's first command vs `ENGINE run -d` (same flags) + `ENGINE exec`
-//   3. 64 MiB of output through SessionManager vs `ENGINE exec CTR head -c 64MiB` to a pipe
+//   3. 64 MiB of output through SessionManager vs `ENGINE exec CTR head -c 64MiB` to a pipe,
+//      through the agent (3a) and plain exec (3b)
 // Prints medians, the baseline beside each figure, and the ratio. Benchmark code may wait
 // synchronously; product code never does.
 #include "engine/dockerruntime.h"
 #include "sandbox/sessionmanager.h"
+#include "sandboxsetup.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QProcess>
@@ -55,8 +59,10 @@ double timedRaw(const QString& program, const QStringList& args, qint64* bytes =
 
 class Bench {
 public:
-    Bench(const QString& engine, const QString& image) : m_engine(engine) {
+    Bench(const QString& engine, const QString& image, ExecMode mode) : m_engine(engine) {
         m_config.image = image;
+        m_config.execMode = mode;
+        m_config.agentHostPath = SandboxSetup::findAgent(SandboxSetup::agentCandidates());
         m_config.ownerId = QStringLiteral("bench-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
         m_config.network = QStringLiteral("none");
         // The cap decides how much of the 64 MiB is kept as text (ZEUS_BENCH_CAP_MIB, default the
@@ -137,6 +143,12 @@ public:
     int m_counter = 0;
 };
 
+QString loadAverage() {
+    QFile file(QStringLiteral("/proc/loadavg"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromLatin1(file.readAll()).section(QLatin1Char(' '), 0, 2)
+                                          : QStringLiteral("unknown");
+}
+
 void report(const char* what, double app, double raw, const char* unit, const char* goal) {
     std::printf("%-46s app %9.2f %s   raw %9.2f %s   ratio %.3f   (goal %s)\n", what, app, unit, raw, unit,
                 raw > 0 ? app / raw : 0.0, goal);
@@ -152,26 +164,40 @@ int main(int argc, char** argv) {
     const QString image = args.value(2, QStringLiteral("zeus-desktop-sandbox:test"));
     const int perCommandRuns =
         qEnvironmentVariableIntValue("ZEUS_BENCH_RUNS") > 0 ? qEnvironmentVariableIntValue("ZEUS_BENCH_RUNS") : 41;
-    Bench bench(engine, image);
+    Bench bench(engine, image, ExecMode::Agent);
+    Bench plain(engine, image, ExecMode::Exec);
     const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
-    std::printf("engine %s, image %s, %d runs per figure (median)\n", qPrintable(engine), qPrintable(image),
-                perCommandRuns);
+    std::printf("engine %s, image %s, %d runs per figure (median), agent %s, load %s\n", qPrintable(engine),
+                qPrintable(image), perCommandRuns,
+                bench.m_config.agentHostPath.isEmpty() ? "NOT FOUND" : qPrintable(bench.m_config.agentHostPath),
+                qPrintable(loadAverage()));
 
     // 1. Per command on a warm container: alternate app and raw to share any drift.
-    if (bench.appRun(QStringLiteral("warm"), QStringLiteral("true")) < 0) {
-        std::fprintf(stderr, "the first command failed: %s\n", qPrintable(bench.m_last.errorMessage));
+    for (Bench* b : {&bench, &plain}) {
+        if (b->appRun(QStringLiteral("warm"), QStringLiteral("true")) < 0) {
+            std::fprintf(stderr, "the first command failed: %s\n", qPrintable(b->m_last.errorMessage));
+            return 1;
+        }
+    }
+    const QString execPath = bench.m_manager->execPath(QStringLiteral("warm"));
+    std::printf("session's exec path: %s\n", qPrintable(execPath));
+    if (!execPath.startsWith(QStringLiteral("agent "))) {
+        std::fprintf(stderr, "the agent is not in use: %s\n", qPrintable(execPath));
         return 1;
     }
     const QString container = bench.m_manager->containerId(QStringLiteral("warm"));
     QList<double> appTimes;
+    QList<double> plainTimes;
     QList<double> rawTimes;
     for (int i = 0; i < perCommandRuns; ++i) {
         appTimes << bench.appRun(QStringLiteral("warm"), QStringLiteral("true"));
+        plainTimes << plain.appRun(QStringLiteral("warm"), QStringLiteral("true"));
         rawTimes << timedRaw(
             runtime->program(),
             runtime->execArguments(container, {QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("true")}));
     }
-    report("1. per command (exec true)", median(appTimes), median(rawTimes), "ms", "ratio <= 1.05");
+    report("1a. per command, agent (true)", median(appTimes), median(rawTimes), "ms", "median <= 10 ms, ratio <= 0.1");
+    report("1b. per command, plain exec (true)", median(plainTimes), median(rawTimes), "ms", "record");
 
     // 2. A new session's first command vs raw run -d (the same flags) + exec.
     const int sessionRuns = qMax(5, perCommandRuns / 4);
@@ -215,8 +241,16 @@ int main(int argc, char** argv) {
                      &bytes);
         rawTimes << (raw > 0 ? double(bytes) / (1024.0 * 1024.0) / (raw / 1000.0) : 0);
     }
-    report("3. 64 MiB output throughput", median(appTimes), median(rawTimes), "MiB/s", "ratio >= 0.8");
+    report("3a. 64 MiB output throughput, agent", median(appTimes), median(rawTimes), "MiB/s", "ratio >= 0.8");
+
+    appTimes.clear();
+    for (int i = 0; i < bulkRuns; ++i) {
+        const double ms = plain.appRun(QStringLiteral("warm"), produce);
+        appTimes << (ms > 0 ? double(size) / (1024.0 * 1024.0) / (ms / 1000.0) : 0);
+    }
+    report("3b. 64 MiB output throughput, plain exec", median(appTimes), median(rawTimes), "MiB/s", "record");
 
     bench.shutdown();
+    plain.shutdown();
     return 0;
 }

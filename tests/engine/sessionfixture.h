@@ -17,7 +17,7 @@ inline QString uniqueOwner() {
     return QStringLiteral("test-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
 }
 
-// A config for tests: no network (the test engines have no bridge), small limits, the test image.
+// A config for tests: no network (the test engines have no bridge), small limits, the test image, the agent.
 inline SandboxConfig testConfig(const QString& owner) {
     SandboxConfig config;
     config.image = testImage();
@@ -27,6 +27,8 @@ inline SandboxConfig testConfig(const QString& owner) {
     config.memory = QStringLiteral("256m");
     config.cpus = QStringLiteral("1");
     config.killGraceMs = 1000;
+    // The project's own agent, mounted as the app mounts it (the test image has none of its own).
+    config.agentHostPath = QStringLiteral(ZEUS_AGENT_BINARY);
     return config;
 }
 

@@ -1,0 +1,294 @@
+#include "sandbox/agentchannel.h"
+
+#include "engine/containerruntime.h"
+#include "sandbox/agentcall.h"
+#include "sandbox/enginecommand.h"
+#include "support/logging.h"
+
+#include <utility>
+
+namespace zeus {
+
+namespace {
+// docker exec can take a second or more on a loaded machine; a hello later than this is a hung agent.
+constexpr int kHandshakeTimeoutMs = 15000;
+// The window is renewed once this much of it was handed on: few window frames, and the agent never
+// waits on a round trip while the app keeps up.
+constexpr quint32 kGrantThreshold = agentframe::kInitialWindow / 4;
+constexpr qsizetype kMaxStderrLine = 1024;
+}  // namespace
+
+AgentChannel::AgentChannel(const ContainerRuntime& runtime, QString containerId, QString agentPath, QObject* parent)
+    : QObject(parent), m_runtime(runtime), m_containerId(std::move(containerId)), m_agentPath(std::move(agentPath)) {
+    m_handshake.setSingleShot(true);
+    m_handshake.setInterval(kHandshakeTimeoutMs);
+    connect(&m_handshake, &QTimer::timeout, this,
+            [this] { fail(QStringLiteral("the agent did not answer within %1 s").arg(m_handshake.interval() / 1000)); });
+}
+
+AgentChannel::~AgentChannel() {
+    if (m_process && m_process->isRunning()) {
+        // Closing stdin ends the agent (and every process of its calls) even if the frame is not read.
+        m_process->closeStandardInput();
+    }
+}
+
+void AgentChannel::start() {
+    m_process = new EngineCommand(m_runtime.program(),
+                                  m_runtime.execInteractiveArguments(m_containerId, {m_agentPath}), 0, this);
+    m_process->setStreaming(true);
+    m_process->setInteractive(true);
+    m_process->setCoalescing(false);
+    connect(m_process, &EngineCommand::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
+        if (stream == OutputStream::Stdout) {
+            onOutput(chunk);
+        } else {
+            onStderr(chunk);
+        }
+    });
+    connect(m_process, &EngineCommand::finished, this, &AgentChannel::onProcessFinished);
+    m_handshake.start();
+    m_process->start();
+}
+
+quint32 AgentChannel::exec(AgentCall* call, const QByteArray& command, const QList<QByteArray>& environment,
+                           quint32 timeoutMs, quint32 graceMs) {
+    if (m_state != State::Ready || m_closed || m_channels.size() >= agentframe::kMaxChannels) {
+        return 0;
+    }
+    quint32 id = m_nextId;
+    while (id == 0 || m_channels.contains(id)) {
+        ++id;
+    }
+    m_nextId = id + 1;
+    Channel channel;
+    channel.call = call;
+    m_channels.insert(id, channel);
+    send(agentframe::execFrame(id, command, environment, timeoutMs, graceMs));
+    return id;
+}
+
+void AgentChannel::stop(quint32 channel, quint32 graceMs) {
+    const auto it = m_channels.find(channel);
+    if (it == m_channels.end() || m_state != State::Ready) {
+        return;
+    }
+    it->paused = false;  // a stopped command must be able to write its last output and exit
+    grant(channel, *it);
+    send(agentframe::stopFrame(channel, graceMs));
+}
+
+void AgentChannel::detach(quint32 channel) {
+    const auto it = m_channels.find(channel);
+    if (it == m_channels.end()) {
+        return;
+    }
+    if (it->call != nullptr && m_state == State::Ready) {
+        send(agentframe::stopFrame(channel, 0));
+    }
+    it->call = nullptr;  // kept until its exit, so the id is not reused under the old command's frames
+    it->paused = false;
+    grant(channel, *it);
+}
+
+void AgentChannel::setPaused(quint32 channel, bool paused) {
+    const auto it = m_channels.find(channel);
+    if (it == m_channels.end() || it->paused == paused) {
+        return;
+    }
+    it->paused = paused;
+    if (!paused) {
+        grant(channel, *it);
+    }
+}
+
+void AgentChannel::close() {
+    if (m_closed) {
+        return;
+    }
+    m_closed = true;
+    if (m_process && m_process->isRunning()) {
+        send(agentframe::closeFrame());
+        m_process->closeStandardInput();
+    }
+}
+
+void AgentChannel::send(const QByteArray& frame) {
+    if (m_process) {
+        m_process->write(frame);
+    }
+}
+
+void AgentChannel::grant(quint32 id, Channel& channel) {
+    if (channel.paused || channel.ungranted == 0 || m_state != State::Ready) {
+        return;
+    }
+    if (channel.ungranted < kGrantThreshold && channel.credit > 0) {
+        return;
+    }
+    send(agentframe::windowFrame(id, channel.ungranted));
+    channel.credit += channel.ungranted;
+    channel.ungranted = 0;
+}
+
+void AgentChannel::onOutput(const QByteArray& bytes) {
+    if (m_state == State::Failed) {
+        return;
+    }
+    m_reader.feed(bytes);
+    while (m_state != State::Failed) {
+        const std::optional<agentframe::AgentFrame> frame = m_reader.next();
+        if (!frame) {
+            if (m_reader.failed()) {
+                fail(QStringLiteral("the agent broke the protocol: %1").arg(m_reader.errorString()));
+            }
+            return;
+        }
+        handle(*frame);
+    }
+}
+
+void AgentChannel::handle(const agentframe::AgentFrame& frame) {
+    using agentframe::Type;
+    if (frame.type == Type::Hello) {
+        if (m_state != State::Starting) {
+            fail(QStringLiteral("the agent broke the protocol: a second hello"));
+            return;
+        }
+        m_handshake.stop();
+        if (frame.value != agentframe::kProtocolVersion) {
+            fail(QStringLiteral("the agent speaks protocol %1, this app %2 (agent version %3)")
+                     .arg(frame.value)
+                     .arg(agentframe::kProtocolVersion)
+                     .arg(frame.text.left(64)));
+            return;
+        }
+        m_version = frame.text.left(64);
+        m_state = State::Ready;
+        qCInfo(lcSession) << "agent" << m_version << "ready in" << m_containerId.left(12);
+        Q_EMIT ready();
+        return;
+    }
+    if (m_state != State::Ready) {
+        fail(QStringLiteral("the agent broke the protocol: a frame before its hello"));
+        return;
+    }
+    if (frame.channel == 0) {
+        if (frame.type == Type::Error) {
+            // The agent exits after it; the process's end fails the open calls with this reason.
+            m_failure = QStringLiteral("the agent reported: %1").arg(frame.text.left(200));
+            qCWarning(lcSession) << "agent error:" << frame.text.left(200);
+        }
+        return;
+    }
+    const auto it = m_channels.find(frame.channel);
+    if (it == m_channels.end()) {
+        fail(QStringLiteral("the agent broke the protocol: a frame for channel %1, which is not open").arg(frame.channel));
+        return;
+    }
+    AgentCall* call = it->call;
+    switch (frame.type) {
+        case Type::Started:
+            if (call != nullptr) {
+                call->agentStarted(frame.value);
+            }
+            return;
+        case Type::Stdout:
+        case Type::Stderr: {
+            const auto size = quint32(frame.data.size());
+            if (size > it->credit) {
+                fail(QStringLiteral("the agent broke the protocol: output past the window of channel %1")
+                         .arg(frame.channel));
+                return;
+            }
+            it->credit -= size;
+            it->ungranted += size;
+            if (call != nullptr) {
+                call->agentOutput(frame.type == Type::Stdout ? OutputStream::Stdout : OutputStream::Stderr,
+                                  frame.data);
+            }
+            // The call may have paused, detached or been stopped meanwhile: look the channel up again.
+            const auto again = m_channels.find(frame.channel);
+            if (again != m_channels.end()) {
+                grant(frame.channel, *again);
+            }
+            return;
+        }
+        case Type::Exit:
+            m_channels.erase(it);
+            if (call != nullptr) {
+                call->agentExited(frame);
+            }
+            return;
+        case Type::Error:
+            m_channels.erase(it);
+            if (call != nullptr) {
+                call->agentFailed(frame.text.left(500), false);
+            }
+            return;
+        case Type::AgentWindow:
+            return;  // stdin credit: this app sends no stdin yet
+        default:
+            fail(QStringLiteral("the agent broke the protocol: an unexpected frame"));
+            return;
+    }
+}
+
+void AgentChannel::onStderr(const QByteArray& bytes) {
+    m_stderrLine += bytes;
+    qsizetype newline = m_stderrLine.indexOf('\n');
+    while (newline >= 0) {
+        const QString line = QString::fromUtf8(m_stderrLine.left(qMin(newline, kMaxStderrLine))).trimmed();
+        m_stderrLine.remove(0, newline + 1);
+        if (!line.isEmpty()) {
+            Q_EMIT logLine(line);
+        }
+        newline = m_stderrLine.indexOf('\n');
+    }
+    if (m_stderrLine.size() > kMaxStderrLine) {
+        m_stderrLine.truncate(kMaxStderrLine);
+    }
+}
+
+void AgentChannel::onProcessFinished() {
+    if (m_state == State::Failed) {
+        return;
+    }
+    QString reason = m_failure;
+    if (reason.isEmpty()) {
+        const QString diagnostic = m_process ? m_process->diagnostic() : QString();
+        if (m_closed) {
+            reason = QStringLiteral("the agent was closed");
+        } else if (m_state == State::Starting) {
+            reason = QStringLiteral("the agent could not start (exit %1): %2")
+                         .arg(m_process ? m_process->exitCode() : -1)
+                         .arg(diagnostic.isEmpty() ? QStringLiteral("no message") : diagnostic);
+        } else {
+            reason = QStringLiteral("the agent stopped (exit %1)").arg(m_process ? m_process->exitCode() : -1);
+        }
+    }
+    fail(reason);
+}
+
+void AgentChannel::fail(const QString& reason) {
+    if (m_state == State::Failed) {
+        return;
+    }
+    m_state = State::Failed;
+    m_failure = reason;
+    m_handshake.stop();
+    qCWarning(lcSession) << "agent channel of" << m_containerId.left(12) << "failed:" << reason;
+    if (m_process && m_process->isRunning()) {
+        m_process->closeStandardInput();
+        m_process->stop();
+    }
+    const QHash<quint32, Channel> open = std::exchange(m_channels, {});
+    for (const Channel& channel : open) {
+        if (channel.call != nullptr) {
+            channel.call->agentFailed(reason, true);
+        }
+    }
+    Q_EMIT failed(reason);
+}
+
+}  // namespace zeus

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "sandbox/agentframe.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+namespace zeus {
+
+class AgentCall;
+class ContainerRuntime;
+class EngineCommand;
+
+// The pipe to one session's sandbox agent (SPEC §7, docs/agent-protocol.md): one
+// `ENGINE exec -i CONTAINER AGENT` process for the whole session, frames both ways, channel ids
+// for the calls that share it, and the output windows that keep a fast command from growing memory.
+//
+// Owns the exec process, the frame reader and the table of open channels. It treats the agent as
+// untrusted: a frame that breaks the protocol (size, type, an unknown channel, output past its
+// window, a second hello) ends the channel like a crash, and every open call is told at once.
+// Must never decide policy (which command, which environment: the caller's), never block, never
+// outlive a failure quietly: failed() is emitted exactly once, from Starting or Ready.
+class AgentChannel : public QObject {
+    Q_OBJECT
+
+public:
+    // Starting - the exec process runs, the agent's hello has not come yet;
+    // Ready    - hello came with protocol 1: calls may start;
+    // Failed   - the agent could not start, spoke another protocol, broke it, or exited.
+    enum class State { Starting, Ready, Failed };
+    Q_ENUM(State)
+
+    // agentPath: where the agent is inside the container (/run/zeus/agent or the image's copy).
+    AgentChannel(const ContainerRuntime& runtime, QString containerId, QString agentPath, QObject* parent = nullptr);
+    ~AgentChannel() override;
+
+    void setHandshakeTimeoutMs(int ms) { m_handshake.setInterval(ms); }
+    void start();
+    State state() const { return m_state; }
+    QString version() const { return m_version; }
+    QString failureReason() const { return m_failure; }
+    int openCalls() const { return int(m_channels.size()); }
+
+    // Starts a command on a new channel; 0 when the channel is not ready or has no free id (then
+    // nothing was sent and the call is not registered).
+    quint32 exec(AgentCall* call, const QByteArray& command, const QList<QByteArray>& environment, quint32 timeoutMs,
+                 quint32 graceMs);
+    // TERM to the call's group, KILL of all it left after the grace; its exit follows.
+    void stop(quint32 channel, quint32 graceMs);
+    // The call is gone: frames still coming for the channel are dropped; the command is stopped.
+    void detach(quint32 channel);
+    // Flow control: while paused the call's window is not renewed, so the agent stops reading its pipes.
+    void setPaused(quint32 channel, bool paused);
+    // Ends the agent: every call is stopped and every process they left is killed; the agent exits.
+    void close();
+
+Q_SIGNALS:
+    void ready();
+    void failed(const QString& reason);
+    // A line the agent wrote on its stderr (it never writes a command or an environment value there).
+    void logLine(const QString& line);
+
+private:
+    struct Channel {
+        AgentCall* call = nullptr;  // null once detached
+        quint32 credit = agentframe::kInitialWindow;
+        quint32 ungranted = 0;  // received and handed on, not yet granted back
+        bool paused = false;
+    };
+    void onOutput(const QByteArray& bytes);
+    void onStderr(const QByteArray& bytes);
+    void onProcessFinished();
+    void handle(const agentframe::AgentFrame& frame);
+    void grant(quint32 id, Channel& channel);
+    void fail(const QString& reason);
+    void send(const QByteArray& frame);
+
+    const ContainerRuntime& m_runtime;
+    QString m_containerId;
+    QString m_agentPath;
+    QPointer<EngineCommand> m_process;
+    agentframe::Reader m_reader;
+    QHash<quint32, Channel> m_channels;
+    QTimer m_handshake;
+    QByteArray m_stderrLine;
+    QString m_version;
+    QString m_failure;
+    State m_state = State::Starting;
+    quint32 m_nextId = 1;
+    bool m_closed = false;
+};
+
+}  // namespace zeus

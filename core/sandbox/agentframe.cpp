@@ -1,0 +1,233 @@
+#include "sandbox/agentframe.h"
+
+#include <QtEndian>
+
+namespace zeus::agentframe {
+
+namespace {
+
+void putU32(QByteArray& out, quint32 value) {
+    char bytes[4];
+    qToBigEndian(value, bytes);
+    out.append(bytes, 4);
+}
+
+quint32 getU32(const char* at) {
+    return qFromBigEndian<quint32>(at);
+}
+
+void putString(QByteArray& out, const QByteArray& text) {
+    putU32(out, quint32(text.size()));
+    out.append(text);
+}
+
+}  // namespace
+
+QByteArray anyFrame(Type type, quint32 channel, const QByteArray& payload) {
+    QByteArray out;
+    out.reserve(kHeaderSize + payload.size());
+    putU32(out, quint32(payload.size()));
+    out.append(char(type));
+    putU32(out, channel);
+    out.append(payload);
+    return out;
+}
+
+QByteArray execFrame(quint32 channel, const QByteArray& command, const QList<QByteArray>& environment,
+                     quint32 timeoutMs, quint32 graceMs, quint32 flags) {
+    QByteArray payload;
+    qsizetype size = 20 + command.size();
+    for (const QByteArray& entry : environment) {
+        size += 4 + entry.size();
+    }
+    payload.reserve(size);
+    putU32(payload, timeoutMs);
+    putU32(payload, graceMs);
+    putU32(payload, flags);
+    putU32(payload, quint32(environment.size()));
+    for (const QByteArray& entry : environment) {
+        putString(payload, entry);
+    }
+    putString(payload, command);
+    return anyFrame(Type::Exec, channel, payload);
+}
+
+QByteArray stdinFrame(quint32 channel, const QByteArray& data) {
+    return anyFrame(Type::Stdin, channel, data);
+}
+
+QByteArray signalFrame(quint32 channel, quint32 signalNumber) {
+    QByteArray payload;
+    putU32(payload, signalNumber);
+    return anyFrame(Type::Signal, channel, payload);
+}
+
+QByteArray stopFrame(quint32 channel, quint32 graceMs) {
+    QByteArray payload;
+    putU32(payload, graceMs);
+    return anyFrame(Type::Stop, channel, payload);
+}
+
+QByteArray windowFrame(quint32 channel, quint32 bytes) {
+    QByteArray payload;
+    putU32(payload, bytes);
+    return anyFrame(Type::Window, channel, payload);
+}
+
+QByteArray closeFrame() {
+    return anyFrame(Type::Close, 0, {});
+}
+
+QByteArray helloFrame(quint32 protocol, const QByteArray& version) {
+    QByteArray payload;
+    putU32(payload, protocol);
+    payload.append(version);
+    return anyFrame(Type::Hello, 0, payload);
+}
+
+QByteArray startedFrame(quint32 channel, quint32 pid) {
+    QByteArray payload;
+    putU32(payload, pid);
+    return anyFrame(Type::Started, channel, payload);
+}
+
+QByteArray outputFrame(quint32 channel, OutputStream stream, const QByteArray& data) {
+    return anyFrame(stream == OutputStream::Stdout ? Type::Stdout : Type::Stderr, channel, data);
+}
+
+QByteArray exitFrame(quint32 channel, bool signalled, qint32 value, ExitReason reason) {
+    QByteArray payload;
+    payload.append(char(signalled ? 1 : 0));
+    putU32(payload, quint32(value));
+    payload.append(char(reason));
+    return anyFrame(Type::Exit, channel, payload);
+}
+
+QByteArray errorFrame(quint32 channel, const QByteArray& message) {
+    return anyFrame(Type::Error, channel, message);
+}
+
+std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& payload, QString* why) {
+    const auto refuse = [why](const QString& message) {
+        *why = message;
+        return std::optional<AgentFrame>();
+    };
+    AgentFrame frame;
+    frame.channel = channel;
+    const auto needsCall = [&]() { return channel == 0; };
+    switch (type) {
+        case quint8(Type::Hello):
+            if (channel != 0 || payload.size() < 4 || payload.size() > 4 + 128) {
+                return refuse(QStringLiteral("malformed hello frame"));
+            }
+            frame.type = Type::Hello;
+            frame.value = getU32(payload.constData());
+            frame.text = QString::fromUtf8(payload.mid(4));
+            return frame;
+        case quint8(Type::Started):
+            if (needsCall() || payload.size() != 4) {
+                return refuse(QStringLiteral("malformed started frame"));
+            }
+            frame.type = Type::Started;
+            frame.value = getU32(payload.constData());
+            return frame;
+        case quint8(Type::Stdout):
+        case quint8(Type::Stderr):
+            if (needsCall() || payload.isEmpty() || quint32(payload.size()) > kMaxDataChunk) {
+                return refuse(QStringLiteral("malformed output frame"));
+            }
+            frame.type = Type(type);
+            frame.data = payload;
+            return frame;
+        case quint8(Type::Exit): {
+            if (needsCall() || payload.size() != 6) {
+                return refuse(QStringLiteral("malformed exit frame"));
+            }
+            const auto how = quint8(payload.at(0));
+            const auto reason = quint8(payload.at(5));
+            if (how > 1 || reason > quint8(ExitReason::Stopped)) {
+                return refuse(QStringLiteral("malformed exit frame"));
+            }
+            frame.type = Type::Exit;
+            frame.signalled = how == 1;
+            frame.exitCode = qint32(getU32(payload.constData() + 1));
+            frame.value = quint32(frame.exitCode);
+            frame.exitReason = reason;
+            if (frame.signalled && (frame.exitCode <= 0 || frame.exitCode > 64)) {
+                return refuse(QStringLiteral("malformed exit frame (signal %1)").arg(frame.exitCode));
+            }
+            return frame;
+        }
+        case quint8(Type::Error):
+            if (payload.size() > 1024) {
+                return refuse(QStringLiteral("malformed error frame"));
+            }
+            frame.type = Type::Error;
+            frame.text = QString::fromUtf8(payload);
+            return frame;
+        case quint8(Type::AgentWindow):
+            if (needsCall() || payload.size() != 4) {
+                return refuse(QStringLiteral("malformed window frame"));
+            }
+            frame.type = Type::AgentWindow;
+            frame.value = getU32(payload.constData());
+            return frame;
+        default:
+            return refuse(QStringLiteral("unknown frame type 0x%1").arg(type, 2, 16, QLatin1Char('0')));
+    }
+}
+
+void Reader::feed(const QByteArray& bytes) {
+    if (failed()) {
+        return;
+    }
+    if (m_offset > 0 && m_offset == m_buffer.size()) {
+        m_buffer.clear();
+        m_offset = 0;
+    }
+    m_buffer.append(bytes);
+}
+
+std::optional<AgentFrame> Reader::fail(const QString& why) {
+    m_error = why;
+    m_buffer.clear();
+    m_offset = 0;
+    return std::nullopt;
+}
+
+std::optional<AgentFrame> Reader::next() {
+    if (failed()) {
+        return std::nullopt;
+    }
+    const qsizetype available = m_buffer.size() - m_offset;
+    if (available < kHeaderSize) {
+        return std::nullopt;
+    }
+    const char* header = m_buffer.constData() + m_offset;
+    const quint32 length = getU32(header);
+    if (length > kMaxAgentPayload) {
+        return fail(QStringLiteral("frame of %1 bytes is over the limit of %2").arg(length).arg(kMaxAgentPayload));
+    }
+    if (available < kHeaderSize + qsizetype(length)) {
+        return std::nullopt;
+    }
+    const auto type = quint8(header[4]);
+    const quint32 channel = getU32(header + 5);
+    const QByteArray payload = m_buffer.mid(m_offset + kHeaderSize, length);
+    m_offset += kHeaderSize + qsizetype(length);
+    if (m_offset == m_buffer.size()) {
+        m_buffer.clear();
+        m_offset = 0;
+    } else if (m_offset > 256 * 1024) {
+        m_buffer.remove(0, m_offset);  // consumed bytes do not pile up behind a long stream of frames
+        m_offset = 0;
+    }
+    QString why;
+    std::optional<AgentFrame> frame = parse(type, channel, payload, &why);
+    if (!frame) {
+        return fail(why);
+    }
+    return frame;
+}
+
+}  // namespace zeus::agentframe

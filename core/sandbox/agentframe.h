@@ -1,0 +1,104 @@
+#pragma once
+
+#include "support/outputstream.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace zeus {
+
+// The frames of the sandbox agent protocol (docs/agent-protocol.md), as pure functions: frames to
+// bytes for what the app sends, and an incremental reader for what the agent sends. The agent is
+// untrusted input: the reader enforces the frame size limit and rejects anything version 1 does
+// not define, and never allocates more than one frame's worth ahead of the bytes it was given.
+namespace agentframe {
+
+inline constexpr quint32 kProtocolVersion = 1;
+inline constexpr int kHeaderSize = 9;
+// Limits of docs/agent-protocol.md.
+inline constexpr quint32 kMaxAgentPayload = 64 * 1024;    // agent -> app
+inline constexpr quint32 kMaxAppPayload = 1024 * 1024;    // app -> agent
+inline constexpr quint32 kMaxDataChunk = 32 * 1024;       // one stdout/stderr frame
+inline constexpr quint32 kInitialWindow = 256 * 1024;     // per call and direction
+inline constexpr int kMaxChannels = 64;
+inline constexpr quint32 kExecFlagStdin = 0x1;
+
+// Frame types. App -> agent first, then agent -> app (high bit set).
+enum class Type : quint8 {
+    Exec = 0x02,
+    Stdin = 0x03,
+    Signal = 0x04,
+    Stop = 0x05,
+    Window = 0x06,
+    Close = 0x07,
+    Hello = 0x81,
+    Started = 0x82,
+    Stdout = 0x83,
+    Stderr = 0x84,
+    Exit = 0x85,
+    Error = 0x86,
+    AgentWindow = 0x87,
+};
+
+// One frame from the agent, already checked against the protocol: its payload has the layout its
+// type defines, and a channel of 0 only where the type allows it.
+struct AgentFrame {
+    Type type = Type::Error;
+    quint32 channel = 0;
+    QByteArray data;          // Stdout / Stderr: the bytes
+    quint32 value = 0;        // Hello: protocol; Started: pid; AgentWindow: bytes
+    QString text;             // Hello: the agent's version; Error: the message
+    bool signalled = false;   // Exit: killed by a signal (value: its number) or exited (exitCode)
+    int exitCode = 0;         // Exit
+    quint8 exitReason = 0;    // Exit: 0 by itself, 1 its timeout passed, 2 stopped
+};
+
+// What a call's `exit` frame says.
+enum class ExitReason : quint8 { Itself = 0, TimedOut = 1, Stopped = 2 };
+
+// Encoders (app -> agent). Each returns one whole frame.
+QByteArray execFrame(quint32 channel, const QByteArray& command, const QList<QByteArray>& environment, quint32 timeoutMs,
+                quint32 graceMs, quint32 flags = 0);
+QByteArray stdinFrame(quint32 channel, const QByteArray& data);
+QByteArray signalFrame(quint32 channel, quint32 signalNumber);
+QByteArray stopFrame(quint32 channel, quint32 graceMs);
+QByteArray windowFrame(quint32 channel, quint32 bytes);
+QByteArray closeFrame();
+
+// Any frame, for the agent side of tests and the fuzz target's round trip.
+QByteArray anyFrame(Type type, quint32 channel, const QByteArray& payload);
+QByteArray helloFrame(quint32 protocol, const QByteArray& version);
+QByteArray startedFrame(quint32 channel, quint32 pid);
+QByteArray outputFrame(quint32 channel, OutputStream stream, const QByteArray& data);
+QByteArray exitFrame(quint32 channel, bool signalled, qint32 value, ExitReason reason);
+QByteArray errorFrame(quint32 channel, const QByteArray& message);
+
+// Reads the agent's byte stream frame by frame. Feed it what the pipe gave; take frames until
+// next() returns nothing. After a protocol error it stays failed (the channel is over): the
+// stream has no way to resynchronise, and guessing would let a hostile agent smuggle frames.
+class Reader {
+public:
+    void feed(const QByteArray& bytes);
+    // The next complete frame, if one is buffered; nullopt when more bytes are needed or on error.
+    std::optional<AgentFrame> next();
+    bool failed() const { return !m_error.isEmpty(); }
+    QString errorString() const { return m_error; }
+    // Bytes held for an incomplete frame (never more than one frame's header and payload).
+    qsizetype buffered() const { return m_buffer.size() - m_offset; }
+
+private:
+    std::optional<AgentFrame> fail(const QString& why);
+    QByteArray m_buffer;
+    qsizetype m_offset = 0;
+    QString m_error;
+};
+
+// The payload checks of one frame (exposed for the tests and the fuzz target).
+std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& payload, QString* why);
+
+}  // namespace agentframe
+}  // namespace zeus

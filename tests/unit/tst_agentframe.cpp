@@ -1,0 +1,192 @@
+// agentframe: the sandbox agent protocol's bytes (docs/agent-protocol.md) — the app's frames byte for byte, and
+// the reader's handling of what an untrusted agent may send: split input, limits, unknown types, bad payloads.
+#include "sandbox/agentframe.h"
+
+#include <QTest>
+
+using namespace zeus;
+using namespace zeus::agentframe;
+
+namespace {
+QByteArray hex(const char* text) {
+    return QByteArray::fromHex(text);
+}
+}  // namespace
+
+class TestAgentFrame : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void appFramesByteForByte_data();
+    void appFramesByteForByte();
+    void readsEveryAgentFrame();
+    void readsAcrossAnySplit();
+    void refusesBadFrames_data();
+    void refusesBadFrames();
+    void staysFailedAfterAnError();
+    void oversizeHeaderFailsBeforeThePayloadArrives();
+    void consumedBytesDoNotPileUp();
+};
+
+void TestAgentFrame::appFramesByteForByte_data() {
+    QTest::addColumn<QByteArray>("frame");
+    QTest::addColumn<QByteArray>("expected");
+    // length, type, channel, payload
+    QTest::newRow("exec") << execFrame(7, "ls", {"A=1"}, 1000, 2000, 0)
+                          << hex("0000001d" "02" "00000007"
+                                 "000003e8" "000007d0" "00000000" "00000001" "00000003" "413d31" "00000002" "6c73");
+    QTest::newRow("exec with stdin") << execFrame(1, "", {}, 0, 0, kExecFlagStdin)
+                                     << hex("00000014" "02" "00000001" "00000000" "00000000" "00000001" "00000000"
+                                            "00000000");
+    QTest::newRow("stdin") << stdinFrame(3, "ab") << hex("00000002" "03" "00000003" "6162");
+    QTest::newRow("stdin eof") << stdinFrame(3, {}) << hex("00000000" "03" "00000003");
+    QTest::newRow("signal") << signalFrame(2, 2) << hex("00000004" "04" "00000002" "00000002");
+    QTest::newRow("stop") << stopFrame(9, 2000) << hex("00000004" "05" "00000009" "000007d0");
+    QTest::newRow("window") << windowFrame(0x01020304, 65536) << hex("00000004" "06" "01020304" "00010000");
+    QTest::newRow("close") << closeFrame() << hex("00000000" "07" "00000000");
+}
+
+void TestAgentFrame::appFramesByteForByte() {
+    QFETCH(QByteArray, frame);
+    QFETCH(QByteArray, expected);
+    QCOMPARE(frame.toHex(), expected.toHex());
+}
+
+void TestAgentFrame::readsEveryAgentFrame() {
+    Reader reader;
+    reader.feed(helloFrame(1, "0.1.0") + startedFrame(5, 42) + outputFrame(5, OutputStream::Stdout, "out")
+                + outputFrame(5, OutputStream::Stderr, QByteArray("\xff\x00", 2)) + exitFrame(5, false, 3, ExitReason::Itself)
+                + exitFrame(6, true, 9, ExitReason::Stopped) + errorFrame(7, "no shell") + errorFrame(0, "bye")
+                + anyFrame(Type::AgentWindow, 5, hex("00001000")));
+    auto frame = reader.next();
+    QVERIFY(frame);
+    QCOMPARE(frame->type, Type::Hello);
+    QCOMPARE(frame->value, 1u);
+    QCOMPARE(frame->text, QStringLiteral("0.1.0"));
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::Started);
+    QCOMPARE(frame->channel, 5u);
+    QCOMPARE(frame->value, 42u);
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::Stdout);
+    QCOMPARE(frame->data, QByteArray("out"));
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::Stderr);
+    QCOMPARE(frame->data, QByteArray("\xff\x00", 2));
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::Exit);
+    QVERIFY(!frame->signalled);
+    QCOMPARE(frame->exitCode, 3);
+    QCOMPARE(frame->exitReason, quint8(ExitReason::Itself));
+    frame = reader.next();
+    QVERIFY(frame->signalled);
+    QCOMPARE(frame->exitCode, 9);
+    QCOMPARE(frame->exitReason, quint8(ExitReason::Stopped));
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::Error);
+    QCOMPARE(frame->channel, 7u);
+    QCOMPARE(frame->text, QStringLiteral("no shell"));
+    frame = reader.next();
+    QCOMPARE(frame->channel, 0u);
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::AgentWindow);
+    QCOMPARE(frame->value, 4096u);
+    QVERIFY(!reader.next());
+    QVERIFY(!reader.failed());
+    QCOMPARE(reader.buffered(), 0);
+}
+
+void TestAgentFrame::readsAcrossAnySplit() {
+    const QByteArray stream = helloFrame(1, "v") + outputFrame(1, OutputStream::Stdout, QByteArray(1000, 'x'))
+                              + exitFrame(1, false, 0, ExitReason::Itself);
+    for (int step = 1; step <= 17; ++step) {
+        Reader reader;
+        QList<Type> types;
+        qsizetype outputBytes = 0;
+        for (qsizetype at = 0; at < stream.size(); at += step) {
+            reader.feed(stream.mid(at, step));
+            while (const auto frame = reader.next()) {
+                types << frame->type;
+                outputBytes += frame->data.size();
+            }
+        }
+        QVERIFY2(!reader.failed(), qPrintable(reader.errorString()));
+        QCOMPARE(types, (QList<Type>{Type::Hello, Type::Stdout, Type::Exit}));
+        QCOMPARE(outputBytes, 1000);
+    }
+}
+
+void TestAgentFrame::refusesBadFrames_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("unknown type") << anyFrame(Type(0x99), 1, {}) << QStringLiteral("unknown frame type 0x99");
+    QTest::newRow("an app frame type") << anyFrame(Type::Exec, 1, {}) << QStringLiteral("unknown frame type 0x02");
+    QTest::newRow("hello on a call") << anyFrame(Type::Hello, 1, hex("00000001")) << QStringLiteral("malformed hello");
+    QTest::newRow("hello too short") << anyFrame(Type::Hello, 0, hex("0001")) << QStringLiteral("malformed hello");
+    QTest::newRow("hello version too long")
+        << anyFrame(Type::Hello, 0, hex("00000001") + QByteArray(200, 'v')) << QStringLiteral("malformed hello");
+    QTest::newRow("started on channel 0") << startedFrame(0, 1) << QStringLiteral("malformed started");
+    QTest::newRow("started without pid") << anyFrame(Type::Started, 1, {}) << QStringLiteral("malformed started");
+    QTest::newRow("empty output") << anyFrame(Type::Stdout, 1, {}) << QStringLiteral("malformed output");
+    QTest::newRow("output on channel 0") << outputFrame(0, OutputStream::Stderr, "x")
+                                         << QStringLiteral("malformed output");
+    QTest::newRow("output chunk over 32 KiB")
+        << outputFrame(1, OutputStream::Stdout, QByteArray(int(kMaxDataChunk) + 1, 'x'))
+        << QStringLiteral("malformed output");
+    QTest::newRow("exit too short") << anyFrame(Type::Exit, 1, hex("0000")) << QStringLiteral("malformed exit");
+    QTest::newRow("exit unknown how") << anyFrame(Type::Exit, 1, hex("02" "00000000" "00"))
+                                      << QStringLiteral("malformed exit");
+    QTest::newRow("exit unknown reason") << anyFrame(Type::Exit, 1, hex("00" "00000000" "03"))
+                                         << QStringLiteral("malformed exit");
+    QTest::newRow("signal 0") << exitFrame(1, true, 0, ExitReason::Itself) << QStringLiteral("malformed exit");
+    QTest::newRow("signal 1000") << exitFrame(1, true, 1000, ExitReason::Itself) << QStringLiteral("malformed exit");
+    QTest::newRow("huge error text") << errorFrame(1, QByteArray(2000, 'e')) << QStringLiteral("malformed error");
+    QTest::newRow("window without size") << anyFrame(Type::AgentWindow, 1, {}) << QStringLiteral("malformed window");
+    QTest::newRow("over the size limit") << hex("00010001" "83" "00000001") << QStringLiteral("over the limit");
+}
+
+void TestAgentFrame::refusesBadFrames() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, why);
+    Reader reader;
+    reader.feed(bytes);
+    QVERIFY(!reader.next());
+    QVERIFY(reader.failed());
+    QVERIFY2(reader.errorString().contains(why), qPrintable(reader.errorString()));
+}
+
+void TestAgentFrame::staysFailedAfterAnError() {
+    Reader reader;
+    reader.feed(anyFrame(Type(0x42), 0, {}) + helloFrame(1, "v"));
+    QVERIFY(!reader.next());
+    QVERIFY(reader.failed());
+    reader.feed(helloFrame(1, "v"));
+    QVERIFY(!reader.next());  // no resynchronising on a stream that lied once
+    QCOMPARE(reader.buffered(), 0);
+}
+
+void TestAgentFrame::oversizeHeaderFailsBeforeThePayloadArrives() {
+    Reader reader;
+    reader.feed(hex("7fffffff" "83" "00000001"));  // a 2 GiB frame: refused from its header alone
+    QVERIFY(!reader.next());
+    QVERIFY(reader.failed());
+    QCOMPARE(reader.buffered(), 0);
+}
+
+void TestAgentFrame::consumedBytesDoNotPileUp() {
+    Reader reader;
+    const QByteArray chunk = outputFrame(1, OutputStream::Stdout, QByteArray(int(kMaxDataChunk), 'x'));
+    for (int i = 0; i < 200; ++i) {
+        reader.feed(chunk + chunk.left(5));  // always a partial frame left over
+        while (reader.next()) {
+        }
+        reader.feed(chunk.mid(5));
+        while (reader.next()) {
+        }
+    }
+    QVERIFY(!reader.failed());
+    QCOMPARE(reader.buffered(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestAgentFrame)
+#include "tst_agentframe.moc"
