@@ -10,6 +10,7 @@
 #include "modes.h"
 #include "runtime/runtimedetector.h"
 #include "sandboxsetup.h"
+#include "support/processrunner.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -23,7 +24,8 @@ namespace zeus {
 namespace {
 
 void printReport(const AppOptions& options, AppSettings& settings, const DetectionResult& detection,
-                 const std::optional<ImageInspection>& inspection, const QString& image, const QString& buildCommand) {
+                 const std::optional<ImageInspection>& inspection, const QString& image, const QString& buildCommand,
+                 const DiagnosticSections::AgentFacts& agent) {
     DiagnosticsReport report;
     report.setDetection(detection);
 
@@ -46,6 +48,7 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
     imageFacts.inspection = inspection;
     imageFacts.buildCommand = buildCommand;
     report.addSection(DiagnosticSections::image(imageFacts));
+    report.addSection(DiagnosticSections::agent(agent));
     report.addSection(
         DiagnosticSections::resourceLimits(detection, settings.pidsLimit(), settings.memoryMiB(), settings.cpus()));
     report.addSection(
@@ -76,11 +79,29 @@ int runDiagnoseMode(const AppOptions& options) {
     ImageInspector inspector;
     std::unique_ptr<ContainerRuntime> runtime;
     DetectionResult detection;
+    DiagnosticSections::AgentFacts agent;
+    ProcessRunner agentVersion;
+    agentVersion.setTimeoutMs(5000);
     int exitCode = 1;
 
     QObject::connect(&inspector, &ImageInspector::finished, &detector, [&](const ImageInspection& inspection) {
-        printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image));
-        QCoreApplication::exit(exitCode);
+        if (agent.hostPath.isEmpty() || agent.forcedExec) {
+            printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image), agent);
+            QCoreApplication::exit(exitCode);
+            return;
+        }
+        // The agent the sessions would mount: does it run, and is it this app's version?
+        QObject::connect(&agentVersion, &ProcessRunner::finished, &detector, [&, inspection](const ProcessResult& r) {
+            agent.versionOutput = r.succeeded() ? QString::fromUtf8(r.standardOutput).trimmed()
+                                                : QStringLiteral("(did not run: %1)")
+                                                      .arg(r.errorString.isEmpty() ? QString::fromUtf8(r.standardError.trimmed().left(200))
+                                                                                   : r.errorString);
+            printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image), agent);
+            QCoreApplication::exit(exitCode);
+        });
+        agentVersion.setProgram(agent.hostPath);
+        agentVersion.setArguments({QStringLiteral("--version")});
+        agentVersion.start();
     });
     QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector, [&](const DetectionResult& result) {
         detection = result;
@@ -90,9 +111,13 @@ int runDiagnoseMode(const AppOptions& options) {
         overrides.image = options.image;
         overrides.profile = options.profile;
     overrides.execMode = options.execMode;
-        runtime = SandboxSetup::from(result, settings, overrides).runtime;
+        SandboxSetup setup = SandboxSetup::from(result, settings, overrides);
+        runtime = std::move(setup.runtime);
+        agent.runtime = result.chosen;
+        agent.forcedExec = setup.config.execMode == ExecMode::Exec;
+        agent.hostPath = setup.config.agentHostPath;
         if (!runtime) {
-            printReport(options, settings, detection, std::nullopt, image, QString());
+            printReport(options, settings, detection, std::nullopt, image, QString(), agent);
             QCoreApplication::exit(exitCode);
             return;
         }

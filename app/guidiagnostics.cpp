@@ -5,6 +5,7 @@
 #include "dashboard/workspacepanel.h"
 #include "diagnosticsections.h"
 #include "guiservice.h"
+#include "sandbox/sessionmanager.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
 
@@ -53,6 +54,23 @@ DiagnosticsReport GuiService::buildReport() const {
         image.inspection = m_lastImageInspection;
     }
     report.addSection(DiagnosticSections::image(image));
+
+    DiagnosticSections::AgentFacts agent;
+    agent.forcedExec = config.execMode == ExecMode::Exec;
+    if (detection) {
+        const SandboxSetup setup = m_sandbox.setupFor(*detection);
+        agent.runtime = detection->chosen;
+        agent.hostPath = setup.config.agentHostPath;
+    }
+    if (const SessionManager* manager = m_sandbox.manager()) {
+        for (const QString& sessionId : manager->sessionIds()) {
+            const QString path = manager->execPath(sessionId);
+            if (!path.isEmpty()) {
+                agent.sessions << sessionId + QStringLiteral(": ") + path;
+            }
+        }
+    }
+    report.addSection(DiagnosticSections::agent(agent));
     report.addSection(DiagnosticSections::resourceLimits(detection, m_settings->pidsLimit(), m_settings->memoryMiB(),
                                                          m_settings->cpus()));
     report.addSection(DiagnosticSections::workspaces(DiagnosticSections::checkFolders(approved, runFolder)));

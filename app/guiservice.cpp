@@ -294,6 +294,7 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
                 updateStatus();
             });
     connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
+    connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
     if (monitor) {
         connect(monitor, &ContainerMonitor::containerEvent, this,
                 [sessions](const QString& containerId, const QString&, ContainerEvent::State state, int exitCode) {

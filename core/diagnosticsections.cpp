@@ -1,6 +1,9 @@
 #include "diagnosticsections.h"
 
 #include "diagnosticsreport.h"
+#include "engine/containerspec.h"
+
+#include <zeus/buildinfo.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -62,7 +65,7 @@ QString versioned(const RuntimeProbe& probe) {
 
 QStringList DiagnosticSections::checkOrder() {
     return {QStringLiteral("runtime"),         QStringLiteral("engine"),     QStringLiteral("image"),
-            QStringLiteral("resource_limits"), QStringLiteral("workspaces"), QStringLiteral("keychain"),
+            QStringLiteral("agent"),           QStringLiteral("resource_limits"), QStringLiteral("workspaces"), QStringLiteral("keychain"),
             QStringLiteral("backend")};
 }
 
@@ -71,6 +74,7 @@ QString DiagnosticSections::checkTitle(const QString& id) {
         {QStringLiteral("runtime"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Container runtime")},
         {QStringLiteral("engine"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Engine reachable")},
         {QStringLiteral("image"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Sandbox image")},
+        {QStringLiteral("agent"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Sandbox agent")},
         {QStringLiteral("resource_limits"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Resource limits")},
         {QStringLiteral("workspaces"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Approved folders")},
         {QStringLiteral("keychain"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Keychain")},
@@ -266,6 +270,46 @@ DiagnosticSection DiagnosticSections::image(const ImageFacts& facts) {
     text.prepend(check.summary);
     return DiagnosticSection{
         QStringLiteral("image"), tr("Sandbox image"), value, text.join(QLatin1Char('\n')), {check}};
+}
+
+DiagnosticSection DiagnosticSections::agent(const AgentFacts& facts) {
+    QJsonObject value;
+    value.insert(QStringLiteral("mode"), facts.forcedExec ? QStringLiteral("exec") : QStringLiteral("agent"));
+    value.insert(QStringLiteral("host_path"), facts.hostPath);
+    const QString version = facts.versionOutput.trimmed().section(QLatin1Char(' '), -1);
+    value.insert(QStringLiteral("version"), version);
+    value.insert(QStringLiteral("sessions"), QJsonArray::fromStringList(facts.sessions));
+    DiagnosticCheck check;
+    if (facts.forcedExec) {
+        check = row("agent", Level::Ok, tr("agent: not used (exec mode chosen); each command is a plain exec."));
+    } else if (!facts.runtime) {
+        check = row("agent", Level::Warning, tr("agent: not checked: no usable container runtime."),
+                    tr("Fix the container runtime first (see the checks above)."));
+    } else if (*facts.runtime == RuntimeKind::Apple) {
+        check = row("agent", Level::Ok,
+                    tr("agent: from the sandbox image (%1); a session without it runs plain exec and says so.")
+                        .arg(imageAgentPath()));
+    } else if (facts.hostPath.isEmpty()) {
+        check = row("agent", Level::Warning,
+                    tr("agent: not found beside the app; sessions use the image's copy if it has one, else plain "
+                       "exec (slower: one engine exec per command)."),
+                    tr("Reinstall Zeus Desktop, or build the project's agent target."));
+    } else if (facts.versionOutput.isEmpty()) {
+        check = row("agent", Level::Ok,
+                    tr("agent: found at %1; each session checks its version when it starts.").arg(facts.hostPath));
+    } else if (version != QStringLiteral(ZEUS_VERSION)) {
+        check = row("agent", Level::Warning,
+                    tr("agent: %1 answered "%2", not version %3.")
+                        .arg(facts.hostPath, facts.versionOutput.trimmed().left(80), QStringLiteral(ZEUS_VERSION)),
+                    tr("Reinstall Zeus Desktop so the app and its agent match."));
+    } else {
+        check = row("agent", Level::Ok, tr("agent: ok (version %1, %2)").arg(version, facts.hostPath));
+    }
+    QString text = check.summary;
+    for (const QString& session : facts.sessions) {
+        text += QLatin1Char('\n') + session;
+    }
+    return DiagnosticSection{QStringLiteral("agent"), tr("Sandbox agent"), value, text, {check}};
 }
 
 DiagnosticSection DiagnosticSections::resourceLimits(const std::optional<DetectionResult>& detection, int pidsLimit,

@@ -79,6 +79,16 @@ public:
     // "image".
     static DiagnosticSection image(const ImageFacts& facts);
 
+    // "agent": the sandbox agent the sessions use (SPEC §7).
+    struct AgentFacts {
+        std::optional<RuntimeKind> runtime;  // the chosen runtime; nullopt: none
+        bool forcedExec = false;             // --exec-mode exec or the setting
+        QString hostPath;                    // the host's agent, mounted into containers; empty: none found
+        QString versionOutput;               // what `agent --version` printed; empty: not run
+        QStringList sessions;                // live sessions' exec paths ("s1: agent 0.1.0"), GUI only
+    };
+    static DiagnosticSection agent(const AgentFacts& facts);
+
     // "resource_limits": whether the chosen engine will enforce --memory, --pids-limit and --cpus (from its
     // probe's cgroup facts; Apple's VM bounds memory and CPUs itself).
     static DiagnosticSection resourceLimits(const std::optional<DetectionResult>& detection, int pidsLimit,

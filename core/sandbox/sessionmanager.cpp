@@ -491,6 +491,7 @@ void SessionManager::removeContainer(Session& session, const QString& reason, Se
     session.phase = ContainerPhase::None;
     logEvent(session, reason);
     setState(session, newState);
+    announceExecPath(session);
 }
 
 void SessionManager::shutdown() {

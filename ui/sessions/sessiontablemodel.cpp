@@ -58,6 +58,8 @@ QVariant SessionTableModel::data(const QModelIndex& index, int role) const {
                 return QDir::toNativeSeparators(row.workspace);
             case SessionColumn:
                 return row.sessionId;
+            case ExecColumn:
+                return row.execPath;
             default:
                 return {};
         }
@@ -89,6 +91,11 @@ QVariant SessionTableModel::data(const QModelIndex& index, int role) const {
             return row.cpuPercent < 0 ? QStringLiteral("—") : QStringLiteral("%1 %").arg(row.cpuPercent, 0, 'f', 1);
         case MemoryColumn:
             return formatBytes(row.memoryBytes);
+        case ExecColumn:
+            if (row.execPath.startsWith(QStringLiteral("exec: "))) {
+                return tr("exec (agent unavailable)");  // the reason is the tooltip
+            }
+            return row.execPath.isEmpty() ? QStringLiteral("—") : row.execPath;
         default:
             return {};
     }
@@ -117,9 +124,20 @@ QVariant SessionTableModel::headerData(int section, Qt::Orientation orientation,
             return tr("CPU");
         case MemoryColumn:
             return tr("Memory");
+        case ExecColumn:
+            return tr("Runs via");
         default:
             return {};
     }
+}
+
+void SessionTableModel::setExecPath(const QString& sessionId, const QString& execPath) {
+    const int row = rowOf(sessionId);
+    if (row < 0 || m_rows.at(row).execPath == execPath) {
+        return;
+    }
+    m_rows[row].execPath = execPath;
+    changed(row);
 }
 
 int SessionTableModel::rowOf(const QString& sessionId) const {

@@ -30,6 +30,7 @@ public:
         LastExitColumn,
         CpuColumn,
         MemoryColumn,
+        ExecColumn,  // how commands reach the container: the agent, or plain exec and why
         ColumnCount
     };
 
@@ -44,6 +45,8 @@ public:
     void noteCall(const QString& sessionId, const QString& workspace,
                   const QDateTime& when = QDateTime::currentDateTime());
     void setSessionState(const QString& sessionId, SessionState state, const QString& containerId);
+    // SessionManager::execPath(): "agent 0.1.0", "exec: <why>"...; ignored for a session without a row.
+    void setExecPath(const QString& sessionId, const QString& execPath);
     void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
     // From the engine's stats; negative values clear.
     void setUsage(const QString& sessionId, double cpuPercent, qint64 memoryBytes);
@@ -83,6 +86,7 @@ private:
         QString engineNote;  // from the engine's events, until the session state changes
         double cpuPercent = -1;
         qint64 memoryBytes = -1;
+        QString execPath;
     };
     Row& rowFor(const QString& sessionId);
     void changed(int row);
