@@ -49,8 +49,18 @@ enum {
 };
 
 enum {
-    T_EXEC = 0x02, T_STDIN = 0x03, T_SIGNAL = 0x04, T_STOP = 0x05, T_WINDOW = 0x06, T_CLOSE = 0x07,
-    T_HELLO = 0x81, T_STARTED = 0x82, T_STDOUT = 0x83, T_STDERR = 0x84, T_EXIT = 0x85, T_ERROR = 0x86,
+    T_EXEC = 0x02,
+    T_STDIN = 0x03,
+    T_SIGNAL = 0x04,
+    T_STOP = 0x05,
+    T_WINDOW = 0x06,
+    T_CLOSE = 0x07,
+    T_HELLO = 0x81,
+    T_STARTED = 0x82,
+    T_STDOUT = 0x83,
+    T_STDERR = 0x84,
+    T_EXIT = 0x85,
+    T_ERROR = 0x86,
     T_WINDOW_OUT = 0x87,
 };
 
@@ -68,7 +78,7 @@ struct call {
     uint64_t window;  /* output bytes we may still send */
     int fdin;         /* our end of the command's stdin, -1 when none or closed */
     int has_stdin, in_eof, in_broken;
-    unsigned char *inq;
+    unsigned char* inq;
     size_t inlen;
     uint32_t in_credit; /* stdin bytes the app may still send */
     uint64_t deadline;  /* 0: no timeout */
@@ -84,7 +94,7 @@ static int in_open = 1;
 static pid_t self_pid;
 
 static struct {
-    unsigned char *buf;
+    unsigned char* buf;
     size_t head, len, cap;
 } outq;
 
@@ -96,7 +106,7 @@ static size_t ntags, captags;
 
 static void shutdown_all(int code, int send_frames) __attribute__((noreturn));
 
-static void note(const char *msg) {
+static void note(const char* msg) {
     /* Short, fixed messages only: never a command or an environment value. */
     char line[256];
     int n = snprintf(line, sizeof line, "zeus-sandbox-agent: %s\n", msg);
@@ -106,8 +116,8 @@ static void note(const char *msg) {
     }
 }
 
-static void *xrealloc(void *p, size_t n) {
-    void *q = realloc(p, n);
+static void* xrealloc(void* p, size_t n) {
+    void* q = realloc(p, n);
     if (!q) {
         note("out of memory");
         _exit(1);
@@ -121,11 +131,11 @@ static uint64_t now_ms(void) {
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static uint32_t get32(const unsigned char *p) {
+static uint32_t get32(const unsigned char* p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static void put32(unsigned char *p, uint32_t v) {
+static void put32(unsigned char* p, uint32_t v) {
     p[0] = (unsigned char)(v >> 24);
     p[1] = (unsigned char)(v >> 16);
     p[2] = (unsigned char)(v >> 8);
@@ -134,7 +144,7 @@ static void put32(unsigned char *p, uint32_t v) {
 
 /* ---- output queue ----------------------------------------------------------------------- */
 
-static unsigned char *outq_reserve(size_t n) {
+static unsigned char* outq_reserve(size_t n) {
     if (outq.head > 0 && outq.head + outq.len + n > outq.cap) {
         memmove(outq.buf, outq.buf + outq.head, outq.len);
         outq.head = 0;
@@ -150,14 +160,14 @@ static unsigned char *outq_reserve(size_t n) {
     return outq.buf + outq.head + outq.len;
 }
 
-static void put_header(unsigned char *p, uint32_t len, uint8_t type, uint32_t ch) {
+static void put_header(unsigned char* p, uint32_t len, uint8_t type, uint32_t ch) {
     put32(p, len);
     p[4] = type;
     put32(p + 5, ch);
 }
 
-static void put_frame(uint8_t type, uint32_t ch, const void *payload, size_t n) {
-    unsigned char *p = outq_reserve(HDR + n);
+static void put_frame(uint8_t type, uint32_t ch, const void* payload, size_t n) {
+    unsigned char* p = outq_reserve(HDR + n);
     put_header(p, (uint32_t)n, type, ch);
     if (n > 0) {
         memcpy(p + HDR, payload, n);
@@ -171,7 +181,7 @@ static void put_u32_frame(uint8_t type, uint32_t ch, uint32_t v) {
     put_frame(type, ch, b, 4);
 }
 
-static void put_error(uint32_t ch, const char *msg) {
+static void put_error(uint32_t ch, const char* msg) {
     put_frame(T_ERROR, ch, msg, strlen(msg));
 }
 
@@ -218,12 +228,12 @@ struct proc {
     int mark;
 };
 
-static int cmp_proc(const void *a, const void *b) {
-    pid_t x = ((const struct proc *)a)->pid, y = ((const struct proc *)b)->pid;
+static int cmp_proc(const void* a, const void* b) {
+    pid_t x = ((const struct proc*)a)->pid, y = ((const struct proc*)b)->pid;
     return (x > y) - (x < y);
 }
 
-static size_t read_file(const char *path, char **buf, size_t *cap) {
+static size_t read_file(const char* path, char** buf, size_t* cap) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return 0;
@@ -248,17 +258,17 @@ static size_t read_file(const char *path, char **buf, size_t *cap) {
     return len;
 }
 
-static size_t scan_proc(struct proc **procs, size_t *cap) {
-    static char *buf;
+static size_t scan_proc(struct proc** procs, size_t* cap) {
+    static char* buf;
     static size_t bufcap;
     size_t n = 0;
-    DIR *d = opendir("/proc");
+    DIR* d = opendir("/proc");
     if (!d) {
         return 0;
     }
-    struct dirent *e;
+    struct dirent* e;
     while ((e = readdir(d)) != NULL) {
-        char *end;
+        char* end;
         long pid = strtol(e->d_name, &end, 10);
         if (*e->d_name < '1' || *e->d_name > '9' || *end || pid == self_pid) {
             continue;
@@ -269,7 +279,7 @@ static size_t scan_proc(struct proc **procs, size_t *cap) {
             continue;
         }
         /* "pid (comm) S ppid ...": comm may hold anything, so parse after the last ')'. */
-        char *rp = strrchr(buf, ')');
+        char* rp = strrchr(buf, ')');
         char state;
         int ppid;
         if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2) {
@@ -287,7 +297,7 @@ static size_t scan_proc(struct proc **procs, size_t *cap) {
 }
 
 static int env_has_tag(pid_t pid, const char (*want)[33], size_t nwant) {
-    static char *buf;
+    static char* buf;
     static size_t bufcap;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
@@ -311,7 +321,7 @@ static int env_has_tag(pid_t pid, const char (*want)[33], size_t nwant) {
  * it is the agent) or carry one of the tags. With kill_them they get SIGKILL. Returns how many
  * were found; zombies do not count (they are dead, only not yet reaped). */
 static size_t sweep(pid_t root, const char (*want)[33], size_t nwant, int kill_them) {
-    static struct proc *procs;
+    static struct proc* procs;
     static size_t cap;
     size_t n = scan_proc(&procs, &cap), found = 0;
     if (root > 0) {
@@ -324,7 +334,7 @@ static size_t sweep(pid_t root, const char (*want)[33], size_t nwant, int kill_t
                 int in = procs[i].pid == root || procs[i].ppid == root;
                 if (!in) {
                     struct proc key = {.pid = procs[i].ppid};
-                    struct proc *parent = bsearch(&key, procs, n, sizeof *procs, cmp_proc);
+                    struct proc* parent = bsearch(&key, procs, n, sizeof *procs, cmp_proc);
                     in = parent && parent->mark;
                 }
                 if (in) {
@@ -351,7 +361,7 @@ static size_t sweep(pid_t root, const char (*want)[33], size_t nwant, int kill_t
 
 /* ---- calls ------------------------------------------------------------------------------ */
 
-static struct call *find_call(uint32_t id) {
+static struct call* find_call(uint32_t id) {
     for (int i = 0; i < MAX_CALLS; i++) {
         if (calls[i].used && calls[i].id == id) {
             return &calls[i];
@@ -360,14 +370,14 @@ static struct call *find_call(uint32_t id) {
     return NULL;
 }
 
-static void close_fd(int *fd) {
+static void close_fd(int* fd) {
     if (*fd >= 0) {
         close(*fd);
         *fd = -1;
     }
 }
 
-static void end_call(struct call *c) {
+static void end_call(struct call* c) {
     unsigned char b[6];
     int how = 0, value = 0;
     if (WIFSIGNALED(c->status)) {
@@ -387,7 +397,7 @@ static void end_call(struct call *c) {
     memset(c, 0, sizeof *c);
 }
 
-static void begin_stop(struct call *c, uint32_t grace, int reason) {
+static void begin_stop(struct call* c, uint32_t grace, int reason) {
     uint64_t now = now_ms();
     if (c->stop == STOP_NONE) {
         if (!c->reaped) {
@@ -403,7 +413,7 @@ static void begin_stop(struct call *c, uint32_t grace, int reason) {
     }
 }
 
-static void kill_pass(struct call *c) {
+static void kill_pass(struct call* c) {
     /* Descendants first, while the parent links still lead to them; then the group. */
     size_t found = sweep(c->reaped ? 0 : c->pid, (const char(*)[33])c->tag, 1, 1);
     if (!c->reaped) {
@@ -422,7 +432,7 @@ static void kill_pass(struct call *c) {
 static void on_timers(void) {
     uint64_t now = now_ms();
     for (int i = 0; i < MAX_CALLS; i++) {
-        struct call *c = &calls[i];
+        struct call* c = &calls[i];
         if (!c->used) {
             continue;
         }
@@ -449,7 +459,7 @@ static void on_timers(void) {
 static int next_timeout(void) {
     uint64_t now = now_ms(), next = UINT64_MAX;
     for (int i = 0; i < MAX_CALLS; i++) {
-        const struct call *c = &calls[i];
+        const struct call* c = &calls[i];
         if (!c->used) {
             continue;
         }
@@ -474,7 +484,7 @@ static void reap(void) {
     pid_t pid;
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
         for (int i = 0; i < MAX_CALLS; i++) {
-            struct call *c = &calls[i];
+            struct call* c = &calls[i];
             if (c->used && !c->reaped && c->pid == pid) {
                 c->reaped = 1;
                 c->status = st;
@@ -493,7 +503,7 @@ static void reap(void) {
 }
 
 /* Reads one chunk of a call's stdout (k 0) or stderr (k 1) into a frame, as the window allows. */
-static void pump(struct call *c, int k) {
+static void pump(struct call* c, int k) {
     if (c->fd[k] < 0 || c->window == 0) {
         return;
     }
@@ -508,7 +518,7 @@ static void pump(struct call *c, int k) {
         close_fd(&c->fd[k]); /* drained: the rest belongs to background jobs */
         return;
     }
-    unsigned char *p = outq_reserve(HDR + want);
+    unsigned char* p = outq_reserve(HDR + want);
     ssize_t n;
     do {
         n = read(c->fd[k], p + HDR, want);
@@ -525,7 +535,7 @@ static void pump(struct call *c, int k) {
     }
 }
 
-static void feed_stdin(struct call *c) {
+static void feed_stdin(struct call* c) {
     size_t done = 0;
     while (c->fdin >= 0 && done < c->inlen) {
         ssize_t n = write(c->fdin, c->inq + done, c->inlen - done);
@@ -555,7 +565,7 @@ static void feed_stdin(struct call *c) {
 
 static void finish_calls(void) {
     for (int i = 0; i < MAX_CALLS; i++) {
-        struct call *c = &calls[i];
+        struct call* c = &calls[i];
         if (c->used && c->stop == STOP_NONE && c->reaped) {
             for (int k = 0; k < 2; k++) {
                 if (c->fd[k] >= 0 && c->remain[k] == 0) {
@@ -571,8 +581,8 @@ static void finish_calls(void) {
 
 /* ---- exec ------------------------------------------------------------------------------- */
 
-static const char *find_shell(void) {
-    static const char *const shells[] = {"/bin/bash", "/usr/bin/bash", "/bin/sh"};
+static const char* find_shell(void) {
+    static const char* const shells[] = {"/bin/bash", "/usr/bin/bash", "/bin/sh"};
     for (size_t i = 0; i < sizeof shells / sizeof *shells; i++) {
         if (access(shells[i], X_OK) == 0) {
             return shells[i];
@@ -620,23 +630,22 @@ static int random_tag(char out[33]) {
     return 0;
 }
 
-static size_t name_len(const char *entry) {
-    const char *eq = strchr(entry, '=');
+static size_t name_len(const char* entry) {
+    const char* eq = strchr(entry, '=');
     return eq ? (size_t)(eq - entry) : strlen(entry);
 }
 
-static int reserved_name(const char *entry) {
+static int reserved_name(const char* entry) {
     size_t l = name_len(entry);
-    return (l == 13 && memcmp(entry, "ZEUS_CALL_TAG", 13) == 0) ||
-           (l >= 12 && memcmp(entry, "ZEUS_COMMAND", 12) == 0);
+    return (l == 13 && memcmp(entry, "ZEUS_CALL_TAG", 13) == 0) || (l >= 12 && memcmp(entry, "ZEUS_COMMAND", 12) == 0);
 }
 
 struct envent {
-    const char *s;
+    const char* s;
     size_t order;
 };
 
-static int cmp_env(const void *a, const void *b) {
+static int cmp_env(const void* a, const void* b) {
     const struct envent *x = a, *y = b;
     size_t lx = name_len(x->s), ly = name_len(y->s);
     int r = memcmp(x->s, y->s, lx < ly ? lx : ly);
@@ -649,14 +658,14 @@ static int cmp_env(const void *a, const void *b) {
     return r;
 }
 
-extern char **environ;
+extern char** environ;
 
-static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
+static void do_exec(uint32_t ch, const unsigned char* p, size_t n) {
     if (find_call(ch)) {
         put_error(ch, "channel id in use");
         return;
     }
-    struct call *c = NULL;
+    struct call* c = NULL;
     for (int i = 0; i < MAX_CALLS && !c; i++) {
         if (!calls[i].used) {
             c = &calls[i];
@@ -680,8 +689,8 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
         return;
     }
     /* Copy the strings out with terminating NULs: entries first, the command last. */
-    char **frame_env = malloc(sizeof *frame_env * (envc + 1));
-    char *strings = malloc(n + envc + 1);
+    char** frame_env = malloc(sizeof *frame_env * (envc + 1));
+    char* strings = malloc(n + envc + 1);
     if (!frame_env || !strings) {
         free(frame_env);
         free(strings);
@@ -689,8 +698,8 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
         return;
     }
     size_t off = 16, sp = 0;
-    const char *bad = NULL;
-    char *command = NULL;
+    const char* bad = NULL;
+    char* command = NULL;
     size_t cmdlen = 0;
     for (uint32_t k = 0; k <= envc && !bad; k++) {
         if (n - off < 4) {
@@ -707,7 +716,7 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
             bad = k < envc ? "NUL byte in an environment entry" : "NUL byte in the command";
             break;
         }
-        char *s = strings + sp;
+        char* s = strings + sp;
         memcpy(s, p + off, len);
         s[len] = 0;
         sp += len + 1;
@@ -725,7 +734,7 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
     if (!bad && off != n) {
         bad = "bad exec payload";
     }
-    const char *shell = bad ? NULL : find_shell();
+    const char* shell = bad ? NULL : find_shell();
     if (!bad && !shell) {
         bad = "no shell (/bin/bash, /usr/bin/bash, /bin/sh)";
     }
@@ -747,11 +756,11 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
         nown++;
     }
     size_t total = nown + envc + 1 + nchunks, m = 0;
-    struct envent *ents = malloc(sizeof *ents * total);
-    char **envp = malloc(sizeof *envp * (total + 1));
-    char *extra = malloc(sizeof "ZEUS_CALL_TAG=" + 32 + cmdlen + nchunks * 24);
+    struct envent* ents = malloc(sizeof *ents * total);
+    char** envp = malloc(sizeof *envp * (total + 1));
+    char* extra = malloc(sizeof "ZEUS_CALL_TAG=" + 32 + cmdlen + nchunks * 24);
     /* the script: a fixed text of names, never the command */
-    char *script = malloc(64 + nchunks * 40);
+    char* script = malloc(64 + nchunks * 40);
     if (!ents || !envp || !extra || !script) {
         free(ents), free(envp), free(extra), free(script), free(frame_env), free(strings);
         put_error(ch, "out of memory");
@@ -769,15 +778,15 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
             m++;
         }
     }
-    char *x = extra;
+    char* x = extra;
     x += sprintf(x, "ZEUS_CALL_TAG=%s", tag) + 1;
     ents[m] = (struct envent){extra, m};
     m++;
-    char *sc = script;
+    char* sc = script;
     sc += sprintf(sc, "__zeus_c=\"$ZEUS_COMMAND");
     for (size_t k = 0; k < nchunks; k++) {
         size_t clen = cmdlen - k * CMD_CHUNK < CMD_CHUNK ? cmdlen - k * CMD_CHUNK : CMD_CHUNK;
-        char *e = x;
+        char* e = x;
         x += k == 0 ? sprintf(x, "ZEUS_COMMAND=") : sprintf(x, "ZEUS_COMMAND_%zu=", k);
         memcpy(x, command + k * CMD_CHUNK, clen);
         x += clen;
@@ -796,18 +805,18 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
     qsort(ents, m, sizeof *ents, cmp_env);
     size_t ne = 0;
     for (size_t k = 0; k < m; k++) {
-        if (k + 1 < m && name_len(ents[k].s) == name_len(ents[k + 1].s) &&
-            memcmp(ents[k].s, ents[k + 1].s, name_len(ents[k].s)) == 0) {
+        if (k + 1 < m && name_len(ents[k].s) == name_len(ents[k + 1].s)
+            && memcmp(ents[k].s, ents[k + 1].s, name_len(ents[k].s)) == 0) {
             continue; /* a later entry of the same name follows */
         }
-        envp[ne++] = (char *)ents[k].s;
+        envp[ne++] = (char*)ents[k].s;
     }
     envp[ne] = NULL;
 
     int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
     pid_t pid = -1;
-    const char *argv0 = strrchr(shell, '/') + 1;
-    char *argv[] = {(char *)argv0, "-c", script, NULL};
+    const char* argv0 = strrchr(shell, '/') + 1;
+    char* argv[] = {(char*)argv0, "-c", script, NULL};
     if (pipe2(out, O_CLOEXEC) == 0 && pipe2(err, O_CLOEXEC) == 0 && (!(flags & 1) || pipe2(in, O_CLOEXEC) == 0)) {
         pid = fork();
     }
@@ -874,14 +883,14 @@ static void do_exec(uint32_t ch, const unsigned char *p, size_t n) {
 
 /* ---- frames from the app ---------------------------------------------------------------- */
 
-static void protocol_error(const char *msg) __attribute__((noreturn));
-static void protocol_error(const char *msg) {
+static void protocol_error(const char* msg) __attribute__((noreturn));
+static void protocol_error(const char* msg) {
     note(msg);
     put_error(0, msg);
     shutdown_all(1, 1);
 }
 
-static void handle_frame(uint8_t type, uint32_t ch, const unsigned char *p, size_t n) {
+static void handle_frame(uint8_t type, uint32_t ch, const unsigned char* p, size_t n) {
     if (type == T_CLOSE) {
         if (ch != 0 || n != 0) {
             protocol_error("bad close frame");
@@ -898,47 +907,47 @@ static void handle_frame(uint8_t type, uint32_t ch, const unsigned char *p, size
     if (type != T_STDIN && n != 4) {
         protocol_error("bad frame length");
     }
-    struct call *c = find_call(ch);
+    struct call* c = find_call(ch);
     if (!c) {
         return; /* the channel ended: the frame crossed its `exit` (or `error`) on the pipe */
     }
     uint32_t v = n == 4 ? get32(p) : 0;
     switch (type) {
-    case T_STDIN:
-        if (!c->has_stdin || c->in_eof) {
-            protocol_error("stdin on a call without an open stdin");
-        }
-        if (n > c->in_credit) {
-            protocol_error("stdin beyond the window");
-        }
-        if (n == 0) {
-            c->in_eof = 1;
-        } else if (c->in_broken) {
-            put_u32_frame(T_WINDOW_OUT, ch, (uint32_t)n);
-            return;
-        } else {
-            memcpy(c->inq + c->inlen, p, n);
-            c->inlen += n;
-            c->in_credit -= (uint32_t)n;
-        }
-        feed_stdin(c);
-        break;
-    case T_SIGNAL:
-        if (v < 1 || v > 64) {
-            protocol_error("bad signal number");
-        }
-        if (!c->reaped) {
-            killpg(c->pid, (int)v);
-        }
-        break;
-    case T_STOP:
-        begin_stop(c, v, REASON_STOP);
-        break;
-    case T_WINDOW:
-        c->window += v;
-        break;
-    default:
-        break;
+        case T_STDIN:
+            if (!c->has_stdin || c->in_eof) {
+                protocol_error("stdin on a call without an open stdin");
+            }
+            if (n > c->in_credit) {
+                protocol_error("stdin beyond the window");
+            }
+            if (n == 0) {
+                c->in_eof = 1;
+            } else if (c->in_broken) {
+                put_u32_frame(T_WINDOW_OUT, ch, (uint32_t)n);
+                return;
+            } else {
+                memcpy(c->inq + c->inlen, p, n);
+                c->inlen += n;
+                c->in_credit -= (uint32_t)n;
+            }
+            feed_stdin(c);
+            break;
+        case T_SIGNAL:
+            if (v < 1 || v > 64) {
+                protocol_error("bad signal number");
+            }
+            if (!c->reaped) {
+                killpg(c->pid, (int)v);
+            }
+            break;
+        case T_STOP:
+            begin_stop(c, v, REASON_STOP);
+            break;
+        case T_WINDOW:
+            c->window += v;
+            break;
+        default:
+            break;
     }
 }
 
@@ -1004,7 +1013,7 @@ static void shutdown_all(int code, int send_frames) {
     }
     /* the shells are dead: wait for the last of them so their exit status is known */
     for (int i = 0; i < MAX_CALLS; i++) {
-        struct call *c = &calls[i];
+        struct call* c = &calls[i];
         if (c->used && !c->reaped && waitpid(c->pid, &c->status, 0) == c->pid) {
             c->reaped = 1;
         }
@@ -1018,14 +1027,15 @@ static void shutdown_all(int code, int send_frames) {
     exit(code);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
         printf("zeus-sandbox-agent %s\n", ZEUS_AGENT_VERSION);
         return 0;
     }
     if (argc != 1) {
-        fprintf(stderr, "usage: zeus-sandbox-agent [--version]\n"
-                        "Speaks the framed protocol of docs/agent-protocol.md on stdin and stdout.\n");
+        fprintf(stderr,
+                "usage: zeus-sandbox-agent [--version]\n"
+                "Speaks the framed protocol of docs/agent-protocol.md on stdin and stdout.\n");
         return 2;
     }
     self_pid = getpid();
@@ -1054,7 +1064,7 @@ int main(int argc, char **argv) {
     put_frame(T_HELLO, 0, hello, sizeof hello);
 
     struct pollfd pfd[3 + 3 * MAX_CALLS];
-    struct call *owner[3 + 3 * MAX_CALLS];
+    struct call* owner[3 + 3 * MAX_CALLS];
     int kind[3 + 3 * MAX_CALLS];
     for (;;) {
         if (flush_out() < 0) {
@@ -1075,7 +1085,7 @@ int main(int argc, char **argv) {
         owner[np] = NULL;
         kind[np++] = -1;
         for (int i = 0; i < MAX_CALLS; i++) {
-            struct call *c = &calls[i];
+            struct call* c = &calls[i];
             if (!c->used) {
                 continue;
             }
@@ -1111,7 +1121,7 @@ int main(int argc, char **argv) {
             read_input();
         }
         for (int i = 3; r > 0 && i < np; i++) {
-            struct call *c = owner[i];
+            struct call* c = owner[i];
             if (!pfd[i].revents || !c->used) {
                 continue;
             }

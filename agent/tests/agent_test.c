@@ -21,36 +21,46 @@
 #include <unistd.h>
 
 enum {
-    T_EXEC = 0x02, T_STDIN = 0x03, T_SIGNAL = 0x04, T_STOP = 0x05, T_WINDOW = 0x06, T_CLOSE = 0x07,
-    T_HELLO = 0x81, T_STARTED = 0x82, T_STDOUT = 0x83, T_STDERR = 0x84, T_EXIT = 0x85, T_ERROR = 0x86,
+    T_EXEC = 0x02,
+    T_STDIN = 0x03,
+    T_SIGNAL = 0x04,
+    T_STOP = 0x05,
+    T_WINDOW = 0x06,
+    T_CLOSE = 0x07,
+    T_HELLO = 0x81,
+    T_STARTED = 0x82,
+    T_STDOUT = 0x83,
+    T_STDERR = 0x84,
+    T_EXIT = 0x85,
+    T_ERROR = 0x86,
     T_WINDOW_OUT = 0x87,
 };
 enum { NCH = 128, WINDOW0 = 256 * 1024 };
 
-static const char *agent_path;
+static const char* agent_path;
 static int failures, checks;
 static unsigned base; /* makes the sleep durations of this run unique on the machine */
 
-#define CHECK(cond, ...)                                                                                  \
-    do {                                                                                                  \
-        checks++;                                                                                         \
-        if (cond) {                                                                                       \
-            printf("PASS  ");                                                                             \
-        } else {                                                                                          \
-            printf("FAIL  (%s:%d) ", __FILE__, __LINE__);                                                 \
-            failures++;                                                                                   \
-        }                                                                                                 \
-        printf(__VA_ARGS__);                                                                              \
-        printf("\n");                                                                                     \
-        fflush(stdout);                                                                                   \
+#define CHECK(cond, ...)                                  \
+    do {                                                  \
+        checks++;                                         \
+        if (cond) {                                       \
+            printf("PASS  ");                             \
+        } else {                                          \
+            printf("FAIL  (%s:%d) ", __FILE__, __LINE__); \
+            failures++;                                   \
+        }                                                 \
+        printf(__VA_ARGS__);                              \
+        printf("\n");                                     \
+        fflush(stdout);                                   \
     } while (0)
 
 struct buf {
-    unsigned char *p;
+    unsigned char* p;
     size_t len, cap;
 };
 
-static void buf_add(struct buf *b, const void *p, size_t n) {
+static void buf_add(struct buf* b, const void* p, size_t n) {
     if (b->len + n + 1 > b->cap) {
         b->cap = (b->len + n + 1) * 2;
         b->p = realloc(b->p, b->cap);
@@ -96,11 +106,11 @@ static void sleep_ms(int ms) {
     }
 }
 
-static uint32_t get32(const unsigned char *p) {
+static uint32_t get32(const unsigned char* p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static void put32(unsigned char *p, uint32_t v) {
+static void put32(unsigned char* p, uint32_t v) {
     p[0] = (unsigned char)(v >> 24);
     p[1] = (unsigned char)(v >> 16);
     p[2] = (unsigned char)(v >> 8);
@@ -127,7 +137,7 @@ static void agent_start(void) {
     if (A.pid == 0) {
         dup2(in[0], 0);
         dup2(out[1], 1);
-        execl(agent_path, agent_path, (char *)NULL);
+        execl(agent_path, agent_path, (char*)NULL);
         _exit(127);
     }
     close(in[0]);
@@ -137,8 +147,8 @@ static void agent_start(void) {
     fcntl(A.from, F_SETFL, O_NONBLOCK);
 }
 
-static void send_raw(const void *p, size_t n) {
-    const unsigned char *b = p;
+static void send_raw(const void* p, size_t n) {
+    const unsigned char* b = p;
     while (n > 0) {
         ssize_t w = write(A.to, b, n);
         if (w < 0 && errno == EINTR) {
@@ -152,7 +162,7 @@ static void send_raw(const void *p, size_t n) {
     }
 }
 
-static void send_frame(uint8_t type, uint32_t ch, const void *p, size_t n) {
+static void send_frame(uint8_t type, uint32_t ch, const void* p, size_t n) {
     unsigned char h[9];
     put32(h, (uint32_t)n);
     h[4] = type;
@@ -167,7 +177,7 @@ static void send_u32(uint8_t type, uint32_t ch, uint32_t v) {
     send_frame(type, ch, b, 4);
 }
 
-static void send_exec(uint32_t ch, uint32_t timeout, uint32_t grace, uint32_t flags, const char *env, const char *cmd) {
+static void send_exec(uint32_t ch, uint32_t timeout, uint32_t grace, uint32_t flags, const char* env, const char* cmd) {
     struct buf b = {0};
     unsigned char w[4];
     put32(w, timeout);
@@ -190,7 +200,7 @@ static void send_exec(uint32_t ch, uint32_t timeout, uint32_t grace, uint32_t fl
     free(b.p);
 }
 
-static void dispatch(uint8_t type, uint32_t ch, const unsigned char *p, size_t n) {
+static void dispatch(uint8_t type, uint32_t ch, const unsigned char* p, size_t n) {
     A.frames++;
     if (A.frames == 1) {
         A.first_was_hello = type == T_HELLO && ch == 0;
@@ -199,50 +209,50 @@ static void dispatch(uint8_t type, uint32_t ch, const unsigned char *p, size_t n
         if (type == T_HELLO && n >= 4) {
             A.hello = 1;
             A.protocol = get32(p);
-            snprintf(A.version, sizeof A.version, "%.*s", (int)(n - 4), (const char *)p + 4);
+            snprintf(A.version, sizeof A.version, "%.*s", (int)(n - 4), (const char*)p + 4);
         } else if (type == T_ERROR) {
             A.ch0_errors++;
-            snprintf(A.ch0msg, sizeof A.ch0msg, "%.*s", (int)n, (const char *)p);
+            snprintf(A.ch0msg, sizeof A.ch0msg, "%.*s", (int)n, (const char*)p);
         }
         return;
     }
     if (ch >= NCH) {
         return;
     }
-    struct chan *c = &A.ch[ch];
+    struct chan* c = &A.ch[ch];
     if (c->done && type != T_WINDOW_OUT) {
         c->frames_after_end++;
     }
     switch (type) {
-    case T_STARTED:
-        c->started = 1;
-        c->pid = n == 4 ? get32(p) : 0;
-        break;
-    case T_STDOUT:
-    case T_STDERR:
-        buf_add(type == T_STDOUT ? &c->out : &c->err, p, n);
-        buf_add(&c->order, type == T_STDOUT ? "o" : "e", 1);
-        if (c->autogrant) {
-            send_u32(T_WINDOW, ch, (uint32_t)n);
-        }
-        break;
-    case T_EXIT:
-        c->done = c->exited = 1;
-        if (n == 6) {
-            c->how = p[0];
-            c->value = (int)get32(p + 1);
-            c->reason = p[5];
-        }
-        break;
-    case T_ERROR:
-        c->done = c->errored = 1;
-        snprintf(c->errmsg, sizeof c->errmsg, "%.*s", (int)n, (const char *)p);
-        break;
-    case T_WINDOW_OUT:
-        c->stdin_granted += n == 4 ? get32(p) : 0;
-        break;
-    default:
-        break;
+        case T_STARTED:
+            c->started = 1;
+            c->pid = n == 4 ? get32(p) : 0;
+            break;
+        case T_STDOUT:
+        case T_STDERR:
+            buf_add(type == T_STDOUT ? &c->out : &c->err, p, n);
+            buf_add(&c->order, type == T_STDOUT ? "o" : "e", 1);
+            if (c->autogrant) {
+                send_u32(T_WINDOW, ch, (uint32_t)n);
+            }
+            break;
+        case T_EXIT:
+            c->done = c->exited = 1;
+            if (n == 6) {
+                c->how = p[0];
+                c->value = (int)get32(p + 1);
+                c->reason = p[5];
+            }
+            break;
+        case T_ERROR:
+            c->done = c->errored = 1;
+            snprintf(c->errmsg, sizeof c->errmsg, "%.*s", (int)n, (const char*)p);
+            break;
+        case T_WINDOW_OUT:
+            c->stdin_granted += n == 4 ? get32(p) : 0;
+            break;
+        default:
+            break;
     }
 }
 
@@ -284,12 +294,12 @@ static void agent_poll(int ms) {
     A.inlen -= off;
 }
 
-#define WAIT_FOR(cond, ms)                                                                                \
-    do {                                                                                                  \
-        uint64_t until_ = now_ms() + (ms);                                                                \
-        while (!(cond) && now_ms() < until_ && !A.eof) {                                                  \
-            agent_poll((int)(until_ - now_ms()));                                                         \
-        }                                                                                                 \
+#define WAIT_FOR(cond, ms)                               \
+    do {                                                 \
+        uint64_t until_ = now_ms() + (ms);               \
+        while (!(cond) && now_ms() < until_ && !A.eof) { \
+            agent_poll((int)(until_ - now_ms()));        \
+        }                                                \
     } while (0)
 
 /* Reads whatever comes for ms milliseconds. */
@@ -330,7 +340,7 @@ static int agent_close(void) {
 
 /* ---- /proc ---------------------------------------------------------------------------------- */
 
-static size_t slurp(const char *path, char *buf, size_t cap) {
+static size_t slurp(const char* path, char* buf, size_t cap) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     size_t len = 0;
     if (fd < 0) {
@@ -352,11 +362,11 @@ enum { BY_CMDLINE_EQ, BY_CMDLINE_HAS, BY_TAG };
 
 /* Counts the live processes whose cmdline (NULs as spaces) equals / contains `what`, or whose
  * environment carries ZEUS_CALL_TAG=what. */
-static int count_procs(int by, const char *what) {
+static int count_procs(int by, const char* what) {
     static char buf[1 << 20];
     int count = 0;
-    DIR *d = opendir("/proc");
-    struct dirent *e;
+    DIR* d = opendir("/proc");
+    struct dirent* e;
     while (d && (e = readdir(d)) != NULL) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == getpid()) {
             continue;
@@ -364,7 +374,7 @@ static int count_procs(int by, const char *what) {
         char path[300];
         snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
         slurp(path, buf, sizeof buf);
-        char *rp = strrchr(buf, ')');
+        char* rp = strrchr(buf, ')');
         if (!rp || rp[2] == 'Z' || rp[2] == 'X') {
             continue;
         }
@@ -431,7 +441,7 @@ static void test_hello_and_basic(void) {
 
     send_exec(1, 0, 0, 0, NULL, "echo hi; echo err >&2; exit 3");
     WAIT_FOR(A.ch[1].done, 10000);
-    struct chan *c = &A.ch[1];
+    struct chan* c = &A.ch[1];
     CHECK(c->started && c->pid > 1, "started with the shell's pid (%u)", c->pid);
     CHECK(c->out.len == 3 && memcmp(c->out.p, "hi\n", 3) == 0, "stdout is \"hi\\n\"");
     CHECK(c->err.len == 4 && memcmp(c->err.p, "err\n", 4) == 0, "stderr is \"err\\n\"");
@@ -440,7 +450,9 @@ static void test_hello_and_basic(void) {
     /* UTF-8 in the command and in the output, and bytes that are not UTF-8 at all, pass intact. */
     send_exec(2, 0, 0, 0, NULL, "printf 'h\\303\\251llo \\344\\270\\226 \\377\\000\\001end'; echo ' caf\xc3\xa9'");
     WAIT_FOR(A.ch[2].done, 10000);
-    static const char want[] = "h\xc3\xa9llo \xe4\xb8\x96 \xff\x00\x01" "end caf\xc3\xa9\n";
+    static const char want[] =
+        "h\xc3\xa9llo \xe4\xb8\x96 \xff\x00\x01"
+        "end caf\xc3\xa9\n";
     CHECK(A.ch[2].out.len == sizeof want - 1 && memcmp(A.ch[2].out.p, want, sizeof want - 1) == 0,
           "binary and UTF-8 bytes arrive intact (%zu bytes)", A.ch[2].out.len);
 
@@ -449,21 +461,22 @@ static void test_hello_and_basic(void) {
               "echo \"$ZEUS_TEST_VAR\"; env | grep -c '^ZEUS_COMMAND' ; echo \"${__zeus_c-unset}\"; "
               "echo ${#ZEUS_CALL_TAG}");
     WAIT_FOR(A.ch[3].done, 10000);
-    CHECK(A.ch[3].out.p && strcmp((char *)A.ch[3].out.p, "a b=c\n0\nunset\n32\n") == 0,
+    CHECK(A.ch[3].out.p && strcmp((char*)A.ch[3].out.p, "a b=c\n0\nunset\n32\n") == 0,
           "frame environment arrives; ZEUS_COMMAND and the script's variable do not reach the command; "
-          "a 128-bit tag (got %s)", A.ch[3].out.p ? (char *)A.ch[3].out.p : "(nothing)");
+          "a 128-bit tag (got %s)",
+          A.ch[3].out.p ? (char*)A.ch[3].out.p : "(nothing)");
 
     /* A command longer than one environment string may be (128 KiB) still runs whole. */
     size_t big = 300 * 1024;
-    char *cmd = malloc(big + 64);
+    char* cmd = malloc(big + 64);
     strcpy(cmd, "x='");
     memset(cmd + 3, 'y', big);
     strcpy(cmd + 3 + big, "'; echo ${#x}");
     send_exec(4, 0, 0, 0, NULL, cmd);
     free(cmd);
     WAIT_FOR(A.ch[4].done, 10000);
-    CHECK(A.ch[4].exited && A.ch[4].out.p && strcmp((char *)A.ch[4].out.p, "307200\n") == 0,
-          "a 300 KiB command runs whole (got %s%s)", A.ch[4].out.p ? (char *)A.ch[4].out.p : "",
+    CHECK(A.ch[4].exited && A.ch[4].out.p && strcmp((char*)A.ch[4].out.p, "307200\n") == 0,
+          "a 300 KiB command runs whole (got %s%s)", A.ch[4].out.p ? (char*)A.ch[4].out.p : "",
           A.ch[4].errored ? A.ch[4].errmsg : "");
 
     /* Killed by a signal: how 1, the signal number. */
@@ -476,7 +489,7 @@ static void test_hello_and_basic(void) {
     WAIT_FOR(A.ch[6].out.len > 0, 5000);
     send_u32(T_SIGNAL, 6, 10 /* SIGUSR1 */);
     WAIT_FOR(A.ch[6].done, 5000);
-    CHECK(A.ch[6].exited && A.ch[6].value == 7 && strstr((char *)A.ch[6].out.p, "got-usr1"),
+    CHECK(A.ch[6].exited && A.ch[6].value == 7 && strstr((char*)A.ch[6].out.p, "got-usr1"),
           "signal frame reaches the command (exit %d)", A.ch[6].value);
     int frames_after = 0;
     for (int i = 1; i <= 6; i++) {
@@ -507,7 +520,7 @@ static void test_command_not_in_argv(void) {
 static void test_window(void) {
     agent_start();
     send_exec(1, 0, 0, 0, NULL, "head -c 4194304 /dev/zero");
-    struct chan *c = &A.ch[1];
+    struct chan* c = &A.ch[1];
     WAIT_FOR(c->out.len >= WINDOW0, 10000);
     drain_for(500);
     CHECK(c->out.len == WINDOW0 && !c->done, "without grants the agent stops at the window (%zu bytes)", c->out.len);
@@ -543,12 +556,12 @@ static void test_timeout(void) {
     WAIT_FOR(A.ch[2].done, 10000);
     took = now_ms() - t0;
     CHECK(A.ch[2].exited && A.ch[2].reason == 1 && A.ch[2].how == 1 && A.ch[2].value == 9,
-          "a command deaf to SIGTERM is killed after the grace (how %d value %d, %llu ms)", A.ch[2].how,
-          A.ch[2].value, (unsigned long long)took);
+          "a command deaf to SIGTERM is killed after the grace (how %d value %d, %llu ms)", A.ch[2].how, A.ch[2].value,
+          (unsigned long long)took);
     agent_close();
 }
 
-static void get_tag(struct chan *c, char tag[33]) {
+static void get_tag(struct chan* c, char tag[33]) {
     WAIT_FOR(c->out.len >= 33 || c->done, 5000);
     tag[0] = 0;
     if (c->out.len >= 33) {
@@ -610,8 +623,8 @@ static void test_background_and_concurrency(void) {
     send_exec(4, 0, 0, 0, NULL, "i=0; while [ $i -lt 3000 ]; do echo AAAAAAAAAAAAAAAAAAAA; i=$((i+1)); done");
     send_exec(5, 0, 0, 0, NULL, "i=0; while [ $i -lt 3000 ]; do echo BBBBBBBBBBBBBBBBBBBB; i=$((i+1)); done >&2");
     WAIT_FOR(A.ch[4].done && A.ch[5].done, 20000);
-    int clean = A.ch[4].out.len == 3000 * 21 && A.ch[5].err.len == 3000 * 21 && A.ch[4].err.len == 0 &&
-                A.ch[5].out.len == 0;
+    int clean =
+        A.ch[4].out.len == 3000 * 21 && A.ch[5].err.len == 3000 * 21 && A.ch[4].err.len == 0 && A.ch[5].out.len == 0;
     for (size_t i = 0; clean && i < A.ch[4].out.len; i++) {
         clean = A.ch[4].out.p[i] == (i % 21 == 20 ? '\n' : 'A') && A.ch[5].err.p[i] == (i % 21 == 20 ? '\n' : 'B');
     }
@@ -647,7 +660,7 @@ static void test_stdin(void) {
     WAIT_FOR(A.ch[1].out.len >= 13, 5000);
     send_frame(T_STDIN, 1, NULL, 0);
     WAIT_FOR(A.ch[1].done, 5000);
-    CHECK(A.ch[1].out.p && strcmp((char *)A.ch[1].out.p, "hello\nw\xc3\xb6rld\nend\n") == 0,
+    CHECK(A.ch[1].out.p && strcmp((char*)A.ch[1].out.p, "hello\nw\xc3\xb6rld\nend\n") == 0,
           "stdin frames reach cat and the empty frame ends its input");
     CHECK(A.ch[1].exited && A.ch[1].value == 0, "exit 0 after end of input");
     CHECK(A.ch[1].stdin_granted == 13, "the agent gives the stdin window back as it writes (%llu)",
@@ -656,12 +669,12 @@ static void test_stdin(void) {
     /* Without the flag stdin is /dev/null. */
     send_exec(2, 0, 0, 0, NULL, "cat; echo rc=$?");
     WAIT_FOR(A.ch[2].done, 5000);
-    CHECK(A.ch[2].out.p && strcmp((char *)A.ch[2].out.p, "rc=0\n") == 0, "without the flag stdin is empty");
+    CHECK(A.ch[2].out.p && strcmp((char*)A.ch[2].out.p, "rc=0\n") == 0, "without the flag stdin is empty");
 
     /* Stdin over the window: a protocol error. */
     send_exec(3, 0, 0, 1, NULL, "sleep 100");
     WAIT_FOR(A.ch[3].started, 5000);
-    char *blob = calloc(1, WINDOW0 + 1);
+    char* blob = calloc(1, WINDOW0 + 1);
     send_frame(T_STDIN, 3, blob, WINDOW0 + 1);
     free(blob);
     int st = agent_wait(10000);
@@ -693,8 +706,7 @@ static void test_bad_frames(void) {
     WAIT_FOR(A.ch[5].started, 5000);
     send_exec(5, 0, 0, 0, NULL, "echo second");
     WAIT_FOR(A.ch[5].errored, 5000);
-    CHECK(A.ch[5].errored && strstr(A.ch[5].errmsg, "in use"), "exec on a channel in use: error (%s)",
-          A.ch[5].errmsg);
+    CHECK(A.ch[5].errored && strstr(A.ch[5].errmsg, "in use"), "exec on a channel in use: error (%s)", A.ch[5].errmsg);
     CHECK(wait_sleep_count(s, 1, 1000) == 1, "the call that owns the channel runs on");
 
     /* Frames for a channel that is not live cross its end on the pipe: ignored. */
@@ -719,7 +731,7 @@ static void test_bad_frames(void) {
     WAIT_FOR(A.ch[72].done, 10000);
     send_exec(6, 0, 0, 0, NULL, "echo still-sane");
     WAIT_FOR(A.ch[6].done, 5000);
-    CHECK(A.ch[6].out.p && strcmp((char *)A.ch[6].out.p, "still-sane\n") == 0, "and runs the next command");
+    CHECK(A.ch[6].out.p && strcmp((char*)A.ch[6].out.p, "still-sane\n") == 0, "and runs the next command");
     agent_close();
 
     /* Header errors end the connection: oversize length, unknown type. */
@@ -754,7 +766,7 @@ static void test_version(void) {
     pid_t pid = fork();
     if (pid == 0) {
         dup2(p[1], 1);
-        execl(agent_path, agent_path, "--version", (char *)NULL);
+        execl(agent_path, agent_path, "--version", (char*)NULL);
         _exit(127);
     }
     close(p[1]);
@@ -771,7 +783,7 @@ static void test_version(void) {
           "--version prints the version (%.*s)", (int)strcspn(out, "\n"), out);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: agent_test PATH_TO_AGENT\n");
         return 2;
