@@ -525,6 +525,7 @@ static void test_window(void) {
     drain_for(500);
     CHECK(c->out.len == WINDOW0 && !c->done, "without grants the agent stops at the window (%zu bytes)", c->out.len);
     send_u32(T_WINDOW, 1, 100000);
+    WAIT_FOR(c->out.len >= WINDOW0 + 100000, 10000);
     drain_for(300);
     CHECK(c->out.len == WINDOW0 + 100000, "a grant lets exactly that much more through (%zu)", c->out.len);
     c->autogrant = 1;
