@@ -34,11 +34,27 @@ fi
 version=$(sed -n 's/^[[:space:]]*VERSION[[:space:]]\{1,\}\([0-9][0-9.]*\).*/\1/p' "$here/../CMakeLists.txt" 2>/dev/null | head -n 1)
 [ -n "$version" ] || version=dev
 
+# The image compiles the sandbox agent from agent/zeus-sandbox-agent.c in its build context. An installed or
+# build-tree docker folder carries it; a checkout keeps it in agent/, outside docker/, so the context is
+# assembled in a temporary folder.
+context=$recipe
+scratch=
+rootfs=
+trap 'rm -rf "$scratch" "$rootfs"' EXIT
+if [ ! -f "$recipe/agent/zeus-sandbox-agent.c" ] && [ -f "$here/../agent/zeus-sandbox-agent.c" ]; then
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/zeus-sandbox-context.XXXXXX")
+    mkdir "$scratch/agent"
+    cp "$recipe/Dockerfile" "$scratch/"
+    [ -f "$recipe/.dockerignore" ] && cp "$recipe/.dockerignore" "$scratch/"
+    cp "$here/../agent/zeus-sandbox-agent.c" "$scratch/agent/"
+    context=$scratch
+fi
+
 echo "ensure-image: building $tag with $engine from $recipe/Dockerfile (version $version)"
 force_rm=--force-rm
 [ "$engine" = container ] && force_rm=
 # shellcheck disable=SC2086 # $force_rm is one flag or nothing
-if "$engine" build -t "$tag" -f "$recipe/Dockerfile" $force_rm --build-arg "ZEUS_VERSION=$version" "$recipe"; then
+if "$engine" build -t "$tag" -f "$context/Dockerfile" $force_rm --build-arg "ZEUS_VERSION=$version" "$context"; then
     echo "ensure-image: built $tag"
     exit 0
 fi
@@ -49,7 +65,6 @@ if [ "$engine" = container ]; then
     exit 1
 fi
 rootfs=$(mktemp "${TMPDIR:-/tmp}/zeus-sandbox-rootfs.XXXXXX")
-trap 'rm -f "$rootfs"' EXIT
 if ! "$here/testimage/make-rootfs.sh" "$rootfs"; then
     echo "ensure-image: could not make the offline test image either (install busybox-static)" >&2
     exit 1

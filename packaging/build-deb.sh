@@ -18,7 +18,7 @@ if $install_deps; then
     [ "$(id -u)" = 0 ] || sudo_cmd=sudo
     $sudo_cmd apt-get update
     $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        build-essential cmake ninja-build dpkg-dev file \
+        build-essential musl-tools cmake ninja-build dpkg-dev file \
         qt6-base-dev qt6-websockets-dev qtkeychain-qt6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools \
         qt6-l10n-tools libgl1-mesa-dev
 fi

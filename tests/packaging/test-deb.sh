@@ -94,6 +94,8 @@ for path in usr/bin/zeus-desktop \
             usr/share/icons/hicolor/48x48/apps/io.zeusdesktop.ZeusDesktop.png \
             usr/share/icons/hicolor/256x256/apps/io.zeusdesktop.ZeusDesktop.png \
             usr/share/zeus-desktop/docker/Dockerfile \
+            usr/share/zeus-desktop/docker/agent/zeus-sandbox-agent.c \
+            usr/libexec/zeus-desktop/zeus-sandbox-agent \
             usr/share/zeus-desktop/zeus-desktop-autostart.desktop \
             usr/share/doc/zeus-desktop/copyright; do
     check "contains /$path" test -s "$work/root/$path"
@@ -106,6 +108,18 @@ check "every translation the build produced is installed" $qm_ok
 echo "test-deb: programs in the package: $(ls "$work/root/usr/bin" | tr '\n' ' ')"
 check "the packaged Dockerfile is the project's" cmp -s "$work/root/usr/share/zeus-desktop/docker/Dockerfile" \
     "$(dirname "$0")/../../docker/Dockerfile"
+check "the packaged agent source (the image's build stage) is the project's" \
+    cmp -s "$work/root/usr/share/zeus-desktop/docker/agent/zeus-sandbox-agent.c" \
+    "$(dirname "$0")/../../agent/zeus-sandbox-agent.c"
+# The sandbox agent runs inside any image (busybox included): it must not need a dynamic loader or libraries.
+agent="$work/root/usr/libexec/zeus-desktop/zeus-sandbox-agent"
+check "the sandbox agent is executable" test -x "$agent"
+agent_file=$(file -b "$agent" 2>/dev/null)
+echo "  zeus-sandbox-agent: $agent_file"
+check "the sandbox agent is statically linked" grep -q 'statically linked' <<<"$agent_file"
+check "the sandbox agent has no program interpreter" bash -c "! readelf -l \"$agent\" | grep -q 'program interpreter'"
+out=$(timeout 10 "$agent" --version 2>&1)
+check "the sandbox agent reports the project version ($out)" test "$out" = "zeus-sandbox-agent $version"
 
 # Depends must name the package of every library the binary links (computed by dpkg-shlibdeps, not by hand).
 depends=$(field Depends)

@@ -1,0 +1,810 @@
+/* SPDX-License-Identifier: Apache-2.0
+ *
+ * Tests of zeus-sandbox-agent (docs/agent-protocol.md): starts the agent binary as a child with
+ * pipes, speaks frames to it and looks at /proc for what must (not) be running.
+ *   usage: agent_test PATH_TO_AGENT
+ * Every wait has a deadline and an alarm ends the whole program, so a bug cannot hang CTest.
+ * Prints one line per check; exits 0 only when every check passed.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+    T_EXEC = 0x02,
+    T_STDIN = 0x03,
+    T_SIGNAL = 0x04,
+    T_STOP = 0x05,
+    T_WINDOW = 0x06,
+    T_CLOSE = 0x07,
+    T_HELLO = 0x81,
+    T_STARTED = 0x82,
+    T_STDOUT = 0x83,
+    T_STDERR = 0x84,
+    T_EXIT = 0x85,
+    T_ERROR = 0x86,
+    T_WINDOW_OUT = 0x87,
+};
+enum { NCH = 128, WINDOW0 = 256 * 1024 };
+
+static const char* agent_path;
+static int failures, checks;
+static unsigned base; /* makes the sleep durations of this run unique on the machine */
+
+#define CHECK(cond, ...)                                  \
+    do {                                                  \
+        checks++;                                         \
+        if (cond) {                                       \
+            printf("PASS  ");                             \
+        } else {                                          \
+            printf("FAIL  (%s:%d) ", __FILE__, __LINE__); \
+            failures++;                                   \
+        }                                                 \
+        printf(__VA_ARGS__);                              \
+        printf("\n");                                     \
+        fflush(stdout);                                   \
+    } while (0)
+
+struct buf {
+    unsigned char* p;
+    size_t len, cap;
+};
+
+static void buf_add(struct buf* b, const void* p, size_t n) {
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p) {
+            abort();
+        }
+    }
+    memcpy(b->p + b->len, p, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+struct chan {
+    int started, done, exited, errored, autogrant;
+    uint32_t pid;
+    int how, value, reason;
+    struct buf out, err, order; /* order: 'o'/'e' per data frame */
+    char errmsg[256];
+    uint64_t stdin_granted;
+    size_t frames_after_end;
+};
+
+static struct {
+    pid_t pid;
+    int to, from, eof;
+    unsigned char in[1 << 17];
+    size_t inlen;
+    int hello, first_was_hello, frames, ch0_errors;
+    uint32_t protocol;
+    char version[64], ch0msg[256];
+    struct chan ch[NCH];
+} A;
+
+static uint64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+    }
+}
+
+static uint32_t get32(const unsigned char* p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put32(unsigned char* p, uint32_t v) {
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+static void free_chans(void) {
+    for (int i = 0; i < NCH; i++) {
+        free(A.ch[i].out.p);
+        free(A.ch[i].err.p);
+        free(A.ch[i].order.p);
+    }
+}
+
+static void agent_start(void) {
+    free_chans();
+    memset(&A, 0, sizeof A);
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0) {
+        perror("pipe");
+        exit(2);
+    }
+    A.pid = fork();
+    if (A.pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        execl(agent_path, agent_path, (char*)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    A.to = in[1];
+    A.from = out[0];
+    fcntl(A.from, F_SETFL, O_NONBLOCK);
+}
+
+static void send_raw(const void* p, size_t n) {
+    const unsigned char* b = p;
+    while (n > 0) {
+        ssize_t w = write(A.to, b, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return; /* the agent is gone: the checks will say so */
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+}
+
+static void send_frame(uint8_t type, uint32_t ch, const void* p, size_t n) {
+    unsigned char h[9];
+    put32(h, (uint32_t)n);
+    h[4] = type;
+    put32(h + 5, ch);
+    send_raw(h, 9);
+    send_raw(p, n);
+}
+
+static void send_u32(uint8_t type, uint32_t ch, uint32_t v) {
+    unsigned char b[4];
+    put32(b, v);
+    send_frame(type, ch, b, 4);
+}
+
+static void send_exec(uint32_t ch, uint32_t timeout, uint32_t grace, uint32_t flags, const char* env, const char* cmd) {
+    struct buf b = {0};
+    unsigned char w[4];
+    put32(w, timeout);
+    buf_add(&b, w, 4);
+    put32(w, grace);
+    buf_add(&b, w, 4);
+    put32(w, flags);
+    buf_add(&b, w, 4);
+    put32(w, env ? 1 : 0);
+    buf_add(&b, w, 4);
+    if (env) {
+        put32(w, (uint32_t)strlen(env));
+        buf_add(&b, w, 4);
+        buf_add(&b, env, strlen(env));
+    }
+    put32(w, (uint32_t)strlen(cmd));
+    buf_add(&b, w, 4);
+    buf_add(&b, cmd, strlen(cmd));
+    send_frame(T_EXEC, ch, b.p, b.len);
+    free(b.p);
+}
+
+static void dispatch(uint8_t type, uint32_t ch, const unsigned char* p, size_t n) {
+    A.frames++;
+    if (A.frames == 1) {
+        A.first_was_hello = type == T_HELLO && ch == 0;
+    }
+    if (ch == 0) {
+        if (type == T_HELLO && n >= 4) {
+            A.hello = 1;
+            A.protocol = get32(p);
+            snprintf(A.version, sizeof A.version, "%.*s", (int)(n - 4), (const char*)p + 4);
+        } else if (type == T_ERROR) {
+            A.ch0_errors++;
+            snprintf(A.ch0msg, sizeof A.ch0msg, "%.*s", (int)n, (const char*)p);
+        }
+        return;
+    }
+    if (ch >= NCH) {
+        return;
+    }
+    struct chan* c = &A.ch[ch];
+    if (c->done && type != T_WINDOW_OUT) {
+        c->frames_after_end++;
+    }
+    switch (type) {
+        case T_STARTED:
+            c->started = 1;
+            c->pid = n == 4 ? get32(p) : 0;
+            break;
+        case T_STDOUT:
+        case T_STDERR:
+            buf_add(type == T_STDOUT ? &c->out : &c->err, p, n);
+            buf_add(&c->order, type == T_STDOUT ? "o" : "e", 1);
+            if (c->autogrant) {
+                send_u32(T_WINDOW, ch, (uint32_t)n);
+            }
+            break;
+        case T_EXIT:
+            c->done = c->exited = 1;
+            if (n == 6) {
+                c->how = p[0];
+                c->value = (int)get32(p + 1);
+                c->reason = p[5];
+            }
+            break;
+        case T_ERROR:
+            c->done = c->errored = 1;
+            snprintf(c->errmsg, sizeof c->errmsg, "%.*s", (int)n, (const char*)p);
+            break;
+        case T_WINDOW_OUT:
+            c->stdin_granted += n == 4 ? get32(p) : 0;
+            break;
+        default:
+            break;
+    }
+}
+
+/* Reads and dispatches frames for at most ms milliseconds (returns early after some arrived). */
+static void agent_poll(int ms) {
+    if (A.eof) {
+        sleep_ms(ms > 10 ? 10 : ms);
+        return;
+    }
+    struct pollfd p = {.fd = A.from, .events = POLLIN};
+    if (poll(&p, 1, ms) <= 0) {
+        return;
+    }
+    ssize_t r = read(A.from, A.in + A.inlen, sizeof A.in - A.inlen);
+    if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+        A.eof = 1;
+        return;
+    }
+    if (r < 0) {
+        return;
+    }
+    A.inlen += (size_t)r;
+    size_t off = 0;
+    while (A.inlen - off >= 9) {
+        uint32_t len = get32(A.in + off);
+        if (len > 65536) {
+            printf("FAIL  the agent sent a frame of %u bytes\n", len);
+            failures++;
+            A.eof = 1;
+            return;
+        }
+        if (A.inlen - off < 9 + (size_t)len) {
+            break;
+        }
+        dispatch(A.in[off + 4], get32(A.in + off + 5), A.in + off + 9, len);
+        off += 9 + len;
+    }
+    memmove(A.in, A.in + off, A.inlen - off);
+    A.inlen -= off;
+}
+
+#define WAIT_FOR(cond, ms)                               \
+    do {                                                 \
+        uint64_t until_ = now_ms() + (ms);               \
+        while (!(cond) && now_ms() < until_ && !A.eof) { \
+            agent_poll((int)(until_ - now_ms()));        \
+        }                                                \
+    } while (0)
+
+/* Reads whatever comes for ms milliseconds. */
+static void drain_for(int ms) {
+    uint64_t until = now_ms() + (uint64_t)ms;
+    while (now_ms() < until) {
+        agent_poll((int)(until - now_ms()));
+    }
+}
+
+/* Waits for the agent to exit (after close or EOF); returns its wait status, -1 on timeout. */
+static int agent_wait(int ms) {
+    uint64_t until = now_ms() + (uint64_t)ms;
+    int st;
+    while (now_ms() < until) {
+        agent_poll(20);
+        pid_t r = waitpid(A.pid, &st, WNOHANG);
+        if (r == A.pid) {
+            while (!A.eof) {
+                agent_poll(100);
+            }
+            close(A.to);
+            close(A.from);
+            return st;
+        }
+    }
+    kill(A.pid, SIGKILL);
+    waitpid(A.pid, &st, 0);
+    close(A.to);
+    close(A.from);
+    return -1;
+}
+
+static int agent_close(void) {
+    send_frame(T_CLOSE, 0, NULL, 0);
+    return agent_wait(10000);
+}
+
+/* ---- /proc ---------------------------------------------------------------------------------- */
+
+static size_t slurp(const char* path, char* buf, size_t cap) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    size_t len = 0;
+    if (fd < 0) {
+        return 0;
+    }
+    for (;;) {
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n <= 0) {
+            break;
+        }
+        len += (size_t)n;
+    }
+    close(fd);
+    buf[len] = 0;
+    return len;
+}
+
+enum { BY_CMDLINE_EQ, BY_CMDLINE_HAS, BY_TAG };
+
+/* Counts the live processes whose cmdline (NULs as spaces) equals / contains `what`, or whose
+ * environment carries ZEUS_CALL_TAG=what. */
+static int count_procs(int by, const char* what) {
+    static char buf[1 << 20];
+    int count = 0;
+    DIR* d = opendir("/proc");
+    struct dirent* e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == getpid()) {
+            continue;
+        }
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        slurp(path, buf, sizeof buf);
+        char* rp = strrchr(buf, ')');
+        if (!rp || rp[2] == 'Z' || rp[2] == 'X') {
+            continue;
+        }
+        snprintf(path, sizeof path, "/proc/%s/%s", e->d_name, by == BY_TAG ? "environ" : "cmdline");
+        size_t len = slurp(path, buf, sizeof buf);
+        if (by == BY_TAG) {
+            char want[64];
+            int wl = snprintf(want, sizeof want, "ZEUS_CALL_TAG=%s", what);
+            for (size_t i = 0; i < len;) {
+                size_t l = strnlen(buf + i, len - i);
+                if (l == (size_t)wl && memcmp(buf + i, want, l) == 0) {
+                    count++;
+                    break;
+                }
+                i += l + 1;
+            }
+            continue;
+        }
+        if (by == BY_CMDLINE_HAS) {
+            count += memmem(buf, len, what, strlen(what)) != NULL;
+            continue;
+        }
+        while (len > 0 && buf[len - 1] == 0) {
+            len--;
+        }
+        for (size_t i = 0; i < len; i++) {
+            if (buf[i] == 0) {
+                buf[i] = ' ';
+            }
+        }
+        buf[len] = 0;
+        count += strcmp(buf, what) == 0;
+    }
+    if (d) {
+        closedir(d);
+    }
+    return count;
+}
+
+static int count_sleep(unsigned n) {
+    char s[64];
+    snprintf(s, sizeof s, "sleep %u", n);
+    return count_procs(BY_CMDLINE_EQ, s);
+}
+
+/* Waits until count_sleep(n) == want (processes take a moment to start or die). */
+static int wait_sleep_count(unsigned n, int want, int ms) {
+    uint64_t until = now_ms() + (uint64_t)ms;
+    int got;
+    while ((got = count_sleep(n)) != want && now_ms() < until) {
+        agent_poll(20);
+    }
+    return got;
+}
+
+/* ---- the tests ------------------------------------------------------------------------------ */
+
+static void test_hello_and_basic(void) {
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    CHECK(A.hello && A.first_was_hello, "hello is the first frame");
+    CHECK(A.protocol == 1, "hello says protocol 1 (got %u)", A.protocol);
+    CHECK(A.version[0] != 0, "hello carries a version (%s)", A.version);
+
+    send_exec(1, 0, 0, 0, NULL, "echo hi; echo err >&2; exit 3");
+    WAIT_FOR(A.ch[1].done, 10000);
+    struct chan* c = &A.ch[1];
+    CHECK(c->started && c->pid > 1, "started with the shell's pid (%u)", c->pid);
+    CHECK(c->out.len == 3 && memcmp(c->out.p, "hi\n", 3) == 0, "stdout is \"hi\\n\"");
+    CHECK(c->err.len == 4 && memcmp(c->err.p, "err\n", 4) == 0, "stderr is \"err\\n\"");
+    CHECK(c->exited && c->how == 0 && c->value == 3 && c->reason == 0, "exit: exited, code 3, by itself");
+
+    /* UTF-8 in the command and in the output, and bytes that are not UTF-8 at all, pass intact. */
+    send_exec(2, 0, 0, 0, NULL, "printf 'h\\303\\251llo \\344\\270\\226 \\377\\000\\001end'; echo ' caf\xc3\xa9'");
+    WAIT_FOR(A.ch[2].done, 10000);
+    static const char want[] =
+        "h\xc3\xa9llo \xe4\xb8\x96 \xff\x00\x01"
+        "end caf\xc3\xa9\n";
+    CHECK(A.ch[2].out.len == sizeof want - 1 && memcmp(A.ch[2].out.p, want, sizeof want - 1) == 0,
+          "binary and UTF-8 bytes arrive intact (%zu bytes)", A.ch[2].out.len);
+
+    /* The environment: frame entries arrive, the command's own variables do not. */
+    send_exec(3, 0, 0, 0, "ZEUS_TEST_VAR=a b=c",
+              "echo \"$ZEUS_TEST_VAR\"; env | grep -c '^ZEUS_COMMAND' ; echo \"${__zeus_c-unset}\"; "
+              "echo ${#ZEUS_CALL_TAG}");
+    WAIT_FOR(A.ch[3].done, 10000);
+    CHECK(A.ch[3].out.p && strcmp((char*)A.ch[3].out.p, "a b=c\n0\nunset\n32\n") == 0,
+          "frame environment arrives; ZEUS_COMMAND and the script's variable do not reach the command; "
+          "a 128-bit tag (got %s)",
+          A.ch[3].out.p ? (char*)A.ch[3].out.p : "(nothing)");
+
+    /* A command longer than one environment string may be (128 KiB) still runs whole. */
+    size_t big = 300 * 1024;
+    char* cmd = malloc(big + 64);
+    strcpy(cmd, "x='");
+    memset(cmd + 3, 'y', big);
+    strcpy(cmd + 3 + big, "'; echo ${#x}");
+    send_exec(4, 0, 0, 0, NULL, cmd);
+    free(cmd);
+    WAIT_FOR(A.ch[4].done, 10000);
+    CHECK(A.ch[4].exited && A.ch[4].out.p && strcmp((char*)A.ch[4].out.p, "307200\n") == 0,
+          "a 300 KiB command runs whole (got %s%s)", A.ch[4].out.p ? (char*)A.ch[4].out.p : "",
+          A.ch[4].errored ? A.ch[4].errmsg : "");
+
+    /* Killed by a signal: how 1, the signal number. */
+    send_exec(5, 0, 0, 0, NULL, "kill -KILL $$");
+    WAIT_FOR(A.ch[5].done, 10000);
+    CHECK(A.ch[5].exited && A.ch[5].how == 1 && A.ch[5].value == 9, "killed by SIGKILL: how 1, value 9");
+
+    /* A signal frame goes to the call's group. */
+    send_exec(6, 0, 0, 0, NULL, "trap 'echo got-usr1; exit 7' USR1; echo ready; while :; do sleep 0.05; done");
+    WAIT_FOR(A.ch[6].out.len > 0, 5000);
+    send_u32(T_SIGNAL, 6, 10 /* SIGUSR1 */);
+    WAIT_FOR(A.ch[6].done, 5000);
+    CHECK(A.ch[6].exited && A.ch[6].value == 7 && strstr((char*)A.ch[6].out.p, "got-usr1"),
+          "signal frame reaches the command (exit %d)", A.ch[6].value);
+    int frames_after = 0;
+    for (int i = 1; i <= 6; i++) {
+        frames_after += (int)A.ch[i].frames_after_end;
+    }
+    CHECK(frames_after == 0, "nothing arrives on a channel after its exit");
+    int st = agent_close();
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "close: the agent exits 0");
+}
+
+static void test_command_not_in_argv(void) {
+    agent_start();
+    char marker[64];
+    snprintf(marker, sizeof marker, "zeus-marker-%u-secret", base);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, ": %s; sleep %u; echo done", marker, base + 1);
+    send_exec(1, 0, 0, 0, NULL, cmd);
+    WAIT_FOR(A.ch[1].started, 5000);
+    int running = wait_sleep_count(base + 1, 1, 5000);
+    CHECK(running == 1, "the command is running (its sleep is there)");
+    CHECK(count_procs(BY_CMDLINE_HAS, marker) == 0, "the command text is in no /proc/*/cmdline");
+    send_u32(T_STOP, 1, 0);
+    WAIT_FOR(A.ch[1].done, 5000);
+    CHECK(A.ch[1].exited && A.ch[1].reason == 2, "stop: exit with reason 2");
+    agent_close();
+}
+
+static void test_window(void) {
+    agent_start();
+    send_exec(1, 0, 0, 0, NULL, "head -c 4194304 /dev/zero");
+    struct chan* c = &A.ch[1];
+    WAIT_FOR(c->out.len >= WINDOW0, 10000);
+    drain_for(500);
+    CHECK(c->out.len == WINDOW0 && !c->done, "without grants the agent stops at the window (%zu bytes)", c->out.len);
+    send_u32(T_WINDOW, 1, 100000);
+    WAIT_FOR(c->out.len >= WINDOW0 + 100000, 10000);
+    drain_for(300);
+    CHECK(c->out.len == WINDOW0 + 100000, "a grant lets exactly that much more through (%zu)", c->out.len);
+    c->autogrant = 1;
+    send_u32(T_WINDOW, 1, WINDOW0);
+    WAIT_FOR(c->done, 30000);
+    int zeros = 1;
+    for (size_t i = 0; i < c->out.len; i++) {
+        zeros &= c->out.p[i] == 0;
+    }
+    CHECK(c->exited && c->value == 0 && c->out.len == 4194304 && zeros,
+          "with grants all 4 MiB arrive, then exit 0 (%zu bytes)", c->out.len);
+    agent_close();
+}
+
+static void test_timeout(void) {
+    agent_start();
+    uint64_t t0 = now_ms();
+    send_exec(1, 300, 200, 0, NULL, "sleep 100");
+    WAIT_FOR(A.ch[1].done, 10000);
+    uint64_t took = now_ms() - t0;
+    CHECK(A.ch[1].exited && A.ch[1].reason == 1 && A.ch[1].how == 1 && A.ch[1].value == 15,
+          "timeout: killed by SIGTERM, reason 1 (how %d value %d reason %d)", A.ch[1].how, A.ch[1].value,
+          A.ch[1].reason);
+    CHECK(took >= 300 && took < 3000, "the timeout took %llu ms", (unsigned long long)took);
+
+    /* A command that ignores SIGTERM dies with SIGKILL after the grace. */
+    t0 = now_ms();
+    send_exec(2, 200, 300, 0, NULL, "trap '' TERM; sleep 100");
+    WAIT_FOR(A.ch[2].done, 10000);
+    took = now_ms() - t0;
+    CHECK(A.ch[2].exited && A.ch[2].reason == 1 && A.ch[2].how == 1 && A.ch[2].value == 9,
+          "a command deaf to SIGTERM is killed after the grace (how %d value %d, %llu ms)", A.ch[2].how, A.ch[2].value,
+          (unsigned long long)took);
+    agent_close();
+}
+
+static void get_tag(struct chan* c, char tag[33]) {
+    WAIT_FOR(c->out.len >= 33 || c->done, 5000);
+    tag[0] = 0;
+    if (c->out.len >= 33) {
+        memcpy(tag, c->out.p, 32);
+        tag[32] = 0;
+    }
+}
+
+static void test_stop_escapees(int use_timeout) {
+    agent_start();
+    unsigned s1 = base + 10, s2 = base + 11, s3 = base + 12;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "echo $ZEUS_CALL_TAG; setsid sleep %u & (sleep %u &) & sleep %u", s1, s2, s3);
+    send_exec(1, use_timeout ? 1500 : 0, 200, 0, NULL, cmd);
+    char tag[33];
+    get_tag(&A.ch[1], tag);
+    CHECK(strlen(tag) == 32, "the command printed its tag");
+    int n1 = wait_sleep_count(s1, 1, 5000), n2 = wait_sleep_count(s2, 1, 5000), n3 = wait_sleep_count(s3, 1, 5000);
+    CHECK(n1 == 1 && n2 == 1 && n3 == 1, "setsid, double-forked and foreground sleeps run");
+    CHECK(count_procs(BY_TAG, tag) >= 4, "the tag marks the call's processes (%d)", count_procs(BY_TAG, tag));
+    if (!use_timeout) {
+        send_u32(T_STOP, 1, 200);
+    }
+    WAIT_FOR(A.ch[1].done, 10000);
+    CHECK(A.ch[1].exited && A.ch[1].reason == (use_timeout ? 1 : 2), "%s: exit with reason %d",
+          use_timeout ? "timeout" : "stop", A.ch[1].reason);
+    CHECK(count_procs(BY_TAG, tag) == 0 && count_sleep(s1) + count_sleep(s2) + count_sleep(s3) == 0,
+          "%s: nothing of the call is left (tagged %d, sleeps %d %d %d)", use_timeout ? "timeout" : "stop",
+          count_procs(BY_TAG, tag), count_sleep(s1), count_sleep(s2), count_sleep(s3));
+    agent_close();
+}
+
+static void test_background_and_concurrency(void) {
+    agent_start();
+    unsigned bg = base + 20, a = base + 21, b = base + 22;
+    char cmd[200];
+    /* The background job keeps the output pipes open: exit must not wait for their end of file. */
+    snprintf(cmd, sizeof cmd, "sleep %u & echo started", bg);
+    uint64_t t0 = now_ms();
+    send_exec(1, 0, 0, 0, NULL, cmd);
+    WAIT_FOR(A.ch[1].done, 5000);
+    CHECK(A.ch[1].exited && A.ch[1].value == 0 && now_ms() - t0 < 3000,
+          "a command that leaves a background job ends at once");
+    CHECK(wait_sleep_count(bg, 1, 2000) == 1, "the background job survives the call's normal exit");
+
+    snprintf(cmd, sizeof cmd, "sleep %u", a);
+    send_exec(2, 0, 0, 0, NULL, cmd);
+    snprintf(cmd, sizeof cmd, "sleep %u", b);
+    send_exec(3, 0, 0, 0, NULL, cmd);
+    CHECK(wait_sleep_count(a, 1, 5000) == 1 && wait_sleep_count(b, 1, 5000) == 1, "two concurrent calls run");
+    send_u32(T_STOP, 2, 100);
+    WAIT_FOR(A.ch[2].done, 5000);
+    CHECK(A.ch[2].exited && A.ch[2].reason == 2 && count_sleep(a) == 0, "the stopped call is gone");
+    CHECK(count_sleep(b) == 1 && !A.ch[3].done, "stopping one call leaves the other running");
+    CHECK(count_sleep(bg) == 1, "stopping a call leaves another call's background job running");
+
+    /* Outputs of concurrent calls never mix. */
+    A.ch[4].autogrant = A.ch[5].autogrant = 1;
+    send_exec(4, 0, 0, 0, NULL, "i=0; while [ $i -lt 3000 ]; do echo AAAAAAAAAAAAAAAAAAAA; i=$((i+1)); done");
+    send_exec(5, 0, 0, 0, NULL, "i=0; while [ $i -lt 3000 ]; do echo BBBBBBBBBBBBBBBBBBBB; i=$((i+1)); done >&2");
+    WAIT_FOR(A.ch[4].done && A.ch[5].done, 20000);
+    int clean =
+        A.ch[4].out.len == 3000 * 21 && A.ch[5].err.len == 3000 * 21 && A.ch[4].err.len == 0 && A.ch[5].out.len == 0;
+    for (size_t i = 0; clean && i < A.ch[4].out.len; i++) {
+        clean = A.ch[4].out.p[i] == (i % 21 == 20 ? '\n' : 'A') && A.ch[5].err.p[i] == (i % 21 == 20 ? '\n' : 'B');
+    }
+    CHECK(clean, "two concurrent calls' outputs do not mix (%zu / %zu bytes)", A.ch[4].out.len, A.ch[5].err.len);
+
+    int st = agent_close();
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "close: exit 0");
+    CHECK(A.ch[3].exited && A.ch[3].reason == 2, "close ends the running call with reason 2");
+    CHECK(count_sleep(b) == 0, "close kills the running call");
+    CHECK(count_sleep(bg) == 0, "close kills the background job a finished call left");
+}
+
+static void test_eof(void) {
+    agent_start();
+    unsigned s = base + 30;
+    char cmd[100];
+    snprintf(cmd, sizeof cmd, "sleep %u", s);
+    send_exec(1, 0, 0, 0, NULL, cmd);
+    CHECK(wait_sleep_count(s, 1, 5000) == 1, "a call runs");
+    close(A.to);
+    A.to = -1;
+    int st = agent_wait(10000);
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "end of file on stdin: the agent exits 0");
+    CHECK(count_sleep(s) == 0, "end of file on stdin kills the calls");
+}
+
+static void test_stdin(void) {
+    agent_start();
+    send_exec(1, 0, 0, 1, NULL, "cat; echo end");
+    WAIT_FOR(A.ch[1].started, 5000);
+    send_frame(T_STDIN, 1, "hello\n", 6);
+    send_frame(T_STDIN, 1, "w\xc3\xb6rld\n", 7);
+    WAIT_FOR(A.ch[1].out.len >= 13, 5000);
+    send_frame(T_STDIN, 1, NULL, 0);
+    WAIT_FOR(A.ch[1].done, 5000);
+    CHECK(A.ch[1].out.p && strcmp((char*)A.ch[1].out.p, "hello\nw\xc3\xb6rld\nend\n") == 0,
+          "stdin frames reach cat and the empty frame ends its input");
+    CHECK(A.ch[1].exited && A.ch[1].value == 0, "exit 0 after end of input");
+    CHECK(A.ch[1].stdin_granted == 13, "the agent gives the stdin window back as it writes (%llu)",
+          (unsigned long long)A.ch[1].stdin_granted);
+
+    /* Without the flag stdin is /dev/null. */
+    send_exec(2, 0, 0, 0, NULL, "cat; echo rc=$?");
+    WAIT_FOR(A.ch[2].done, 5000);
+    CHECK(A.ch[2].out.p && strcmp((char*)A.ch[2].out.p, "rc=0\n") == 0, "without the flag stdin is empty");
+
+    /* Stdin over the window: a protocol error. */
+    send_exec(3, 0, 0, 1, NULL, "sleep 100");
+    WAIT_FOR(A.ch[3].started, 5000);
+    char* blob = calloc(1, WINDOW0 + 1);
+    send_frame(T_STDIN, 3, blob, WINDOW0 + 1);
+    free(blob);
+    int st = agent_wait(10000);
+    CHECK(A.ch0_errors == 1 && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1,
+          "stdin beyond the window: error on channel 0 (%s), exit 1", A.ch0msg);
+}
+
+static void test_bad_frames(void) {
+    agent_start();
+    /* An exec whose payload is cut short, whose string runs past the end, with unknown flags: error on
+     * that channel, and the agent goes on. */
+    send_frame(T_EXEC, 1, "\0\0\0\0\0\0\0\0", 8);
+    unsigned char bad[20] = {0};
+    put32(bad + 16, 100); /* the command claims 100 bytes, none follow */
+    send_frame(T_EXEC, 2, bad, sizeof bad);
+    send_exec(3, 0, 0, 2, NULL, "true");
+    send_exec(4, 0, 0, 0, "NOEQUALS", "true");
+    WAIT_FOR(A.ch[1].done && A.ch[2].done && A.ch[3].done && A.ch[4].done, 5000);
+    CHECK(A.ch[1].errored && !A.ch[1].started, "truncated exec: error (%s)", A.ch[1].errmsg);
+    CHECK(A.ch[2].errored && !A.ch[2].started, "string past the payload: error (%s)", A.ch[2].errmsg);
+    CHECK(A.ch[3].errored && !A.ch[3].started, "unknown exec flags: error (%s)", A.ch[3].errmsg);
+    CHECK(A.ch[4].errored && !A.ch[4].started, "environment entry without '=': error (%s)", A.ch[4].errmsg);
+
+    /* A channel id in use. */
+    unsigned s = base + 40;
+    char cmd[100];
+    snprintf(cmd, sizeof cmd, "sleep %u", s);
+    send_exec(5, 0, 0, 0, NULL, cmd);
+    WAIT_FOR(A.ch[5].started, 5000);
+    send_exec(5, 0, 0, 0, NULL, "echo second");
+    WAIT_FOR(A.ch[5].errored, 5000);
+    CHECK(A.ch[5].errored && strstr(A.ch[5].errmsg, "in use"), "exec on a channel in use: error (%s)", A.ch[5].errmsg);
+    CHECK(wait_sleep_count(s, 1, 1000) == 1, "the call that owns the channel runs on");
+
+    /* Frames for a channel that is not live cross its end on the pipe: ignored. */
+    send_u32(T_WINDOW, 77, 1000);
+    send_u32(T_STOP, 78, 0);
+    send_frame(T_STDIN, 79, "x", 1);
+    /* 64 live channels at most (5 is live). */
+    for (uint32_t ch = 10; ch < 10 + 63; ch++) {
+        send_exec(ch, 0, 0, 0, NULL, "sleep 100");
+    }
+    send_exec(100, 0, 0, 0, NULL, "true");
+    WAIT_FOR(A.ch[100].done && A.ch[72].started, 20000);
+    int all = 1;
+    for (uint32_t ch = 10; ch < 10 + 63; ch++) {
+        all &= A.ch[ch].started;
+    }
+    CHECK(all && A.ch[100].errored, "64 live channels; the 65th exec gets an error (%s)", A.ch[100].errmsg);
+    CHECK(A.ch0_errors == 0 && !A.eof, "the agent is still there after the bad frames");
+    for (uint32_t ch = 10; ch < 10 + 63; ch++) {
+        send_u32(T_STOP, ch, 0);
+    }
+    WAIT_FOR(A.ch[72].done, 10000);
+    send_exec(6, 0, 0, 0, NULL, "echo still-sane");
+    WAIT_FOR(A.ch[6].done, 5000);
+    CHECK(A.ch[6].out.p && strcmp((char*)A.ch[6].out.p, "still-sane\n") == 0, "and runs the next command");
+    agent_close();
+
+    /* Header errors end the connection: oversize length, unknown type. */
+    agent_start();
+    unsigned char h[9] = {0, 0x10, 0, 1, T_EXEC, 0, 0, 0, 1}; /* 1 MiB + 1 */
+    send_raw(h, 9);
+    int st = agent_wait(5000);
+    CHECK(A.ch0_errors == 1 && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1,
+          "oversize frame: error on channel 0 (%s), exit 1", A.ch0msg);
+    agent_start();
+    send_frame(0x42, 1, "", 0);
+    st = agent_wait(5000);
+    CHECK(A.ch0_errors == 1 && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1,
+          "unknown frame type: error on channel 0 (%s), exit 1", A.ch0msg);
+    agent_start();
+    send_exec(0, 0, 0, 0, NULL, "true");
+    st = agent_wait(5000);
+    CHECK(A.ch0_errors == 1 && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1,
+          "exec on channel 0: error on channel 0 (%s), exit 1", A.ch0msg);
+    agent_start();
+    send_frame(T_WINDOW, 5, "ab", 2); /* the length is checked before the channel */
+    st = agent_wait(5000);
+    CHECK(A.ch0_errors == 1 && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1,
+          "window frame of 2 bytes: error on channel 0 (%s), exit 1", A.ch0msg);
+}
+
+static void test_version(void) {
+    int p[2];
+    if (pipe(p) < 0) {
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(p[1], 1);
+        execl(agent_path, agent_path, "--version", (char*)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    char out[200] = {0};
+    size_t len = 0;
+    ssize_t n;
+    while ((n = read(p[0], out + len, sizeof out - 1 - len)) > 0) {
+        len += (size_t)n;
+    }
+    close(p[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strncmp(out, "zeus-sandbox-agent ", 19) == 0,
+          "--version prints the version (%.*s)", (int)strcspn(out, "\n"), out);
+}
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: agent_test PATH_TO_AGENT\n");
+        return 2;
+    }
+    agent_path = argv[1];
+    signal(SIGPIPE, SIG_IGN);
+    alarm(100); /* the last resort against a hang, before CTest's own timeout */
+    base = 400000000u + (unsigned)getpid() * 100u;
+
+    test_version();
+    test_hello_and_basic();
+    test_command_not_in_argv();
+    test_window();
+    test_timeout();
+    test_stop_escapees(0);
+    test_stop_escapees(1);
+    test_background_and_concurrency();
+    test_eof();
+    test_stdin();
+    test_bad_frames();
+    printf("agent_test: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
