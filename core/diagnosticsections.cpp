@@ -299,7 +299,7 @@ DiagnosticSection DiagnosticSections::agent(const AgentFacts& facts) {
                     tr("agent: found at %1; each session checks its version when it starts.").arg(facts.hostPath));
     } else if (version != QStringLiteral(ZEUS_VERSION)) {
         check = row("agent", Level::Warning,
-                    tr("agent: %1 answered "%2", not version %3.")
+                    tr("agent: %1 answered \"%2\", not version %3.")
                         .arg(facts.hostPath, facts.versionOutput.trimmed().left(80), QStringLiteral(ZEUS_VERSION)),
                     tr("Reinstall Zeus Desktop so the app and its agent match."));
     } else {

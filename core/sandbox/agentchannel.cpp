@@ -23,7 +23,7 @@ AgentChannel::AgentChannel(const ContainerRuntime& runtime, QString containerId,
     m_handshake.setSingleShot(true);
     m_handshake.setInterval(kHandshakeTimeoutMs);
     connect(&m_handshake, &QTimer::timeout, this,
-            [this] { fail(QStringLiteral("the agent did not answer within %1 s").arg(m_handshake.interval() / 1000)); });
+            [this] { fail(QStringLiteral("the agent did not answer within %1 s").arg(m_handshake.interval() / 1000.0)); });
 }
 
 AgentChannel::~AgentChannel() {
@@ -135,11 +135,19 @@ void AgentChannel::onOutput(const QByteArray& bytes) {
     if (m_state == State::Failed) {
         return;
     }
+    if (m_state == State::Starting && m_preamble.size() < kMaxStderrLine) {
+        m_preamble += bytes.left(kMaxStderrLine - m_preamble.size());
+    }
     m_reader.feed(bytes);
     while (m_state != State::Failed) {
         const std::optional<agentframe::AgentFrame> frame = m_reader.next();
         if (!frame) {
-            if (m_reader.failed()) {
+            if (m_reader.failed() && m_state == State::Starting) {
+                // Docker prints "OCI runtime exec failed: ... no such file" on stdout: text where the hello should be.
+                const QString text = QString::fromUtf8(m_preamble).section(QLatin1Char('\n'), 0, 0).trimmed();
+                fail(QStringLiteral("the agent could not start: %1")
+                         .arg(text.isEmpty() ? m_reader.errorString() : text.left(300)));
+            } else if (m_reader.failed()) {
                 fail(QStringLiteral("the agent broke the protocol: %1").arg(m_reader.errorString()));
             }
             return;
@@ -277,7 +285,11 @@ void AgentChannel::fail(const QString& reason) {
     m_state = State::Failed;
     m_failure = reason;
     m_handshake.stop();
-    qCWarning(lcSession) << "agent channel of" << m_containerId.left(12) << "failed:" << reason;
+    if (m_closed) {
+        qCDebug(lcSession) << "agent channel of" << m_containerId.left(12) << "closed";
+    } else {
+        qCWarning(lcSession) << "agent channel of" << m_containerId.left(12) << "failed:" << reason;
+    }
     if (m_process && m_process->isRunning()) {
         m_process->closeStandardInput();
         m_process->stop();

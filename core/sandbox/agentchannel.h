@@ -86,6 +86,7 @@ private:
     QHash<quint32, Channel> m_channels;
     QTimer m_handshake;
     QByteArray m_stderrLine;
+    QByteArray m_preamble;  // the first bytes of stdout, while no hello came: an engine's own error message
     QString m_version;
     QString m_failure;
     State m_state = State::Starting;

@@ -29,6 +29,10 @@ inline SandboxConfig testConfig(const QString& owner) {
     config.killGraceMs = 1000;
     // The project's own agent, mounted as the app mounts it (the test image has none of its own).
     config.agentHostPath = QStringLiteral(ZEUS_AGENT_BINARY);
+    // The plain-exec fallback, for a second run of a whole test (tests/CMakeLists.txt: tst_exec_plain).
+    if (qEnvironmentVariable("ZEUS_TEST_EXEC_MODE") == QStringLiteral("exec")) {
+        config.execMode = ExecMode::Exec;
+    }
     return config;
 }
 

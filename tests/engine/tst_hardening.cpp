@@ -177,18 +177,26 @@ void TestHardening::profile() {
     QCOMPARE(host.value(QLatin1String("IpcMode")).toString() == QLatin1String("host"), false);
     QCOMPARE(info.value(QLatin1String("Config")).toObject().value(QLatin1String("User")).toString(),
              QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()));
-    // Exactly one bind mount: the workspace. No engine socket.
+    // Exactly two bind mounts: the workspace, and the app's own agent read-only. No engine socket.
     int binds = 0;
     for (const QJsonValue& mount : info.value(QLatin1String("Mounts")).toArray()) {
         const QJsonObject m = mount.toObject();
         QVERIFY(!m.value(QLatin1String("Source")).toString().contains(QLatin1String(".sock")));
-        if (m.value(QLatin1String("Type")).toString() == QLatin1String("bind")) {
-            ++binds;
-            QCOMPARE(m.value(QLatin1String("Source")).toString(), ws);
-            QCOMPARE(m.value(QLatin1String("Destination")).toString(), QStringLiteral("/workspace"));
+        if (m.value(QLatin1String("Type")).toString() != QLatin1String("bind")) {
+            continue;
         }
+        ++binds;
+        if (m.value(QLatin1String("Destination")).toString() == QLatin1String("/run/zeus/agent")) {
+            QCOMPARE(m.value(QLatin1String("Source")).toString(),
+                     QFileInfo(QStringLiteral(ZEUS_AGENT_BINARY)).canonicalFilePath());
+            QCOMPARE(m.value(QLatin1String("RW")).toBool(), false);
+            continue;
+        }
+        QCOMPARE(m.value(QLatin1String("Source")).toString(), ws);
+        QCOMPARE(m.value(QLatin1String("Destination")).toString(), QStringLiteral("/workspace"));
+        QCOMPARE(m.value(QLatin1String("RW")).toBool(), true);
     }
-    QCOMPARE(binds, 1);
+    QCOMPARE(binds, 2);
 }
 
 void TestHardening::canaryBesideTheWorkspaceIsUnreachable_data() {
