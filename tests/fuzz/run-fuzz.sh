@@ -11,9 +11,9 @@ source_dir=$(cd "$fuzz_dir/../.." && pwd)
 
 CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S "$source_dir" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DZEUS_FUZZ=ON -DZEUS_BUILD_GUI=OFF -DZEUS_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build" --target fuzz_protocol
+cmake --build "$build" --target fuzz_protocol fuzz_agentframe
 
-mkdir -p "$build/fuzz-artifacts" "$build/fuzz-corpus/protocol"
+mkdir -p "$build/fuzz-artifacts" "$build/fuzz-corpus/protocol" "$build/fuzz-corpus/agentframe"
 # halt on the first UBSan report, as for ASan; leaks count as findings.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -23,3 +23,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
     -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -dict="$fuzz_dir/protocol.dict" -artifact_prefix="$build/fuzz-artifacts/" \
     "$build/fuzz-corpus/protocol" "$fuzz_dir/corpus/protocol"
+
+"$build/tests/fuzz/fuzz_agentframe" \
+    -max_total_time="$seconds" -max_len=70000 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$build/fuzz-artifacts/" \
+    "$build/fuzz-corpus/agentframe" "$fuzz_dir/corpus/agentframe"

@@ -8,7 +8,8 @@
 //      raised so the final tool_result carries all 64 MiB a second time;
 //   3. the app's resident memory (VmRSS from /proc/PID/status) before and at its peak while it streams (flat: the
 //      app pauses reading the command's output while the socket's write queue is full).
-// Usage: bench_backend [--iterations N]   (DOCKER_HOST and ZEUS_TEST_IMAGE as for the tests)
+// Usage: bench_backend [--iterations N]   (DOCKER_HOST and ZEUS_TEST_IMAGE as for the tests; ZEUS_BENCH_EXEC_MODE=exec
+// runs every command with plain exec instead of the sandbox agent)
 #include "sandbox/commandexecution.h"
 #include "testenvironment.h"
 
@@ -221,7 +222,10 @@ public:
         process.start(QStringLiteral(ZEUS_APP_BINARY),
                       {QStringLiteral("--headless"), QStringLiteral("--backend"), url, QStringLiteral("--workspace"),
                        workspace, QStringLiteral("--runtime"), QStringLiteral("docker"), QStringLiteral("--image"),
-                       zeus::test::testImage(), QStringLiteral("--profile"), QStringLiteral("hardened")});
+                       zeus::test::testImage(), QStringLiteral("--profile"), QStringLiteral("hardened"),
+                       // ZEUS_BENCH_EXEC_MODE=exec: the plain-exec path, the "before" of the sandbox agent.
+                       QStringLiteral("--exec-mode"),
+                       qEnvironmentVariable("ZEUS_BENCH_EXEC_MODE", QStringLiteral("agent"))});
     }
     void stop() {
         if (process.state() != QProcess::NotRunning) {
