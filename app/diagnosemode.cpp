@@ -94,8 +94,9 @@ int runDiagnoseMode(const AppOptions& options) {
         QObject::connect(&agentVersion, &ProcessRunner::finished, &detector, [&, inspection](const ProcessResult& r) {
             agent.versionOutput = r.succeeded() ? QString::fromUtf8(r.standardOutput).trimmed()
                                                 : QStringLiteral("(did not run: %1)")
-                                                      .arg(r.errorString.isEmpty() ? QString::fromUtf8(r.standardError.trimmed().left(200))
-                                                                                   : r.errorString);
+                                                      .arg(r.errorString.isEmpty()
+                                                               ? QString::fromUtf8(r.standardError.trimmed().left(200))
+                                                               : r.errorString);
             printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image), agent);
             QCoreApplication::exit(exitCode);
         });
@@ -110,7 +111,7 @@ int runDiagnoseMode(const AppOptions& options) {
         SandboxOverrides overrides;
         overrides.image = options.image;
         overrides.profile = options.profile;
-    overrides.execMode = options.execMode;
+        overrides.execMode = options.execMode;
         SandboxSetup setup = SandboxSetup::from(result, settings, overrides);
         runtime = std::move(setup.runtime);
         agent.runtime = result.chosen;

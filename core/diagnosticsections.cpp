@@ -64,9 +64,9 @@ QString versioned(const RuntimeProbe& probe) {
 }  // namespace
 
 QStringList DiagnosticSections::checkOrder() {
-    return {QStringLiteral("runtime"),         QStringLiteral("engine"),     QStringLiteral("image"),
-            QStringLiteral("agent"),           QStringLiteral("resource_limits"), QStringLiteral("workspaces"), QStringLiteral("keychain"),
-            QStringLiteral("backend")};
+    return {QStringLiteral("runtime"),  QStringLiteral("engine"),          QStringLiteral("image"),
+            QStringLiteral("agent"),    QStringLiteral("resource_limits"), QStringLiteral("workspaces"),
+            QStringLiteral("keychain"), QStringLiteral("backend")};
 }
 
 QString DiagnosticSections::checkTitle(const QString& id) {

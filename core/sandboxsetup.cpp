@@ -38,8 +38,8 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.memory = QString::number(settings.memoryMiB()) + QStringLiteral("m");
     config.cpus = QString::number(settings.cpus(), 'g', 4);
     config.idleTimeoutMs = settings.idleTimeoutMinutes() * 60 * 1000;
-    config.execMode = execModeFromName(overrides.execMode)
-                          .value_or(execModeFromName(settings.execMode()).value_or(ExecMode::Agent));
+    config.execMode =
+        execModeFromName(overrides.execMode).value_or(execModeFromName(settings.execMode()).value_or(ExecMode::Agent));
     if (overrides.outputCapBytes > 0) {
         config.outputCapBytes = overrides.outputCapBytes;
     }

@@ -53,7 +53,8 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
     }
     if (!spec.agentSource.isEmpty()) {
         // The app's own agent, read-only: the command can run it but never replace it.
-        args << QStringLiteral("--mount") << bindMountValue(spec.agentSource, containerAgentPath()) + QStringLiteral(",readonly");
+        args << QStringLiteral("--mount")
+             << bindMountValue(spec.agentSource, containerAgentPath()) + QStringLiteral(",readonly");
     }
     args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace())  //
          << QStringLiteral("-w") << containerWorkspace()                                       //

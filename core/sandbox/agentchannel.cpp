@@ -22,8 +22,9 @@ AgentChannel::AgentChannel(const ContainerRuntime& runtime, QString containerId,
     : QObject(parent), m_runtime(runtime), m_containerId(std::move(containerId)), m_agentPath(std::move(agentPath)) {
     m_handshake.setSingleShot(true);
     m_handshake.setInterval(kHandshakeTimeoutMs);
-    connect(&m_handshake, &QTimer::timeout, this,
-            [this] { fail(QStringLiteral("the agent did not answer within %1 s").arg(m_handshake.interval() / 1000.0)); });
+    connect(&m_handshake, &QTimer::timeout, this, [this] {
+        fail(QStringLiteral("the agent did not answer within %1 s").arg(m_handshake.interval() / 1000.0));
+    });
 }
 
 AgentChannel::~AgentChannel() {
@@ -34,8 +35,8 @@ AgentChannel::~AgentChannel() {
 }
 
 void AgentChannel::start() {
-    m_process = new EngineCommand(m_runtime.program(),
-                                  m_runtime.execInteractiveArguments(m_containerId, {m_agentPath}), 0, this);
+    m_process = new EngineCommand(m_runtime.program(), m_runtime.execInteractiveArguments(m_containerId, {m_agentPath}),
+                                  0, this);
     m_process->setStreaming(true);
     m_process->setInteractive(true);
     m_process->setCoalescing(false);
@@ -191,7 +192,8 @@ void AgentChannel::handle(const agentframe::AgentFrame& frame) {
     }
     const auto it = m_channels.find(frame.channel);
     if (it == m_channels.end()) {
-        fail(QStringLiteral("the agent broke the protocol: a frame for channel %1, which is not open").arg(frame.channel));
+        fail(QStringLiteral("the agent broke the protocol: a frame for channel %1, which is not open")
+                 .arg(frame.channel));
         return;
     }
     AgentCall* call = it->call;
@@ -212,8 +214,7 @@ void AgentChannel::handle(const agentframe::AgentFrame& frame) {
             it->credit -= size;
             it->ungranted += size;
             if (call != nullptr) {
-                call->agentOutput(frame.type == Type::Stdout ? OutputStream::Stdout : OutputStream::Stderr,
-                                  frame.data);
+                call->agentOutput(frame.type == Type::Stdout ? OutputStream::Stdout : OutputStream::Stderr, frame.data);
             }
             // The call may have paused, detached or been stopped meanwhile: look the channel up again.
             const auto again = m_channels.find(frame.channel);

@@ -20,10 +20,10 @@ namespace agentframe {
 inline constexpr quint32 kProtocolVersion = 1;
 inline constexpr int kHeaderSize = 9;
 // Limits of docs/agent-protocol.md.
-inline constexpr quint32 kMaxAgentPayload = 64 * 1024;    // agent -> app
-inline constexpr quint32 kMaxAppPayload = 1024 * 1024;    // app -> agent
-inline constexpr quint32 kMaxDataChunk = 32 * 1024;       // one stdout/stderr frame
-inline constexpr quint32 kInitialWindow = 256 * 1024;     // per call and direction
+inline constexpr quint32 kMaxAgentPayload = 64 * 1024;  // agent -> app
+inline constexpr quint32 kMaxAppPayload = 1024 * 1024;  // app -> agent
+inline constexpr quint32 kMaxDataChunk = 32 * 1024;     // one stdout/stderr frame
+inline constexpr quint32 kInitialWindow = 256 * 1024;   // per call and direction
 inline constexpr int kMaxChannels = 64;
 inline constexpr quint32 kExecFlagStdin = 0x1;
 
@@ -49,20 +49,20 @@ enum class Type : quint8 {
 struct AgentFrame {
     Type type = Type::Error;
     quint32 channel = 0;
-    QByteArray data;          // Stdout / Stderr: the bytes
-    quint32 value = 0;        // Hello: protocol; Started: pid; AgentWindow: bytes
-    QString text;             // Hello: the agent's version; Error: the message
-    bool signalled = false;   // Exit: killed by a signal (value: its number) or exited (exitCode)
-    int exitCode = 0;         // Exit
-    quint8 exitReason = 0;    // Exit: 0 by itself, 1 its timeout passed, 2 stopped
+    QByteArray data;         // Stdout / Stderr: the bytes
+    quint32 value = 0;       // Hello: protocol; Started: pid; AgentWindow: bytes
+    QString text;            // Hello: the agent's version; Error: the message
+    bool signalled = false;  // Exit: killed by a signal (value: its number) or exited (exitCode)
+    int exitCode = 0;        // Exit
+    quint8 exitReason = 0;   // Exit: 0 by itself, 1 its timeout passed, 2 stopped
 };
 
 // What a call's `exit` frame says.
 enum class ExitReason : quint8 { Itself = 0, TimedOut = 1, Stopped = 2 };
 
 // Encoders (app -> agent). Each returns one whole frame.
-QByteArray execFrame(quint32 channel, const QByteArray& command, const QList<QByteArray>& environment, quint32 timeoutMs,
-                quint32 graceMs, quint32 flags = 0);
+QByteArray execFrame(quint32 channel, const QByteArray& command, const QList<QByteArray>& environment,
+                     quint32 timeoutMs, quint32 graceMs, quint32 flags = 0);
 QByteArray stdinFrame(quint32 channel, const QByteArray& data);
 QByteArray signalFrame(quint32 channel, quint32 signalNumber);
 QByteArray stopFrame(quint32 channel, quint32 graceMs);

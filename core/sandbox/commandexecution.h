@@ -133,8 +133,8 @@ private:
     QPointer<EngineCommand> m_stop;
     QPointer<EngineCommand> m_inspect;
     QPointer<AgentChannel> m_agent;
-    quint32 m_channel = 0;                 // the agent's channel of this call; 0: plain exec
-    std::optional<int> m_agentExitCode;    // the agent's exit frame: code, or 128 + signal
+    quint32 m_channel = 0;               // the agent's channel of this call; 0: plain exec
+    std::optional<int> m_agentExitCode;  // the agent's exit frame: code, or 128 + signal
     QTimer m_timeout;
     QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
     QElapsedTimer m_clock;

@@ -345,8 +345,9 @@ void SessionManager::startAgent(Session& session) {
         s->agent.clear();
         if (!wasReady) {
             s->agentFallback = reason;
-            logEvent(*s, QStringLiteral("The sandbox agent is not available (%1): commands run with plain exec.")
-                             .arg(reason));
+            logEvent(
+                *s,
+                QStringLiteral("The sandbox agent is not available (%1): commands run with plain exec.").arg(reason));
         } else if (++s->agentFailures >= kMaxAgentFailures) {
             s->agentFallback = QStringLiteral("the agent stopped %1 times").arg(s->agentFailures);
             logEvent(*s, QStringLiteral("The sandbox agent stopped (%1), %2 times in this container: commands run "
@@ -354,7 +355,8 @@ void SessionManager::startAgent(Session& session) {
                              .arg(reason)
                              .arg(s->agentFailures));
         } else {
-            logEvent(*s, QStringLiteral("The sandbox agent stopped (%1); it restarts for the next command.").arg(reason));
+            logEvent(*s,
+                     QStringLiteral("The sandbox agent stopped (%1); it restarts for the next command.").arg(reason));
         }
         announceExecPath(*s);
         runWaiting(*s);

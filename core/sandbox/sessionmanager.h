@@ -89,10 +89,10 @@ private:
         SessionState state = SessionState::Stopped;
         ContainerPhase phase = ContainerPhase::None;
         QString containerId;
-        QString staleContainerId;                   // a failed container still to be removed
-        QList<QPointer<CommandExecution>> calls;    // running or waiting for the container
-        QList<QPointer<CommandExecution>> waiting;  // waiting for the container
-        QPointer<AgentChannel> agent;               // the container's agent, while it starts or runs
+        QString staleContainerId;                        // a failed container still to be removed
+        QList<QPointer<CommandExecution>> calls;         // running or waiting for the container
+        QList<QPointer<CommandExecution>> waiting;       // waiting for the container
+        QPointer<AgentChannel> agent;                    // the container's agent, while it starts or runs
         QList<QPointer<CommandExecution>> agentWaiting;  // waiting for the agent's hello
         QString agentFallback;  // why this container's commands run with plain exec; empty: through the agent
         int agentFailures = 0;  // agent crashes in this container

@@ -172,14 +172,16 @@ void TestAgent::backgroundJobOutlivesItsCall() {
     auto manager = makeManager(engine, testConfig(QString()));
     Recorder rec(*manager);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("background"));
-    const ExecResult result = rec.run(QStringLiteral("s"), ws, QStringLiteral("sleep 1004 >/dev/null 2>&1 & echo started"));
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), ws, QStringLiteral("sleep 1004 >/dev/null 2>&1 & echo started"));
     QCOMPARE(result.exitCode.value_or(-1), 0);
     QVERIFY2(result.durationMs < 5000, "the call ends when its shell does, not when its background job does");
     const QString container = manager->containerId(QStringLiteral("s"));
     QCOMPARE(countOf(containerCommandLines(engine, container), "sleep 1004"), 1);
     // A second call, stopped, does not take the first call's job with it.
     const QString other = rec.start(QStringLiteral("s"), ws, QStringLiteral("sleep 1005"), 60);
-    QVERIFY(QTest::qWaitFor([&] { return countOf(containerCommandLines(engine, container), "sleep 1005") > 0; }, 20000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return countOf(containerCommandLines(engine, container), "sleep 1005") > 0; }, 20000));
     QVERIFY(manager->cancel(other));
     QVERIFY(rec.waitFor(other, 30000));
     const QByteArray lines = containerCommandLines(engine, container);
@@ -202,12 +204,13 @@ void TestAgent::killedAgentFailsTheCallAndRestarts() {
     QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
     const QString container = manager->containerId(QStringLiteral("s"));
     const QString call = rec.start(QStringLiteral("s"), ws, QStringLiteral("sleep 1006"), 60);
-    QVERIFY(QTest::qWaitFor([&] { return countOf(containerCommandLines(engine, container), "sleep 1006") > 0; }, 20000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return countOf(containerCommandLines(engine, container), "sleep 1006") > 0; }, 20000));
     // kill -9 of the agent from inside the container, by another process than the command.
-    const ProcessOutput kill = runProgram(
-        engine, {QStringLiteral("exec"), container, QStringLiteral("sh"), QStringLiteral("-c"),
-                 QStringLiteral("for f in /proc/[0-9]*; do grep -qx /run/zeus/agent $f/cmdline 2>/dev/null "
-                                "&& kill -9 ${f#/proc/}; done; true")});
+    const ProcessOutput kill =
+        runProgram(engine, {QStringLiteral("exec"), container, QStringLiteral("sh"), QStringLiteral("-c"),
+                            QStringLiteral("for f in /proc/[0-9]*; do grep -qx /run/zeus/agent $f/cmdline 2>/dev/null "
+                                           "&& kill -9 ${f#/proc/}; done; true")});
     QCOMPARE(kill.exitCode, 0);
     QVERIFY(rec.waitFor(call, 30000));
     const ExecResult failed = rec.results.value(call);
@@ -274,7 +277,8 @@ void TestAgent::commandTextInNoArgv() {
     const QByteArray marker = "zeus-secret-marker-" + QUuid::createUuid().toString(QUuid::Id128).left(8).toLatin1();
     const QString call =
         rec.start(QStringLiteral("s"), ws, QStringLiteral(": %1; sleep 1007").arg(QString::fromLatin1(marker)), 60);
-    QVERIFY(QTest::qWaitFor([&] { return countOf(containerCommandLines(engine, container), "sleep 1007") > 0; }, 20000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return countOf(containerCommandLines(engine, container), "sleep 1007") > 0; }, 20000));
     QCOMPARE(countOf(containerCommandLines(engine, container), marker.constData()), 0);
     QCOMPARE(countOf(hostCommandLines(), marker.constData()), 0);
     QVERIFY(manager->cancel(call));
@@ -292,7 +296,8 @@ void TestAgent::longCommandRuns() {
     Recorder rec(*manager);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("long"));
     // 200 KB: over Linux's 128 KiB limit of one argument, under the protocol's 256 KiB.
-    const QString command = QStringLiteral("x='") + QString(200 * 1024, QLatin1Char('x')) + QStringLiteral("'; echo ${#x}");
+    const QString command =
+        QStringLiteral("x='") + QString(200 * 1024, QLatin1Char('x')) + QStringLiteral("'; echo ${#x}");
     const ExecResult result = rec.run(QStringLiteral("s"), ws, command);
     QVERIFY2(result.errorMessage.isEmpty(), qPrintable(result.errorMessage));
     QCOMPARE(result.exitCode.value_or(-1), 0);

@@ -3,6 +3,8 @@
 #include "dashboard/diagnosticspanel.h"
 #include "diagnosticsections.h"
 
+#include <zeus/buildinfo.h>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
@@ -70,6 +72,11 @@ DiagnosticsReport mixedReport() {
     inspection.comment = QStringLiteral("Imported from -");
     image.inspection = inspection;
     report.addSection(DiagnosticSections::image(image));
+    DiagnosticSections::AgentFacts agent;
+    agent.runtime = zeus::RuntimeKind::Docker;
+    agent.hostPath = QStringLiteral("/usr/libexec/zeus-desktop/zeus-sandbox-agent");
+    agent.versionOutput = QStringLiteral("zeus-sandbox-agent " ZEUS_VERSION);
+    report.addSection(DiagnosticSections::agent(agent));
     report.addSection(DiagnosticSections::resourceLimits(detection, 512, 2048, 2));
     zeus::WorkspaceGuard::Result accepted;
     accepted.rule = zeus::WorkspaceGuard::Rule::Accepted;
@@ -192,8 +199,8 @@ void TestDiagnosticsPanel::checklistAboveTheReport() {
         levels << check.level;
     }
     QCOMPARE(ids, DiagnosticSections::checkOrder());
-    QCOMPARE(levels, (QList<Level>{Level::Ok, Level::Ok, Level::Warning, Level::Warning, Level::Ok, Level::Failed,
-                                   Level::Failed}));
+    QCOMPARE(levels, (QList<Level>{Level::Ok, Level::Ok, Level::Warning, Level::Ok, Level::Warning, Level::Ok,
+                                   Level::Failed, Level::Failed}));
 
     // One widget per row: the summary, and the action only where there is something to do.
     auto* checklist = panel.findChild<QWidget*>(QStringLiteral("diagnosticsChecklist"));
@@ -216,8 +223,9 @@ void TestDiagnosticsPanel::checklistAboveTheReport() {
     // Above the full report, which still holds everything.
     auto* view = panel.findChild<QPlainTextEdit*>(QStringLiteral("diagnosticsText"));
     QVERIFY(checklist->mapTo(&panel, QPoint(0, 0)).y() < view->mapTo(&panel, QPoint(0, 0)).y());
-    QVERIFY(view->toPlainText().startsWith(QLatin1String("Checks: 3 ok, 2 warning(s), 2 failed")));
-    QCOMPARE(panel.reportJson().value(QLatin1String("checks")).toArray().size(), 7);
+    QVERIFY(view->toPlainText().startsWith(QLatin1String("Checks: 4 ok, 2 warning(s), 2 failed")));
+    QVERIFY(view->toPlainText().contains(QLatin1String("agent: ok (version " ZEUS_VERSION)));
+    QCOMPARE(panel.reportJson().value(QLatin1String("checks")).toArray().size(), 8);
 
     // Redacted like the rest: the canary in the connection's last error is gone from the rows too.
     for (const DiagnosticCheck& check : panel.checks()) {
@@ -229,7 +237,7 @@ void TestDiagnosticsPanel::checklistAboveTheReport() {
 
     // A new report replaces the rows, never adds to them.
     panel.showReport(mixedReport());
-    QCOMPARE(checklist->findChildren<QLabel*>(QStringLiteral("checkSummary")).size(), 7);
+    QCOMPARE(checklist->findChildren<QLabel*>(QStringLiteral("checkSummary")).size(), 8);
 }
 
 // The tray app shows the page before the slow checks finish (detection, image inspect): the rows that arrive

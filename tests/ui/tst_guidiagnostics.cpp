@@ -78,6 +78,8 @@ private Q_SLOTS:
             QStringLiteral("zeus-desktop-sandbox:no-such-tag-%1").arg(QCoreApplication::applicationPid());
         const Levels base{{QStringLiteral("runtime"), QStringLiteral("ok")},
                           {QStringLiteral("engine"), QStringLiteral("ok")},
+                          // The build tree's agent, found beside the test program.
+                          {QStringLiteral("agent"), QStringLiteral("ok")},
                           // The harness's dockerd enforces memory, pids and cpu limits.
                           {QStringLiteral("resource_limits"), QStringLiteral("ok")},
                           {QStringLiteral("workspaces"), QStringLiteral("ok")}};

@@ -202,7 +202,8 @@ void TestAgentChannel::missingAgentFails() {
     QSignalSpy failed(channel.get(), &AgentChannel::failed);
     QVERIFY(failed.wait(10000));
     QCOMPARE(channel->state(), AgentChannel::State::Failed);
-    QVERIFY2(channel->failureReason().contains(QStringLiteral("could not start")), qPrintable(channel->failureReason()));
+    QVERIFY2(channel->failureReason().contains(QStringLiteral("could not start")),
+             qPrintable(channel->failureReason()));
     Recorder call;
     QCOMPARE(channel->exec(&call, "true", {}, 0, 0), 0u);
 }
@@ -232,23 +233,28 @@ void TestAgentChannel::hostileAgents_data() {
     const QByteArray hello = helloFrame(1, "9.9.9");
     QTest::newRow("another protocol") << helloFrame(2, "2.0.0") << QByteArray() << false
                                       << QStringLiteral("speaks protocol 2");
-    QTest::newRow("a frame before hello") << startedFrame(1, 5) << QByteArray() << false
-                                          << QStringLiteral("before its hello");
+    QTest::newRow("a frame before hello")
+        << startedFrame(1, 5) << QByteArray() << false << QStringLiteral("before its hello");
     QTest::newRow("an engine's error instead of a hello")
         << QByteArray("OCI runtime exec failed: exec failed: no such file or directory\n") << QByteArray() << false
         << QStringLiteral("could not start: OCI runtime exec failed: exec failed: no such file or directory");
     QTest::newRow("garbage after hello") << hello << QByteArray("Error: exec failed\n") << true
                                          << QStringLiteral("broke the protocol");
     QTest::newRow("a second hello") << hello << hello << true << QStringLiteral("a second hello");
-    QTest::newRow("a channel never opened") << hello << startedFrame(77, 1) << true
-                                            << QStringLiteral("channel 77, which is not open");
-    QTest::newRow("a 1 MiB frame") << hello << QByteArray::fromHex("00100000" "83" "00000001") << true
-                                   << QStringLiteral("over the limit");
+    QTest::newRow("a channel never opened")
+        << hello << startedFrame(77, 1) << true << QStringLiteral("channel 77, which is not open");
+    QTest::newRow("a 1 MiB frame") << hello
+                                   << QByteArray::fromHex(
+                                          "00100000"
+                                          "83"
+                                          "00000001")
+                                   << true << QStringLiteral("over the limit");
     QByteArray flood;
     for (quint32 sent = 0; sent <= kInitialWindow; sent += kMaxDataChunk) {
         flood += outputFrame(1, OutputStream::Stdout, QByteArray(int(kMaxDataChunk), 'x'));
     }
-    QTest::newRow("output past the window of a paused call") << hello << flood << true << QStringLiteral("past the window");
+    QTest::newRow("output past the window of a paused call")
+        << hello << flood << true << QStringLiteral("past the window");
 }
 
 void TestAgentChannel::hostileAgents() {

@@ -33,17 +33,54 @@ void TestAgentFrame::appFramesByteForByte_data() {
     QTest::addColumn<QByteArray>("expected");
     // length, type, channel, payload
     QTest::newRow("exec") << execFrame(7, "ls", {"A=1"}, 1000, 2000, 0)
-                          << hex("0000001d" "02" "00000007"
-                                 "000003e8" "000007d0" "00000000" "00000001" "00000003" "413d31" "00000002" "6c73");
+                          << hex("0000001d"
+                                 "02"
+                                 "00000007"
+                                 "000003e8"
+                                 "000007d0"
+                                 "00000000"
+                                 "00000001"
+                                 "00000003"
+                                 "413d31"
+                                 "00000002"
+                                 "6c73");
     QTest::newRow("exec with stdin") << execFrame(1, "", {}, 0, 0, kExecFlagStdin)
-                                     << hex("00000014" "02" "00000001" "00000000" "00000000" "00000001" "00000000"
+                                     << hex("00000014"
+                                            "02"
+                                            "00000001"
+                                            "00000000"
+                                            "00000000"
+                                            "00000001"
+                                            "00000000"
                                             "00000000");
-    QTest::newRow("stdin") << stdinFrame(3, "ab") << hex("00000002" "03" "00000003" "6162");
-    QTest::newRow("stdin eof") << stdinFrame(3, {}) << hex("00000000" "03" "00000003");
-    QTest::newRow("signal") << signalFrame(2, 2) << hex("00000004" "04" "00000002" "00000002");
-    QTest::newRow("stop") << stopFrame(9, 2000) << hex("00000004" "05" "00000009" "000007d0");
-    QTest::newRow("window") << windowFrame(0x01020304, 65536) << hex("00000004" "06" "01020304" "00010000");
-    QTest::newRow("close") << closeFrame() << hex("00000000" "07" "00000000");
+    QTest::newRow("stdin") << stdinFrame(3, "ab")
+                           << hex("00000002"
+                                  "03"
+                                  "00000003"
+                                  "6162");
+    QTest::newRow("stdin eof") << stdinFrame(3, {})
+                               << hex("00000000"
+                                      "03"
+                                      "00000003");
+    QTest::newRow("signal") << signalFrame(2, 2)
+                            << hex("00000004"
+                                   "04"
+                                   "00000002"
+                                   "00000002");
+    QTest::newRow("stop") << stopFrame(9, 2000)
+                          << hex("00000004"
+                                 "05"
+                                 "00000009"
+                                 "000007d0");
+    QTest::newRow("window") << windowFrame(0x01020304, 65536)
+                            << hex("00000004"
+                                   "06"
+                                   "01020304"
+                                   "00010000");
+    QTest::newRow("close") << closeFrame()
+                           << hex("00000000"
+                                  "07"
+                                  "00000000");
 }
 
 void TestAgentFrame::appFramesByteForByte() {
@@ -55,9 +92,9 @@ void TestAgentFrame::appFramesByteForByte() {
 void TestAgentFrame::readsEveryAgentFrame() {
     Reader reader;
     reader.feed(helloFrame(1, "0.1.0") + startedFrame(5, 42) + outputFrame(5, OutputStream::Stdout, "out")
-                + outputFrame(5, OutputStream::Stderr, QByteArray("\xff\x00", 2)) + exitFrame(5, false, 3, ExitReason::Itself)
-                + exitFrame(6, true, 9, ExitReason::Stopped) + errorFrame(7, "no shell") + errorFrame(0, "bye")
-                + anyFrame(Type::AgentWindow, 5, hex("00001000")));
+                + outputFrame(5, OutputStream::Stderr, QByteArray("\xff\x00", 2))
+                + exitFrame(5, false, 3, ExitReason::Itself) + exitFrame(6, true, 9, ExitReason::Stopped)
+                + errorFrame(7, "no shell") + errorFrame(0, "bye") + anyFrame(Type::AgentWindow, 5, hex("00001000")));
     auto frame = reader.next();
     QVERIFY(frame);
     QCOMPARE(frame->type, Type::Hello);
@@ -134,15 +171,24 @@ void TestAgentFrame::refusesBadFrames_data() {
         << outputFrame(1, OutputStream::Stdout, QByteArray(int(kMaxDataChunk) + 1, 'x'))
         << QStringLiteral("malformed output");
     QTest::newRow("exit too short") << anyFrame(Type::Exit, 1, hex("0000")) << QStringLiteral("malformed exit");
-    QTest::newRow("exit unknown how") << anyFrame(Type::Exit, 1, hex("02" "00000000" "00"))
+    QTest::newRow("exit unknown how") << anyFrame(Type::Exit, 1,
+                                                  hex("02"
+                                                      "00000000"
+                                                      "00"))
                                       << QStringLiteral("malformed exit");
-    QTest::newRow("exit unknown reason") << anyFrame(Type::Exit, 1, hex("00" "00000000" "03"))
+    QTest::newRow("exit unknown reason") << anyFrame(Type::Exit, 1,
+                                                     hex("00"
+                                                         "00000000"
+                                                         "03"))
                                          << QStringLiteral("malformed exit");
     QTest::newRow("signal 0") << exitFrame(1, true, 0, ExitReason::Itself) << QStringLiteral("malformed exit");
     QTest::newRow("signal 1000") << exitFrame(1, true, 1000, ExitReason::Itself) << QStringLiteral("malformed exit");
     QTest::newRow("huge error text") << errorFrame(1, QByteArray(2000, 'e')) << QStringLiteral("malformed error");
     QTest::newRow("window without size") << anyFrame(Type::AgentWindow, 1, {}) << QStringLiteral("malformed window");
-    QTest::newRow("over the size limit") << hex("00010001" "83" "00000001") << QStringLiteral("over the limit");
+    QTest::newRow("over the size limit") << hex(
+        "00010001"
+        "83"
+        "00000001") << QStringLiteral("over the limit");
 }
 
 void TestAgentFrame::refusesBadFrames() {
@@ -167,7 +213,10 @@ void TestAgentFrame::staysFailedAfterAnError() {
 
 void TestAgentFrame::oversizeHeaderFailsBeforeThePayloadArrives() {
     Reader reader;
-    reader.feed(hex("7fffffff" "83" "00000001"));  // a 2 GiB frame: refused from its header alone
+    reader.feed(
+        hex("7fffffff"
+            "83"
+            "00000001"));  // a 2 GiB frame: refused from its header alone
     QVERIFY(!reader.next());
     QVERIFY(reader.failed());
     QCOMPARE(reader.buffered(), 0);

@@ -4,6 +4,8 @@
 #include "engine/appleruntime.h"
 #include "sandbox/sessionmanager.h"
 
+#include <zeus/buildinfo.h>
+
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -52,6 +54,7 @@ class TestAppleRuntimeArgs : public QObject {
 private Q_SLOTS:
     void init();
     void sessionThroughTheFake();
+    void imageWithoutAgentFallsBack();
     void orphanSweepFiltersByOwner();
     void missingImage();
     void tooOldCliIsRefusedBeforeRun();
@@ -76,6 +79,8 @@ void TestAppleRuntimeArgs::init() {
     qputenv("ZEUS_FAKE_APPLE_LOG", m_log.toUtf8());
     qputenv("ZEUS_FAKE_APPLE_STATE", m_state.toUtf8());
     qputenv("ZEUS_FAKE_APPLE_IMAGES", "zeus-desktop-sandbox:latest");
+    // The image's agent is the project's own build (Apple runs it in the container's VM; the fake, on this host).
+    qputenv("ZEUS_FAKE_APPLE_AGENT", ZEUS_AGENT_BINARY);
 }
 
 std::unique_ptr<SessionManager> TestAppleRuntimeArgs::makeManager(const QString& version, const QString& image) {
@@ -130,13 +135,14 @@ void TestAppleRuntimeArgs::sessionThroughTheFake() {
     QVERIFY(runArgs.contains(QStringLiteral("type=bind,source=") + m_ws + QStringLiteral(",target=/workspace")));
     QCOMPARE(runArgs.mid(runArgs.size() - 3), (QStringList{QStringLiteral("zeus-desktop-sandbox:latest"),
                                                            QStringLiteral("sleep"), QStringLiteral("infinity")}));
+    // One `container exec -i` for the session: the image's agent; both commands went through it as frames.
     const QList<QStringList> execs = callsOf(calls, QStringLiteral("exec"));
-    QCOMPARE(execs.size(), 2);
-    QCOMPARE(execs.first().mid(0, 4),
-             (QStringList{QStringLiteral("exec"), name, QStringLiteral("sh"), QStringLiteral("-c")}));
-    QCOMPARE(execs.first().last(), QStringLiteral("echo hi; exit 3"));
-    // A non-zero exit asks the engine whether the container still runs.
-    QCOMPARE(callsOf(calls, QStringLiteral("inspect")).size(), 1);
+    QCOMPARE(execs.size(), 1);
+    QCOMPARE(execs.first(), (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), name,
+                                         QStringLiteral("/usr/local/libexec/zeus/zeus-sandbox-agent")}));
+    QCOMPARE(manager->execPath(QStringLiteral("s1")), QStringLiteral("agent " ZEUS_VERSION));
+    // The exit code came in the agent's frame: no inspect needed.
+    QCOMPARE(callsOf(calls, QStringLiteral("inspect")).size(), 0);
 
     QSignalSpy states(manager.get(), &SessionManager::sessionStateChanged);
     manager->endSession(QStringLiteral("s1"));
@@ -144,6 +150,21 @@ void TestAppleRuntimeArgs::sessionThroughTheFake() {
     QCOMPARE(callsOf(invocations(m_log), QStringLiteral("delete")).first(),
              (QStringList{QStringLiteral("delete"), QStringLiteral("--force"), name}));
     QTRY_VERIFY(!QFile::exists(m_state + QLatin1Char('/') + name));
+}
+
+void TestAppleRuntimeArgs::imageWithoutAgentFallsBack() {
+    qunsetenv("ZEUS_FAKE_APPLE_AGENT");
+    auto manager = makeManager(QStringLiteral("1.2.2"), QStringLiteral("zeus-desktop-sandbox:latest"));
+    const ExecResult result = run(*manager, QStringLiteral("c1"), QStringLiteral("echo plain"));
+    QCOMPARE(result.errorMessage, QString());
+    QCOMPARE(result.output, QStringLiteral("plain\n"));
+    QVERIFY2(manager->execPath(QStringLiteral("s1")).startsWith(QStringLiteral("exec: the agent could not start")),
+             qPrintable(manager->execPath(QStringLiteral("s1"))));
+    const QList<QStringList> execs = callsOf(invocations(m_log), QStringLiteral("exec"));
+    QCOMPARE(execs.size(), 2);  // the agent, refused; then the command with plain exec
+    QCOMPARE(execs.at(0).at(1), QStringLiteral("-i"));
+    QCOMPARE(execs.at(1).mid(0, 4), (QStringList{QStringLiteral("exec"), manager->containerId(QStringLiteral("s1")),
+                                                 QStringLiteral("sh"), QStringLiteral("-c")}));
 }
 
 void TestAppleRuntimeArgs::orphanSweepFiltersByOwner() {

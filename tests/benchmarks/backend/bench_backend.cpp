@@ -219,13 +219,13 @@ public:
         }
         process.setProcessEnvironment(environment);
         process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        process.start(QStringLiteral(ZEUS_APP_BINARY),
-                      {QStringLiteral("--headless"), QStringLiteral("--backend"), url, QStringLiteral("--workspace"),
-                       workspace, QStringLiteral("--runtime"), QStringLiteral("docker"), QStringLiteral("--image"),
-                       zeus::test::testImage(), QStringLiteral("--profile"), QStringLiteral("hardened"),
-                       // ZEUS_BENCH_EXEC_MODE=exec: the plain-exec path, the "before" of the sandbox agent.
-                       QStringLiteral("--exec-mode"),
-                       qEnvironmentVariable("ZEUS_BENCH_EXEC_MODE", QStringLiteral("agent"))});
+        process.start(
+            QStringLiteral(ZEUS_APP_BINARY),
+            {QStringLiteral("--headless"), QStringLiteral("--backend"), url, QStringLiteral("--workspace"), workspace,
+             QStringLiteral("--runtime"), QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
+             QStringLiteral("--profile"), QStringLiteral("hardened"),
+             // ZEUS_BENCH_EXEC_MODE=exec: the plain-exec path, the "before" of the sandbox agent.
+             QStringLiteral("--exec-mode"), qEnvironmentVariable("ZEUS_BENCH_EXEC_MODE", QStringLiteral("agent"))});
     }
     void stop() {
         if (process.state() != QProcess::NotRunning) {
