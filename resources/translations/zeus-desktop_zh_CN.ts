@@ -1748,6 +1748,22 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <source>Start at login is not available in this build.</source>
         <translation>此版本不支持登录时启动。</translation>
     </message>
+    <message>
+        <source>Through the sandbox agent (fast)</source>
+        <translation>通过沙箱代理（快速）</translation>
+    </message>
+    <message>
+        <source>One engine exec per command</source>
+        <translation>每条命令一次引擎 exec</translation>
+    </message>
+    <message>
+        <source>Run &amp;commands:</source>
+        <translation>运行命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>The agent keeps one channel open per session: a command costs milliseconds instead of a new exec. Without it in the container, commands use exec and the session log says why.</source>
+        <translation>代理为每个会话保持一个通道：一条命令只需几毫秒，而不是一次新的 exec。容器中没有代理时，命令使用 exec，会话日志会说明原因。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::TrayIcon</name>

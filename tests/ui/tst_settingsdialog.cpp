@@ -164,6 +164,8 @@ void TestSettingsDialog::writesSettingsOnOk() {
     field<QComboBox>(dialog, "runtimePreference")->setCurrentIndex(2);
     field<QLineEdit>(dialog, "image")->setText(QStringLiteral("my/sandbox:1"));
     field<QComboBox>(dialog, "profile")->setCurrentIndex(1);
+    QCOMPARE(field<QComboBox>(dialog, "execMode")->currentData().toString(), QStringLiteral("agent"));  // the default
+    field<QComboBox>(dialog, "execMode")->setCurrentIndex(1);
     field<QSpinBox>(dialog, "pidsLimit")->setValue(300);
     field<QDoubleSpinBox>(dialog, "cpus")->setValue(3.5);
     field<QSpinBox>(dialog, "idleTimeout")->setValue(5);
@@ -174,6 +176,7 @@ void TestSettingsDialog::writesSettingsOnOk() {
     QCOMPARE(reread.runtimePreference(), QStringLiteral("docker"));
     QCOMPARE(reread.image(), QStringLiteral("my/sandbox:1"));
     QCOMPARE(reread.hardeningProfile(), QStringLiteral("hardened"));
+    QCOMPARE(reread.execMode(), QStringLiteral("exec"));
     QCOMPARE(reread.pidsLimit(), 300);
     QCOMPARE(reread.cpus(), 3.5);
     QCOMPARE(reread.idleTimeoutMinutes(), 5);

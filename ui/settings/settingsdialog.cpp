@@ -125,6 +125,15 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     sandboxForm->addRow(tr("Hardening &profile:"), m_profile);
     sandboxForm->addRow(QString(), m_profileDescription);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &SettingsDialog::updateProfileDescription);
+    m_execMode = new QComboBox(sandbox);
+    m_execMode->setObjectName(QStringLiteral("execMode"));
+    m_execMode->addItem(tr("Through the sandbox agent (fast)"), QStringLiteral("agent"));
+    m_execMode->addItem(tr("One engine exec per command"), QStringLiteral("exec"));
+    sandboxForm->addRow(tr("Run &commands:"), m_execMode);
+    sandboxForm->addRow(QString(), makeHint(sandbox, tr("The agent keeps one channel open per session: a command "
+                                                        "costs milliseconds instead of a new exec. Without it in "
+                                                        "the container, commands use exec and the session log "
+                                                        "says why.")));
 
     m_pids = new QSpinBox(sandbox);
     m_pids->setObjectName(QStringLiteral("pidsLimit"));
@@ -244,6 +253,7 @@ void SettingsDialog::load() {
     const QString image = m_settings->image();
     m_image->setText(image == QLatin1String(ZEUS_DEFAULT_IMAGE) ? QString() : image);
     m_profile->setCurrentIndex(std::max(0, m_profile->findData(m_settings->hardeningProfile())));
+    m_execMode->setCurrentIndex(std::max(0, m_execMode->findData(m_settings->execMode())));
     m_pids->setValue(m_settings->pidsLimit());
     m_memory->setValue(m_settings->memoryMiB());
     m_cpus->setValue(m_settings->cpus());
@@ -373,6 +383,7 @@ bool SettingsDialog::apply() {
     }
     m_settings->setRuntimePreference(m_runtime->currentData().toString());
     m_settings->setHardeningProfile(m_profile->currentData().toString());
+    m_settings->setExecMode(m_execMode->currentData().toString());
     m_settings->setPidsLimit(m_pids->value());
     m_settings->setMemoryMiB(m_memory->value());
     m_settings->setCpus(m_cpus->value());

@@ -68,6 +68,7 @@ private:
     QLineEdit* m_image = nullptr;
     QComboBox* m_profile = nullptr;
     QLabel* m_profileDescription = nullptr;
+    QComboBox* m_execMode = nullptr;
     QSpinBox* m_pids = nullptr;
     QSpinBox* m_memory = nullptr;
     QDoubleSpinBox* m_cpus = nullptr;
