@@ -1,6 +1,5 @@
 #include "guiservice.h"
 
-#include "backend/backendtoken.h"
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/localconsole.h"
@@ -61,10 +60,6 @@ SandboxOverrides GuiService::sandboxOverrides() const {
     overrides.image = m_options.image;
     overrides.profile = m_options.profile;
     return overrides;
-}
-
-QString GuiService::effectiveToken() const {
-    return BackendToken::effective(QUrl(backendUrl()), m_token);
 }
 
 void GuiService::start() {
@@ -360,7 +355,7 @@ void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& 
         connectBackend();
     }
     updateStatus();
-    if (effectiveToken().isEmpty()) {
+    if (m_token.isEmpty()) {
         // First run (or signed out): the sign-in prompt is the first thing to see.
         activate();
     }
@@ -373,10 +368,8 @@ void GuiService::connectBackend() {
         return;
     }
     m_connection.setUrl(QUrl(url));
-    if (m_token.isEmpty() && !effectiveToken().isEmpty()) {
-        qCInfo(lcApp) << "no sign-in token; connecting to the local backend without one";
-    }
-    m_connection.setToken(effectiveToken());
+    // No token: SignedOut, whatever the URL (SPEC §5 "No anonymous backends").
+    m_connection.setToken(m_token);
     m_connection.start();
 }
 
@@ -438,7 +431,7 @@ TrayStatus::Input GuiService::statusInput() const {
     const SessionManager* manager = m_sandbox.manager();
     input.runningCommands = manager ? manager->runningCalls() : 0;
     input.tokenChecked = m_tokenChecked;
-    input.signInMissing = backendUrl().isEmpty() || effectiveToken().isEmpty();
+    input.signInMissing = backendUrl().isEmpty() || m_token.isEmpty();
     return input;
 }
 

@@ -63,7 +63,8 @@ public:
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
         environment.insert(QStringLiteral("ZEUS_TEST_RECONNECT_MS"), QStringLiteral("100"));
-        environment.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
+        // Every backend needs a token, a loopback one too; a test that wants none sets it empty.
+        environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("e2e-token"));
         for (const auto& entry : extraEnvironment) {
             environment.insert(entry.first, entry.second);
         }
@@ -227,14 +228,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("backend");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        // No token anywhere (no ZEUS_DESKTOP_TOKEN, no keychain entry for this URL) and not on this computer.
+        // No token anywhere (no ZEUS_DESKTOP_TOKEN, no keychain entry for this URL).
         QTest::newRow("no token for a remote backend")
             << QStringLiteral("wss://backend.invalid/v1/desktop") << 3 << QStringLiteral("no sign-in token");
+        // SPEC §5 "No anonymous backends": another local user can bind a loopback port first.
+        QTest::newRow("no token for a loopback backend")
+            << QStringLiteral("ws://127.0.0.1:1/v1/desktop") << 3 << QStringLiteral("no sign-in token");
         QTest::newRow("plain ws to a remote host")
             << QStringLiteral("ws://backend.invalid/") << 2 << QStringLiteral("only to this computer");
         // The rule of the tray app's settings: the token belongs in the keychain, never in the URL.
         QTest::newRow("token in the url") << QStringLiteral("wss://backend.invalid/v1/desktop?token=abc") << 2
                                           << QStringLiteral("must not carry a token");
+        QTest::newRow("api key in a loopback url") << QStringLiteral("ws://127.0.0.1:1/v1/desktop?api_key=abc") << 2
+                                                   << QStringLiteral("must not carry a token");
+        QTest::newRow("token in the fragment")
+            << QStringLiteral("ws://127.0.0.1:1/v1/desktop#token=abc") << 2 << QStringLiteral("must not carry a token");
         QTest::newRow("not a websocket url")
             << QStringLiteral("https://backend.invalid/") << 2 << QStringLiteral("wss://");
     }
@@ -244,7 +252,7 @@ private Q_SLOTS:
         QFETCH(int, exitCode);
         QFETCH(QString, message);
         HeadlessApp app;
-        app.start(backend, m_workspace, configHome());
+        app.start(backend, m_workspace, configHome(), {{QStringLiteral("ZEUS_DESKTOP_TOKEN"), QString()}});
         QVERIFY2(app.waitForExit(30000), qPrintable(app.logText()));
         QCOMPARE(app.process.exitCode(), exitCode);
         QVERIFY2(app.logText().contains(message), qPrintable(app.logText()));
