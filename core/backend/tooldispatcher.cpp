@@ -165,10 +165,11 @@ void ToolDispatcher::onConnected() {
     const HelloMessage message = hello();
     send(Protocol::makeHello(message));
     qCInfo(lcBackend) << "hello sent;" << message.pending.size() << "results pending";
-    // Everything the backend has not acknowledged, oldest first; it acks what it already had.
-    for (const ToolResultMessage& result : m_results.pending()) {
-        sendFrame(Protocol::toolResultFrame(result));
-    }
+    // Everything the backend has not acknowledged, oldest first, as the socket takes it; it acks what it
+    // already had.
+    m_inFlight.clear();
+    m_unsent = m_results.pendingIds();
+    pumpResults();
     if (m_manager) {
         const QStringList sessions = m_manager->sessionIds();
         for (const QString& sessionId : sessions) {
@@ -201,9 +202,18 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         qCInfo(lcBackend) << "call" << call.callId << "is already running; not run again";
         return;
     }
-    if (const std::optional<ToolResultMessage> kept = m_results.result(call.callId)) {
+    if (m_results.contains(call.callId)) {
+        const auto copy = m_inFlight.constFind(call.callId);
+        const bool waiting = m_unsent.contains(call.callId)
+                             || (copy != m_inFlight.cend() && m_connection && !m_connection->isWritten(*copy));
+        if (waiting) {
+            // A backend that repeats the call without reading must not make us queue the result again and again.
+            ++m_repeatsAbsorbed;
+            qCDebug(lcBackend) << "call" << call.callId << "already finished; its result is still on its way";
+            return;
+        }
         qCInfo(lcBackend) << "call" << call.callId << "already finished; result sent again";
-        sendFrame(Protocol::toolResultFrame(*kept));
+        queueResult(call.callId);
         return;
     }
     if (m_results.wasAcknowledged(call.callId)) {
@@ -271,6 +281,8 @@ void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
 }
 
 void ToolDispatcher::onAck(const AckMessage& ack) {
+    m_inFlight.remove(ack.callId);
+    m_unsent.removeAll(ack.callId);
     if (m_results.acknowledge(ack.callId)) {
         Q_EMIT resultAcknowledged(ack.callId);
     }
@@ -299,6 +311,39 @@ void ToolDispatcher::onOutput(const QString& callId, OutputStream stream, const 
 void ToolDispatcher::onPendingWriteBytes(qint64 pendingBytes) {
     if (m_outputPaused && pendingBytes <= m_flow.resumeBelowBytes) {
         setOutputPaused(false);
+    }
+    pumpResults();
+}
+
+void ToolDispatcher::queueResult(const QString& callId) {
+    if (!m_unsent.contains(callId)) {
+        m_unsent.append(callId);
+    }
+    pumpResults();
+}
+
+void ToolDispatcher::pumpResults() {
+    while (!m_unsent.isEmpty() && m_connection && m_connection->state() == BackendConnection::State::Connected) {
+        const QString callId = m_unsent.constFirst();
+        if (m_nextFrameId != callId || m_nextFrame.isEmpty()) {
+            const std::optional<ToolResultMessage> kept = m_results.result(callId);
+            if (!kept) {
+                m_unsent.removeFirst();  // acknowledged or dropped meanwhile
+                continue;
+            }
+            m_nextFrame = Protocol::toolResultFrame(*kept);
+            m_nextFrameId = callId;
+        }
+        if (!m_connection->hasRoomFor(m_nextFrame.size())) {
+            return;  // the socket's bytesWritten brings us back
+        }
+        QByteArray frame;
+        frame.swap(m_nextFrame);
+        m_unsent.removeFirst();
+        if (!sendFrame(std::move(frame))) {
+            return;  // the connection ended; the next one sends the whole store again
+        }
+        m_inFlight.insert(callId, m_connection->writeMark());
     }
 }
 
@@ -336,8 +381,13 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
     }
     qCInfo(lcBackend).noquote() << "call" << result.callId << "finished:" << execStatusName(result.status)
                                 << (result.exitCode ? QString::number(*result.exitCode) : QStringLiteral("-"));
-    if (!sendFrame(Protocol::toolResultFrame(result))) {
-        qCInfo(lcBackend) << "call" << result.callId << "result kept until the backend reconnects";
+    for (const QString& id : dropped) {
+        m_unsent.removeAll(id);
+        m_inFlight.remove(id);
+    }
+    queueResult(result.callId);
+    if (m_unsent.contains(result.callId)) {
+        qCInfo(lcBackend) << "call" << result.callId << "result kept until the backend can take it";
     }
     Q_EMIT callFinished(result);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/backendconnection.h"
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
 #include "sandbox/commandexecution.h"
@@ -12,7 +13,6 @@
 
 namespace zeus {
 
-class BackendConnection;
 class SessionManager;
 
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
@@ -26,6 +26,11 @@ class SessionManager;
 // connection lives on.
 // tool_output produced while disconnected is dropped (its seq numbers are still used, so the backend sees the
 // gap); the tool_result carries the combined output, so nothing of the result is lost.
+// Results go out in finishing order through one queue of call ids (m_unsent): a result is handed to the socket
+// only when the connection has room for it under its cap (BackendConnection::hasRoomFor), so results never
+// close the connection, and after a reconnect the whole store is re-sent without a memory spike. A repeated
+// tool_call for a finished call re-sends its result at most once while a copy is still waiting (SPEC §5
+// "Bounded outbound queue").
 // Flow control: when more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of
 // its running calls (their commands block on their next write) and resumes them once the queue is below
 // resumeBelowBytes, so memory stays flat however fast a command writes. Never paused while disconnected.
@@ -60,6 +65,8 @@ public:
     int runningCalls() const { return int(m_running.size()); }
     // tool_output chunks dropped because the backend was not connected (for diagnostics and tests).
     qint64 droppedOutputChunks() const { return m_droppedChunks; }
+    // Repeated tool_calls whose result was not queued again because a copy was still waiting.
+    qint64 repeatsAbsorbed() const { return m_repeatsAbsorbed; }
 
     struct FlowControl {
         qint64 pauseAboveBytes = 4 * 1024 * 1024;
@@ -108,6 +115,9 @@ private:
     void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
     void finish(const ToolResultMessage& result);
+    // Puts a kept result in line to be sent (once) and sends what the connection has room for.
+    void queueResult(const QString& callId);
+    void pumpResults();
     bool isApproved(const QString& workingDirectory) const;
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
@@ -119,6 +129,11 @@ private:
     ResultStore m_results;
     QHash<QString, RunningCall> m_running;
     qint64 m_droppedChunks = 0;
+    QStringList m_unsent;    // kept results to send, in order; none repeats
+    QByteArray m_nextFrame;  // m_unsent's first (m_nextFrameId), serialised once while it waits for room
+    QString m_nextFrameId;
+    QHash<QString, BackendConnection::WriteMark> m_inFlight;  // copies handed to the socket, maybe still queued
+    qint64 m_repeatsAbsorbed = 0;
     FlowControl m_flow;
     bool m_outputPaused = false;
     qint64 m_pauses = 0;
