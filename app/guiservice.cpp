@@ -1,5 +1,6 @@
 #include "guiservice.h"
 
+#include "backend/resultjournal.h"
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/localconsole.h"
@@ -16,6 +17,7 @@
 #include <zeus/buildinfo.h>
 
 #include <QApplication>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QUrl>
 #include <QUuid>
@@ -79,6 +81,12 @@ void GuiService::start() {
     applyWorkspaceOverride();
     m_dashboard->connectionPanel()->setBackendUrlOverride(m_backendOverride);
     m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
+    if (!backendUrl().isEmpty()) {
+        // Results the last run owed this backend, and the calls it left running (SPEC §5). A backend set up
+        // later in this run is journaled from the next start.
+        m_dispatcher.setJournalPath(
+            ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), backendUrl()));
+    }
     m_tray = std::make_unique<TrayIcon>(m_settings);
     m_tray->setRunApprovedFolder(m_dashboard->workspacePanel()->runApprovedWorkspace());
     const bool haveTray = TrayIcon::isAvailable();

@@ -5,6 +5,7 @@
 #include "backend/backendconnection.h"
 #include "backend/backendurl.h"
 #include "backend/credentialstore.h"
+#include "backend/resultjournal.h"
 #include "backend/tooldispatcher.h"
 #include "modes.h"
 #include "quitsignals.h"
@@ -16,6 +17,7 @@
 #include <zeus/buildinfo.h>
 
 #include <QCoreApplication>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QTextStream>
 #include <QTimer>
@@ -212,6 +214,9 @@ int runHeadlessMode(const AppOptions& options) {
     client.deviceId = service.settings.deviceId();
     service.dispatcher.setClientInfo(client);
     service.dispatcher.setApprovedWorkspaces({service.workspace});
+    // Results the last run owed this backend, and the calls it left running (SPEC §5 "Results survive the app").
+    service.dispatcher.setJournalPath(
+        ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), url.toString()));
     service.sandbox.setMonitorEnabled(false);  // nothing shows container states here
     service.sandbox.setDispatcher(&service.dispatcher);
 

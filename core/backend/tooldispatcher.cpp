@@ -2,6 +2,7 @@
 
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"
+#include "backend/resultjournal.h"
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
@@ -61,6 +62,42 @@ void ToolDispatcher::setResultLimits(const ResultStore::Limits& limits) {
         store.add(result);
     }
     m_results = store;
+    compactJournal();
+}
+
+void ToolDispatcher::setJournalPath(const QString& path) {
+    m_journal = std::make_unique<ResultJournal>(path);
+    const ResultJournal::Loaded loaded = m_journal->load();
+    for (const QString& problem : loaded.problems) {
+        qCWarning(lcBackend).noquote() << "result journal" << path << "damaged:" << problem;
+    }
+    for (const ToolResultMessage& result : loaded.results) {
+        m_results.add(result);
+    }
+    for (const QString& callId : loaded.interrupted) {
+        qCWarning(lcBackend) << "call" << callId << "was running when the app stopped; reported as interrupted";
+        m_results.add(ResultJournal::interruptedResult(callId));
+    }
+    if (!loaded.results.isEmpty() || !loaded.interrupted.isEmpty()) {
+        qCInfo(lcBackend) << m_results.size() << "unacknowledged results from the last run kept";
+    }
+    compactJournal();  // only what is live, damage dropped
+}
+
+void ToolDispatcher::compactJournal() {
+    if (m_journal && !m_journal->rewrite(m_running.keys(), m_results.pending())) {
+        qCWarning(lcBackend).noquote() << "cannot write the result journal" << m_journal->path();
+    }
+}
+
+void ToolDispatcher::forget(const QString& callId) {
+    if (!m_journal) {
+        return;
+    }
+    m_journal->recordForgotten(callId);
+    if (m_journal->needsCompaction()) {
+        compactJournal();
+    }
 }
 
 HelloMessage ToolDispatcher::hello() const {
@@ -247,6 +284,9 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
     m_running.insert(call.callId, RunningCall{call.sessionId, 0});
+    if (m_journal && !m_journal->recordStarted(call.callId)) {
+        qCWarning(lcBackend).noquote() << "cannot write the result journal" << m_journal->path();
+    }
     Q_EMIT callStarted(call.callId, call.sessionId, call.command, request.workspace);
     m_manager->execute(request);
 }
@@ -284,6 +324,7 @@ void ToolDispatcher::onAck(const AckMessage& ack) {
     m_inFlight.remove(ack.callId);
     m_unsent.removeAll(ack.callId);
     if (m_results.acknowledge(ack.callId)) {
+        forget(ack.callId);
         Q_EMIT resultAcknowledged(ack.callId);
     }
 }
@@ -381,9 +422,13 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
     }
     qCInfo(lcBackend).noquote() << "call" << result.callId << "finished:" << execStatusName(result.status)
                                 << (result.exitCode ? QString::number(*result.exitCode) : QStringLiteral("-"));
+    if (m_journal && !m_journal->recordResult(result)) {
+        qCWarning(lcBackend).noquote() << "cannot write the result journal" << m_journal->path();
+    }
     for (const QString& id : dropped) {
         m_unsent.removeAll(id);
         m_inFlight.remove(id);
+        forget(id);
     }
     queueResult(result.callId);
     if (m_unsent.contains(result.callId)) {

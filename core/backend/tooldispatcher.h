@@ -11,8 +11,11 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <memory>
+
 namespace zeus {
 
+class ResultJournal;
 class SessionManager;
 
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
@@ -54,6 +57,11 @@ public:
     void setApprovedWorkspaces(const QStringList& workspaces);
     QStringList approvedWorkspaces() const { return m_approved; }
     void setResultLimits(const ResultStore::Limits& limits);
+    // Keeps the unacknowledged results, and which calls run, in a journal at `path` (SPEC §5 "Results survive
+    // the app"): loads what an earlier run left there -- its results are kept and re-sent as after a reconnect,
+    // and the calls it left running end as interrupted (error, container_failed) -- and records from then on.
+    // Call once, before connecting. Damage in the file is logged and skipped.
+    void setJournalPath(const QString& path);
 
     // The protocol code of an execution error (tool_result.error.code); every ExecError has one.
     static ProtocolErrorCode protocolErrorFor(ExecError error);
@@ -115,6 +123,8 @@ private:
     void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
     void finish(const ToolResultMessage& result);
+    void forget(const QString& callId);
+    void compactJournal();
     // Puts a kept result in line to be sent (once) and sends what the connection has room for.
     void queueResult(const QString& callId);
     void pumpResults();
@@ -127,6 +137,7 @@ private:
     HelloMessage m_client;
     QStringList m_approved;  // canonical
     ResultStore m_results;
+    std::unique_ptr<ResultJournal> m_journal;
     QHash<QString, RunningCall> m_running;
     qint64 m_droppedChunks = 0;
     QStringList m_unsent;    // kept results to send, in order; none repeats

@@ -104,6 +104,7 @@ private:
         const QString config = m_root.filePath(QUuid::createUuid().toString(QUuid::Id128));
         QDir().mkpath(config);
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), config + QStringLiteral("/data"));
         environment.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
         if (!token.isEmpty()) {
             environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), token);
