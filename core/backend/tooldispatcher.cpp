@@ -210,6 +210,9 @@ void ToolDispatcher::onConnected() {
     if (m_manager) {
         const QStringList sessions = m_manager->sessionIds();
         for (const QString& sessionId : sessions) {
+            if (!m_backendSessions.contains(sessionId)) {
+                continue;  // the local console's, or gone: not the backend's business
+            }
             send(Protocol::makeSessionState(sessionId, m_manager->sessionState(sessionId),
                                             m_manager->containerId(sessionId)));
         }
@@ -234,7 +237,20 @@ void ToolDispatcher::onMessage(const IncomingMessage& message) {
     }
 }
 
+bool ToolDispatcher::isLocalSessionId(const QString& sessionId) {
+    return sessionId.startsWith(localSessionPrefix(), Qt::CaseInsensitive);
+}
+
 void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
+    if (isLocalSessionId(call.sessionId)) {
+        qCWarning(lcBackend) << "call" << call.callId << "refused: session id in this computer's own namespace";
+        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
+                                 QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
+                                                "this computer")
+                                     .arg(localSessionPrefix()),
+                                 call.callId));
+        return;
+    }
     if (m_running.contains(call.callId)) {
         qCInfo(lcBackend) << "call" << call.callId << "is already running; not run again";
         return;
@@ -284,6 +300,7 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
     m_running.insert(call.callId, RunningCall{call.sessionId, 0});
+    m_backendSessions.insert(call.sessionId);
     if (m_journal && !m_journal->recordStarted(call.callId)) {
         qCWarning(lcBackend).noquote() << "cannot write the result journal" << m_journal->path();
     }
@@ -308,6 +325,13 @@ void ToolDispatcher::onCancel(const CancelMessage& cancel) {
 
 void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
     qCInfo(lcBackend) << "session_end" << end.sessionId;
+    if (isLocalSessionId(end.sessionId)) {
+        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
+                                 QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
+                                                "this computer")
+                                     .arg(localSessionPrefix())));
+        return;
+    }
     if (m_manager && m_manager->sessionIds().contains(end.sessionId)
         && m_manager->sessionState(end.sessionId) != SessionState::Stopped) {
         m_manager->endSession(end.sessionId);  // session_state follows from the manager
@@ -438,6 +462,12 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
 }
 
 void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId) {
+    if (!m_backendSessions.contains(sessionId)) {
+        return;  // the local console's (or an ended one's): never reported to the backend
+    }
+    if (state == SessionState::Stopped) {
+        m_backendSessions.remove(sessionId);  // its last word; a new call starts it again
+    }
     send(Protocol::makeSessionState(sessionId, state, containerId));
 }
 

@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
 
 #include <memory>
@@ -62,6 +63,13 @@ public:
     // and the calls it left running end as interrupted (error, container_failed) -- and records from then on.
     // Call once, before connecting. Damage in the file is logged and skipped.
     void setJournalPath(const QString& path);
+
+    // Session ids that start with this belong to this computer (the dashboard's local console is
+    // "local-console"): the backend cannot run in, end or hear about them (issue: a backend joining the console's
+    // session could read what the user types, spoof its output or end it). Separate namespaces, so neither side
+    // can reach the other's sessions by choosing an id.
+    static QString localSessionPrefix() { return QStringLiteral("local-"); }
+    static bool isLocalSessionId(const QString& sessionId);
 
     // The protocol code of an execution error (tool_result.error.code); every ExecError has one.
     static ProtocolErrorCode protocolErrorFor(ExecError error);
@@ -139,6 +147,7 @@ private:
     ResultStore m_results;
     std::unique_ptr<ResultJournal> m_journal;
     QHash<QString, RunningCall> m_running;
+    QSet<QString> m_backendSessions;  // sessions the backend started calls in: the only ones reported to it
     qint64 m_droppedChunks = 0;
     QStringList m_unsent;    // kept results to send, in order; none repeats
     QByteArray m_nextFrame;  // m_unsent's first (m_nextFrameId), serialised once while it waits for room

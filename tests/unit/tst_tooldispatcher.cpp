@@ -643,6 +643,52 @@ private Q_SLOTS:
         QVERIFY(rig->server.waitFor(stopped(QStringLiteral("zz")), 5000, before));
     }
 
+    // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
+    // any id in that namespace); the console's own calls never reach the backend.
+    void localConsoleSessionIsNotTheBackends() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        const QString console = QStringLiteral("local-console");
+        QSignalSpy finished(rig->manager.get(), &SessionManager::callFinished);
+        ExecRequest request;
+        request.callId = QStringLiteral("console-1");
+        request.sessionId = console;
+        request.workspace = m_workspace;
+        request.command = QStringLiteral("echo typed by the user");
+        rig->manager->execute(request);  // what the dashboard's console does
+        QVERIFY(finished.wait(10000));
+
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        for (const QString& id : {console, QStringLiteral("LOCAL-console"), QStringLiteral("local-other")}) {
+            const QString callId = QStringLiteral("join-") + QString::number(qHash(id));
+            rig->server.send(BackendServer::toolCall(callId, id, QStringLiteral("cat /proc/1/cmdline"), m_workspace));
+            QVERIFY(rig->server.waitFor(
+                [callId](const QJsonObject& m) {
+                    return typeOf(m) == QLatin1String("error")
+                           && m.value(QStringLiteral("call_id")).toString() == callId
+                           && m.value(QStringLiteral("code")).toString() == QLatin1String("invalid_message");
+                },
+                5000));
+            QVERIFY(rig->server.resultsFor(callId).isEmpty());
+        }
+        QCOMPARE(started.size(), 0);
+        const int before = int(rig->server.messages.size());
+        rig->server.send(BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), console));
+        QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000, before));
+        QVERIFY(rig->manager->sessionIds().contains(console));
+        QVERIFY(rig->manager->sessionState(console) != SessionState::Stopped);
+
+        // Nothing of the console's session reaches the backend, now or after a reconnect.
+        rig->server.dropClient();
+        QVERIFY(rig->server.waitForType(QStringLiteral("hello"), 5000, before + 1));
+        QTest::qWait(300);
+        for (const QJsonObject& m : std::as_const(rig->server.messages)) {
+            QVERIFY2(m.value(QStringLiteral("session_id")).toString() != console,
+                     QJsonDocument(m).toJson().constData());
+            QVERIFY(m.value(QStringLiteral("call_id")).toString() != QLatin1String("console-1"));
+        }
+    }
+
     void toResultMessageMapsEveryStatus_data() {
         QTest::addColumn<int>("execStatus");
         QTest::addColumn<int>("errorCode");
