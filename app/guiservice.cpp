@@ -1,6 +1,6 @@
 #include "guiservice.h"
 
-#include "backend/backendtoken.h"
+#include "backend/resultjournal.h"
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/localconsole.h"
@@ -17,6 +17,7 @@
 #include <zeus/buildinfo.h>
 
 #include <QApplication>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QUrl>
 #include <QUuid>
@@ -64,10 +65,6 @@ SandboxOverrides GuiService::sandboxOverrides() const {
     return overrides;
 }
 
-QString GuiService::effectiveToken() const {
-    return BackendToken::effective(QUrl(backendUrl()), m_token);
-}
-
 void GuiService::start() {
     const QString runtimeName = m_options.runtime.isEmpty() ? m_settings->runtimePreference() : m_options.runtime;
     m_detector.setPreference(runtimePreferenceFromString(runtimeName).value_or(RuntimePreference::Auto));
@@ -85,6 +82,12 @@ void GuiService::start() {
     applyWorkspaceOverride();
     m_dashboard->connectionPanel()->setBackendUrlOverride(m_backendOverride);
     m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
+    if (!backendUrl().isEmpty()) {
+        // Results the last run owed this backend, and the calls it left running (SPEC §5). A backend set up
+        // later in this run is journaled from the next start.
+        m_dispatcher.setJournalPath(
+            ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), backendUrl()));
+    }
     m_tray = std::make_unique<TrayIcon>(m_settings);
     m_tray->setRunApprovedFolder(m_dashboard->workspacePanel()->runApprovedWorkspace());
     const bool haveTray = TrayIcon::isAvailable();
@@ -362,7 +365,7 @@ void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& 
         connectBackend();
     }
     updateStatus();
-    if (effectiveToken().isEmpty()) {
+    if (m_token.isEmpty()) {
         // First run (or signed out): the sign-in prompt is the first thing to see.
         activate();
     }
@@ -375,10 +378,8 @@ void GuiService::connectBackend() {
         return;
     }
     m_connection.setUrl(QUrl(url));
-    if (m_token.isEmpty() && !effectiveToken().isEmpty()) {
-        qCInfo(lcApp) << "no sign-in token; connecting to the local backend without one";
-    }
-    m_connection.setToken(effectiveToken());
+    // No token: SignedOut, whatever the URL (SPEC §5 "No anonymous backends").
+    m_connection.setToken(m_token);
     m_connection.start();
 }
 
@@ -440,7 +441,7 @@ TrayStatus::Input GuiService::statusInput() const {
     const SessionManager* manager = m_sandbox.manager();
     input.runningCommands = manager ? manager->runningCalls() : 0;
     input.tokenChecked = m_tokenChecked;
-    input.signInMissing = backendUrl().isEmpty() || effectiveToken().isEmpty();
+    input.signInMissing = backendUrl().isEmpty() || m_token.isEmpty();
     return input;
 }
 

@@ -76,8 +76,6 @@ private:
     QString backendUrl() const { return m_backendOverride.isEmpty() ? m_settings->backendUrl() : m_backendOverride; }
     // This run's --image and --profile, over the settings.
     SandboxOverrides sandboxOverrides() const;
-    // What the connection sends: the stored token, or the placeholder for a local backend.
-    QString effectiveToken() const;
     // The user's approvals plus the command line's --workspace of this run.
     QStringList approvedWorkspaces() const;
 

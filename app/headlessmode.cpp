@@ -3,9 +3,9 @@
 // stderr by category; SIGINT/SIGTERM cancel running calls, send their results, remove the containers and exit 0.
 #include "appsettings.h"
 #include "backend/backendconnection.h"
-#include "backend/backendtoken.h"
 #include "backend/backendurl.h"
 #include "backend/credentialstore.h"
+#include "backend/resultjournal.h"
 #include "backend/tooldispatcher.h"
 #include "modes.h"
 #include "quitsignals.h"
@@ -17,6 +17,7 @@
 #include <zeus/buildinfo.h>
 
 #include <QCoreApplication>
+#include <QStandardPaths>
 #include <QSysInfo>
 #include <QTextStream>
 #include <QTimer>
@@ -86,12 +87,9 @@ struct HeadlessService {
         if (result.status == CredentialStore::Status::Ok && !result.token.isEmpty()) {
             token = result.token;
             qCInfo(lcApp) << "sign-in token from" << (result.fromEnvironment ? "ZEUS_DESKTOP_TOKEN" : "the keychain");
-        } else if (BackendToken::allowsAnonymous(url)) {
-            // No sign-in needed for a backend on this computer (BackendToken says why).
-            token = BackendToken::anonymous();
-            qCInfo(lcApp).noquote() << "no sign-in token (" << result.message
-                                    << "); connecting to the local backend without one";
         } else {
+            // Every backend needs a token, a ws:// one on this computer too (SPEC §5 "No anonymous backends"):
+            // another local user can bind a loopback port first.
             QTextStream(stderr) << "zeus-desktop: no sign-in token for " << url.toString() << ": " << result.message
                                 << "\nSet ZEUS_DESKTOP_TOKEN or sign in from the tray app.\n";
             beginShutdown(kExitNoToken);
@@ -217,6 +215,9 @@ int runHeadlessMode(const AppOptions& options) {
     client.deviceId = service.settings.deviceId();
     service.dispatcher.setClientInfo(client);
     service.dispatcher.setApprovedWorkspaces({service.workspace});
+    // Results the last run owed this backend, and the calls it left running (SPEC §5 "Results survive the app").
+    service.dispatcher.setJournalPath(
+        ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), url.toString()));
     service.sandbox.setMonitorEnabled(false);  // nothing shows container states here
     service.sandbox.setDispatcher(&service.dispatcher);
 

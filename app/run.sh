@@ -64,15 +64,28 @@ port=${ZEUS_TESTBACKEND_PORT:-8765}
 backend_url="ws://127.0.0.1:$port"
 
 # The embedded default backend: zeus-testbackend on this computer sends each line you
-# type as a desktop_exec tool call and prints what comes back.
-if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-    "$app" --backend "$backend_url" --workspace "$workspace" "${profile_args[@]}" "${extra[@]}" &
-else
-    "$app" --headless --backend "$backend_url" --workspace "$workspace" --runtime "$engine" \
-        "${profile_args[@]}" "${extra[@]}" 2>>"$state_dir/headless.log" &
+# type as a desktop_exec tool call and prints what comes back. It accepts only connections
+# that carry its token, random per run (any local user can reach a loopback port): it
+# writes it to a 0600 file, and the app gets it in its environment (never on a command
+# line, which every local user can read), so nothing has to be typed.
+token_file="$state_dir/testbackend.token"
+rm -f "$token_file"
+start_app() {
+    for _ in $(seq 1 100); do [ -s "$token_file" ] && break; sleep 0.1; done
+    [ -s "$token_file" ] || { say "the test backend wrote no token to $token_file"; exit 1; }
+    ZEUS_DESKTOP_TOKEN=$(cat "$token_file")
+    export ZEUS_DESKTOP_TOKEN
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+        exec "$app" --backend "$backend_url" --workspace "$workspace" "${profile_args[@]}" "${extra[@]}"
+    fi
+    exec "$app" --headless --backend "$backend_url" --workspace "$workspace" --runtime "$engine" \
+        "${profile_args[@]}" "${extra[@]}" 2>>"$state_dir/headless.log"
+}
+start_app &
+app_pid=$!
+if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     say "no display: the app runs headless; its log is $state_dir/headless.log"
 fi
-app_pid=$!
-trap 'kill -TERM $app_pid 2>/dev/null; wait $app_pid 2>/dev/null; if [ -n "${dockerd_pid:-}" ]; then kill $dockerd_pid 2>/dev/null; wait $dockerd_pid 2>/dev/null; fi' EXIT
+trap 'kill -TERM $app_pid 2>/dev/null; wait $app_pid 2>/dev/null; rm -f "$token_file"; if [ -n "${dockerd_pid:-}" ]; then kill $dockerd_pid 2>/dev/null; wait $dockerd_pid 2>/dev/null; fi' EXIT
 say "type a command to run it in the sandbox (e.g. 'ls /workspace'), Ctrl-D to quit"
-"$backend_bin" --port "$port" --workspace "$workspace"
+"$backend_bin" --port "$port" --workspace "$workspace" --token-file "$token_file"

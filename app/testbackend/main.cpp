@@ -6,10 +6,44 @@
 #include <QDir>
 #include <QFile>
 #include <QSocketNotifier>
+#include <QStandardPaths>
 #include <QTextStream>
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <memory>
 #include <unistd.h>
+
+namespace {
+
+// The token goes to the app through a file only its owner can read: created afresh with 0600 (an old file is
+// removed first, so its permissions or a symlink planted in its place are never reused).
+bool writeTokenFile(const QString& path, const QString& token, QTextStream& err) {
+    const QByteArray native = QFile::encodeName(path);
+    ::unlink(native.constData());
+    const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        err << "zeus-testbackend: cannot create the token file " << path << ": " << std::strerror(errno) << Qt::endl;
+        return false;
+    }
+    const QByteArray data = token.toUtf8();
+    const bool written = ::write(fd, data.constData(), size_t(data.size())) == ssize_t(data.size());
+    ::close(fd);
+    if (!written) {
+        err << "zeus-testbackend: cannot write the token file " << path << Qt::endl;
+        ::unlink(native.constData());
+    }
+    return written;
+}
+
+// This run's token is worthless after it; the file goes with it.
+struct TokenFileRemover {
+    QString path;
+    ~TokenFileRemover() { QFile::remove(path); }
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
@@ -35,12 +69,14 @@ int main(int argc, char** argv) {
     const QCommandLineOption exitAfter(QStringLiteral("exit-after-results"),
                                        QStringLiteral("Exit once N distinct results have arrived."),
                                        QStringLiteral("n"), QStringLiteral("0"));
-    const QCommandLineOption requireToken(QStringLiteral("require-token"),
-                                          QStringLiteral("Answer HTTP 401 unless the app sends this bearer token."),
-                                          QStringLiteral("token"));
+    const QCommandLineOption tokenFile(
+        QStringLiteral("token-file"),
+        QStringLiteral("Write this run's random token to FILE (created 0600; default: a file in the runtime folder, "
+                       "named on the first lines). The app must send it: ZEUS_DESKTOP_TOKEN=\"$(cat FILE)\"."),
+        QStringLiteral("file"));
     const QCommandLineOption stay(QStringLiteral("stay"),
                                   QStringLiteral("Keep running after the input has ended (until killed)."));
-    parser.addOptions({port, script, session, workspace, timeout, exitAfter, requireToken, stay});
+    parser.addOptions({port, script, session, workspace, timeout, exitAfter, tokenFile, stay});
     parser.process(app);
 
     QTextStream out(stdout);
@@ -52,14 +88,24 @@ int main(int argc, char** argv) {
     options.workspace = QDir(options.workspace).absolutePath();
     options.timeoutSeconds = parser.value(timeout).toInt();
     options.exitAfterResults = parser.value(exitAfter).toInt();
-    options.requiredToken = parser.value(requireToken);
+    options.token = zeus::TestBackend::randomToken();
     options.exitAtEnd = !parser.isSet(stay);
 
     zeus::TestBackend backend(options, out, err);
     if (!backend.listen()) {
         return 1;
     }
+    const QString tokenPath = parser.isSet(tokenFile)
+                                  ? parser.value(tokenFile)
+                                  : QDir(QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation))
+                                        .filePath(QStringLiteral("zeus-testbackend-%1.token").arg(backend.port()));
+    if (!writeTokenFile(tokenPath, options.token, err)) {
+        return 1;
+    }
+    const TokenFileRemover remover{tokenPath};
+    // The first line names the address; the token file exists by then.
     out << "listening on ws://127.0.0.1:" << backend.port() << Qt::endl;
+    out << "token in " << tokenPath << " (connections without it are refused)" << Qt::endl;
     QObject::connect(&backend, &zeus::TestBackend::finished, &app, &QCoreApplication::exit);
 
     std::unique_ptr<QSocketNotifier> stdinNotifier;

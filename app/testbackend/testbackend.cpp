@@ -4,6 +4,7 @@
 
 #include <QHostAddress>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTcpSocket>
 #include <QTextStream>
 #include <QTimer>
@@ -87,25 +88,41 @@ void TestBackend::onHandshakeData(QTcpSocket* socket) {
         return;  // not complete yet
     }
     socket->disconnect(this);
-    if (!m_options.requiredToken.isEmpty()) {
-        bool authorized = false;
-        const QByteArray expected = "bearer " + m_options.requiredToken.toUtf8();
-        for (const QByteArray& line : head.split('\n')) {
-            const qsizetype colon = line.indexOf(':');
-            if (colon > 0 && line.left(colon).trimmed().toLower() == "authorization") {
-                const QByteArray value = line.mid(colon + 1).trimmed();
-                authorized = value.size() == expected.size() && value.toLower().startsWith("bearer ")
-                             && value.mid(7) == m_options.requiredToken.toUtf8();
-            }
-        }
-        if (!authorized) {
-            m_out << "refused 401" << Qt::endl;
-            socket->write("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-            socket->disconnectFromHost();
-            return;
-        }
+    if (!isAuthorized(head, m_options.token)) {
+        // Another local user (or anything without the token): refused before the upgrade, so it never replaces
+        // the app's connection.
+        m_out << "refused 401" << Qt::endl;
+        socket->write("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        socket->disconnectFromHost();
+        return;
     }
     m_ws->handleConnection(socket);
+}
+
+QString TestBackend::randomToken() {
+    QByteArray bytes(32, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(bytes.begin(), bytes.end());
+    return QString::fromLatin1(bytes.toHex());
+}
+
+bool TestBackend::isAuthorized(const QByteArray& head, const QString& token) {
+    if (token.isEmpty()) {
+        return false;  // no anonymous backends: an empty token would let anyone in
+    }
+    const QByteArray expected = token.toUtf8();
+    int headers = 0;
+    bool authorized = false;
+    for (const QByteArray& line : head.split('\n')) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon > 0 && line.left(colon).trimmed().toLower() == "authorization") {
+            ++headers;
+            const QByteArray value = line.mid(colon + 1).trimmed();
+            authorized =
+                value.size() == expected.size() + 7 && value.left(7).toLower() == "bearer " && value.mid(7) == expected;
+        }
+    }
+    // Exactly one Authorization header: two would leave it to the parser which one counts.
+    return headers == 1 && authorized;
 }
 
 void TestBackend::onAppConnected() {

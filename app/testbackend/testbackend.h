@@ -20,6 +20,11 @@ namespace zeus {
 // hello, turns each input line into a tool_call (or a control command, see `help()`), prints streamed output
 // and results, and acknowledges every result.
 //
+// Every upgrade must carry `Authorization: Bearer <token>` (SPEC §5 "No anonymous backends"): any local user can
+// reach a loopback port, so one without the token gets HTTP 401 before the upgrade and never replaces the app's
+// connection. The token is random per run unless the caller gives one; the caller hands it to the app through a
+// 0600 file (main.cpp's --token-file), never through a command line (world-readable in /proc).
+//
 // It owns its listening socket and the app connection. It must never listen on anything but loopback, and it
 // never interprets output beyond printing it. Lines are processed in order; a command line waits for its result
 // before the next line is processed, unless it starts with `&`.
@@ -33,7 +38,7 @@ public:
         QString workspace;         // working_directory of every tool_call
         int timeoutSeconds = 0;    // timeout_s of every tool_call; 0: the app's default
         int exitAfterResults = 0;  // exit once this many distinct results arrived; 0: never (EOF decides)
-        QString requiredToken;     // when set, an upgrade without `Authorization: Bearer <it>` gets HTTP 401
+        QString token;             // an upgrade without `Authorization: Bearer <it>` gets HTTP 401; never empty
         bool exitAtEnd = true;     // exit when the input has ended and every sent call has its result
     };
 
@@ -50,6 +55,10 @@ public:
     void endOfInput();
 
     static QString help();
+    // 256 random bits from the system's generator, as 64 hex digits.
+    static QString randomToken();
+    // Whether an upgrade request's head carries exactly `Authorization: Bearer <token>` (scheme in any case).
+    static bool isAuthorized(const QByteArray& head, const QString& token);
 
 Q_SIGNALS:
     void finished(int exitCode);

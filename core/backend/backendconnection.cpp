@@ -94,11 +94,50 @@ bool BackendConnection::sendFrame(QByteArray frame) {
     if (m_state != State::Connected || !m_socket) {
         return false;
     }
-    // Qt 6.4 only sends text frames from a QString (it converts back to UTF-8 inside); there is no byte overload.
     const qsizetype size = frame.size();
+    if (!hasRoomFor(size)) {
+        closeQueueFull(pendingWriteBytes(), size);
+        return false;
+    }
+    // Qt 6.4 only sends text frames from a QString (it converts back to UTF-8 inside); there is no byte overload.
     QString text = QString::fromUtf8(frame);
     frame = QByteArray();
-    return m_socket->sendTextMessage(text) == size;
+    if (m_socket->sendTextMessage(text) != size) {
+        return false;
+    }
+    m_queuedBytes += size;
+    return true;
+}
+
+bool BackendConnection::hasRoomFor(qint64 frameBytes) const {
+    if (m_state != State::Connected || !m_socket) {
+        return false;
+    }
+    const qint64 pending = pendingWriteBytes();
+    return pending == 0 || pending + frameBytes <= m_settings.maxPendingWriteBytes;
+}
+
+bool BackendConnection::isWritten(const WriteMark& mark) const {
+    if (mark.socket != m_socketSerial || !m_socket || !m_socketConnected) {
+        return true;  // that connection is gone, and its queue with it
+    }
+    // The queue is FIFO: the frame has left once no more bytes wait than were queued after it. Frame headers
+    // are not in m_queuedBytes, so this errs on the side of "still queued".
+    return pendingWriteBytes() <= m_queuedBytes - mark.position;
+}
+
+void BackendConnection::closeQueueFull(qint64 pendingBytes, qint64 frameBytes) {
+    const QString reason = tr("%1 bytes wait to be sent and %2 more would pass the limit of %3: the backend is not "
+                              "reading; closing (1013) and reconnecting")
+                               .arg(pendingBytes)
+                               .arg(frameBytes)
+                               .arg(m_settings.maxPendingWriteBytes);
+    qCWarning(lcBackend).noquote() << reason;
+    if (m_socket) {
+        // Best effort: a backend that reads nothing never sees this frame; the abort that follows ends it anyway.
+        m_socket->close(QWebSocketProtocol::CloseCode(kCloseQueueFull), QStringLiteral("outbound queue full"));
+    }
+    endAttempt(reason, kCloseQueueFull);
 }
 
 qint64 BackendConnection::pendingWriteBytes() const {
@@ -153,6 +192,8 @@ void BackendConnection::openSocket() {
     releaseSocket();
     auto* socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
     m_socket = socket;
+    ++m_socketSerial;
+    m_queuedBytes = 0;
     m_socketConnected = false;
     m_refusedStatus = 0;
     m_socketError.clear();

@@ -44,9 +44,22 @@ public:
         qint64 pongTimeoutMs = 20000;       // no pong for this long after a ping: the connection is dead
         qint64 handshakeTimeoutMs = 30000;  // TCP + TLS + upgrade must finish within this
         qint64 maxIncomingMessageBytes = 1024 * 1024;
+        // SPEC §5 "Bounded outbound queue": bytes handed to the socket and not yet written. A frame that would
+        // pass it (unless the queue is empty) closes the connection with 1013 and reconnects: a backend that
+        // stops reading must not make the app queue gigabytes before the ping timeout.
+        qint64 maxPendingWriteBytes = 64 * 1024 * 1024;
         ReconnectPolicy::Settings reconnect;
         int historyLimit = 200;
     };
+
+    // Where a frame ends in this connection's outbound stream: isWritten() says whether it has left the queue.
+    struct WriteMark {
+        quint64 socket = 0;
+        qint64 position = 0;
+    };
+
+    // The close code sent when the outbound queue passes its cap (RFC 6455 1013 "try again later").
+    static constexpr int kCloseQueueFull = 1013;
 
     struct HistoryEntry {
         QDateTime when;
@@ -79,11 +92,20 @@ public:
     // Attempts made since start(), for diagnostics and tests.
     int attemptCount() const { return m_attemptCount; }
 
-    // Sends one message as a text frame. False when not connected: the caller keeps what must not be lost.
+    // Sends one message as a text frame. False when not connected, or when the frame would pass
+    // maxPendingWriteBytes (the connection is then closed with 1013 and reconnects): the caller keeps what must
+    // not be lost.
     bool send(const QJsonObject& message);
     // The same for a frame already serialised (Protocol's UTF-8 JSON text). Taken by value: a big frame is
     // released as soon as Qt has its own copy.
     bool sendFrame(QByteArray frame);
+    // Whether a frame of this size can be sent now without passing maxPendingWriteBytes (always when nothing is
+    // queued, so a frame larger than the cap still goes out alone). False when not connected.
+    bool hasRoomFor(qint64 frameBytes) const;
+    // The end of the last frame sent on the current connection.
+    WriteMark writeMark() const { return WriteMark{m_socketSerial, m_queuedBytes}; }
+    // True once everything up to the mark has left the socket's queue, or the connection it was sent on is gone.
+    bool isWritten(const WriteMark& mark) const;
     // Bytes handed to the socket and not yet written to the network: what a sender that can wait (command
     // output) watches to slow down. 0 when not connected (nothing is queued then: send() refuses).
     qint64 pendingWriteBytes() const;
@@ -112,6 +134,7 @@ private:
     void onPingTick();
     void onPongTimeout();
     void onHandshakeTimeout();
+    void closeQueueFull(qint64 pendingBytes, qint64 frameBytes);
     // The current attempt or connection is over: clean up and decide what comes next.
     void endAttempt(const QString& reason, int closeCode);
     void releaseSocket();
@@ -131,6 +154,8 @@ private:
     int m_attemptCount = 0;
 
     QPointer<QWebSocket> m_socket;
+    quint64 m_socketSerial = 0;  // a new one per socket: marks of an earlier connection are void
+    qint64 m_queuedBytes = 0;    // payload bytes handed to the current socket so far
     bool m_socketConnected = false;
     int m_refusedStatus = 0;  // 401/403 seen on the current attempt
     QString m_socketError;

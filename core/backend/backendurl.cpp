@@ -30,15 +30,29 @@ QString BackendUrl::problem(const QUrl& url) {
     if (!url.userName().isEmpty() || !url.password().isEmpty()) {
         return tr("The backend address must not contain a user name or password; sign in with a token instead.");
     }
+    if (url.hasFragment()) {
+        // Never sent to the backend, but kept with the address and shown in logs: a token there leaks all the same.
+        return tr("The backend address must not carry a token; the token is kept in the system keychain.");
+    }
     const QUrlQuery query(url);
-    for (const auto& item : query.queryItems()) {
-        const QString key = item.first.toLower();
-        if (key.contains(QLatin1String("token")) || key == QLatin1String("key") || key.contains(QLatin1String("secret"))
-            || key.contains(QLatin1String("password")) || key == QLatin1String("auth")) {
+    for (const auto& item : query.queryItems(QUrl::FullyDecoded)) {
+        if (isCredentialName(item.first)) {
             return tr("The backend address must not carry a token; the token is kept in the system keychain.");
         }
     }
     return {};
+}
+
+bool BackendUrl::isCredentialName(const QString& name) {
+    static const char* const parts[] = {"token", "key",    "secret",     "password",  "passwd", "auth",
+                                        "jwt",   "bearer", "credential", "signature", "session"};
+    const QString lower = name.toLower();
+    for (const char* part : parts) {
+        if (lower.contains(QLatin1String(part))) {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool BackendUrl::isLoopbackHost(const QString& host) {

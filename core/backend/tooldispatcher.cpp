@@ -2,6 +2,7 @@
 
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"
+#include "backend/resultjournal.h"
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
@@ -61,6 +62,42 @@ void ToolDispatcher::setResultLimits(const ResultStore::Limits& limits) {
         store.add(result);
     }
     m_results = store;
+    compactJournal();
+}
+
+void ToolDispatcher::setJournalPath(const QString& path) {
+    m_journal = std::make_unique<ResultJournal>(path);
+    const ResultJournal::Loaded loaded = m_journal->load();
+    for (const QString& problem : loaded.problems) {
+        qCWarning(lcBackend).noquote() << "result journal" << path << "damaged:" << problem;
+    }
+    for (const ToolResultMessage& result : loaded.results) {
+        m_results.add(result);
+    }
+    for (const QString& callId : loaded.interrupted) {
+        qCWarning(lcBackend) << "call" << callId << "was running when the app stopped; reported as interrupted";
+        m_results.add(ResultJournal::interruptedResult(callId));
+    }
+    if (!loaded.results.isEmpty() || !loaded.interrupted.isEmpty()) {
+        qCInfo(lcBackend) << m_results.size() << "unacknowledged results from the last run kept";
+    }
+    compactJournal();  // only what is live, damage dropped
+}
+
+void ToolDispatcher::compactJournal() {
+    if (m_journal && !m_journal->rewrite(m_running.keys(), m_results.pending())) {
+        qCWarning(lcBackend).noquote() << "cannot write the result journal" << m_journal->path();
+    }
+}
+
+void ToolDispatcher::forget(const QString& callId) {
+    if (!m_journal) {
+        return;
+    }
+    m_journal->recordForgotten(callId);
+    if (m_journal->needsCompaction()) {
+        compactJournal();
+    }
 }
 
 HelloMessage ToolDispatcher::hello() const {
@@ -165,13 +202,17 @@ void ToolDispatcher::onConnected() {
     const HelloMessage message = hello();
     send(Protocol::makeHello(message));
     qCInfo(lcBackend) << "hello sent;" << message.pending.size() << "results pending";
-    // Everything the backend has not acknowledged, oldest first; it acks what it already had.
-    for (const ToolResultMessage& result : m_results.pending()) {
-        sendFrame(Protocol::toolResultFrame(result));
-    }
+    // Everything the backend has not acknowledged, oldest first, as the socket takes it; it acks what it
+    // already had.
+    m_inFlight.clear();
+    m_unsent = m_results.pendingIds();
+    pumpResults();
     if (m_manager) {
         const QStringList sessions = m_manager->sessionIds();
         for (const QString& sessionId : sessions) {
+            if (!m_backendSessions.contains(sessionId)) {
+                continue;  // the local console's, or gone: not the backend's business
+            }
             send(Protocol::makeSessionState(sessionId, m_manager->sessionState(sessionId),
                                             m_manager->containerId(sessionId)));
         }
@@ -196,14 +237,36 @@ void ToolDispatcher::onMessage(const IncomingMessage& message) {
     }
 }
 
+bool ToolDispatcher::isLocalSessionId(const QString& sessionId) {
+    return sessionId.startsWith(localSessionPrefix(), Qt::CaseInsensitive);
+}
+
 void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
+    if (isLocalSessionId(call.sessionId)) {
+        qCWarning(lcBackend) << "call" << call.callId << "refused: session id in this computer's own namespace";
+        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
+                                 QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
+                                                "this computer")
+                                     .arg(localSessionPrefix()),
+                                 call.callId));
+        return;
+    }
     if (m_running.contains(call.callId)) {
         qCInfo(lcBackend) << "call" << call.callId << "is already running; not run again";
         return;
     }
-    if (const std::optional<ToolResultMessage> kept = m_results.result(call.callId)) {
+    if (m_results.contains(call.callId)) {
+        const auto copy = m_inFlight.constFind(call.callId);
+        const bool waiting = m_unsent.contains(call.callId)
+                             || (copy != m_inFlight.cend() && m_connection && !m_connection->isWritten(*copy));
+        if (waiting) {
+            // A backend that repeats the call without reading must not make us queue the result again and again.
+            ++m_repeatsAbsorbed;
+            qCDebug(lcBackend) << "call" << call.callId << "already finished; its result is still on its way";
+            return;
+        }
         qCInfo(lcBackend) << "call" << call.callId << "already finished; result sent again";
-        sendFrame(Protocol::toolResultFrame(*kept));
+        queueResult(call.callId);
         return;
     }
     if (m_results.wasAcknowledged(call.callId)) {
@@ -237,6 +300,10 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
     m_running.insert(call.callId, RunningCall{call.sessionId, 0});
+    m_backendSessions.insert(call.sessionId);
+    if (m_journal && !m_journal->recordStarted(call.callId)) {
+        qCWarning(lcBackend).noquote() << "cannot write the result journal" << m_journal->path();
+    }
     Q_EMIT callStarted(call.callId, call.sessionId, call.command, request.workspace);
     m_manager->execute(request);
 }
@@ -258,6 +325,13 @@ void ToolDispatcher::onCancel(const CancelMessage& cancel) {
 
 void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
     qCInfo(lcBackend) << "session_end" << end.sessionId;
+    if (isLocalSessionId(end.sessionId)) {
+        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
+                                 QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
+                                                "this computer")
+                                     .arg(localSessionPrefix())));
+        return;
+    }
     if (m_manager && m_manager->sessionIds().contains(end.sessionId)
         && m_manager->sessionState(end.sessionId) != SessionState::Stopped) {
         m_manager->endSession(end.sessionId);  // session_state follows from the manager
@@ -271,7 +345,10 @@ void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
 }
 
 void ToolDispatcher::onAck(const AckMessage& ack) {
+    m_inFlight.remove(ack.callId);
+    m_unsent.removeAll(ack.callId);
     if (m_results.acknowledge(ack.callId)) {
+        forget(ack.callId);
         Q_EMIT resultAcknowledged(ack.callId);
     }
 }
@@ -299,6 +376,39 @@ void ToolDispatcher::onOutput(const QString& callId, OutputStream stream, const 
 void ToolDispatcher::onPendingWriteBytes(qint64 pendingBytes) {
     if (m_outputPaused && pendingBytes <= m_flow.resumeBelowBytes) {
         setOutputPaused(false);
+    }
+    pumpResults();
+}
+
+void ToolDispatcher::queueResult(const QString& callId) {
+    if (!m_unsent.contains(callId)) {
+        m_unsent.append(callId);
+    }
+    pumpResults();
+}
+
+void ToolDispatcher::pumpResults() {
+    while (!m_unsent.isEmpty() && m_connection && m_connection->state() == BackendConnection::State::Connected) {
+        const QString callId = m_unsent.constFirst();
+        if (m_nextFrameId != callId || m_nextFrame.isEmpty()) {
+            const std::optional<ToolResultMessage> kept = m_results.result(callId);
+            if (!kept) {
+                m_unsent.removeFirst();  // acknowledged or dropped meanwhile
+                continue;
+            }
+            m_nextFrame = Protocol::toolResultFrame(*kept);
+            m_nextFrameId = callId;
+        }
+        if (!m_connection->hasRoomFor(m_nextFrame.size())) {
+            return;  // the socket's bytesWritten brings us back
+        }
+        QByteArray frame;
+        frame.swap(m_nextFrame);
+        m_unsent.removeFirst();
+        if (!sendFrame(std::move(frame))) {
+            return;  // the connection ended; the next one sends the whole store again
+        }
+        m_inFlight.insert(callId, m_connection->writeMark());
     }
 }
 
@@ -336,13 +446,28 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
     }
     qCInfo(lcBackend).noquote() << "call" << result.callId << "finished:" << execStatusName(result.status)
                                 << (result.exitCode ? QString::number(*result.exitCode) : QStringLiteral("-"));
-    if (!sendFrame(Protocol::toolResultFrame(result))) {
-        qCInfo(lcBackend) << "call" << result.callId << "result kept until the backend reconnects";
+    if (m_journal && !m_journal->recordResult(result)) {
+        qCWarning(lcBackend).noquote() << "cannot write the result journal" << m_journal->path();
+    }
+    for (const QString& id : dropped) {
+        m_unsent.removeAll(id);
+        m_inFlight.remove(id);
+        forget(id);
+    }
+    queueResult(result.callId);
+    if (m_unsent.contains(result.callId)) {
+        qCInfo(lcBackend) << "call" << result.callId << "result kept until the backend can take it";
     }
     Q_EMIT callFinished(result);
 }
 
 void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId) {
+    if (!m_backendSessions.contains(sessionId)) {
+        return;  // the local console's (or an ended one's): never reported to the backend
+    }
+    if (state == SessionState::Stopped) {
+        m_backendSessions.remove(sessionId);  // its last word; a new call starts it again
+    }
     send(Protocol::makeSessionState(sessionId, state, containerId));
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backend/backendconnection.h"
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
 #include "sandbox/commandexecution.h"
@@ -8,11 +9,14 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QStringList>
+
+#include <memory>
 
 namespace zeus {
 
-class BackendConnection;
+class ResultJournal;
 class SessionManager;
 
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
@@ -26,6 +30,11 @@ class SessionManager;
 // connection lives on.
 // tool_output produced while disconnected is dropped (its seq numbers are still used, so the backend sees the
 // gap); the tool_result carries the combined output, so nothing of the result is lost.
+// Results go out in finishing order through one queue of call ids (m_unsent): a result is handed to the socket
+// only when the connection has room for it under its cap (BackendConnection::hasRoomFor), so results never
+// close the connection, and after a reconnect the whole store is re-sent without a memory spike. A repeated
+// tool_call for a finished call re-sends its result at most once while a copy is still waiting (SPEC §5
+// "Bounded outbound queue").
 // Flow control: when more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of
 // its running calls (their commands block on their next write) and resumes them once the queue is below
 // resumeBelowBytes, so memory stays flat however fast a command writes. Never paused while disconnected.
@@ -49,6 +58,18 @@ public:
     void setApprovedWorkspaces(const QStringList& workspaces);
     QStringList approvedWorkspaces() const { return m_approved; }
     void setResultLimits(const ResultStore::Limits& limits);
+    // Keeps the unacknowledged results, and which calls run, in a journal at `path` (SPEC §5 "Results survive
+    // the app"): loads what an earlier run left there -- its results are kept and re-sent as after a reconnect,
+    // and the calls it left running end as interrupted (error, container_failed) -- and records from then on.
+    // Call once, before connecting. Damage in the file is logged and skipped.
+    void setJournalPath(const QString& path);
+
+    // Session ids that start with this belong to this computer (the dashboard's local console is
+    // "local-console"): the backend cannot run in, end or hear about them (issue: a backend joining the console's
+    // session could read what the user types, spoof its output or end it). Separate namespaces, so neither side
+    // can reach the other's sessions by choosing an id.
+    static QString localSessionPrefix() { return QStringLiteral("local-"); }
+    static bool isLocalSessionId(const QString& sessionId);
 
     // The protocol code of an execution error (tool_result.error.code); every ExecError has one.
     static ProtocolErrorCode protocolErrorFor(ExecError error);
@@ -60,6 +81,8 @@ public:
     int runningCalls() const { return int(m_running.size()); }
     // tool_output chunks dropped because the backend was not connected (for diagnostics and tests).
     qint64 droppedOutputChunks() const { return m_droppedChunks; }
+    // Repeated tool_calls whose result was not queued again because a copy was still waiting.
+    qint64 repeatsAbsorbed() const { return m_repeatsAbsorbed; }
 
     struct FlowControl {
         qint64 pauseAboveBytes = 4 * 1024 * 1024;
@@ -108,6 +131,11 @@ private:
     void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
     void finish(const ToolResultMessage& result);
+    void forget(const QString& callId);
+    void compactJournal();
+    // Puts a kept result in line to be sent (once) and sends what the connection has room for.
+    void queueResult(const QString& callId);
+    void pumpResults();
     bool isApproved(const QString& workingDirectory) const;
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
@@ -117,8 +145,15 @@ private:
     HelloMessage m_client;
     QStringList m_approved;  // canonical
     ResultStore m_results;
+    std::unique_ptr<ResultJournal> m_journal;
     QHash<QString, RunningCall> m_running;
+    QSet<QString> m_backendSessions;  // sessions the backend started calls in: the only ones reported to it
     qint64 m_droppedChunks = 0;
+    QStringList m_unsent;    // kept results to send, in order; none repeats
+    QByteArray m_nextFrame;  // m_unsent's first (m_nextFrameId), serialised once while it waits for room
+    QString m_nextFrameId;
+    QHash<QString, BackendConnection::WriteMark> m_inFlight;  // copies handed to the socket, maybe still queued
+    qint64 m_repeatsAbsorbed = 0;
     FlowControl m_flow;
     bool m_outputPaused = false;
     qint64 m_pauses = 0;

@@ -157,6 +157,10 @@
         <source>Sign-in rejected</source>
         <translation>登录被拒绝</translation>
     </message>
+    <message>
+        <source>%1 bytes wait to be sent and %2 more would pass the limit of %3: the backend is not reading; closing (1013) and reconnecting</source>
+        <translation>有 %1 字节等待发送，再加 %2 字节将超过 %3 字节的上限：后端没有读取数据；正在关闭连接（1013）并重新连接</translation>
+    </message>
 </context>
 <context>
     <name>zeus::BackendUrl</name>

@@ -32,6 +32,8 @@ public:
     quint16 port() const { return m_port; }
     QString url() const { return QStringLiteral("ws://127.0.0.1:%1/v1/desktop").arg(m_port); }
     int connections() const { return m_connections; }
+    // The Authorization header of every connection, in order.
+    QList<QByteArray> authorizations() const { return m_authorizations; }
     bool isConnected() const { return m_client && m_client->state() == QAbstractSocket::ConnectedState; }
 
     // Drops the app's connection (abort: like a killed backend) and optionally stops listening.
@@ -146,6 +148,7 @@ private:
     void onConnection() {
         while (QWebSocket* socket = m_server.nextPendingConnection()) {
             ++m_connections;
+            m_authorizations.append(socket->request().rawHeader("Authorization"));
             dropClient();
             m_client = socket;
             QObject::connect(socket, &QWebSocket::textMessageReceived, socket, [this, socket](const QString& text) {
@@ -165,6 +168,7 @@ private:
     QPointer<QWebSocket> m_client;
     quint16 m_port = 0;
     int m_connections = 0;
+    QList<QByteArray> m_authorizations;
 };
 
 }  // namespace zeus::test

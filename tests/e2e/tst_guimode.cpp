@@ -2,8 +2,9 @@
 // a second launch asks the first to show its dashboard and exits 0 at once; with a backend
 // URL, an approved folder and a token it serves the backend's tool calls in a real
 // container, and SIGTERM quits like the Quit menu (containers removed). Started with
-// --backend and --workspace it serves a local backend with no token and no settings, and
-// writes neither to the settings; a refused --workspace is not approved.
+// --backend, --workspace and ZEUS_DESKTOP_TOKEN (as run.sh starts it) it serves a local
+// backend with no settings, and writes neither to the settings; a refused --workspace is not
+// approved.
 #include "appsettings.h"
 #include "backendserver.h"
 #include "testenvironment.h"
@@ -227,9 +228,12 @@ void TestGuiMode::commandLineOverridesForOneRun() {
     QVERIFY(marker.open(QIODevice::WriteOnly));
     marker.close();
 
-    // What run.sh does: no settings, no token, everything on the command line.
+    // What run.sh does: no settings, everything on the command line, the test backend's token in the
+    // environment (a loopback backend needs one like any other).
     QProcess app;
-    app.setProcessEnvironment(freshEnvironment(home));
+    QProcessEnvironment environment = freshEnvironment(home);
+    environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("run-token"));
+    app.setProcessEnvironment(environment);
     app.setProcessChannelMode(QProcess::MergedChannels);
     QByteArray log;
     QObject::connect(&app, &QProcess::readyRead, &app, [&] { log += app.readAll(); });
@@ -246,9 +250,9 @@ void TestGuiMode::commandLineOverridesForOneRun() {
         QFAIL(log.constData());
     }
 
-    // Connected with no token (the local backend rule), the folder approved for this run.
+    // Connected with the token, the folder approved for this run.
     QVERIFY2(server.waitForType(QStringLiteral("hello"), 30000), log.constData());
-    QVERIFY2(log.contains("connecting to the local backend without one"), log.constData());
+    QVERIFY2(server.authorizations().value(0) == "Bearer run-token", log.constData());
     const QJsonObject hello = server.ofType(QStringLiteral("hello")).constFirst();
     const QJsonArray workspaces = hello.value(QStringLiteral("workspaces")).toArray();
     QCOMPARE(workspaces.size(), 1);
@@ -279,9 +283,11 @@ void TestGuiMode::refusedCommandLineWorkspaceIsNotApproved() {
     QVERIFY(server.listen());
     QTemporaryDir home;
     QVERIFY(home.isValid());
-    // The home folder itself: the workspace guard refuses it.
+    // The home folder itself: the workspace guard refuses it. The token as run.sh hands it over.
     QProcess app;
-    app.setProcessEnvironment(freshEnvironment(home));
+    QProcessEnvironment environment = freshEnvironment(home);
+    environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("run-token"));
+    app.setProcessEnvironment(environment);
     app.setProcessChannelMode(QProcess::MergedChannels);
     QByteArray log;
     QObject::connect(&app, &QProcess::readyRead, &app, [&] { log += app.readAll(); });

@@ -7,7 +7,9 @@
 #include "testenvironment.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
 #include <QTcpServer>
@@ -62,8 +64,11 @@ public:
                const QList<QPair<QString, QString>>& extraEnvironment = {}) {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+        // The result journal lives in the data folder: the test's own, kept with its settings.
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), configHome + QStringLiteral("/data"));
         environment.insert(QStringLiteral("ZEUS_TEST_RECONNECT_MS"), QStringLiteral("100"));
-        environment.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
+        // Every backend needs a token, a loopback one too; a test that wants none sets it empty.
+        environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("e2e-token"));
         for (const auto& entry : extraEnvironment) {
             environment.insert(entry.first, entry.second);
         }
@@ -223,18 +228,94 @@ private Q_SLOTS:
                  qPrintable(error));
     }
 
+    // SPEC §5 "Results survive the app": SIGKILL between a result and its ack, and while a call runs; the next
+    // start lists both in hello.pending and sends them: the finished one's result, and the running one as
+    // interrupted.
+    void resultsSurviveAKill() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        const QString config = configHome();
+        const QString s = session();
+        BackendServer server;
+        QVERIFY(server.listen());
+        server.autoAck = false;  // the backend never gets to ack before the kill
+        {
+            HeadlessApp app;
+            app.start(server.url(), m_workspace, config);
+            QVERIFY2(server.waitForType(QStringLiteral("hello"), 20000), qPrintable(app.logText()));
+            server.send(BackendServer::toolCall(QStringLiteral("kept1"), s, QStringLiteral("echo kept-across-a-kill"),
+                                                m_workspace));
+            QVERIFY2(server.waitForResult(QStringLiteral("kept1"), 30000), qPrintable(app.logText()));
+            server.send(BackendServer::toolCall(QStringLiteral("cut1"), s, QStringLiteral("echo started; sleep 60"),
+                                                m_workspace));
+            QVERIFY(server.waitFor(
+                [](const QJsonObject& m) {
+                    return typeOf(m) == QLatin1String("tool_output")
+                           && m.value(QStringLiteral("call_id")).toString() == QLatin1String("cut1");
+                },
+                30000));
+            app.process.kill();  // SIGKILL: no shutdown, no cancelled result
+            QVERIFY(app.waitForExit(10000));
+        }
+        const QString journalFolder = config + QStringLiteral("/data/ZeusDesktop/zeus-desktop/journal");
+        const QStringList journals = QDir(journalFolder).entryList(QDir::Files);
+        QCOMPARE(journals.size(), 1);
+        QCOMPARE(QFileInfo(journalFolder + QLatin1Char('/') + journals.first()).permissions(),
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser | QFileDevice::WriteUser);
+
+        server.messages.clear();
+        server.autoAck = true;
+        HeadlessApp again;
+        again.start(server.url(), m_workspace, config);
+        QVERIFY2(server.waitForType(QStringLiteral("hello"), 20000), qPrintable(again.logText()));
+        const QJsonObject hello = server.ofType(QStringLiteral("hello")).first();
+        QCOMPARE(hello.value(QStringLiteral("pending")).toArray(),
+                 (QJsonArray{QStringLiteral("kept1"), QStringLiteral("cut1")}));
+        QVERIFY2(server.waitForResult(QStringLiteral("cut1"), 20000), qPrintable(again.logText()));
+        const QJsonObject kept = firstResult(server, QStringLiteral("kept1"));
+        QCOMPARE(kept.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(kept.value(QStringLiteral("output")).toString(), QStringLiteral("kept-across-a-kill\n"));
+        const QJsonObject cut = firstResult(server, QStringLiteral("cut1"));
+        QCOMPARE(cut.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+        QCOMPARE(cut.value(QStringLiteral("exit_code")), QJsonValue());
+        const QJsonObject error = cut.value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("container_failed"));
+        QCOMPARE(error.value(QStringLiteral("message")).toString(),
+                 QStringLiteral("interrupted: the app stopped while this ran"));
+        QVERIFY2(again.logText().contains(QStringLiteral("was running when the app stopped")),
+                 qPrintable(again.logText()));
+        // Acknowledged now: a third start owes nothing.
+        QTest::qWait(500);
+        again.process.terminate();
+        QVERIFY(again.waitForExit(30000));
+        server.messages.clear();
+        HeadlessApp third;
+        third.start(server.url(), m_workspace, config);
+        QVERIFY2(server.waitForType(QStringLiteral("hello"), 20000), qPrintable(third.logText()));
+        QCOMPARE(server.ofType(QStringLiteral("hello")).first().value(QStringLiteral("pending")).toArray(),
+                 QJsonArray());
+        third.process.terminate();
+        QVERIFY(third.waitForExit(30000));
+    }
+
     void startupRefusals_data() {
         QTest::addColumn<QString>("backend");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        // No token anywhere (no ZEUS_DESKTOP_TOKEN, no keychain entry for this URL) and not on this computer.
+        // No token anywhere (no ZEUS_DESKTOP_TOKEN, no keychain entry for this URL).
         QTest::newRow("no token for a remote backend")
             << QStringLiteral("wss://backend.invalid/v1/desktop") << 3 << QStringLiteral("no sign-in token");
+        // SPEC §5 "No anonymous backends": another local user can bind a loopback port first.
+        QTest::newRow("no token for a loopback backend")
+            << QStringLiteral("ws://127.0.0.1:1/v1/desktop") << 3 << QStringLiteral("no sign-in token");
         QTest::newRow("plain ws to a remote host")
             << QStringLiteral("ws://backend.invalid/") << 2 << QStringLiteral("only to this computer");
         // The rule of the tray app's settings: the token belongs in the keychain, never in the URL.
         QTest::newRow("token in the url") << QStringLiteral("wss://backend.invalid/v1/desktop?token=abc") << 2
                                           << QStringLiteral("must not carry a token");
+        QTest::newRow("api key in a loopback url") << QStringLiteral("ws://127.0.0.1:1/v1/desktop?api_key=abc") << 2
+                                                   << QStringLiteral("must not carry a token");
+        QTest::newRow("token in the fragment")
+            << QStringLiteral("ws://127.0.0.1:1/v1/desktop#token=abc") << 2 << QStringLiteral("must not carry a token");
         QTest::newRow("not a websocket url")
             << QStringLiteral("https://backend.invalid/") << 2 << QStringLiteral("wss://");
     }
@@ -244,7 +325,7 @@ private Q_SLOTS:
         QFETCH(int, exitCode);
         QFETCH(QString, message);
         HeadlessApp app;
-        app.start(backend, m_workspace, configHome());
+        app.start(backend, m_workspace, configHome(), {{QStringLiteral("ZEUS_DESKTOP_TOKEN"), QString()}});
         QVERIFY2(app.waitForExit(30000), qPrintable(app.logText()));
         QCOMPARE(app.process.exitCode(), exitCode);
         QVERIFY2(app.logText().contains(message), qPrintable(app.logText()));

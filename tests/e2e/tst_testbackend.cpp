@@ -6,9 +6,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QNetworkRequest>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QUuid>
+#include <QWebSocket>
 #include <QtTest>
 
 namespace {
@@ -54,22 +56,55 @@ private:
     QTemporaryDir m_root;
     QString m_workspace;
 
-    // Starts the backend and returns its URL from the first line, or an empty string.
+    QString m_token;  // of the last backend started
+
+    // Starts the backend and returns its URL from the first line, or an empty string; m_token is its token, read
+    // from the 0600 file it wrote.
     QString startBackend(Program& backend, const QStringList& arguments) {
-        backend.process.start(testBackendBinary(), arguments);
+        const QString tokenFile =
+            m_root.filePath(QUuid::createUuid().toString(QUuid::Id128) + QStringLiteral(".token"));
+        backend.process.start(testBackendBinary(), arguments + QStringList{QStringLiteral("--token-file"), tokenFile});
         if (!backend.waitForOutput("\n", 10000)) {
             return {};
         }
+        QFile file(tokenFile);
+        if (!file.open(QIODevice::ReadOnly)
+            || file.permissions() != (QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser)) {
+            return {};
+        }
+        m_token = QString::fromUtf8(file.readAll());
         const QByteArray first = backend.out.left(backend.out.indexOf('\n'));
         const QByteArray prefix("listening on ");
         return first.startsWith(prefix) ? QString::fromUtf8(first.mid(prefix.size())) : QString();
     }
 
-    void startApp(Program& app, const QString& url, const QString& token = QString()) {
+    // A client in this process: connected (true) or refused (false) by the backend at `url`.
+    static bool tryConnect(const QString& url, const QByteArray& authorization) {
+        QWebSocket socket;
+        QNetworkRequest request{QUrl(url)};
+        if (!authorization.isEmpty()) {
+            request.setRawHeader("Authorization", authorization);
+        }
+        bool connected = false;
+        bool ended = false;
+        QObject::connect(&socket, &QWebSocket::connected, &socket, [&] { connected = true; });
+        QObject::connect(&socket, &QWebSocket::disconnected, &socket, [&] { ended = true; });
+        socket.open(request);
+        if (!QTest::qWaitFor([&] { return connected || ended; }, 10000)) {
+            return false;  // neither in nor out: not in, and the test's QTRY on "refused 401" says more
+        }
+        if (connected) {
+            socket.close();
+        }
+        return connected;
+    }
+
+    void startApp(Program& app, const QString& url, const QString& token) {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         const QString config = m_root.filePath(QUuid::createUuid().toString(QUuid::Id128));
         QDir().mkpath(config);
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config);
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), config + QStringLiteral("/data"));
         environment.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
         if (!token.isEmpty()) {
             environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), token);
@@ -113,7 +148,7 @@ private Q_SLOTS:
                                                    m_workspace, QStringLiteral("--session"), session});
         QVERIFY2(url.startsWith(QStringLiteral("ws://127.0.0.1:")), qPrintable(backend.text()));
         Program app;
-        startApp(app, url);  // no token: a loopback backend is reached without one
+        startApp(app, url, m_token);  // the token of this run, as run.sh hands it over
         QVERIFY2(backend.waitForExit(60000), qPrintable(backend.text() + QString::fromUtf8(app.err)));
         QCOMPARE(backend.process.exitCode(), 0);
 
@@ -136,7 +171,7 @@ private Q_SLOTS:
         const QString url = startBackend(backend, {QStringLiteral("--workspace"), m_workspace});
         QVERIFY(!url.isEmpty());
         Program app;
-        startApp(app, url);
+        startApp(app, url, m_token);
         QVERIFY2(backend.waitForOutput("hello {", 30000), qPrintable(backend.text()));
         backend.process.write("&echo started; sleep 30\n");
         QVERIFY2(backend.waitForOutput("[c1 stdout] started\n", 30000), qPrintable(backend.text()));
@@ -151,23 +186,25 @@ private Q_SLOTS:
     }
 
     void requiredToken_data() {
-        QTest::addColumn<QString>("token");
+        QTest::addColumn<QString>("token");  // "RUN": the run's token from the file
         QTest::addColumn<bool>("accepted");
-        QTest::newRow("right token") << QStringLiteral("s3cret-token") << true;
+        QTest::newRow("the run's token") << QStringLiteral("RUN") << true;
         QTest::newRow("wrong token") << QStringLiteral("not-it") << false;
-        QTest::newRow("no token") << QString() << false;
+        QTest::newRow("the old fixed placeholder") << QStringLiteral("anonymous") << false;
     }
 
+    // SPEC §5 "No anonymous backends": the app with the run's token gets in; anything else gets 401 and the
+    // app stops (auth failed, no retry loop).
     void requiredToken() {
         QFETCH(QString, token);
         QFETCH(bool, accepted);
         Program backend;
         const QString url =
-            startBackend(backend, {QStringLiteral("--require-token"), QStringLiteral("s3cret-token"),
-                                   QStringLiteral("--workspace"), m_workspace, QStringLiteral("--stay")});
+            startBackend(backend, {QStringLiteral("--workspace"), m_workspace, QStringLiteral("--stay")});
         QVERIFY(!url.isEmpty());
+        QCOMPARE(m_token.size(), 64);
         Program app;
-        startApp(app, url, token);
+        startApp(app, url, token == QLatin1String("RUN") ? m_token : token);
         if (accepted) {
             QVERIFY2(backend.waitForOutput("hello {", 30000), qPrintable(backend.text()));
             stopApp(app);
@@ -177,6 +214,53 @@ private Q_SLOTS:
         QCOMPARE(app.process.exitCode(), 4);  // auth failed: no retry loop
         QCOMPARE(backend.out.count("refused 401"), 1);
         QVERIFY(!backend.out.contains("hello {"));
+    }
+
+    void tokensDifferPerRun() {
+        Program first;
+        QVERIFY(!startBackend(first, {QStringLiteral("--stay")}).isEmpty());
+        const QString token = m_token;
+        Program second;
+        QVERIFY(!startBackend(second, {QStringLiteral("--stay")}).isEmpty());
+        QVERIFY(m_token != token);
+    }
+
+    // Another local user connecting to the test backend: refused before the upgrade, whatever it sends but
+    // the token; with the token, the same client gets in.
+    void connectionsWithoutTheTokenAreRefused() {
+        Program backend;
+        const QString url = startBackend(backend, {QStringLiteral("--stay")});
+        QVERIFY(!url.isEmpty());
+        QVERIFY(!tryConnect(url, QByteArray()));
+        QVERIFY(!tryConnect(url, "Bearer anonymous"));
+        QVERIFY(!tryConnect(url, "Bearer " + m_token.toUtf8().left(63)));
+        QVERIFY(!tryConnect(url, "Basic " + m_token.toUtf8()));
+        QTRY_COMPARE(backend.out.count("refused 401"), 4);
+        QVERIFY2(!backend.out.contains("connected\n"), qPrintable(backend.text()));
+        QVERIFY(tryConnect(url, "Bearer " + m_token.toUtf8()));
+        QTRY_VERIFY2(backend.out.contains("connected\n"), qPrintable(backend.text()));
+    }
+
+    // The app is connected; a newcomer without the token never replaces it, and the app keeps being served.
+    void secondConnectionWithoutTheTokenDoesNotReplaceTheApp() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        Program backend;
+        const QString url = startBackend(backend, {QStringLiteral("--workspace"), m_workspace});
+        QVERIFY(!url.isEmpty());
+        Program app;
+        startApp(app, url, m_token);
+        QVERIFY2(backend.waitForOutput("hello {", 30000), qPrintable(backend.text()));
+        QVERIFY(!tryConnect(url, QByteArray()));
+        QVERIFY(!tryConnect(url, "Bearer anonymous"));
+        backend.process.write("cat /workspace/notes.txt\n");
+        backend.process.closeWriteChannel();
+        QVERIFY2(backend.waitForExit(60000), qPrintable(backend.text()));
+        const QString out = backend.text();
+        QVERIFY2(out.contains(QStringLiteral("[c1 stdout] first note\n")), qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("replaced the previous connection")), qPrintable(out));
+        QCOMPARE(backend.out.count("refused 401"), 2);
+        QCOMPARE(backend.out.count("\nconnected\n"), 1);
+        stopApp(app);
     }
 };
 

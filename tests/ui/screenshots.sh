@@ -128,11 +128,13 @@ start_run() {  # name lang extra-args...
     sleep infinity >"$run_fifo" &  # holds the FIFO open between commands
     pids+=($!)
     run_backend_log="$run_dir/backend.log"
-    "$backend" --port "$port" --workspace "$workspace" <"$run_fifo" >"$run_backend_log" 2>&1 &
+    "$backend" --port "$port" --workspace "$workspace" --token-file "$run_dir/backend.token" \
+        <"$run_fifo" >"$run_backend_log" 2>&1 &
     pids+=($!)
     wait_for "$run_backend_log" "listening" 10
     run_log="$run_dir/app.log"
-    "${run_env[@]}" "$app" --backend "ws://127.0.0.1:$port" --workspace "$workspace" "$@" \
+    # The backend's token of this run, as app/run.sh hands it over.
+    "${run_env[@]}" ZEUS_DESKTOP_TOKEN="$(cat "$run_dir/backend.token")" "$app" --backend "ws://127.0.0.1:$port" --workspace "$workspace" "$@" \
         >"$run_log" 2>&1 &
     run_pid=$!
     app_pids+=("$run_pid")

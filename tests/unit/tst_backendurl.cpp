@@ -67,6 +67,19 @@ void TestBackendUrl::problem_data() {
                                        << QStringLiteral("must not carry a token");
     QTest::newRow("auth in query") << QStringLiteral("wss://b.example.com/?auth=abc")
                                    << QStringLiteral("must not carry a token");
+    // The spellings backends use for the same thing; the fragment is never sent, but it is kept and logged.
+    QTest::newRow("api_key in query") << QStringLiteral("ws://127.0.0.1:8765/?api_key=abc")
+                                      << QStringLiteral("must not carry a token");
+    QTest::newRow("apikey in query") << QStringLiteral("wss://b.example.com/?apiKey=abc")
+                                     << QStringLiteral("must not carry a token");
+    QTest::newRow("jwt in query") << QStringLiteral("wss://b.example.com/?jwt=abc")
+                                  << QStringLiteral("must not carry a token");
+    QTest::newRow("percent-encoded token key")
+        << QStringLiteral("ws://127.0.0.1:8765/?%74oken=abc") << QStringLiteral("must not carry a token");
+    QTest::newRow("authorization in query") << QStringLiteral("wss://b.example.com/?Authorization=Bearer%20abc")
+                                            << QStringLiteral("must not carry a token");
+    QTest::newRow("token in fragment") << QStringLiteral("ws://127.0.0.1:8765/#token=abc")
+                                       << QStringLiteral("must not carry a token");
 }
 
 void TestBackendUrl::problem() {

@@ -10,8 +10,11 @@
 #include "runtime/detectionresult.h"
 #include "sandbox/sessionmanager.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -51,6 +54,98 @@ BackendConnection::Settings fastSettings() {
 QString typeOf(const QJsonObject& m) {
     return m.value(QStringLiteral("type")).toString();
 }
+
+// A backend that stops reading (SPEC §5 "Bounded outbound queue"): its first connection completes the upgrade by
+// hand and then never reads again (Qt's read buffer is one byte, so the kernel buffers fill and the app's queue
+// grows), while the test still sends frames to the app through it. Later connections are a normal backend that
+// records what it gets and acks every result.
+class StallingBackend {
+public:
+    StallingBackend() : m_ws(QStringLiteral("stalling"), QWebSocketServer::NonSecureMode) {
+        QObject::connect(&m_tcp, &QTcpServer::newConnection, &m_tcp, [this] { onConnection(); });
+        QObject::connect(&m_ws, &QWebSocketServer::newConnection, &m_ws, [this] {
+            while (QWebSocket* socket = m_ws.nextPendingConnection()) {
+                ++healthyConnections;
+                QObject::connect(socket, &QWebSocket::textMessageReceived, socket, [this, socket](const QString& t) {
+                    const QJsonObject m = QJsonDocument::fromJson(t.toUtf8()).object();
+                    messages.append(m);
+                    if (typeOf(m) == QLatin1String("tool_result")) {
+                        socket->sendTextMessage(QString::fromUtf8(
+                            QJsonDocument(BackendServer::simple(QStringLiteral("ack"), QStringLiteral("call_id"),
+                                                                m.value(QStringLiteral("call_id")).toString()))
+                                .toJson(QJsonDocument::Compact)));
+                    }
+                });
+            }
+        });
+    }
+    bool listen() { return m_tcp.listen(QHostAddress::LocalHost); }
+    QString url() const { return QStringLiteral("ws://127.0.0.1:%1/").arg(m_tcp.serverPort()); }
+    bool stalledUp() const { return m_stalled && m_upgraded; }
+
+    // One unmasked text frame to the app on the stalled connection.
+    void sendStalled(const QJsonObject& message) {
+        const QByteArray payload = QJsonDocument(message).toJson(QJsonDocument::Compact);
+        QByteArray frame(1, char(0x81));
+        if (payload.size() < 126) {
+            frame.append(char(payload.size()));
+        } else if (payload.size() < 65536) {
+            frame.append(char(126)).append(char(payload.size() >> 8)).append(char(payload.size() & 0xff));
+        } else {
+            frame.append(char(127));
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                frame.append(char((quint64(payload.size()) >> shift) & 0xff));
+            }
+        }
+        m_stalled->write(frame + payload);
+    }
+
+    QList<QJsonObject> messages;  // from the healthy connections
+    int healthyConnections = 0;
+
+private:
+    void onConnection() {
+        while (QTcpSocket* socket = m_tcp.nextPendingConnection()) {
+            if (m_stalled) {
+                m_ws.handleConnection(socket);
+                continue;
+            }
+            m_stalled = socket;
+            QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
+                if (m_upgraded) {
+                    return;  // never read again
+                }
+                m_head += socket->readAll();
+                if (!m_head.contains("\r\n\r\n")) {
+                    return;
+                }
+                QByteArray key;
+                for (const QByteArray& line : m_head.split('\n')) {
+                    if (line.toLower().startsWith("sec-websocket-key:")) {
+                        key = line.mid(18).trimmed();
+                    }
+                }
+                const QByteArray accept =
+                    QCryptographicHash::hash(QByteArray(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"),
+                                             QCryptographicHash::Sha1)
+                        .toBase64();
+                socket->write(
+                    "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Accept: "
+                    + accept + "\r\n\r\n");
+                socket->setReadBufferSize(1);
+                socket->setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4096);
+                m_upgraded = true;
+            });
+        }
+    }
+
+    QTcpServer m_tcp;
+    QWebSocketServer m_ws;
+    QPointer<QTcpSocket> m_stalled;
+    QByteArray m_head;
+    bool m_upgraded = false;
+};
 
 }  // namespace
 
@@ -405,6 +500,102 @@ private Q_SLOTS:
         QCOMPARE(rig->dispatcher->droppedOutputChunks(), qint64(0));
     }
 
+    // SPEC §5 "Bounded outbound queue": a backend that stops reading while repeating a tool_call for a finished
+    // call gets that result queued at most once at a time; other traffic past the cap closes the connection with
+    // 1013; after the reconnect every result is there.
+    void stalledBackendKeepsTheQueueBounded() {
+        constexpr qint64 kCap = 256 * 1024;
+        constexpr qint64 kOutput = 200000;
+        StallingBackend backend;
+        QVERIFY(backend.listen());
+        BackendConnection connection;
+        BackendConnection::Settings settings = fastSettings();
+        settings.pingIntervalMs = 60000;  // a stalled backend answers no ping: this test is about the queue
+        settings.pongTimeoutMs = 60000;
+        settings.maxPendingWriteBytes = kCap;
+        connection.setSettings(settings);
+        ToolDispatcher dispatcher(&connection);
+        dispatcher.setApprovedWorkspaces({m_workspace});
+        SandboxConfig config;
+        config.image = QStringLiteral("fake:image");
+        config.ownerId = QStringLiteral("owner-test");
+        config.outputCapBytes = 1024 * 1024;
+        SessionManager manager(ContainerRuntime::create(RuntimeKind::Docker, m_engine), config);
+        dispatcher.setSessionManager(&manager);
+        RuntimeReport report;
+        report.ready = true;
+        dispatcher.setRuntimeReport(report);
+
+        qint64 maxPending = 0;
+        int received = 0;
+        // After the dispatcher's own handler: what each message left in the queue.
+        QObject::connect(&connection, &BackendConnection::messageReceived, &connection, [&] {
+            ++received;
+            maxPending = qMax(maxPending, connection.pendingWriteBytes());
+        });
+        connection.setUrl(QUrl(backend.url()));
+        connection.setToken(QStringLiteral("t"));
+        connection.start();
+        QTRY_VERIFY(backend.stalledUp() && connection.state() == BackendConnection::State::Connected);
+
+        const QJsonObject big =
+            BackendServer::toolCall(QStringLiteral("big"), QStringLiteral("s1"),
+                                    QStringLiteral("head -c %1 /dev/zero | tr '\\000' x").arg(kOutput), m_workspace);
+        QSignalSpy finished(&dispatcher, &ToolDispatcher::callFinished);
+        backend.sendStalled(big);
+        QVERIFY(finished.wait(20000));
+        constexpr int kRepeats = 300;
+        for (int i = 0; i < kRepeats; ++i) {
+            backend.sendStalled(big);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(received, 1 + kRepeats, 20000);
+        // Without the bound each repeat queued 200 kB again: tens of megabytes.
+        QVERIFY2(maxPending <= kCap + kOutput + 4096, qPrintable(QString::number(maxPending)));
+        QVERIFY(dispatcher.repeatsAbsorbed() > 0);
+        QCOMPARE(connection.state(), BackendConnection::State::Connected);
+
+        // Results of new calls wait for room; replies to bad messages pass the cap: 1013, and a reconnect.
+        QStringList refused;
+        for (int i = 0; i < 5; ++i) {
+            refused << QStringLiteral("refused-%1").arg(i);
+            backend.sendStalled(
+                BackendServer::toolCall(refused.constLast(), QStringLiteral("s1"), QStringLiteral("true"), m_other));
+        }
+        for (int i = 0; i < 4000; ++i) {
+            backend.sendStalled(QJsonObject{{QStringLiteral("type"), QStringLiteral("no_such_type")}});
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const BackendConnection::HistoryEntry& entry : connection.history()) {
+                    if (entry.closeCode == BackendConnection::kCloseQueueFull) {
+                        return true;
+                    }
+                }
+                return false;
+            }(),
+            20000);
+        QVERIFY2(maxPending <= kCap + kOutput + 4096, qPrintable(QString::number(maxPending)));
+
+        // The reconnect reaches the healthy backend: every unacknowledged result is listed and re-sent.
+        QTRY_VERIFY_WITH_TIMEOUT(backend.healthyConnections > 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!backend.messages.isEmpty(), 10000);
+        const QJsonObject hello = backend.messages.constFirst();
+        QCOMPARE(typeOf(hello), QStringLiteral("hello"));
+        QStringList pending;
+        for (const QJsonValue& id : hello.value(QStringLiteral("pending")).toArray()) {
+            pending << id.toString();
+        }
+        QCOMPARE(pending, QStringList{QStringLiteral("big")} + refused);
+        QTRY_COMPARE_WITH_TIMEOUT(dispatcher.results().size(), 0, 10000);  // each arrived and was acked
+        QStringList resent;
+        for (const QJsonObject& m : std::as_const(backend.messages)) {
+            if (typeOf(m) == QLatin1String("tool_result")) {
+                resent << m.value(QStringLiteral("call_id")).toString();
+            }
+        }
+        QCOMPARE(resent, pending);
+    }
+
     void cancelStopsTheCall() {
         auto rig = makeRig();
         QVERIFY(rig);
@@ -450,6 +641,52 @@ private Q_SLOTS:
         rig->server.send(
             BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), QStringLiteral("zz")));
         QVERIFY(rig->server.waitFor(stopped(QStringLiteral("zz")), 5000, before));
+    }
+
+    // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
+    // any id in that namespace); the console's own calls never reach the backend.
+    void localConsoleSessionIsNotTheBackends() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        const QString console = QStringLiteral("local-console");
+        QSignalSpy finished(rig->manager.get(), &SessionManager::callFinished);
+        ExecRequest request;
+        request.callId = QStringLiteral("console-1");
+        request.sessionId = console;
+        request.workspace = m_workspace;
+        request.command = QStringLiteral("echo typed by the user");
+        rig->manager->execute(request);  // what the dashboard's console does
+        QVERIFY(finished.wait(10000));
+
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        for (const QString& id : {console, QStringLiteral("LOCAL-console"), QStringLiteral("local-other")}) {
+            const QString callId = QStringLiteral("join-") + QString::number(qHash(id));
+            rig->server.send(BackendServer::toolCall(callId, id, QStringLiteral("cat /proc/1/cmdline"), m_workspace));
+            QVERIFY(rig->server.waitFor(
+                [callId](const QJsonObject& m) {
+                    return typeOf(m) == QLatin1String("error")
+                           && m.value(QStringLiteral("call_id")).toString() == callId
+                           && m.value(QStringLiteral("code")).toString() == QLatin1String("invalid_message");
+                },
+                5000));
+            QVERIFY(rig->server.resultsFor(callId).isEmpty());
+        }
+        QCOMPARE(started.size(), 0);
+        const int before = int(rig->server.messages.size());
+        rig->server.send(BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), console));
+        QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000, before));
+        QVERIFY(rig->manager->sessionIds().contains(console));
+        QVERIFY(rig->manager->sessionState(console) != SessionState::Stopped);
+
+        // Nothing of the console's session reaches the backend, now or after a reconnect.
+        rig->server.dropClient();
+        QVERIFY(rig->server.waitForType(QStringLiteral("hello"), 5000, before + 1));
+        QTest::qWait(300);
+        for (const QJsonObject& m : std::as_const(rig->server.messages)) {
+            QVERIFY2(m.value(QStringLiteral("session_id")).toString() != console,
+                     QJsonDocument(m).toJson().constData());
+            QVERIFY(m.value(QStringLiteral("call_id")).toString() != QLatin1String("console-1"));
+        }
     }
 
     void toResultMessageMapsEveryStatus_data() {
