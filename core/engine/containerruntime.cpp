@@ -49,6 +49,19 @@ void readLabels(const QJsonValue& value, QMap<QString, QString>& labels) {
 
 }  // namespace
 
+QString ContainerRuntime::errorLine(const QByteArray& standardError) {
+    // Docker (and Podman's docker-compatible wrappers) end a refused `run` with a pointer to --help.
+    static const QRegularExpression helpHint(QStringLiteral("^Run '.* --help' for more information\\.?$"));
+    const QList<QByteArray> lines = standardError.split('\n');
+    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+        const QString line = QString::fromUtf8(it->trimmed());
+        if (!line.isEmpty() && !helpHint.match(line).hasMatch()) {
+            return line.left(500);
+        }
+    }
+    return {};
+}
+
 QStringList ContainerRuntime::imageInspectArguments(const QString& image) const {
     return {QStringLiteral("image"), QStringLiteral("inspect"), image};
 }

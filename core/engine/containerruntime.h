@@ -96,6 +96,9 @@ public:
     // Tolerant of Docker's and Podman's arrays and Apple's `{configuration, variants}` objects; "no such
     // image" is told from an engine that did not answer by the exit code, the output and the CLI's words.
     virtual ImageInspection parseImageInspect(const QString& image, const ProcessResult& result) const;
+    // The line of a failed call's stderr that says what went wrong: the last non-empty one before the CLI's
+    // "Run 'docker run --help' for more information." hint; at most 500 characters, empty when there is none.
+    static QString errorLine(const QByteArray& standardError);
     // The command a user runs to build the sandbox image (for the image_missing message).
     virtual QString buildImageCommand(const QString& image) const;
 

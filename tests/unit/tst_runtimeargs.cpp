@@ -65,6 +65,8 @@ private Q_SLOTS:
     void appleMemory_data();
     void appleMemory();
     void buildCommand();
+    void errorLine_data();
+    void errorLine();
     void engineFailure_data();
     void engineFailure();
 };
@@ -455,6 +457,29 @@ void TestRuntimeArgs::buildCommand() {
         DockerRuntime().buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest")),
         QStringLiteral("docker build -t zeus-desktop-sandbox:latest ") + ContainerRuntime::dockerContextDirectory());
     QVERIFY(AppleRuntime().buildImageCommand(QStringLiteral("i")).startsWith(QLatin1String("container build -t i ")));
+}
+
+void TestRuntimeArgs::errorLine_data() {
+    QTest::addColumn<QByteArray>("standardError");
+    QTest::addColumn<QString>("line");
+    QTest::newRow("docker run refused") << QByteArray(
+        "docker: Error response from daemon: failed to create shim task: "
+        "not a directory\n\nRun 'docker run --help' for more information\n")
+                                        << QStringLiteral(
+                                               "docker: Error response from daemon: failed to create shim "
+                                               "task: not a directory");
+    QTest::newRow("podman") << QByteArray("Error: runc: error setting rlimit type 7: operation not permitted\n")
+                            << QStringLiteral("Error: runc: error setting rlimit type 7: operation not permitted");
+    QTest::newRow("several lines") << QByteArray("warning: one\nError: two\n") << QStringLiteral("Error: two");
+    QTest::newRow("only the hint") << QByteArray("Run 'docker run --help' for more information\n") << QString();
+    QTest::newRow("empty") << QByteArray() << QString();
+    QTest::newRow("long") << QByteArray(900, 'e') << QString(500, QLatin1Char('e'));
+}
+
+void TestRuntimeArgs::errorLine() {
+    QFETCH(QByteArray, standardError);
+    QFETCH(QString, line);
+    QCOMPARE(ContainerRuntime::errorLine(standardError), line);
 }
 
 void TestRuntimeArgs::engineFailure_data() {
