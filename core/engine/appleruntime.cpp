@@ -111,6 +111,10 @@ QStringList AppleRuntime::execArguments(const QString& container, const QStringL
     return QStringList{QStringLiteral("exec"), container} + command;
 }
 
+QStringList AppleRuntime::execWithStdinArguments(const QString& container, const QStringList& command) const {
+    return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
+}
+
 QStringList AppleRuntime::removeArguments(const QStringList& containers) const {
     return QStringList{QStringLiteral("delete"), QStringLiteral("--force")} + containers;
 }

@@ -56,6 +56,9 @@ public:
     virtual QStringList runArguments(const ContainerSpec& spec) const = 0;
     // `exec CONTAINER COMMAND...` with stdin closed, no tty.
     virtual QStringList execArguments(const QString& container, const QStringList& command) const = 0;
+    // `exec -i CONTAINER COMMAND...`: the command's stdin is what the app writes to the CLI's stdin (the command
+    // text travels there, never in an argument list: SPEC §3), no tty.
+    virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command) const = 0;
     // `rm -f IDS...`
     virtual QStringList removeArguments(const QStringList& containers) const = 0;
     // All containers (running or not) carrying this owner label.

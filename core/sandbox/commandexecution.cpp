@@ -12,20 +12,30 @@ namespace zeus {
 
 namespace {
 
-// Runs in the container as: sh -c WRAPPER zeus-exec PIDFILE COMMAND.
+// Runs in the container as: sh -c WRAPPER zeus-exec PIDFILE, with the command text on stdin (the exec's -i): an
+// argument would show it to every local user in ps, and Linux caps one at 128 KiB (an environment string too).
 // setsid is a child of this sh (not a group leader), so it does not fork and the inner sh
 // becomes leader of a new session and process group; its pid is the group id. The file is
 // left behind only while something of the group still lives, so a later stop finds it.
 // The outer shell's own diagnostics (job status, fork errors of the wrapper itself) go to
 // /dev/null; the command keeps the real stderr through fd 3.
+// The group's shell (bash where the image has it) is started with kRunner, a fixed text: it reads the command from
+// stdin, gives the command /dev/null as stdin and evaluates it, so the text is never in any argv.
 const char kWrapper[] =
     "exec 3>&2 2>/dev/null\n"
-    "setsid sh -c 'echo $$ >\"$1\"; shift; "
-    "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; else exec sh -c \"$1\"; fi' "
+    "setsid sh -c 'echo $$ >\"$1\"; "
+    "if command -v bash >/dev/null 2>&1; then exec bash -c \"$2\"; else exec sh -c \"$2\"; fi' "
     "zeus-group \"$1\" \"$2\" 2>&3 3>&-\n"
     "rc=$?\n"
     "read pg <\"$1\" 2>/dev/null && { kill -0 -\"$pg\" 2>/dev/null || rm -f \"$1\"; }\n"
     "exit $rc\n";
+
+// The command's shell: $(cat) drops trailing newlines, which a shell command does not need. The variable is unset
+// in the first words the command's eval runs, so the command does not see its own text.
+const char kRunner[] =
+    "zeus_command=$(cat) || exit 126\n"
+    "exec </dev/null\n"
+    "eval \"unset zeus_command; $zeus_command\"\n";
 
 // Runs in the container as: sh -c STOP zeus-stop PIDFILE GRACE_TENTHS.
 // Waits briefly for the group file (a stop can race the start), sends TERM to the group,
@@ -75,13 +85,13 @@ ExecResult ExecResult::failure(const ExecRequest& request, ExecError code, const
     return result;
 }
 
-QStringList CommandExecution::wrapperCommand(const QString& pidFile, const QString& command) {
+QStringList CommandExecution::wrapperCommand(const QString& pidFile) {
     return {QStringLiteral("sh"),
             QStringLiteral("-c"),
             QString::fromLatin1(kWrapper),
             QStringLiteral("zeus-exec"),
             pidFile,
-            command};
+            QString::fromLatin1(kRunner)};
 }
 
 QStringList CommandExecution::stopCommand(const QString& pidFile, int graceMs) {
@@ -125,9 +135,9 @@ void CommandExecution::start(const QString& containerId) {
     m_started = true;
     m_containerId = containerId;
     m_clock.start();
-    m_exec =
-        new EngineCommand(m_runtime.program(),
-                          m_runtime.execArguments(containerId, wrapperCommand(m_pidFile, m_request.command)), 0, this);
+    m_exec = new EngineCommand(m_runtime.program(),
+                               m_runtime.execWithStdinArguments(containerId, wrapperCommand(m_pidFile)), 0, this);
+    m_exec->setStandardInputData(m_request.command.toUtf8());
     m_exec->setStreaming(true);
     connect(m_exec, &EngineCommand::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
         const OutputCollector::Added added = m_collector.append(stream, chunk);

@@ -60,7 +60,8 @@ struct ExecResult {
 
 // Runs one command in a running container and really stops it on timeout or cancel.
 //
-// The command runs as `sh -c WRAPPER` where the wrapper starts it with setsid in its own
+// The command runs as `sh -c WRAPPER` (its text written to the exec's stdin, never an argument) where the wrapper
+// starts it with setsid in its own
 // process group and writes the group id to a file under /tmp in the container. Stopping
 // execs a second small script that sends TERM to the group, waits the grace period and
 // then sends KILL, so nothing of the command survives (killing the CLI alone would leave
@@ -92,7 +93,8 @@ public:
     void setOutputPaused(bool paused);
 
     // The wrapper and stop scripts (pure; shown in docs and tested through the engine tests).
-    static QStringList wrapperCommand(const QString& pidFile, const QString& command);
+    // The wrapper reads the command text from its stdin (the exec's -i); it is never an argument.
+    static QStringList wrapperCommand(const QString& pidFile);
     static QStringList stopCommand(const QString& pidFile, int graceMs);
 
 Q_SIGNALS:

@@ -65,6 +65,7 @@ private Q_SLOTS:
     void appleMemory_data();
     void appleMemory();
     void buildCommand();
+    void execWithStdin();
     void errorLine_data();
     void errorLine();
     void engineFailure_data();
@@ -457,6 +458,15 @@ void TestRuntimeArgs::buildCommand() {
         DockerRuntime().buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest")),
         QStringLiteral("docker build -t zeus-desktop-sandbox:latest ") + ContainerRuntime::dockerContextDirectory());
     QVERIFY(AppleRuntime().buildImageCommand(QStringLiteral("i")).startsWith(QLatin1String("container build -t i ")));
+}
+
+// The command text goes over the exec's stdin (SPEC §3): every adapter asks for -i and nothing else.
+void TestRuntimeArgs::execWithStdin() {
+    const QStringList expected{QStringLiteral("exec"), QStringLiteral("-i"), QStringLiteral("ctr"),
+                               QStringLiteral("sh")};
+    QCOMPARE(DockerRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
+    QCOMPARE(PodmanRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
+    QCOMPARE(AppleRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
 }
 
 void TestRuntimeArgs::errorLine_data() {

@@ -28,7 +28,7 @@ const char kFakeEngine[] =
     "cmd=$1; shift\n"
     "case \"$cmd\" in\n"
     "  run) echo fakecontainer0123456789; exit 0 ;;\n"
-    "  exec) shift; exec \"$@\" ;;\n"
+    "  exec) [ \"$1\" = -i ] && shift; shift; exec \"$@\" ;;\n"
     "  rm) exit 0 ;;\n"
     "  inspect) echo '[{\"Id\":\"fakecontainer0123456789\",\"Name\":\"/f\",\"State\":{\"Status\":\"running\","
     "\"Running\":true},\"Config\":{\"Labels\":{}}}]'; exit 0 ;;\n"
