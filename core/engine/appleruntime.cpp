@@ -115,6 +115,10 @@ QStringList AppleRuntime::execWithStdinArguments(const QString& container, const
     return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
 }
 
+QStringList AppleRuntime::logsArguments(const QString& container, int lines) const {
+    return {QStringLiteral("logs"), QStringLiteral("-n"), QString::number(lines), container};
+}
+
 QStringList AppleRuntime::removeArguments(const QStringList& containers) const {
     return QStringList{QStringLiteral("delete"), QStringLiteral("--force")} + containers;
 }

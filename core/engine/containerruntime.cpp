@@ -62,6 +62,10 @@ QString ContainerRuntime::errorLine(const QByteArray& standardError) {
     return {};
 }
 
+QStringList ContainerRuntime::logsArguments(const QString& container, int lines) const {
+    return {QStringLiteral("logs"), QStringLiteral("--tail"), QString::number(lines), container};
+}
+
 QStringList ContainerRuntime::imageInspectArguments(const QString& image) const {
     return {QStringLiteral("image"), QStringLiteral("inspect"), image};
 }

@@ -27,7 +27,8 @@ struct ContainerInfo {
     bool running = false;
     QMap<QString, QString> labels;
     int exitCode = -1;  // inspect of an exited container only; -1 when unknown
-    QDateTime time;     // inspect only: when it entered its state (finished, else started)
+    QDateTime time;       // inspect only: when it entered its state (finished, else started)
+    QDateTime startedAt;  // inspect only: when its main process last started; invalid when unknown
 };
 
 // What a failed engine CLI call said, in the app's words (the engine's own wording is read
@@ -59,6 +60,8 @@ public:
     // `exec -i CONTAINER COMMAND...`: the command's stdin is what the app writes to the CLI's stdin (the command
     // text travels there, never in an argument list: SPEC §3), no tty.
     virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command) const = 0;
+    // The last `lines` lines of a container's log (its main process's output), also of an exited one.
+    virtual QStringList logsArguments(const QString& container, int lines) const;
     // `rm -f IDS...`
     virtual QStringList removeArguments(const QStringList& containers) const = 0;
     // All containers (running or not) carrying this owner label.

@@ -53,6 +53,11 @@ const char kStop[] =
 
 constexpr int kCliGraceMs = 3000;
 constexpr int kInspectTimeoutMs = 10000;
+// A container whose main process (`sleep infinity`) ended this soon after it started never ran a command: the image
+// cannot run it (no sleep, an entrypoint that exits). Podman may even record the end a little before the start.
+constexpr qint64 kExitAtStartMs = 3000;
+constexpr int kLogLines = 5;
+constexpr int kLogChars = 1000;
 
 }  // namespace
 
@@ -271,6 +276,10 @@ void CommandExecution::checkContainerThenFinish() {
             result.errorMessage =
                 QStringLiteral("The container engine or the container went away while the command ran (%1).")
                     .arg(why.isEmpty() ? m_exec->diagnostic() : why);
+        } else if (!info->running && info->startedAt.isValid() && info->time.isValid()
+                   && info->startedAt.msecsTo(info->time) < kExitAtStartMs) {
+            reportExitAtStart(result, info->exitCode);
+            return;
         } else if (!info->running) {
             result.errorMessage =
                 QStringLiteral("The container stopped (%1) while the command ran; the next command starts a new one.")
@@ -282,6 +291,29 @@ void CommandExecution::checkContainerThenFinish() {
         finishWith(result);
     });
     m_inspect->start();
+}
+
+void CommandExecution::reportExitAtStart(ExecResult result, int exitCode) {
+    m_logs = new EngineCommand(m_runtime.program(), m_runtime.logsArguments(m_containerId, kLogLines),
+                               kInspectTimeoutMs, this);
+    connect(m_logs, &EngineCommand::finished, this, [this, result, exitCode]() mutable {
+        // The container's own output: what its init or entrypoint said before it gave up (both streams).
+        QString log = QString::fromUtf8(m_logs->standardOutput() + m_logs->standardError()).trimmed();
+        if (log.size() > kLogChars) {
+            log = QChar(0x2026) + log.right(kLogChars);
+        }
+        if (log.isEmpty()) {
+            log = tr("(the log is empty)");
+        }
+        result.errorMessage =
+            tr("The container exited right after it started (exit code %1), so the command did not run. The sandbox "
+               "image %2 must be able to run `sleep infinity`; check the image setting (Settings, Sandbox image) or "
+               "rebuild the image. The end of the container's log:\n%3")
+                .arg(exitCode)
+                .arg(m_image.isEmpty() ? tr("(unknown)") : m_image, log);
+        finishWith(result);
+    });
+    m_logs->start();
 }
 
 ExecResult CommandExecution::baseResult() const {

@@ -76,6 +76,8 @@ public:
     ~CommandExecution() override;
 
     const ExecRequest& request() const { return m_request; }
+    // The sandbox image, named in the message when the container exits right after it started.
+    void setImage(const QString& image) { m_image = image; }
     bool isStarted() const { return m_started; }
 
     // Starts the command in this container. finished() follows exactly once.
@@ -109,6 +111,7 @@ private:
     void onExecFinished();
     void onStopFinished();
     void checkContainerThenFinish();
+    void reportExitAtStart(ExecResult result, int exitCode);
     void finishWith(ExecResult result);
     ExecResult baseResult() const;
 
@@ -122,6 +125,8 @@ private:
     QPointer<EngineCommand> m_exec;
     QPointer<EngineCommand> m_stop;
     QPointer<EngineCommand> m_inspect;
+    QPointer<EngineCommand> m_logs;
+    QString m_image;
     QTimer m_timeout;
     QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
     QElapsedTimer m_clock;

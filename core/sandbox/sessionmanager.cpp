@@ -135,6 +135,7 @@ void SessionManager::execute(const ExecRequest& incoming) {
     auto* execution =
         new CommandExecution(request, *m_runtime, m_config.outputCapBytes,
                              m_config.effectiveTimeoutSeconds(request.timeoutSeconds), m_config.killGraceMs, this);
+    execution->setImage(m_config.image);
     connect(execution, &CommandExecution::output, this,
             [this](const QString& callId, OutputStream stream, const QByteArray& live, const QByteArray& kept) {
                 Q_EMIT outputUtf8(callId, stream, live);

@@ -178,6 +178,23 @@
     </message>
 </context>
 <context>
+    <name>zeus::CommandExecution</name>
+    <message>
+        <source>(the log is empty)</source>
+        <translation>（日志为空）</translation>
+    </message>
+    <message>
+        <source>The container exited right after it started (exit code %1), so the command did not run. The sandbox image %2 must be able to run `sleep infinity`; check the image setting (Settings, Sandbox image) or rebuild the image. The end of the container&apos;s log:
+%3</source>
+        <translation>容器启动后立即退出（退出码 %1），因此命令没有运行。沙箱镜像 %2 必须能够运行 `sleep infinity`；请检查镜像设置（设置，沙箱镜像）或重新构建镜像。容器日志的末尾：
+%3</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+</context>
+<context>
     <name>zeus::ConnectionPanel</name>
     <message>
         <source>State:</source>

@@ -27,6 +27,8 @@ private Q_SLOTS:
     void engineKilledMidCommand();
     void startFailureLeavesNothingBehind_data();
     void startFailureLeavesNothingBehind();
+    void containerDiesAtStart_data();
+    void containerDiesAtStart();
 
 private:
     QTemporaryDir m_dir;
@@ -178,6 +180,45 @@ void TestFaults::startFailureLeavesNothingBehind() {
     QCOMPARE(manager.sessionState(session), SessionState::Failed);
     const QStringList left = containersOfSession(engine, session);
     QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("left behind: ") + left.join(QLatin1Char(' '))));
+}
+
+void TestFaults::containerDiesAtStart_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<int>("exitCode");      // of the engine's init (tini / catatonit) when it cannot exec sleep
+    QTest::addColumn<QString>("logWords");  // the init's complaint in the container's log
+    QTest::newRow("docker") << QStringLiteral("docker") << 127 << QStringLiteral("exec sleep failed");
+    QTest::newRow("podman") << QStringLiteral("podman") << 1 << QStringLiteral("failed to exec");
+}
+
+// An image without `sleep`: the container exits as soon as it starts. No command ran, and the message says so,
+// with the exit code, the end of the container's log and the image setting to look at.
+void TestFaults::containerDiesAtStart() {
+    QFETCH(QString, engine);
+    QFETCH(int, exitCode);
+    QFETCH(QString, logWords);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(uniqueOwner());
+    const QString variant =
+        QStringLiteral("zeus-desktop-sandbox:test-nosleep-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    QVERIFY(makeVariantImage(engine, variant, QStringLiteral("rm -f /bin/sleep")));
+    config.image = variant;
+    auto manager = std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
+    const auto cleanup = qScopeGuard([&] {
+        manager.reset();
+        removeContainersOf(engine, config.ownerId);
+        removeImage(engine, variant);
+    });
+    Recorder rec(*manager);
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), makeWorkspace(m_dir, QStringLiteral("nosleep")), QStringLiteral("echo hi"));
+    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
+    QVERIFY2(result.errorMessage.contains(QLatin1String("exited right after it started")),
+             qPrintable(result.errorMessage));
+    QVERIFY2(!result.errorMessage.contains(QLatin1String("while the command ran")), qPrintable(result.errorMessage));
+    QVERIFY2(result.errorMessage.contains(QStringLiteral("exit code %1").arg(exitCode)),
+             qPrintable(result.errorMessage));
+    QVERIFY2(result.errorMessage.contains(logWords), qPrintable(result.errorMessage));
+    QVERIFY2(result.errorMessage.contains(variant), qPrintable(result.errorMessage));
 }
 
 QTEST_GUILESS_MAIN(TestFaults)

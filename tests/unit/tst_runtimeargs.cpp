@@ -66,6 +66,7 @@ private Q_SLOTS:
     void appleMemory();
     void buildCommand();
     void execWithStdin();
+    void logsArguments();
     void errorLine_data();
     void errorLine();
     void engineFailure_data();
@@ -467,6 +468,14 @@ void TestRuntimeArgs::execWithStdin() {
     QCOMPARE(DockerRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
     QCOMPARE(PodmanRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
     QCOMPARE(AppleRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
+}
+
+void TestRuntimeArgs::logsArguments() {
+    const QStringList oci{QStringLiteral("logs"), QStringLiteral("--tail"), QStringLiteral("5"), QStringLiteral("c")};
+    QCOMPARE(DockerRuntime().logsArguments(QStringLiteral("c"), 5), oci);
+    QCOMPARE(PodmanRuntime().logsArguments(QStringLiteral("c"), 5), oci);
+    QCOMPARE(AppleRuntime().logsArguments(QStringLiteral("c"), 5),
+             (QStringList{QStringLiteral("logs"), QStringLiteral("-n"), QStringLiteral("5"), QStringLiteral("c")}));
 }
 
 void TestRuntimeArgs::errorLine_data() {
