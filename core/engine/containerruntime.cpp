@@ -3,8 +3,10 @@
 #include "engine/appleruntime.h"
 #include "engine/containereventparser.h"
 #include "engine/dockerruntime.h"
+#include "engine/imagebuilder.h"
 #include "engine/podmanruntime.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -120,16 +122,20 @@ ImageInspection ContainerRuntime::parseImageInspect(const QString& image, const 
 }
 
 QString ContainerRuntime::buildImageCommand(const QString& image) const {
-    QString program = m_program.isEmpty() ? runtimeProgram(kind()) : m_program;
-    return program + QStringLiteral(" build -t ") + image + QLatin1Char(' ') + dockerContextDirectory();
+    return buildImageCommand(image, ImageBuilder::locateDockerDirectory());
 }
 
-QString ContainerRuntime::dockerContextDirectory() {
-#if defined(Q_OS_MACOS)
-    return QStringLiteral("\"/Applications/Zeus Desktop.app/Contents/Resources/docker\"");
-#else
-    return QStringLiteral("/usr/share/zeus-desktop/docker");
-#endif
+QString ContainerRuntime::buildImageCommand(const QString& image, const QString& dockerDirectory) const {
+    if (dockerDirectory.isEmpty()) {
+        // No Dockerfile here (a build tree, a partial install): the app's own mode finds it where it is installed.
+        return QStringLiteral("zeus-desktop --build-image --runtime ") + runtimeKindToString(kind())
+               + QStringLiteral(" --image ") + image;
+    }
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:@%+=,-]+$"));
+    const QString folder = QDir::toNativeSeparators(dockerDirectory);
+    const QString program = m_program.isEmpty() ? runtimeProgram(kind()) : m_program;
+    return program + QStringLiteral(" build -t ") + image + QLatin1Char(' ')
+           + (plain.match(folder).hasMatch() ? folder : QLatin1Char('"') + folder + QLatin1Char('"'));
 }
 
 QList<QPair<QString, QString>> ContainerRuntime::labelsFor(const ContainerSpec& spec) {

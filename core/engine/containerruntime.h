@@ -26,7 +26,7 @@ struct ContainerInfo {
     QString state;  // engine's word: running, exited, created, stopped...
     bool running = false;
     QMap<QString, QString> labels;
-    int exitCode = -1;  // inspect of an exited container only; -1 when unknown
+    int exitCode = -1;    // inspect of an exited container only; -1 when unknown
     QDateTime time;       // inspect only: when it entered its state (finished, else started)
     QDateTime startedAt;  // inspect only: when its main process last started; invalid when unknown
 };
@@ -105,13 +105,15 @@ public:
     // The line of a failed call's stderr that says what went wrong: the last non-empty one before the CLI's
     // "Run 'docker run --help' for more information." hint; at most 500 characters, empty when there is none.
     static QString errorLine(const QByteArray& standardError);
-    // The command a user runs to build the sandbox image (for the image_missing message).
-    virtual QString buildImageCommand(const QString& image) const;
+    // The command a user runs to build the sandbox image (for the image_missing message): this engine's build of
+    // the Dockerfile folder that `zeus-desktop --build-image` uses (ImageBuilder::locateDockerDirectory()), or that
+    // command itself when this installation has no such folder. Looks at the file system.
+    QString buildImageCommand(const QString& image) const;
+    // The same for a given folder (empty: none was found). Pure.
+    QString buildImageCommand(const QString& image, const QString& dockerDirectory) const;
 
     // The labels of a spec, in a stable order.
     static QList<QPair<QString, QString>> labelsFor(const ContainerSpec& spec);
-    // Where the project's Dockerfile is installed.
-    static QString dockerContextDirectory();
 
     // The adapter of one engine; program empty: the engine's usual CLI name.
     static std::unique_ptr<ContainerRuntime> create(RuntimeKind kind, const QString& program = QString());
