@@ -18,19 +18,17 @@ class SessionManager;
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
 //
 // It owns the dispatch rules: a tool_call runs only in a working directory the user approved
-// (else workspace_not_approved) and only when a runtime is usable (else no_runtime with SPEC §2's text); a
-// call_id runs at most once (running: ignored; finished: its result is sent again); output is streamed as
-// tool_output with a per-call seq; every call ends in exactly one tool_result that is kept in a ResultStore until
-// the backend acks it and re-sent after a reconnect (listed in hello.pending). It sends hello on every
-// (re)connection and session_state on every change. A message that cannot be handled gets an `error` reply; the
-// connection lives on.
-// tool_output produced while disconnected is dropped (its seq numbers are still used, so the backend sees the
-// gap); the tool_result carries the combined output, so nothing of the result is lost.
-// Flow control: when more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of
-// its running calls (their commands block on their next write) and resumes them once the queue is below
-// resumeBelowBytes, so memory stays flat however fast a command writes. Never paused while disconnected.
-// It must never run a command outside the SessionManager, let the backend pick a folder the user did not
-// approve, or keep more results than its store allows.
+// (else workspace_not_approved; an approved folder that no longer exists: workspace_invalid) and only when a runtime is
+// usable (else no_runtime with SPEC §2's text); a call_id runs at most once (running: ignored; finished: its result is
+// sent again); output is streamed as tool_output with a per-call seq; every call ends in exactly one tool_result that
+// is kept in a ResultStore until the backend acks it and re-sent after a reconnect (listed in hello.pending). It sends
+// hello on every (re)connection and session_state on every change. A message that cannot be handled gets an `error`
+// reply; the connection lives on. tool_output produced while disconnected is dropped (its seq numbers are still used,
+// so the backend sees the gap); the tool_result carries the combined output, so nothing of the result is lost. Flow
+// control: when more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of its running
+// calls (their commands block on their next write) and resumes them once the queue is below resumeBelowBytes, so memory
+// stays flat however fast a command writes. Never paused while disconnected. It must never run a command outside the
+// SessionManager, let the backend pick a folder the user did not approve, or keep more results than its store allows.
 class ToolDispatcher : public QObject {
     Q_OBJECT
 
@@ -108,14 +106,18 @@ private:
     void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
     void finish(const ToolResultMessage& result);
-    bool isApproved(const QString& workingDirectory) const;
+    // Approved: an approved folder that exists; Gone: it names an approved folder that no longer exists (deleted,
+    // moved, replaced by a file): workspace_invalid; NotApproved: anything else.
+    enum class Approval { Approved, Gone, NotApproved };
+    Approval approvalOf(const QString& workingDirectory) const;
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
 
     QPointer<BackendConnection> m_connection;
     QPointer<SessionManager> m_manager;
     HelloMessage m_client;
-    QStringList m_approved;  // canonical
+    QStringList m_approved;           // canonical
+    QStringList m_approvedSpellings;  // as the settings hold them, cleaned: also those that no longer exist
     ResultStore m_results;
     QHash<QString, RunningCall> m_running;
     qint64 m_droppedChunks = 0;
