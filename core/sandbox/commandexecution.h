@@ -60,7 +60,8 @@ struct ExecResult {
 
 // Runs one command in a running container and really stops it on timeout or cancel.
 //
-// The command runs as `sh -c WRAPPER` where the wrapper starts it with setsid in its own
+// The command runs as `sh -c WRAPPER` (its text written to the exec's stdin, never an argument) where the wrapper
+// starts it with setsid in its own
 // process group and writes the group id to a file under /tmp in the container. Stopping
 // execs a second small script that sends TERM to the group, waits the grace period and
 // then sends KILL, so nothing of the command survives (killing the CLI alone would leave
@@ -75,6 +76,8 @@ public:
     ~CommandExecution() override;
 
     const ExecRequest& request() const { return m_request; }
+    // The sandbox image, named in the message when the container exits right after it started.
+    void setImage(const QString& image) { m_image = image; }
     bool isStarted() const { return m_started; }
 
     // Starts the command in this container. finished() follows exactly once.
@@ -92,7 +95,8 @@ public:
     void setOutputPaused(bool paused);
 
     // The wrapper and stop scripts (pure; shown in docs and tested through the engine tests).
-    static QStringList wrapperCommand(const QString& pidFile, const QString& command);
+    // The wrapper reads the command text from its stdin (the exec's -i); it is never an argument.
+    static QStringList wrapperCommand(const QString& pidFile);
     static QStringList stopCommand(const QString& pidFile, int graceMs);
 
 Q_SIGNALS:
@@ -107,6 +111,7 @@ private:
     void onExecFinished();
     void onStopFinished();
     void checkContainerThenFinish();
+    void reportExitAtStart(ExecResult result, int exitCode);
     void finishWith(ExecResult result);
     ExecResult baseResult() const;
 
@@ -120,6 +125,8 @@ private:
     QPointer<EngineCommand> m_exec;
     QPointer<EngineCommand> m_stop;
     QPointer<EngineCommand> m_inspect;
+    QPointer<EngineCommand> m_logs;
+    QString m_image;
     QTimer m_timeout;
     QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
     QElapsedTimer m_clock;
