@@ -179,6 +179,11 @@ void GuiService::connectCalls() {
     connect(&m_dispatcher, &ToolDispatcher::callFinished, this, [this](const ToolResultMessage& result) {
         if (result.status == ExecStatus::Error) {
             recordError(result.errorMessage);
+            if (result.errorCode == ProtocolErrorCode::WorkspaceInvalid) {
+                // Perhaps the chosen folder itself is gone: the panel, the tray and the banner say so.
+                m_dashboard->workspacePanel()->recheck();
+                m_tray->notify(tr("Folder no longer exists"), result.errorMessage, true);
+            }
             if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
                 // The backend asked for a folder the user has not approved: say where to approve one.
                 m_tray->notify(tr("Folder not approved"),
@@ -437,6 +442,7 @@ TrayStatus::Input GuiService::statusInput() const {
     input.nextReconnect = m_connection.nextAttemptAt();
     input.connectionError = m_connection.lastError();
     input.workspace = m_dashboard->workspacePanel()->currentWorkspace();
+    input.missingWorkspace = m_dashboard->workspacePanel()->missingApprovedWorkspace();
     input.runningSessions = m_dashboard->sessionsPanel()->model()->runningSessions();
     const SessionManager* manager = m_sandbox.manager();
     input.runningCommands = manager ? manager->runningCalls() : 0;

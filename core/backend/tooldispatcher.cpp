@@ -10,6 +10,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace zeus {
 
 ToolDispatcher::ToolDispatcher(BackendConnection* connection, QObject* parent)
@@ -48,7 +50,11 @@ void ToolDispatcher::setRuntimeReport(const RuntimeReport& runtime) {
 
 void ToolDispatcher::setApprovedWorkspaces(const QStringList& workspaces) {
     m_approved.clear();
+    m_approvedSpellings.clear();
     for (const QString& path : workspaces) {
+        if (!path.isEmpty()) {
+            m_approvedSpellings.append(QDir::cleanPath(path));
+        }
         const QString canonical = canonicalFolder(path);
         if (!canonical.isEmpty() && !m_approved.contains(canonical)) {
             m_approved.append(canonical);
@@ -175,19 +181,30 @@ QString ToolDispatcher::canonicalFolder(const QString& path) {
     return QDir::cleanPath(info.canonicalFilePath());
 }
 
-bool ToolDispatcher::isApproved(const QString& workingDirectory) const {
-    const QString canonical = canonicalFolder(workingDirectory);
-    if (canonical.isEmpty()) {
-        return false;
-    }
+ToolDispatcher::Approval ToolDispatcher::approvalOf(const QString& workingDirectory) const {
     const Qt::CaseSensitivity cs =
         WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
-    for (const QString& approved : m_approved) {
-        if (canonical.compare(approved, cs) == 0) {
-            return true;
+    const QString canonical = canonicalFolder(workingDirectory);
+    if (!canonical.isEmpty()) {
+        for (const QString& approved : m_approved) {
+            if (canonical.compare(approved, cs) == 0) {
+                return Approval::Approved;
+            }
         }
+        return Approval::NotApproved;
     }
-    return false;
+    // Nothing to resolve: the folder is gone. Said as such only for the exact (cleaned) spelling of an approval,
+    // or of what it resolved to when it was loaded; never for a path the user did not approve.
+    if (workingDirectory.isEmpty() || !QFileInfo(workingDirectory).isAbsolute()) {
+        return Approval::NotApproved;
+    }
+    const QString cleaned = QDir::cleanPath(workingDirectory);
+    const auto same = [&cleaned, cs](const QString& approved) { return cleaned.compare(approved, cs) == 0; };
+    if (std::any_of(m_approved.cbegin(), m_approved.cend(), same)
+        || std::any_of(m_approvedSpellings.cbegin(), m_approvedSpellings.cend(), same)) {
+        return Approval::Gone;
+    }
+    return Approval::NotApproved;
 }
 
 bool ToolDispatcher::send(const QJsonObject& message) {
@@ -275,7 +292,16 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
                                  call.callId));
         return;
     }
-    if (!isApproved(call.workingDirectory)) {
+    const Approval approval = approvalOf(call.workingDirectory);
+    if (approval == Approval::Gone) {
+        qCWarning(lcBackend) << "call" << call.callId << "refused: the approved folder no longer exists";
+        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceInvalid,
+                       tr("The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a "
+                          "file). Restore it, or approve another folder in Zeus Desktop.")
+                           .arg(QDir::cleanPath(call.workingDirectory))));
+        return;
+    }
+    if (approval != Approval::Approved) {
         qCWarning(lcBackend) << "call" << call.callId << "refused: working directory not approved";
         finish(
             refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,

@@ -22,7 +22,7 @@ class SessionManager;
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
 //
 // It owns the dispatch rules: a tool_call runs only in a working directory the user approved
-// (else workspace_not_approved) and only when a runtime is usable (else no_runtime with SPEC §2's text); a
+// (else workspace_not_approved; an approved folder that no longer exists: workspace_invalid) and only when a runtime is usable (else no_runtime with SPEC §2's text); a
 // call_id runs at most once (running: ignored; finished: its result is sent again); output is streamed as
 // tool_output with a per-call seq; every call ends in exactly one tool_result that is kept in a ResultStore until
 // the backend acks it and re-sent after a reconnect (listed in hello.pending). It sends hello on every
@@ -136,14 +136,18 @@ private:
     // Puts a kept result in line to be sent (once) and sends what the connection has room for.
     void queueResult(const QString& callId);
     void pumpResults();
-    bool isApproved(const QString& workingDirectory) const;
+    // Approved: an approved folder that exists; Gone: it names an approved folder that no longer exists (deleted,
+    // moved, replaced by a file): workspace_invalid; NotApproved: anything else.
+    enum class Approval { Approved, Gone, NotApproved };
+    Approval approvalOf(const QString& workingDirectory) const;
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
 
     QPointer<BackendConnection> m_connection;
     QPointer<SessionManager> m_manager;
     HelloMessage m_client;
-    QStringList m_approved;  // canonical
+    QStringList m_approved;           // canonical
+    QStringList m_approvedSpellings;  // as the settings hold them, cleaned: also those that no longer exist
     ResultStore m_results;
     std::unique_ptr<ResultJournal> m_journal;
     QHash<QString, RunningCall> m_running;

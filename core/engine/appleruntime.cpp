@@ -111,6 +111,14 @@ QStringList AppleRuntime::execArguments(const QString& container, const QStringL
     return QStringList{QStringLiteral("exec"), container} + command;
 }
 
+QStringList AppleRuntime::execWithStdinArguments(const QString& container, const QStringList& command) const {
+    return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
+}
+
+QStringList AppleRuntime::logsArguments(const QString& container, int lines) const {
+    return {QStringLiteral("logs"), QStringLiteral("-n"), QString::number(lines), container};
+}
+
 QStringList AppleRuntime::removeArguments(const QStringList& containers) const {
     return QStringList{QStringLiteral("delete"), QStringLiteral("--force")} + containers;
 }

@@ -22,6 +22,8 @@ public:
     QString unsupportedReason(const ContainerSpec& spec) const override;
     QStringList runArguments(const ContainerSpec& spec) const override;
     QStringList execArguments(const QString& container, const QStringList& command) const override;
+    QStringList execWithStdinArguments(const QString& container, const QStringList& command) const override;
+    QStringList logsArguments(const QString& container, int lines) const override;
     QStringList removeArguments(const QStringList& containers) const override;
     // `list --all --format json` cannot filter by label: the caller filters by the owner label.
     QStringList listArguments(const QString& ownerId) const override;

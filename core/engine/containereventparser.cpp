@@ -291,6 +291,7 @@ QList<ContainerInfo> ContainerEventParser::parseInspect(const QByteArray& output
         }
         info.state = stringField(state, {QLatin1String("Status")});
         info.running = state.value(QLatin1String("Running")).toBool();
+        info.startedAt = parseTimeString(stringField(state, {QLatin1String("StartedAt")}));
         if (stateForStatus(info.state) == ContainerEvent::State::Exited) {
             info.exitCode = intValue(field(state, {QLatin1String("ExitCode")})).value_or(-1);
             info.time = parseTimeString(stringField(state, {QLatin1String("FinishedAt")}));

@@ -3,8 +3,10 @@
 #include "engine/appleruntime.h"
 #include "engine/containereventparser.h"
 #include "engine/dockerruntime.h"
+#include "engine/imagebuilder.h"
 #include "engine/podmanruntime.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -48,6 +50,23 @@ void readLabels(const QJsonValue& value, QMap<QString, QString>& labels) {
 }
 
 }  // namespace
+
+QString ContainerRuntime::errorLine(const QByteArray& standardError) {
+    // Docker (and Podman's docker-compatible wrappers) end a refused `run` with a pointer to --help.
+    static const QRegularExpression helpHint(QStringLiteral("^Run '.* --help' for more information\\.?$"));
+    const QList<QByteArray> lines = standardError.split('\n');
+    for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+        const QString line = QString::fromUtf8(it->trimmed());
+        if (!line.isEmpty() && !helpHint.match(line).hasMatch()) {
+            return line.left(500);
+        }
+    }
+    return {};
+}
+
+QStringList ContainerRuntime::logsArguments(const QString& container, int lines) const {
+    return {QStringLiteral("logs"), QStringLiteral("--tail"), QString::number(lines), container};
+}
 
 QStringList ContainerRuntime::imageInspectArguments(const QString& image) const {
     return {QStringLiteral("image"), QStringLiteral("inspect"), image};
@@ -103,16 +122,20 @@ ImageInspection ContainerRuntime::parseImageInspect(const QString& image, const 
 }
 
 QString ContainerRuntime::buildImageCommand(const QString& image) const {
-    QString program = m_program.isEmpty() ? runtimeProgram(kind()) : m_program;
-    return program + QStringLiteral(" build -t ") + image + QLatin1Char(' ') + dockerContextDirectory();
+    return buildImageCommand(image, ImageBuilder::locateDockerDirectory());
 }
 
-QString ContainerRuntime::dockerContextDirectory() {
-#if defined(Q_OS_MACOS)
-    return QStringLiteral("\"/Applications/Zeus Desktop.app/Contents/Resources/docker\"");
-#else
-    return QStringLiteral("/usr/share/zeus-desktop/docker");
-#endif
+QString ContainerRuntime::buildImageCommand(const QString& image, const QString& dockerDirectory) const {
+    if (dockerDirectory.isEmpty()) {
+        // No Dockerfile here (a build tree, a partial install): the app's own mode finds it where it is installed.
+        return QStringLiteral("zeus-desktop --build-image --runtime ") + runtimeKindToString(kind())
+               + QStringLiteral(" --image ") + image;
+    }
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:@%+=,-]+$"));
+    const QString folder = QDir::toNativeSeparators(dockerDirectory);
+    const QString program = m_program.isEmpty() ? runtimeProgram(kind()) : m_program;
+    return program + QStringLiteral(" build -t ") + image + QLatin1Char(' ')
+           + (plain.match(folder).hasMatch() ? folder : QLatin1Char('"') + folder + QLatin1Char('"'));
 }
 
 QList<QPair<QString, QString>> ContainerRuntime::labelsFor(const ContainerSpec& spec) {
@@ -141,10 +164,6 @@ std::unique_ptr<ContainerRuntime> ContainerRuntime::create(RuntimeKind kind, con
         runtime->setProgram(program);
     }
     return runtime;
-}
-
-QStringList ContainerRuntime::execInteractiveArguments(const QString& container, const QStringList& command) const {
-    return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
 }
 
 std::optional<ContainerInfo> ContainerRuntime::parseInspect(const QByteArray& output) const {

@@ -26,8 +26,9 @@ struct ContainerInfo {
     QString state;  // engine's word: running, exited, created, stopped...
     bool running = false;
     QMap<QString, QString> labels;
-    int exitCode = -1;  // inspect of an exited container only; -1 when unknown
-    QDateTime time;     // inspect only: when it entered its state (finished, else started)
+    int exitCode = -1;    // inspect of an exited container only; -1 when unknown
+    QDateTime time;       // inspect only: when it entered its state (finished, else started)
+    QDateTime startedAt;  // inspect only: when its main process last started; invalid when unknown
 };
 
 // What a failed engine CLI call said, in the app's words (the engine's own wording is read
@@ -56,9 +57,11 @@ public:
     virtual QStringList runArguments(const ContainerSpec& spec) const = 0;
     // `exec CONTAINER COMMAND...` with stdin closed, no tty.
     virtual QStringList execArguments(const QString& container, const QStringList& command) const = 0;
-    // `exec -i CONTAINER COMMAND...`: stdin stays a pipe (the sandbox agent's channel). Every engine
-    // spells it the same way.
-    QStringList execInteractiveArguments(const QString& container, const QStringList& command) const;
+    // `exec -i CONTAINER COMMAND...`: the command's stdin is what the app writes to the CLI's stdin (the command
+    // text travels there, never in an argument list: SPEC §3), no tty.
+    virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command) const = 0;
+    // The last `lines` lines of a container's log (its main process's output), also of an exited one.
+    virtual QStringList logsArguments(const QString& container, int lines) const;
     // `rm -f IDS...`
     virtual QStringList removeArguments(const QStringList& containers) const = 0;
     // All containers (running or not) carrying this owner label.
@@ -99,13 +102,18 @@ public:
     // Tolerant of Docker's and Podman's arrays and Apple's `{configuration, variants}` objects; "no such
     // image" is told from an engine that did not answer by the exit code, the output and the CLI's words.
     virtual ImageInspection parseImageInspect(const QString& image, const ProcessResult& result) const;
-    // The command a user runs to build the sandbox image (for the image_missing message).
-    virtual QString buildImageCommand(const QString& image) const;
+    // The line of a failed call's stderr that says what went wrong: the last non-empty one before the CLI's
+    // "Run 'docker run --help' for more information." hint; at most 500 characters, empty when there is none.
+    static QString errorLine(const QByteArray& standardError);
+    // The command a user runs to build the sandbox image (for the image_missing message): this engine's build of
+    // the Dockerfile folder that `zeus-desktop --build-image` uses (ImageBuilder::locateDockerDirectory()), or that
+    // command itself when this installation has no such folder. Looks at the file system.
+    QString buildImageCommand(const QString& image) const;
+    // The same for a given folder (empty: none was found). Pure.
+    QString buildImageCommand(const QString& image, const QString& dockerDirectory) const;
 
     // The labels of a spec, in a stable order.
     static QList<QPair<QString, QString>> labelsFor(const ContainerSpec& spec);
-    // Where the project's Dockerfile is installed.
-    static QString dockerContextDirectory();
 
     // The adapter of one engine; program empty: the engine's usual CLI name.
     static std::unique_ptr<ContainerRuntime> create(RuntimeKind kind, const QString& program = QString());

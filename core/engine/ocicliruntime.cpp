@@ -66,6 +66,10 @@ QStringList OciCliRuntime::execArguments(const QString& container, const QString
     return QStringList{QStringLiteral("exec"), container} + command;
 }
 
+QStringList OciCliRuntime::execWithStdinArguments(const QString& container, const QStringList& command) const {
+    return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
+}
+
 QStringList OciCliRuntime::removeArguments(const QStringList& containers) const {
     return QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + containers;
 }

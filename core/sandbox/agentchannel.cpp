@@ -35,7 +35,7 @@ AgentChannel::~AgentChannel() {
 }
 
 void AgentChannel::start() {
-    m_process = new EngineCommand(m_runtime.program(), m_runtime.execInteractiveArguments(m_containerId, {m_agentPath}),
+    m_process = new EngineCommand(m_runtime.program(), m_runtime.execWithStdinArguments(m_containerId, {m_agentPath}),
                                   0, this);
     m_process->setStreaming(true);
     m_process->setInteractive(true);

@@ -13,20 +13,30 @@ namespace zeus {
 
 namespace {
 
-// Runs in the container as: sh -c WRAPPER zeus-exec PIDFILE COMMAND.
+// Runs in the container as: sh -c WRAPPER zeus-exec PIDFILE, with the command text on stdin (the exec's -i): an
+// argument would show it to every local user in ps, and Linux caps one at 128 KiB (an environment string too).
 // setsid is a child of this sh (not a group leader), so it does not fork and the inner sh
 // becomes leader of a new session and process group; its pid is the group id. The file is
 // left behind only while something of the group still lives, so a later stop finds it.
 // The outer shell's own diagnostics (job status, fork errors of the wrapper itself) go to
 // /dev/null; the command keeps the real stderr through fd 3.
+// The group's shell (bash where the image has it) is started with kRunner, a fixed text: it reads the command from
+// stdin, gives the command /dev/null as stdin and evaluates it, so the text is never in any argv.
 const char kWrapper[] =
     "exec 3>&2 2>/dev/null\n"
-    "setsid sh -c 'echo $$ >\"$1\"; shift; "
-    "if command -v bash >/dev/null 2>&1; then exec bash -c \"$1\"; else exec sh -c \"$1\"; fi' "
+    "setsid sh -c 'echo $$ >\"$1\"; "
+    "if command -v bash >/dev/null 2>&1; then exec bash -c \"$2\"; else exec sh -c \"$2\"; fi' "
     "zeus-group \"$1\" \"$2\" 2>&3 3>&-\n"
     "rc=$?\n"
     "read pg <\"$1\" 2>/dev/null && { kill -0 -\"$pg\" 2>/dev/null || rm -f \"$1\"; }\n"
     "exit $rc\n";
+
+// The command's shell: $(cat) drops trailing newlines, which a shell command does not need. The variable is unset
+// in the first words the command's eval runs, so the command does not see its own text.
+const char kRunner[] =
+    "zeus_command=$(cat) || exit 126\n"
+    "exec </dev/null\n"
+    "eval \"unset zeus_command; $zeus_command\"\n";
 
 // Runs in the container as: sh -c STOP zeus-stop PIDFILE GRACE_TENTHS.
 // Waits briefly for the group file (a stop can race the start), sends TERM to the group,
@@ -47,6 +57,11 @@ constexpr int kInspectTimeoutMs = 10000;
 // The agent enforces the timeout too, this much after the app's own timer: if the app's stop frame
 // is lost with a hung pipe, the agent still ends the command.
 constexpr int kAgentTimeoutMarginMs = 5000;
+// A container whose main process (`sleep infinity`) ended this soon after it started never ran a command: the image
+// cannot run it (no sleep, an entrypoint that exits). Podman may even record the end a little before the start.
+constexpr qint64 kExitAtStartMs = 3000;
+constexpr int kLogLines = 5;
+constexpr int kLogChars = 1000;
 
 }  // namespace
 
@@ -79,13 +94,13 @@ ExecResult ExecResult::failure(const ExecRequest& request, ExecError code, const
     return result;
 }
 
-QStringList CommandExecution::wrapperCommand(const QString& pidFile, const QString& command) {
+QStringList CommandExecution::wrapperCommand(const QString& pidFile) {
     return {QStringLiteral("sh"),
             QStringLiteral("-c"),
             QString::fromLatin1(kWrapper),
             QStringLiteral("zeus-exec"),
             pidFile,
-            command};
+            QString::fromLatin1(kRunner)};
 }
 
 QStringList CommandExecution::stopCommand(const QString& pidFile, int graceMs) {
@@ -146,9 +161,9 @@ void CommandExecution::start(const QString& containerId, AgentChannel* agent) {
         }
         qCInfo(lcExec) << "call" << m_request.callId << "the agent has no free channel; plain exec";
     }
-    m_exec =
-        new EngineCommand(m_runtime.program(),
-                          m_runtime.execArguments(containerId, wrapperCommand(m_pidFile, m_request.command)), 0, this);
+    m_exec = new EngineCommand(m_runtime.program(),
+                               m_runtime.execWithStdinArguments(containerId, wrapperCommand(m_pidFile)), 0, this);
+    m_exec->setStandardInputData(m_request.command.toUtf8());
     m_exec->setStreaming(true);
     connect(m_exec, &EngineCommand::outputReady, this, &CommandExecution::deliver);
     connect(m_exec, &EngineCommand::finished, this, &CommandExecution::onExecFinished);
@@ -352,6 +367,10 @@ void CommandExecution::checkContainerThenFinish(const QString& agentFailure) {
             result.errorMessage =
                 QStringLiteral("The container engine or the container went away while the command ran (%1).")
                     .arg(why.isEmpty() ? (m_exec ? m_exec->diagnostic() : agentFailure) : why);
+        } else if (!info->running && info->startedAt.isValid() && info->time.isValid()
+                   && info->startedAt.msecsTo(info->time) < kExitAtStartMs) {
+            reportExitAtStart(result, info->exitCode);
+            return;
         } else if (!info->running) {
             result.errorMessage =
                 QStringLiteral("The container stopped (%1) while the command ran; the next command starts a new one.")
@@ -367,6 +386,29 @@ void CommandExecution::checkContainerThenFinish(const QString& agentFailure) {
         finishWith(result);
     });
     m_inspect->start();
+}
+
+void CommandExecution::reportExitAtStart(ExecResult result, int exitCode) {
+    m_logs = new EngineCommand(m_runtime.program(), m_runtime.logsArguments(m_containerId, kLogLines),
+                               kInspectTimeoutMs, this);
+    connect(m_logs, &EngineCommand::finished, this, [this, result, exitCode]() mutable {
+        // The container's own output: what its init or entrypoint said before it gave up (both streams).
+        QString log = QString::fromUtf8(m_logs->standardOutput() + m_logs->standardError()).trimmed();
+        if (log.size() > kLogChars) {
+            log = QChar(0x2026) + log.right(kLogChars);
+        }
+        if (log.isEmpty()) {
+            log = tr("(the log is empty)");
+        }
+        result.errorMessage =
+            tr("The container exited right after it started (exit code %1), so the command did not run. The sandbox "
+               "image %2 must be able to run `sleep infinity`; check the image setting (Settings, Sandbox image) or "
+               "rebuild the image. The end of the container's log:\n%3")
+                .arg(exitCode)
+                .arg(m_image.isEmpty() ? tr("(unknown)") : m_image, log);
+        finishWith(result);
+    });
+    m_logs->start();
 }
 
 ExecResult CommandExecution::baseResult() const {

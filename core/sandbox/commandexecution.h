@@ -64,7 +64,8 @@ struct ExecResult {
 //
 // Through the session's sandbox agent when it has one (SPEC §7): the command travels in an exec
 // frame, and the agent stops its process group and everything it left behind. Otherwise
-// (plain exec, the fallback): the command runs as `sh -c WRAPPER` where the wrapper starts it with setsid in its own
+// (plain exec, the fallback): the command runs as `sh -c WRAPPER` (its text written to the exec's stdin, never an
+// argument) where the wrapper starts it with setsid in its own
 // process group and writes the group id to a file under /tmp in the container. Stopping
 // execs a second small script that sends TERM to the group, waits the grace period and
 // then sends KILL, so nothing of the command survives (killing the CLI alone would leave
@@ -79,6 +80,8 @@ public:
     ~CommandExecution() override;
 
     const ExecRequest& request() const { return m_request; }
+    // The sandbox image, named in the message when the container exits right after it started.
+    void setImage(const QString& image) { m_image = image; }
     bool isStarted() const { return m_started; }
 
     // Starts the command in this container, through the agent when one is given (it must be Ready).
@@ -98,7 +101,8 @@ public:
     void setOutputPaused(bool paused);
 
     // The wrapper and stop scripts (pure; shown in docs and tested through the engine tests).
-    static QStringList wrapperCommand(const QString& pidFile, const QString& command);
+    // The wrapper reads the command text from its stdin (the exec's -i); it is never an argument.
+    static QStringList wrapperCommand(const QString& pidFile);
     static QStringList stopCommand(const QString& pidFile, int graceMs);
 
 Q_SIGNALS:
@@ -119,6 +123,7 @@ private:
     void onExecFinished();
     void onStopFinished();
     void checkContainerThenFinish(const QString& agentFailure = QString());
+    void reportExitAtStart(ExecResult result, int exitCode);
     void finishWith(ExecResult result);
     ExecResult baseResult() const;
 
@@ -135,6 +140,8 @@ private:
     QPointer<AgentChannel> m_agent;
     quint32 m_channel = 0;               // the agent's channel of this call; 0: plain exec
     std::optional<int> m_agentExitCode;  // the agent's exit frame: code, or 128 + signal
+    QPointer<EngineCommand> m_logs;
+    QString m_image;
     QTimer m_timeout;
     QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
     QElapsedTimer m_clock;

@@ -141,6 +141,11 @@ void EngineCommand::start() {
         }
     }
 #endif
+    if (!m_stdinData.isEmpty() && m_process.state() != QProcess::NotRunning) {
+        // QProcess writes it from the event loop as the pipe takes it; the channel closes once all is written.
+        m_process.write(m_stdinData);
+        m_stdinData.clear();
+    }
     if (!m_interactive) {
         m_process.closeWriteChannel();
     }

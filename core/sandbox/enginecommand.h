@@ -42,6 +42,9 @@ public:
     void write(const QByteArray& data);
     void closeStandardInput();
     qint64 bytesToWrite() const { return m_process.bytesToWrite(); }
+    // Bytes written to the CLI's stdin once it started, which is then closed (without them: closed at once). For
+    // data that must stay out of argument lists: the command text of an exec.
+    void setStandardInputData(const QByteArray& data) { m_stdinData = data; }
     void start();
     // Stops (true) or resumes reading the streamed output. While paused the command is slowed
     // down by its full pipe, never its output dropped. A no-op where the platform has no own
@@ -93,6 +96,7 @@ private:
     QElapsedTimer m_clock;
     QByteArray m_stdout;
     QByteArray m_stderr;
+    QByteArray m_stdinData;
     int m_exitCode = -1;
     bool m_streaming = false;
     bool m_interactive = false;

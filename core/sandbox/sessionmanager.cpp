@@ -139,6 +139,7 @@ void SessionManager::execute(const ExecRequest& incoming) {
     auto* execution =
         new CommandExecution(request, *m_runtime, m_config.outputCapBytes,
                              m_config.effectiveTimeoutSeconds(request.timeoutSeconds), m_config.killGraceMs, this);
+    execution->setImage(m_config.image);
     connect(execution, &CommandExecution::output, this,
             [this](const QString& callId, OutputStream stream, const QByteArray& live, const QByteArray& kept) {
                 Q_EMIT outputUtf8(callId, stream, live);
@@ -216,28 +217,29 @@ void SessionManager::createContainer(Session& session) {
         session.staleContainerId.clear();
     }
     ++m_creating;
+    const QString name = spec.name;
     runEngine(m_runtime->runArguments(spec), m_config.engineCallTimeoutMs,
-              [this, sessionId](EngineCommand& process) { onContainerCreated(sessionId, &process); });
+              [this, sessionId, name](EngineCommand& process) { onContainerCreated(sessionId, name, &process); });
 }
 
-void SessionManager::onContainerCreated(const QString& sessionId, EngineCommand* process) {
+void SessionManager::onContainerCreated(const QString& sessionId, const QString& name, EngineCommand* process) {
     --m_creating;
     Session* session = findSession(sessionId);
     const QString id = lastLine(process->standardOutput());
+    const bool created = process->succeeded() && !id.isEmpty();
     if (!session || session->phase != ContainerPhase::Creating) {
         // The session ended (or the app is quitting) while its container was created:
         // remove it, and let a shutdown finish only once it is gone.
-        if (process->succeeded() && !id.isEmpty()) {
-            ++m_removalsPending;
-            runEngine(m_runtime->removeArguments({id}), m_config.engineCallTimeoutMs, [this](EngineCommand&) {
-                --m_removalsPending;
-                maybeFinishShutdown();
-            });
-        }
+        ++m_removalsPending;
+        runEngine(m_runtime->removeArguments({created ? id : name}), m_config.engineCallTimeoutMs,
+                  [this](EngineCommand&) {
+                      --m_removalsPending;
+                      maybeFinishShutdown();
+                  });
         maybeFinishShutdown();
         return;
     }
-    if (process->succeeded() && !id.isEmpty()) {
+    if (created) {
         session->containerId = id;
         session->phase = ContainerPhase::Ready;
         session->lastUsed.restart();
@@ -254,8 +256,19 @@ void SessionManager::onContainerCreated(const QString& sessionId, EngineCommand*
                            .arg(m_runtime->program(), process->errorString()));
         return;
     }
+    // `run` may have created the container and then failed to start it (or timed out after creating it): remove
+    // it at once, by the name it was given, whatever the error, so no failed call leaves a container behind. Only
+    // then is the failure reported (a missing container is no error here).
+    QString diagnostic = ContainerRuntime::errorLine(process->standardError());
+    if (diagnostic.isEmpty()) {
+        diagnostic = process->diagnostic();
+    }
+    runEngine(m_runtime->removeArguments({name}), m_config.engineCallTimeoutMs,
+              [this, sessionId, diagnostic](EngineCommand&) { reportCreateFailure(sessionId, diagnostic); });
+}
+
+void SessionManager::reportCreateFailure(const QString& sessionId, const QString& diagnostic) {
     // Tell a missing image apart from any other failure: it has its own, actionable message.
-    const QString diagnostic = process->diagnostic();
     runEngine(m_runtime->imageExistsArguments(m_config.image), m_config.engineCallTimeoutMs,
               [this, sessionId, diagnostic](EngineCommand& check) {
                   if (!check.succeeded() && !check.failedToStart()

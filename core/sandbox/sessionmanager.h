@@ -25,11 +25,10 @@ class EngineCommand;
 //
 // Owns: one container per session id (created on the first command with `run -d`,
 // reused while it runs, recreated when it vanished or died, removed on session end, on
-// shutdown and after the idle timeout), the running CommandExecutions, the per-session
-// and global concurrency limits (over a limit a call is refused with `busy`), the orphan
-// sweep of this install's containers, and each session's log.
-// Must never: run a command outside a container, mount anything but the guarded
-// workspace, let the backend choose flags, user, mounts or working dir, or block.
+// shutdown and after the idle timeout; one whose `run` failed is removed by its name at once), the running
+// CommandExecutions, the per-session and global concurrency limits (over a limit a call is refused with `busy`), the
+// orphan sweep of this install's containers, and each session's log. Must never: run a command outside a container,
+// mount anything but the guarded workspace, let the backend choose flags, user, mounts or working dir, or block.
 class SessionManager : public QObject {
     Q_OBJECT
 
@@ -106,7 +105,8 @@ private:
     void refuse(const ExecRequest& request, ExecError code, const QString& message);
     void ensureContainer(Session& session);
     void createContainer(Session& session);
-    void onContainerCreated(const QString& sessionId, EngineCommand* process);
+    void onContainerCreated(const QString& sessionId, const QString& name, EngineCommand* process);
+    void reportCreateFailure(const QString& sessionId, const QString& diagnostic);
     void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
     void startWaiting(Session& session);
     void dispatch(Session& session, CommandExecution* execution);

@@ -190,6 +190,23 @@
     </message>
 </context>
 <context>
+    <name>zeus::CommandExecution</name>
+    <message>
+        <source>(the log is empty)</source>
+        <translation>（日志为空）</translation>
+    </message>
+    <message>
+        <source>The container exited right after it started (exit code %1), so the command did not run. The sandbox image %2 must be able to run `sleep infinity`; check the image setting (Settings, Sandbox image) or rebuild the image. The end of the container&apos;s log:
+%3</source>
+        <translation>容器启动后立即退出（退出码 %1），因此命令没有运行。沙箱镜像 %2 必须能够运行 `sleep infinity`；请检查镜像设置（设置，沙箱镜像）或重新构建镜像。容器日志的末尾：
+%3</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+</context>
+<context>
     <name>zeus::ConnectionPanel</name>
     <message>
         <source>State:</source>
@@ -954,6 +971,10 @@ History:
 Approve the folder in the dashboard if the agent should work there.</source>
         <translation>%1
 如果希望智能体在该文件夹中工作，请在主面板中批准它。</translation>
+    </message>
+    <message>
+        <source>Folder no longer exists</source>
+        <translation>文件夹已不存在</translation>
     </message>
 </context>
 <context>
@@ -1770,6 +1791,13 @@ Approve the folder in the dashboard if the agent should work there.</source>
     </message>
 </context>
 <context>
+    <name>zeus::ToolDispatcher</name>
+    <message>
+        <source>The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a file). Restore it, or approve another folder in Zeus Desktop.</source>
+        <translation>已批准的文件夹 %1 在这台计算机上已不存在（已被删除、移动或被文件替换）。请恢复它，或在 Zeus Desktop 中批准另一个文件夹。</translation>
+    </message>
+</context>
+<context>
     <name>zeus::TrayIcon</name>
     <message>
         <source>Open &amp;Dashboard</source>
@@ -1902,6 +1930,18 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <source>Choose and approve a working directory on the Overview page first.</source>
         <translation>请先在“概览”页面选择并批准一个工作目录。</translation>
     </message>
+    <message>
+        <source>Working directory: %1 no longer exists</source>
+        <translation>工作目录：%1 已不存在</translation>
+    </message>
+    <message>
+        <source>The approved folder %1 no longer exists.</source>
+        <translation>已批准的文件夹 %1 已不存在。</translation>
+    </message>
+    <message>
+        <source>The approved folder %1 no longer exists; restore it or choose another one on the Overview page.</source>
+        <translation>已批准的文件夹 %1 已不存在；请恢复它，或在“概览”页面选择另一个文件夹。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::WorkspaceGuard</name>
@@ -2015,6 +2055,10 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>This folder can be used: %1. Approve it to let the backend run commands in it.</source>
         <translation>此文件夹可以使用：%1。批准后，后端即可在其中运行命令。</translation>
+    </message>
+    <message>
+        <source>Approved, but the folder no longer exists: %1. Commands for it are refused (workspace_invalid) until it is back. Restore it, choose another folder, or revoke the approval in Settings.</source>
+        <translation>已批准，但该文件夹已不存在：%1。在它恢复之前，针对它的命令都会被拒绝（workspace_invalid）。请恢复它、选择另一个文件夹，或在“设置”中撤销批准。</translation>
     </message>
 </context>
 </TS>

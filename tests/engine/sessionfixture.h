@@ -57,6 +57,40 @@ inline void removeContainersOf(const QString& engine, const QString& owner) {
     }
 }
 
+// Containers of the engine, running or not, that carry this session label.
+inline QStringList containersOfSession(const QString& engine, const QString& sessionId) {
+    const ProcessOutput out = runProgram(
+        engine, {QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("-q"), QStringLiteral("--no-trunc"),
+                 QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.session=") + sessionId});
+    QStringList ids;
+    for (const QByteArray& line : out.out.split('\n')) {
+        if (!line.trimmed().isEmpty()) {
+            ids << QString::fromUtf8(line.trimmed());
+        }
+    }
+    return ids;
+}
+
+// A variant of the test image: `script` runs once in a container of it (as root, no network) and the result is
+// committed as `tag`. True when the image exists afterwards; remove it with removeImage().
+inline bool makeVariantImage(const QString& engine, const QString& tag, const QString& script) {
+    const QString builder = QStringLiteral("zeus-variant-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    const ProcessOutput run =
+        runProgram(engine, {QStringLiteral("run"), QStringLiteral("--name"), builder, QStringLiteral("--network"),
+                            QStringLiteral("none"), testImage(), QStringLiteral("sh"), QStringLiteral("-c"), script});
+    const ProcessOutput commit = runProgram(engine, {QStringLiteral("commit"), builder, tag});
+    runProgram(engine, {QStringLiteral("rm"), QStringLiteral("-f"), builder});
+    if (run.exitCode != 0 || commit.exitCode != 0) {
+        qWarning() << "variant image" << tag << "failed:" << run.err << commit.err;
+        return false;
+    }
+    return true;
+}
+
+inline void removeImage(const QString& engine, const QString& tag) {
+    runProgram(engine, {QStringLiteral("rmi"), QStringLiteral("-f"), tag});
+}
+
 // Records everything a SessionManager reports.
 class Recorder {
 public:

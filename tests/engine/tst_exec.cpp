@@ -2,7 +2,9 @@
 // cancel really stop the command inside the container, output cap, invalid UTF-8.
 #include "sessionfixture.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 
 using namespace zeus;
 using namespace zeus::test;
@@ -24,6 +26,10 @@ private Q_SLOTS:
     void invalidUtf8();
     void pausedOutputBlocksTheCommand_data();
     void pausedOutputBlocksTheCommand();
+    void longCommandRuns_data();
+    void longCommandRuns();
+    void commandTextStaysOutOfArgv_data();
+    void commandTextStaysOutOfArgv();
 
 private:
     std::unique_ptr<SessionManager> makeManager(const QString& engine, SandboxConfig config);
@@ -248,6 +254,59 @@ void TestExec::pausedOutputBlocksTheCommand() {
     // stdout and stderr are two pipes: their relative order is not guaranteed, only that nothing is lost.
     QCOMPARE(result.output.count(QLatin1String("finished\n")), 1);
     QCOMPARE(result.stderrBytes, qint64(9));
+}
+
+void TestExec::longCommandRuns_data() {
+    streamsBeforeTheEnd_data();
+}
+
+// The protocol accepts commands up to 256 KiB; Linux caps one argv or environment string at 128 KiB. A 200 KB
+// command travels over the exec's stdin and runs.
+void TestExec::longCommandRuns() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString command =
+        QStringLiteral("# ") + QString(200 * 1024, QLatin1Char('x')) + QStringLiteral("\necho done");
+    const ExecResult result = rec.run(QStringLiteral("s"), makeWorkspace(m_dir, QStringLiteral("long")), command);
+    QVERIFY2(result.errorCode == ExecError::None, qPrintable(result.errorMessage));
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QCOMPARE(result.output, QStringLiteral("done\n"));
+}
+
+// SPEC §3: the command text is in no process's argv, on the host (the engine CLI) or in the container (the shell
+// that runs it), so other local users cannot read it with ps.
+void TestExec::commandTextStaysOutOfArgv_data() {
+    streamsBeforeTheEnd_data();
+}
+
+void TestExec::commandTextStaysOutOfArgv() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString marker = QStringLiteral("zeus-argv-marker-") + QUuid::createUuid().toString(QUuid::Id128);
+    const QString call = rec.start(QStringLiteral("s"), makeWorkspace(m_dir, QStringLiteral("argv")),
+                                   QStringLiteral("echo started; sleep 30 # ") + marker, 60);
+    QVERIFY(QTest::qWaitFor([&] { return rec.stdoutOf.value(call).contains(QLatin1String("started")); }, 30000));
+    QStringList holders;
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& pid : pids) {
+        bool numeric = false;
+        pid.toInt(&numeric);
+        QFile cmdline(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
+        if (numeric && cmdline.open(QIODevice::ReadOnly)) {
+            const QByteArray args = cmdline.readAll();
+            if (args.contains(marker.toUtf8())) {
+                holders << pid + QLatin1Char(':')
+                               + QString::fromUtf8(args.left(80)).replace(QChar(0), QLatin1Char(' '));
+            }
+        }
+    }
+    QVERIFY(manager->cancel(call));
+    QVERIFY(rec.waitFor(call, 30000));
+    QVERIFY2(holders.isEmpty(), qPrintable(holders.join(QStringLiteral(" | "))));
 }
 
 QTEST_GUILESS_MAIN(TestExec)

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 
 #include <csignal>
@@ -24,6 +25,10 @@ private Q_SLOTS:
     void containerRemovedMidCommand_data();
     void containerRemovedMidCommand();
     void engineKilledMidCommand();
+    void startFailureLeavesNothingBehind_data();
+    void startFailureLeavesNothingBehind();
+    void containerDiesAtStart_data();
+    void containerDiesAtStart();
 
 private:
     QTemporaryDir m_dir;
@@ -114,6 +119,106 @@ void TestFaults::engineKilledMidCommand() {
 
     manager.reset();
     qputenv("DOCKER_HOST", m_sharedDockerHost.toUtf8());
+}
+
+void TestFaults::startFailureLeavesNothingBehind_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("cause");        // image: /home/zeus is a file in the image; rlimits: see below
+    QTest::addColumn<QString>("engineWords");  // what the engine said, kept in the call's error
+    QTest::newRow("docker: home is a file")
+        << QStringLiteral("docker") << QStringLiteral("image") << QStringLiteral("not a directory");
+    QTest::newRow("podman: home is a file")
+        << QStringLiteral("podman") << QStringLiteral("image") << QStringLiteral("not a directory");
+    // Podman without the harness' containers.conf: on hosts that refuse raising the open-files limit, `run`
+    // creates the container and the runtime fails to start it.
+    QTest::newRow("podman: rlimits refused")
+        << QStringLiteral("podman") << QStringLiteral("rlimits") << QStringLiteral("rlimit");
+}
+
+// `run -d` creates the container, then its start fails: the container is removed at once (by the name the app
+// gave it), and the call's error keeps the engine's own words.
+void TestFaults::startFailureLeavesNothingBehind() {
+    QFETCH(QString, engine);
+    QFETCH(QString, cause);
+    QFETCH(QString, engineWords);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(uniqueOwner());
+    const QString variant =
+        QStringLiteral("zeus-desktop-sandbox:test-homefile-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    const QByteArray savedConf = qgetenv("CONTAINERS_CONF");
+    QTemporaryDir confDir;
+    if (cause == QLatin1String("image")) {
+        // The tmpfs for HOME cannot be mounted over a file: create succeeds, start fails.
+        QVERIFY(makeVariantImage(engine, variant, QStringLiteral("rm -rf /home/zeus && echo x >/home/zeus")));
+        config.image = variant;
+    } else {
+        QVERIFY(confDir.isValid());
+        const QString conf = confDir.filePath(QStringLiteral("containers.conf"));
+        QFile file(conf);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("[engine]\nruntime = \"runc\"\n");
+        file.close();
+        qputenv("CONTAINERS_CONF", conf.toUtf8());
+    }
+    const auto restore = qScopeGuard([&] {
+        qputenv("CONTAINERS_CONF", savedConf);
+        removeContainersOf(engine, config.ownerId);
+        if (cause == QLatin1String("image")) {
+            removeImage(engine, variant);
+        }
+    });
+    SessionManager manager(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
+    Recorder rec(manager);
+    const QString session = QStringLiteral("start-fails-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    const ExecResult result =
+        rec.run(session, makeWorkspace(m_dir, QStringLiteral("startfails")), QStringLiteral("echo hi"));
+    if (cause == QLatin1String("rlimits") && result.errorCode == ExecError::None) {
+        QSKIP("this host lets Podman set its default rlimits: nothing fails to start");
+    }
+    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
+    QVERIFY2(result.errorMessage.contains(engineWords), qPrintable(result.errorMessage));
+    QCOMPARE(manager.sessionState(session), SessionState::Failed);
+    const QStringList left = containersOfSession(engine, session);
+    QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("left behind: ") + left.join(QLatin1Char(' '))));
+}
+
+void TestFaults::containerDiesAtStart_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<int>("exitCode");      // of the engine's init (tini / catatonit) when it cannot exec sleep
+    QTest::addColumn<QString>("logWords");  // the init's complaint in the container's log
+    QTest::newRow("docker") << QStringLiteral("docker") << 127 << QStringLiteral("exec sleep failed");
+    QTest::newRow("podman") << QStringLiteral("podman") << 1 << QStringLiteral("failed to exec");
+}
+
+// An image without `sleep`: the container exits as soon as it starts. No command ran, and the message says so,
+// with the exit code, the end of the container's log and the image setting to look at.
+void TestFaults::containerDiesAtStart() {
+    QFETCH(QString, engine);
+    QFETCH(int, exitCode);
+    QFETCH(QString, logWords);
+    ZEUS_REQUIRE_ENGINE(engine);
+    SandboxConfig config = testConfig(uniqueOwner());
+    const QString variant =
+        QStringLiteral("zeus-desktop-sandbox:test-nosleep-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    QVERIFY(makeVariantImage(engine, variant, QStringLiteral("rm -f /bin/sleep")));
+    config.image = variant;
+    auto manager = std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
+    const auto cleanup = qScopeGuard([&] {
+        manager.reset();
+        removeContainersOf(engine, config.ownerId);
+        removeImage(engine, variant);
+    });
+    Recorder rec(*manager);
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), makeWorkspace(m_dir, QStringLiteral("nosleep")), QStringLiteral("echo hi"));
+    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
+    QVERIFY2(result.errorMessage.contains(QLatin1String("exited right after it started")),
+             qPrintable(result.errorMessage));
+    QVERIFY2(!result.errorMessage.contains(QLatin1String("while the command ran")), qPrintable(result.errorMessage));
+    QVERIFY2(result.errorMessage.contains(QStringLiteral("exit code %1").arg(exitCode)),
+             qPrintable(result.errorMessage));
+    QVERIFY2(result.errorMessage.contains(logWords), qPrintable(result.errorMessage));
+    QVERIFY2(result.errorMessage.contains(variant), qPrintable(result.errorMessage));
 }
 
 QTEST_GUILESS_MAIN(TestFaults)

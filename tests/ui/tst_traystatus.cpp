@@ -39,6 +39,7 @@ private Q_SLOTS:
     void banner();
     void console_data();
     void console();
+    void deletedApprovedFolder();
 };
 
 void TestTrayStatus::state_data() {
@@ -245,6 +246,23 @@ void TestTrayStatus::console() {
     const TrayStatus::ConsoleReadiness console = TrayStatus::consoleFor(input);
     QCOMPARE(console.workspace, readyIn);
     QCOMPARE(console.reason, reason);
+}
+
+// The chosen approved folder was deleted on the host: the tooltip, the banner and the console say so, in those
+// words, instead of "none chosen".
+void TestTrayStatus::deletedApprovedFolder() {
+    TrayStatus::Input input = readyInput();
+    input.workspace.clear();
+    input.missingWorkspace = QStringLiteral("/home/ana/gone");
+    const TrayStatus status = TrayStatus::from(input);
+    QVERIFY2(status.tooltip.contains(QLatin1String("Working directory: /home/ana/gone no longer exists")),
+             qPrintable(status.tooltip));
+    const TrayStatus::Banner banner = TrayStatus::bannerFor(input);
+    QCOMPARE(banner.banner, DashboardBanner::ChooseFolder);
+    QCOMPARE(banner.detail, QStringLiteral("The approved folder /home/ana/gone no longer exists."));
+    const TrayStatus::ConsoleReadiness console = TrayStatus::consoleFor(input);
+    QVERIFY(console.workspace.isEmpty());
+    QVERIFY2(console.reason.contains(QLatin1String("no longer exists")), qPrintable(console.reason));
 }
 
 QTEST_MAIN(TestTrayStatus)

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void approvedForThisRunOnly();
     void refusedForThisRunIsNotApproved();
     void recentFoldersChooseAgain();
+    void deletedApprovedFolder();
     void screenshot();
 
 private:
@@ -149,6 +150,42 @@ void TestWorkspacePanel::approvedForThisRunOnly() {
     QVERIFY(QDir().mkpath(m_home + QStringLiteral("/projects/other")));
     panel->chooseFolder(m_home + QStringLiteral("/projects/other"));
     QVERIFY(panel->currentWorkspace().isEmpty());
+}
+
+// An approved folder deleted on the host: the panel says that the approved folder no longer exists (not that it
+// was refused), and it is no working directory.
+void TestWorkspacePanel::deletedApprovedFolder() {
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/projects/gone")));
+    const QString folder = QFileInfo(m_home + QStringLiteral("/projects/gone")).canonicalFilePath();
+    QVERIFY(m_settings->approveWorkspace(folder));
+    auto panel = makePanel();
+    panel->chooseFolder(folder);
+    QCOMPARE(panel->currentWorkspace(), folder);
+    QVERIFY(QDir(folder).removeRecursively());
+
+    // The next start (or a look again) finds the approved folder gone.
+    auto again = makePanel();
+    QVERIFY(again->currentWorkspace().isEmpty());
+    auto* verdict = again->findChild<QLabel*>(QStringLiteral("verdict"));
+    QVERIFY2(verdict->text().contains(QLatin1String("no longer exists")), qPrintable(verdict->text()));
+    QVERIFY2(verdict->text().contains(QDir::toNativeSeparators(folder)), qPrintable(verdict->text()));
+    QVERIFY2(!verdict->text().contains(QLatin1String("Refused")), qPrintable(verdict->text()));
+    QVERIFY(!again->findChild<QPushButton*>(QStringLiteral("approveFolder"))->isEnabled());
+    QCOMPARE(again->missingApprovedWorkspace(), folder);
+
+    // The panel that was open looks again (after a workspace_invalid call): the same words; and once the folder is
+    // back, it is the working directory again.
+    panel->recheck();
+    QCOMPARE(panel->missingApprovedWorkspace(), folder);
+    QVERIFY(panel->currentWorkspace().isEmpty());
+    QVERIFY(QDir().mkpath(folder));
+    panel->recheck();
+    QCOMPARE(panel->currentWorkspace(), folder);
+    QVERIFY(panel->missingApprovedWorkspace().isEmpty());
+
+    // A folder that never existed and was never approved is still refused as such.
+    panel->chooseFolder(m_home + QStringLiteral("/projects/never"));
+    QVERIFY(panel->missingApprovedWorkspace().isEmpty());
 }
 
 void TestWorkspacePanel::refusedForThisRunIsNotApproved() {

@@ -141,6 +141,9 @@ void TestAppleRuntimeArgs::sessionThroughTheFake() {
     QCOMPARE(execs.first(), (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), name,
                                          QStringLiteral("/usr/local/libexec/zeus/zeus-sandbox-agent")}));
     QCOMPARE(manager->execPath(QStringLiteral("s1")), QStringLiteral("agent " ZEUS_VERSION));
+    // The command text went in frames: it is in no argument.
+    QVERIFY2(!execs.first().join(QLatin1Char(' ')).contains(QLatin1String("echo hi")),
+             qPrintable(execs.first().join(QLatin1Char(' '))));
     // The exit code came in the agent's frame: no inspect needed.
     QCOMPARE(callsOf(calls, QStringLiteral("inspect")).size(), 0);
 
@@ -163,8 +166,9 @@ void TestAppleRuntimeArgs::imageWithoutAgentFallsBack() {
     const QList<QStringList> execs = callsOf(invocations(m_log), QStringLiteral("exec"));
     QCOMPARE(execs.size(), 2);  // the agent, refused; then the command with plain exec
     QCOMPARE(execs.at(0).at(1), QStringLiteral("-i"));
-    QCOMPARE(execs.at(1).mid(0, 4), (QStringList{QStringLiteral("exec"), manager->containerId(QStringLiteral("s1")),
-                                                 QStringLiteral("sh"), QStringLiteral("-c")}));
+    QCOMPARE(execs.at(1).mid(0, 5), (QStringList{QStringLiteral("exec"), QStringLiteral("-i"),
+                                                 manager->containerId(QStringLiteral("s1")), QStringLiteral("sh"),
+                                                 QStringLiteral("-c")}));
 }
 
 void TestAppleRuntimeArgs::orphanSweepFiltersByOwner() {

@@ -3,6 +3,7 @@
 #include "engine/dockerruntime.h"
 #include "engine/podmanruntime.h"
 
+#include <QFileInfo>
 #include <QTest>
 
 using namespace zeus;
@@ -64,7 +65,13 @@ private Q_SLOTS:
     void appleParsing();
     void appleMemory_data();
     void appleMemory();
+    void buildCommand_data();
     void buildCommand();
+    void buildCommandNamesAFolderThatExists();
+    void execWithStdin();
+    void logsArguments();
+    void errorLine_data();
+    void errorLine();
     void engineFailure_data();
     void engineFailure();
 };
@@ -450,11 +457,96 @@ void TestRuntimeArgs::appleMemory() {
     QCOMPARE(AppleRuntime::memoryArgument(in), out);
 }
 
+void TestRuntimeArgs::buildCommand_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("folder");  // the Dockerfile folder found; empty: none
+    QTest::addColumn<QString>("command");
+    QTest::newRow("docker, installed") << QStringLiteral("docker") << QStringLiteral("/usr/share/zeus-desktop/docker")
+                                       << QStringLiteral(
+                                              "docker build -t zeus-desktop-sandbox:latest "
+                                              "/usr/share/zeus-desktop/docker");
+    QTest::newRow("podman, build tree") << QStringLiteral("podman")
+                                        << QStringLiteral("/src/build/share/zeus-desktop/docker")
+                                        << QStringLiteral(
+                                               "podman build -t zeus-desktop-sandbox:latest "
+                                               "/src/build/share/zeus-desktop/docker");
+    QTest::newRow("apple, bundle with a space")
+        << QStringLiteral("apple") << QStringLiteral("/Applications/Zeus Desktop.app/Contents/Resources/docker")
+        << QStringLiteral(
+               "container build -t zeus-desktop-sandbox:latest "
+               "\"/Applications/Zeus Desktop.app/Contents/Resources/docker\"");
+    QTest::newRow("docker, no folder") << QStringLiteral("docker") << QString()
+                                       << QStringLiteral(
+                                              "zeus-desktop --build-image --runtime docker --image "
+                                              "zeus-desktop-sandbox:latest");
+    QTest::newRow("podman, no folder") << QStringLiteral("podman") << QString()
+                                       << QStringLiteral(
+                                              "zeus-desktop --build-image --runtime podman --image "
+                                              "zeus-desktop-sandbox:latest");
+}
+
 void TestRuntimeArgs::buildCommand() {
-    QCOMPARE(
-        DockerRuntime().buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest")),
-        QStringLiteral("docker build -t zeus-desktop-sandbox:latest ") + ContainerRuntime::dockerContextDirectory());
-    QVERIFY(AppleRuntime().buildImageCommand(QStringLiteral("i")).startsWith(QLatin1String("container build -t i ")));
+    QFETCH(QString, engine);
+    QFETCH(QString, folder);
+    QFETCH(QString, command);
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
+    QCOMPARE(runtime->buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest"), folder), command);
+}
+
+// The image_missing message's build command names a Dockerfile folder that exists here (the one --build-image
+// uses), or says to run zeus-desktop --build-image: never a folder this installation does not have.
+void TestRuntimeArgs::buildCommandNamesAFolderThatExists() {
+    const QString command = DockerRuntime().buildImageCommand(QStringLiteral("zeus-desktop-sandbox:latest"));
+    const QString prefix = QStringLiteral("docker build -t zeus-desktop-sandbox:latest ");
+    if (command.startsWith(prefix)) {
+        QString folder = command.mid(prefix.size());
+        if (folder.startsWith(QLatin1Char('"')) && folder.endsWith(QLatin1Char('"'))) {
+            folder = folder.mid(1, folder.size() - 2);
+        }
+        QVERIFY2(QFileInfo(folder + QStringLiteral("/Dockerfile")).isFile(), qPrintable(command));
+    } else {
+        QVERIFY2(command.contains(QLatin1String("zeus-desktop --build-image")), qPrintable(command));
+    }
+}
+
+// The command text goes over the exec's stdin (SPEC §3): every adapter asks for -i and nothing else.
+void TestRuntimeArgs::execWithStdin() {
+    const QStringList expected{QStringLiteral("exec"), QStringLiteral("-i"), QStringLiteral("ctr"),
+                               QStringLiteral("sh")};
+    QCOMPARE(DockerRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
+    QCOMPARE(PodmanRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
+    QCOMPARE(AppleRuntime().execWithStdinArguments(QStringLiteral("ctr"), {QStringLiteral("sh")}), expected);
+}
+
+void TestRuntimeArgs::logsArguments() {
+    const QStringList oci{QStringLiteral("logs"), QStringLiteral("--tail"), QStringLiteral("5"), QStringLiteral("c")};
+    QCOMPARE(DockerRuntime().logsArguments(QStringLiteral("c"), 5), oci);
+    QCOMPARE(PodmanRuntime().logsArguments(QStringLiteral("c"), 5), oci);
+    QCOMPARE(AppleRuntime().logsArguments(QStringLiteral("c"), 5),
+             (QStringList{QStringLiteral("logs"), QStringLiteral("-n"), QStringLiteral("5"), QStringLiteral("c")}));
+}
+
+void TestRuntimeArgs::errorLine_data() {
+    QTest::addColumn<QByteArray>("standardError");
+    QTest::addColumn<QString>("line");
+    QTest::newRow("docker run refused") << QByteArray(
+        "docker: Error response from daemon: failed to create shim task: "
+        "not a directory\n\nRun 'docker run --help' for more information\n")
+                                        << QStringLiteral(
+                                               "docker: Error response from daemon: failed to create shim "
+                                               "task: not a directory");
+    QTest::newRow("podman") << QByteArray("Error: runc: error setting rlimit type 7: operation not permitted\n")
+                            << QStringLiteral("Error: runc: error setting rlimit type 7: operation not permitted");
+    QTest::newRow("several lines") << QByteArray("warning: one\nError: two\n") << QStringLiteral("Error: two");
+    QTest::newRow("only the hint") << QByteArray("Run 'docker run --help' for more information\n") << QString();
+    QTest::newRow("empty") << QByteArray() << QString();
+    QTest::newRow("long") << QByteArray(900, 'e') << QString(500, QLatin1Char('e'));
+}
+
+void TestRuntimeArgs::errorLine() {
+    QFETCH(QByteArray, standardError);
+    QFETCH(QString, line);
+    QCOMPARE(ContainerRuntime::errorLine(standardError), line);
 }
 
 void TestRuntimeArgs::engineFailure_data() {

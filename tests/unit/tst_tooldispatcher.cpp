@@ -31,7 +31,7 @@ const char kFakeEngine[] =
     "cmd=$1; shift\n"
     "case \"$cmd\" in\n"
     "  run) echo fakecontainer0123456789; exit 0 ;;\n"
-    "  exec) shift; exec \"$@\" ;;\n"
+    "  exec) [ \"$1\" = -i ] && shift; shift; exec \"$@\" ;;\n"
     "  rm) exit 0 ;;\n"
     "  inspect) echo '[{\"Id\":\"fakecontainer0123456789\",\"Name\":\"/f\",\"State\":{\"Status\":\"running\","
     "\"Running\":true},\"Config\":{\"Labels\":{}}}]'; exit 0 ;;\n"
@@ -303,6 +303,50 @@ private Q_SLOTS:
                  QStringLiteral("workspace_not_approved"));
         QVERIFY(rig->server.ofType(QStringLiteral("tool_output")).isEmpty());
         QCOMPARE(rig->manager->sessionIds().size(), 0);  // nothing was started
+    }
+
+    // An approved folder deleted on the host (or replaced by a file) is the user's folder, gone: workspace_invalid
+    // with words that say so, not workspace_not_approved. Also when it was gone before the approvals were loaded
+    // (the app started after the folder was deleted).
+    void deletedApprovedFolderIsInvalid_data() {
+        QTest::addColumn<bool>("goneBeforeLoad");
+        QTest::addColumn<bool>("replacedByFile");
+        QTest::newRow("deleted while approved") << false << false;
+        QTest::newRow("deleted before the approvals were loaded") << true << false;
+        QTest::newRow("replaced by a file") << false << true;
+    }
+
+    void deletedApprovedFolderIsInvalid() {
+        QFETCH(bool, goneBeforeLoad);
+        QFETCH(bool, replacedByFile);
+        const QString name = QStringLiteral("gone-")
+                             + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
+        QVERIFY(QDir(m_dir.path()).mkpath(name));
+        const QString gone = QDir(m_dir.filePath(name)).canonicalPath();
+        auto rig = makeRig();
+        QVERIFY(rig);
+        if (!goneBeforeLoad) {
+            rig->dispatcher->setApprovedWorkspaces({m_workspace, gone});
+        }
+        QVERIFY(QDir(gone).removeRecursively());
+        if (replacedByFile) {
+            QFile file(gone);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        }
+        if (goneBeforeLoad) {
+            rig->dispatcher->setApprovedWorkspaces({m_workspace, gone});
+        }
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("g1"), QStringLiteral("s1"), QStringLiteral("true"), gone));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("g1"), 5000));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("g1")).first();
+        const QJsonObject error = result.value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_invalid"));
+        const QString message = error.value(QStringLiteral("message")).toString();
+        QVERIFY2(message.contains(QLatin1String("no longer exists")), qPrintable(message));
+        QVERIFY2(message.contains(gone), qPrintable(message));
+        QCOMPARE(rig->manager->sessionIds().size(), 0);  // nothing was started
+        QFile::remove(gone);
     }
 
     void approvedThroughAnotherSpelling() {

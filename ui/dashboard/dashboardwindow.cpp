@@ -173,7 +173,10 @@ void DashboardWindow::setBanner(Banner banner, const QString& detail) {
             m_bannerButton->setText(tr("Sign &In…"));
             break;
         case Banner::ChooseFolder:
-            m_bannerText->setText(tr("Choose and approve the folder that commands may work in."));
+            m_bannerText->setText(detail.isEmpty()
+                                      ? tr("Choose and approve the folder that commands may work in.")
+                                      : detail + QLatin1Char(' ')
+                                            + tr("Choose and approve the folder that commands may work in."));
             m_bannerButton->setText(tr("C&hoose Folder…"));
             break;
     }

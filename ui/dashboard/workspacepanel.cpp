@@ -142,6 +142,40 @@ bool WorkspacePanel::isApproved(const QString& canonicalPath) const {
            || m_settings->isWorkspaceApproved(canonicalPath);
 }
 
+QString WorkspacePanel::missingApprovedWorkspace() const {
+    if (m_chosen.isEmpty() || m_verdict.accepted()
+        || (m_verdict.rule != WorkspaceGuard::Rule::NotFound
+            && m_verdict.rule != WorkspaceGuard::Rule::NotADirectory)) {
+        return {};
+    }
+    // The folder cannot be resolved any more: compare the spellings, as the approval was stored.
+    const Qt::CaseSensitivity cs = m_environment.caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    const QString chosen = QDir::cleanPath(m_chosen);
+    QStringList approved = m_settings->approvedWorkspaces();
+    if (!m_runApproved.isEmpty()) {
+        approved << m_runApproved;
+    }
+    for (const QString& folder : std::as_const(approved)) {
+        if (QDir::cleanPath(folder).compare(chosen, cs) == 0) {
+            return folder;
+        }
+    }
+    return {};
+}
+
+void WorkspacePanel::recheck() {
+    if (m_chosen.isEmpty()) {
+        return;
+    }
+    const QString before = currentWorkspace();
+    m_verdict = WorkspaceGuard::check(m_chosen, m_environment);
+    showVerdict();
+    const QString now = currentWorkspace();
+    if (now != before) {
+        Q_EMIT currentWorkspaceChanged(now);
+    }
+}
+
 QString WorkspacePanel::currentWorkspace() const {
     if (m_verdict.accepted() && isApproved(m_verdict.canonicalPath)) {
         return m_verdict.canonicalPath;
@@ -164,7 +198,15 @@ void WorkspacePanel::showVerdict() {
         QDir::toNativeSeparators(m_verdict.canonicalPath.isEmpty() ? m_chosen : m_verdict.canonicalPath);
     m_path->setText(shown);
     m_path->setToolTip(shown);
-    if (!m_verdict.accepted()) {
+    if (const QString missing = missingApprovedWorkspace(); !missing.isEmpty()) {
+        m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+        m_verdictText->setText(
+            tr("Approved, but the folder no longer exists: %1. Commands for it are refused (workspace_invalid) until "
+               "it is back. Restore it, choose another folder, or revoke the approval in Settings.")
+                .arg(QDir::toNativeSeparators(missing)));
+        m_approve->setEnabled(false);
+        m_approve->setText(tr("&Approve"));
+    } else if (!m_verdict.accepted()) {
         m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxCritical).pixmap(iconSize, iconSize));
         m_verdictText->setText(tr("Refused (%1): %2").arg(WorkspaceGuard::ruleName(m_verdict.rule), m_verdict.message));
         m_approve->setEnabled(false);

@@ -42,10 +42,15 @@ public:
 
     // The chosen folder's canonical path when accepted and approved, else empty.
     QString currentWorkspace() const;
+    // The chosen folder when it is an approved one that no longer exists (deleted, moved, replaced by a file):
+    // commands for it are refused with workspace_invalid. Else empty.
+    QString missingApprovedWorkspace() const;
+    // Looks at the chosen folder again (it may have been deleted or restored since) and shows the verdict.
+    void recheck();
     const WorkspaceGuard::Result& verdict() const { return m_verdict; }
 
 Q_SIGNALS:
-    // An accepted and approved folder is now the working directory.
+    // An accepted and approved folder is now the working directory (empty: recheck() found none any more).
     void currentWorkspaceChanged(const QString& canonicalPath);
 
 private:

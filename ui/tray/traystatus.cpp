@@ -91,8 +91,13 @@ TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
     }
     lines << connection;
 
-    lines << (input.workspace.isEmpty() ? tr("Working directory: none chosen")
-                                        : tr("Working directory: %1").arg(elidedPath(input.workspace)));
+    if (!input.workspace.isEmpty()) {
+        lines << tr("Working directory: %1").arg(elidedPath(input.workspace));
+    } else if (!input.missingWorkspace.isEmpty()) {
+        lines << tr("Working directory: %1 no longer exists").arg(elidedPath(input.missingWorkspace));
+    } else {
+        lines << tr("Working directory: none chosen");
+    }
     if (input.runningSessions > 0 || input.runningCommands > 0) {
         const QString sessions =
             input.runningSessions == 1 ? tr("1 session running") : tr("%1 sessions running").arg(input.runningSessions);
@@ -120,7 +125,10 @@ TrayStatus::Banner TrayStatus::bannerFor(const Input& input) {
                                              : QString()};
     }
     if (input.workspace.isEmpty()) {
-        return {DashboardBanner::ChooseFolder, QString()};
+        return {DashboardBanner::ChooseFolder,
+                input.missingWorkspace.isEmpty()
+                    ? QString()
+                    : tr("The approved folder %1 no longer exists.").arg(input.missingWorkspace)};
     }
     return {DashboardBanner::None, QString()};
 }
@@ -131,6 +139,11 @@ TrayStatus::ConsoleReadiness TrayStatus::consoleFor(const Input& input) {
     }
     if (!input.runtimeUsable) {
         return {QString(), input.runtimeProblem};
+    }
+    if (input.workspace.isEmpty() && !input.missingWorkspace.isEmpty()) {
+        return {QString(), tr("The approved folder %1 no longer exists; restore it or choose another one on the "
+                              "Overview page.")
+                               .arg(input.missingWorkspace)};
     }
     if (input.workspace.isEmpty()) {
         return {QString(), tr("Choose and approve a working directory on the Overview page first.")};

@@ -31,9 +31,10 @@ public:
         QString runtimeName;     // "Docker 20.10.24"
         QString runtimeProblem;  // why it is unusable
         Connection connection = Connection::SignedOut;
-        QDateTime nextReconnect;  // for Reconnecting
-        QString connectionError;  // for Error / AuthFailed
-        QString workspace;        // the working directory, empty when none is chosen
+        QDateTime nextReconnect;   // for Reconnecting
+        QString connectionError;   // for Error / AuthFailed
+        QString workspace;         // the working directory, empty when none is chosen
+        QString missingWorkspace;  // the chosen approved folder when it no longer exists (then workspace is empty)
         int runningSessions = 0;
         int runningCommands = 0;
         QString lastError;  // an error the user has not dismissed

@@ -395,8 +395,8 @@ int main(int argc, char** argv) {
     }
     // Interleaved, so the three see the same machine load: the app, raw `docker exec true`, and raw `docker exec`
     // of the process-group wrapper the app runs around every command (SPEC §4: cancel must stop the group).
-    const QStringList wrapped =
-        zeus::CommandExecution::wrapperCommand(QStringLiteral("/tmp/.zeus-bench.pgid"), QStringLiteral("true"));
+    // Its stdin is empty here (no -i): it runs an empty command, which measures the wrapper alone.
+    const QStringList wrapped = zeus::CommandExecution::wrapperCommand(QStringLiteral("/tmp/.zeus-bench.pgid"));
     QList<double> appMs;
     QList<double> rawMs;
     QList<double> wrappedMs;
