@@ -22,24 +22,21 @@ class SessionManager;
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
 //
 // It owns the dispatch rules: a tool_call runs only in a working directory the user approved
-// (else workspace_not_approved; an approved folder that no longer exists: workspace_invalid) and only when a runtime is usable (else no_runtime with SPEC §2's text); a
-// call_id runs at most once (running: ignored; finished: its result is sent again); output is streamed as
-// tool_output with a per-call seq; every call ends in exactly one tool_result that is kept in a ResultStore until
-// the backend acks it and re-sent after a reconnect (listed in hello.pending). It sends hello on every
-// (re)connection and session_state on every change. A message that cannot be handled gets an `error` reply; the
-// connection lives on.
-// tool_output produced while disconnected is dropped (its seq numbers are still used, so the backend sees the
-// gap); the tool_result carries the combined output, so nothing of the result is lost.
-// Results go out in finishing order through one queue of call ids (m_unsent): a result is handed to the socket
-// only when the connection has room for it under its cap (BackendConnection::hasRoomFor), so results never
-// close the connection, and after a reconnect the whole store is re-sent without a memory spike. A repeated
-// tool_call for a finished call re-sends its result at most once while a copy is still waiting (SPEC §5
-// "Bounded outbound queue").
-// Flow control: when more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of
-// its running calls (their commands block on their next write) and resumes them once the queue is below
-// resumeBelowBytes, so memory stays flat however fast a command writes. Never paused while disconnected.
-// It must never run a command outside the SessionManager, let the backend pick a folder the user did not
-// approve, or keep more results than its store allows.
+// (else workspace_not_approved; an approved folder that no longer exists: workspace_invalid) and only when a runtime is
+// usable (else no_runtime with SPEC §2's text); a call_id runs at most once (running: ignored; finished: its result is
+// sent again); output is streamed as tool_output with a per-call seq; every call ends in exactly one tool_result that
+// is kept in a ResultStore until the backend acks it and re-sent after a reconnect (listed in hello.pending). It sends
+// hello on every (re)connection and session_state on every change. A message that cannot be handled gets an `error`
+// reply; the connection lives on. tool_output produced while disconnected is dropped (its seq numbers are still used,
+// so the backend sees the gap); the tool_result carries the combined output, so nothing of the result is lost. Results
+// go out in finishing order through one queue of call ids (m_unsent): a result is handed to the socket only when the
+// connection has room for it under its cap (BackendConnection::hasRoomFor), so results never close the connection, and
+// after a reconnect the whole store is re-sent without a memory spike. A repeated tool_call for a finished call
+// re-sends its result at most once while a copy is still waiting (SPEC §5 "Bounded outbound queue"). Flow control: when
+// more than pauseAboveBytes wait in the socket's write queue, it pauses reading the output of its running calls (their
+// commands block on their next write) and resumes them once the queue is below resumeBelowBytes, so memory stays flat
+// however fast a command writes. Never paused while disconnected. It must never run a command outside the
+// SessionManager, let the backend pick a folder the user did not approve, or keep more results than its store allows.
 class ToolDispatcher : public QObject {
     Q_OBJECT
 

@@ -16,6 +16,7 @@ constexpr int kHandshakeTimeoutMs = 15000;
 // waits on a round trip while the app keeps up.
 constexpr quint32 kGrantThreshold = agentframe::kInitialWindow / 4;
 constexpr qsizetype kMaxStderrLine = 1024;
+constexpr quint32 kRunningWindow = 1024 * 1024;
 }  // namespace
 
 AgentChannel::AgentChannel(const ContainerRuntime& runtime, QString containerId, QString agentPath, QObject* parent)
@@ -35,8 +36,8 @@ AgentChannel::~AgentChannel() {
 }
 
 void AgentChannel::start() {
-    m_process = new EngineCommand(m_runtime.program(), m_runtime.execWithStdinArguments(m_containerId, {m_agentPath}),
-                                  0, this);
+    m_process =
+        new EngineCommand(m_runtime.program(), m_runtime.execWithStdinArguments(m_containerId, {m_agentPath}), 0, this);
     m_process->setStreaming(true);
     m_process->setInteractive(true);
     m_process->setCoalescing(false);
@@ -127,8 +128,12 @@ void AgentChannel::grant(quint32 id, Channel& channel) {
     if (channel.ungranted < kGrantThreshold && channel.credit > 0) {
         return;
     }
-    send(agentframe::windowFrame(id, channel.ungranted));
-    channel.credit += channel.ungranted;
+    // The first renewal also widens the window to kRunningWindow: a call whose output flows is never more than a
+    // few chunks from a stall on the round trip of a window frame; a paused call never gets the extra.
+    const quint32 extra = channel.widened ? 0 : kRunningWindow - agentframe::kInitialWindow;
+    channel.widened = true;
+    send(agentframe::windowFrame(id, channel.ungranted + extra));
+    channel.credit += channel.ungranted + extra;
     channel.ungranted = 0;
 }
 
@@ -151,14 +156,41 @@ void AgentChannel::onOutput(const QByteArray& bytes) {
             } else if (m_reader.failed()) {
                 fail(QStringLiteral("the agent broke the protocol: %1").arg(m_reader.errorString()));
             }
+            flushOutput();
             return;
         }
         handle(*frame);
     }
 }
 
+void AgentChannel::flushOutput() {
+    if (m_pending.isEmpty()) {
+        return;
+    }
+    const QByteArray data = std::exchange(m_pending, {});
+    const quint32 id = m_pendingChannel;
+    const auto it = m_channels.find(id);
+    if (it == m_channels.end()) {
+        return;
+    }
+    if (it->call != nullptr) {
+        it->call->agentOutput(m_pendingStream, data);
+    }
+    // The call may have paused, detached or been stopped meanwhile: look the channel up again.
+    const auto again = m_channels.find(id);
+    if (again != m_channels.end()) {
+        again->ungranted += quint32(data.size());
+        grant(id, *again);
+    }
+}
+
 void AgentChannel::handle(const agentframe::AgentFrame& frame) {
     using agentframe::Type;
+    const bool output = frame.type == Type::Stdout || frame.type == Type::Stderr;
+    const OutputStream stream = frame.type == Type::Stdout ? OutputStream::Stdout : OutputStream::Stderr;
+    if (!output || frame.channel != m_pendingChannel || stream != m_pendingStream) {
+        flushOutput();  // order across calls, streams and the exit is kept
+    }
     if (frame.type == Type::Hello) {
         if (m_state != State::Starting) {
             fail(QStringLiteral("the agent broke the protocol: a second hello"));
@@ -212,15 +244,9 @@ void AgentChannel::handle(const agentframe::AgentFrame& frame) {
                 return;
             }
             it->credit -= size;
-            it->ungranted += size;
-            if (call != nullptr) {
-                call->agentOutput(frame.type == Type::Stdout ? OutputStream::Stdout : OutputStream::Stderr, frame.data);
-            }
-            // The call may have paused, detached or been stopped meanwhile: look the channel up again.
-            const auto again = m_channels.find(frame.channel);
-            if (again != m_channels.end()) {
-                grant(frame.channel, *again);
-            }
+            m_pendingChannel = frame.channel;
+            m_pendingStream = stream;
+            m_pending += frame.data;
             return;
         }
         case Type::Exit:
@@ -283,6 +309,7 @@ void AgentChannel::fail(const QString& reason) {
     if (m_state == State::Failed) {
         return;
     }
+    flushOutput();  // what was read before the failure is the calls' output
     m_state = State::Failed;
     m_failure = reason;
     m_handshake.stop();

@@ -69,11 +69,13 @@ private:
         quint32 credit = agentframe::kInitialWindow;
         quint32 ungranted = 0;  // received and handed on, not yet granted back
         bool paused = false;
+        bool widened = false;  // the window was widened past the initial one (first renewal)
     };
     void onOutput(const QByteArray& bytes);
     void onStderr(const QByteArray& bytes);
     void onProcessFinished();
     void handle(const agentframe::AgentFrame& frame);
+    void flushOutput();
     void grant(quint32 id, Channel& channel);
     void fail(const QString& reason);
     void send(const QByteArray& frame);
@@ -86,7 +88,13 @@ private:
     QHash<quint32, Channel> m_channels;
     QTimer m_handshake;
     QByteArray m_stderrLine;
-    QByteArray m_preamble;  // the first bytes of stdout, while no hello came: an engine's own error message
+    QByteArray m_preamble;
+    // Consecutive output frames of one call and stream read in one go, handed on as one chunk at the end of the
+    // read (or when another frame comes between): the agent's 32 KiB frames become the pipe-sized chunks plain exec
+    // delivers, so a fast command does not cost eight times the tool_output frames. Never held past the read.
+    quint32 m_pendingChannel = 0;
+    OutputStream m_pendingStream = OutputStream::Stdout;
+    QByteArray m_pending;  // the first bytes of stdout, while no hello came: an engine's own error message
     QString m_version;
     QString m_failure;
     State m_state = State::Starting;

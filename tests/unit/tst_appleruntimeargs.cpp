@@ -166,9 +166,9 @@ void TestAppleRuntimeArgs::imageWithoutAgentFallsBack() {
     const QList<QStringList> execs = callsOf(invocations(m_log), QStringLiteral("exec"));
     QCOMPARE(execs.size(), 2);  // the agent, refused; then the command with plain exec
     QCOMPARE(execs.at(0).at(1), QStringLiteral("-i"));
-    QCOMPARE(execs.at(1).mid(0, 5), (QStringList{QStringLiteral("exec"), QStringLiteral("-i"),
-                                                 manager->containerId(QStringLiteral("s1")), QStringLiteral("sh"),
-                                                 QStringLiteral("-c")}));
+    QCOMPARE(execs.at(1).mid(0, 5),
+             (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), manager->containerId(QStringLiteral("s1")),
+                          QStringLiteral("sh"), QStringLiteral("-c")}));
 }
 
 void TestAppleRuntimeArgs::orphanSweepFiltersByOwner() {
