@@ -63,7 +63,7 @@ public:
     static QByteArray forgetLine(const QString& callId);
 
 private:
-    bool append(const QByteArray& line, const QString& callId, bool live);
+    bool append(const QByteArray& text, const QString& callId, bool live);
     bool ensureFolder() const;
 
     QString m_path;

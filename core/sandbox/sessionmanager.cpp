@@ -380,7 +380,7 @@ void SessionManager::startAgent(Session& session) {
     agent->start();
 }
 
-void SessionManager::closeAgent(Session& session) {
+void SessionManager::closeAgent(Session& session) const {
     if (AgentChannel* agent = session.agent) {
         session.agent.clear();
         agent->close();  // its failed() on the exit deletes it; the container's removal ends it anyway

@@ -111,7 +111,7 @@ private:
     void startWaiting(Session& session);
     void dispatch(Session& session, CommandExecution* execution);
     void startAgent(Session& session);
-    void closeAgent(Session& session);
+    void closeAgent(Session& session) const;
     void announceExecPath(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);
