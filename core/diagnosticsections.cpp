@@ -281,29 +281,29 @@ DiagnosticSection DiagnosticSections::agent(const AgentFacts& facts) {
     value.insert(QStringLiteral("sessions"), QJsonArray::fromStringList(facts.sessions));
     DiagnosticCheck check;
     if (facts.forcedExec) {
-        check = row("agent", Level::Ok, tr("agent: not used (exec mode chosen); each command is a plain exec."));
+        check = row("agent", Level::Ok, tr("Not used (exec mode chosen); each command is a plain exec."));
     } else if (!facts.runtime) {
-        check = row("agent", Level::Warning, tr("agent: not checked: no usable container runtime."),
+        check = row("agent", Level::Warning, tr("Not checked: no usable container runtime."),
                     tr("Fix the container runtime first (see the checks above)."));
     } else if (*facts.runtime == RuntimeKind::Apple) {
-        check = row("agent", Level::Ok,
-                    tr("agent: from the sandbox image (%1); a session without it runs plain exec and says so.")
-                        .arg(imageAgentPath()));
+        check = row(
+            "agent", Level::Ok,
+            tr("From the sandbox image (%1); a session without it runs plain exec and says so.").arg(imageAgentPath()));
     } else if (facts.hostPath.isEmpty()) {
         check = row("agent", Level::Warning,
-                    tr("agent: not found beside the app; sessions use the image's copy if it has one, else plain "
+                    tr("Not found beside the app; sessions use the image's copy if it has one, else plain "
                        "exec (slower: one engine exec per command)."),
                     tr("Reinstall Zeus Desktop, or build the project's agent target."));
     } else if (facts.versionOutput.isEmpty()) {
         check = row("agent", Level::Ok,
-                    tr("agent: found at %1; each session checks its version when it starts.").arg(facts.hostPath));
+                    tr("Found at %1; each session checks its version when it starts.").arg(facts.hostPath));
     } else if (version != QStringLiteral(ZEUS_VERSION)) {
         check = row("agent", Level::Warning,
-                    tr("agent: %1 answered \"%2\", not version %3.")
+                    tr("%1 answered \"%2\", not version %3.")
                         .arg(facts.hostPath, facts.versionOutput.trimmed().left(80), QStringLiteral(ZEUS_VERSION)),
                     tr("Reinstall Zeus Desktop so the app and its agent match."));
     } else {
-        check = row("agent", Level::Ok, tr("agent: ok (version %1, %2)").arg(version, facts.hostPath));
+        check = row("agent", Level::Ok, tr("ok (version %1, %2)").arg(version, facts.hostPath));
     }
     QString text = check.summary;
     for (const QString& session : facts.sessions) {

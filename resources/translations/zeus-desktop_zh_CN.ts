@@ -742,40 +742,36 @@ History:
         <translation>沙箱代理</translation>
     </message>
     <message>
-        <source>agent: not used (exec mode chosen); each command is a plain exec.</source>
-        <translation>代理：未使用（已选择 exec 模式）；每条命令都是一次普通 exec。</translation>
-    </message>
-    <message>
-        <source>agent: not checked: no usable container runtime.</source>
-        <translation>代理：未检查：没有可用的容器运行时。</translation>
-    </message>
-    <message>
-        <source>agent: from the sandbox image (%1); a session without it runs plain exec and says so.</source>
-        <translation>代理：来自沙箱镜像（%1）；没有代理的会话使用普通 exec 并会说明。</translation>
-    </message>
-    <message>
-        <source>agent: not found beside the app; sessions use the image&apos;s copy if it has one, else plain exec (slower: one engine exec per command).</source>
-        <translation>代理：在应用旁未找到；会话使用镜像中的副本（如有），否则使用普通 exec（较慢：每条命令一次引擎 exec）。</translation>
-    </message>
-    <message>
         <source>Reinstall Zeus Desktop, or build the project&apos;s agent target.</source>
         <translation>请重新安装 Zeus Desktop，或构建项目的代理目标。</translation>
-    </message>
-    <message>
-        <source>agent: found at %1; each session checks its version when it starts.</source>
-        <translation>代理：位于 %1；每个会话启动时检查其版本。</translation>
-    </message>
-    <message>
-        <source>agent: %1 answered &quot;%2&quot;, not version %3.</source>
-        <translation>代理：%1 回答“%2”，而不是版本 %3。</translation>
     </message>
     <message>
         <source>Reinstall Zeus Desktop so the app and its agent match.</source>
         <translation>请重新安装 Zeus Desktop，使应用与其代理版本一致。</translation>
     </message>
     <message>
-        <source>agent: ok (version %1, %2)</source>
-        <translation>代理：正常（版本 %1，%2）</translation>
+        <source>Not used (exec mode chosen); each command is a plain exec.</source>
+        <translation>未使用（已选择 exec 模式）；每条命令都是一次普通 exec。</translation>
+    </message>
+    <message>
+        <source>From the sandbox image (%1); a session without it runs plain exec and says so.</source>
+        <translation>来自沙箱镜像（%1）；没有代理的会话使用普通 exec 并会说明。</translation>
+    </message>
+    <message>
+        <source>Not found beside the app; sessions use the image&apos;s copy if it has one, else plain exec (slower: one engine exec per command).</source>
+        <translation>在应用旁未找到；会话使用镜像中的副本（如有），否则使用普通 exec（较慢：每条命令一次引擎 exec）。</translation>
+    </message>
+    <message>
+        <source>Found at %1; each session checks its version when it starts.</source>
+        <translation>位于 %1；每个会话启动时检查其版本。</translation>
+    </message>
+    <message>
+        <source>%1 answered &quot;%2&quot;, not version %3.</source>
+        <translation>%1 回答“%2”，而不是版本 %3。</translation>
+    </message>
+    <message>
+        <source>ok (version %1, %2)</source>
+        <translation>正常（版本 %1，%2）</translation>
     </message>
 </context>
 <context>

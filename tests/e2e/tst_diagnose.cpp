@@ -146,6 +146,13 @@ void TestDiagnose::jsonWithRealDocker() {
     }
     QCOMPARE(checks.value(QStringLiteral("runtime")).value(QLatin1String("level")).toString(), QStringLiteral("ok"));
     QCOMPARE(checks.value(QStringLiteral("engine")).value(QLatin1String("level")).toString(), QStringLiteral("ok"));
+    // The agent the sessions mount ran and answered this app's version (the build tree's, beside the app).
+    QCOMPARE(checks.value(QStringLiteral("agent")).value(QLatin1String("level")).toString(), QStringLiteral("ok"));
+    QVERIFY2(checks.value(QStringLiteral("agent"))
+                 .value(QLatin1String("summary"))
+                 .toString()
+                 .startsWith(QStringLiteral("ok (version " ZEUS_VERSION ", ")),
+             qPrintable(checks.value(QStringLiteral("agent")).value(QLatin1String("summary")).toString()));
     QVERIFY(checks.value(QStringLiteral("engine"))
                 .value(QLatin1String("summary"))
                 .toString()
