@@ -10,6 +10,8 @@
 #include <QDirIterator>
 #include <QFile>
 
+#include <utility>
+
 using namespace zeus;
 using namespace zeus::test;
 
@@ -72,6 +74,7 @@ private:
     static void engineRows();
     QTemporaryDir m_dir;
     QString m_owner;
+    QStringList m_owners;  // every manager's owner of the current test: all their containers go in cleanup()
     QString m_engine;
 };
 
@@ -81,8 +84,8 @@ void TestAgent::initTestCase() {
 }
 
 void TestAgent::cleanup() {
-    if (!m_owner.isEmpty()) {
-        removeContainersOf(m_engine, m_owner);
+    for (const QString& owner : std::exchange(m_owners, {})) {
+        removeContainersOf(m_engine, owner);
     }
 }
 
@@ -96,6 +99,7 @@ void TestAgent::engineRows() {
 std::unique_ptr<SessionManager> TestAgent::makeManager(const QString& engine, SandboxConfig config) {
     m_engine = engine;
     m_owner = uniqueOwner();
+    m_owners << m_owner;
     config.ownerId = m_owner;
     return std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
 }
