@@ -41,13 +41,17 @@ DiagnosticsReport GuiService::buildReport() const {
 
     DiagnosticSections::ImageFacts image;
     image.image = config.image;
+    DiagnosticSections::AgentFacts agent;
+    agent.forcedExec = config.execMode == ExecMode::Exec;
     if (detection) {
-        // The runtime the sandbox runs (SandboxHost's setup), so the build command names the CLI it uses.
+        // The sandbox SandboxHost runs: the build command names the CLI it uses, the agent is the one it mounts.
         const SandboxSetup setup = m_sandbox.setupFor(*detection);
         if (setup.runtime) {
             image.runtimeName = runtimeDisplayName(setup.runtime->kind());
             image.buildCommand = setup.runtime->buildImageCommand(config.image);
         }
+        agent.runtime = detection->chosen;
+        agent.hostPath = setup.config.agentHostPath;
     }
     // An answer about another image (the setting changed, its inspect still runs) says nothing about this one.
     if (m_lastImageInspection && m_lastImageInspection->image == config.image) {
@@ -55,13 +59,6 @@ DiagnosticsReport GuiService::buildReport() const {
     }
     report.addSection(DiagnosticSections::image(image));
 
-    DiagnosticSections::AgentFacts agent;
-    agent.forcedExec = config.execMode == ExecMode::Exec;
-    if (detection) {
-        const SandboxSetup setup = m_sandbox.setupFor(*detection);
-        agent.runtime = detection->chosen;
-        agent.hostPath = setup.config.agentHostPath;
-    }
     if (const SessionManager* manager = m_sandbox.manager()) {
         for (const QString& sessionId : manager->sessionIds()) {
             const QString path = manager->execPath(sessionId);
