@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QLatin1String>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace zeus {
+
+// How much the user wants to see before a command runs in one folder (SPEC §11).
+//   Auto      - the sandbox is the boundary: nothing is asked; deny rules still refuse;
+//   AskUnsafe - commands that are not plainly read-only (the built-in list) or allowed by a rule are asked;
+//   AskAll    - every command not allowed by a rule is asked.
+enum class ApprovalMode { Auto, AskUnsafe, AskAll };
+
+// The wire and settings words: "auto", "ask-unsafe", "ask-all".
+QLatin1String approvalModeName(ApprovalMode mode);
+std::optional<ApprovalMode> approvalModeFromName(const QString& name);
+QStringList approvalModeNames();
+
+// What CommandAnalyser decides with for one folder: the mode and the rules, each a token prefix
+// ("git status", "npm run test"). Deny beats ask beats allow. Plain data.
+struct ApprovalPolicy {
+    ApprovalMode mode = ApprovalMode::Auto;
+    QStringList allow;
+    QStringList ask;
+    QStringList deny;
+
+    // This policy with `other`'s rules added and `other`'s mode when it is not Auto (the command line over the
+    // settings: it can make a folder stricter and add rules, never remove one).
+    ApprovalPolicy mergedWith(const ApprovalPolicy& other) const;
+    bool operator==(const ApprovalPolicy& o) const {
+        return mode == o.mode && allow == o.allow && ask == o.ask && deny == o.deny;
+    }
+};
+
+}  // namespace zeus

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "approval/approvalpolicy.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace zeus {
+
+// One simple command of a command line, as the analyser understood it.
+struct CommandPart {
+    QString text;         // as written (trimmed), for the dialog
+    QStringList argv;     // every word after quote removal (redirections and their targets left out)
+    QList<bool> expands;  // per argv word: its value is decided at run time ($VAR, ${…}, globs, ~, braces)
+    int start = 0;        // argv index of the command word once keywords and assignments are passed
+    int command = 0;      // argv index of the command word once command/exec/nice/nohup/timeout/time are passed too
+    // Why no rule can allow this part (empty: fully understood). Asked in the ask modes, never allowed.
+    QString problem;
+    // It may run commands that cannot be read from the text ($(…), backticks, a variable as the command, a
+    // here-doc, an unreadable sh -c string): whether a deny rule applies cannot be told.
+    bool opaque = false;
+    // 0: a part of the command line itself; 1+: read from inside a wrapper (sh -c '…', eval, sudo, env, xargs,
+    // find -exec …) of the part before it. Deny rules look at every depth; allowing looks at depth 0 only.
+    int depth = 0;
+
+    // The words from the command word on (what rules match).
+    QStringList words() const { return argv.mid(command); }
+};
+
+// What the analyser decided for one command line under one folder's policy.
+struct ApprovalDecision {
+    enum class Verdict { Allow, Ask, Deny };
+    Verdict verdict = Verdict::Ask;
+    QString reason;             // for the user and the agent: why, in one sentence
+    QString rule;               // the rule that decided (a deny rule, or the allow rule of a one-part command)
+    QStringList matchedRules;   // the allow rules that covered parts (their "last matched" time is updated)
+    QString uncovered;          // the first part no rule or built-in covers, as written
+    QString suggestedPrefix;    // the words an "Always allow" rule would start from; empty when none can help
+    QStringList prefixChoices;  // the prefixes that cover `uncovered`, shortest first (for the dialog)
+};
+
+// Decides whether a shell command may run without asking (SPEC §11). Pure functions, no I/O; linear in the
+// command's length (a nested sh -c string is read at most kMaxDepth deep), so a 100 KB command is decided at once.
+//
+// It is conservative by construction: a command is split on && || ; | & newlines and parentheses with quotes and
+// escapes respected, and it is allowed only if every part is: fully understood, and allowed by a rule or (in
+// ask-unsafe) by the built-in read-only list. Anything it does not fully understand is asked, never allowed. Deny
+// rules look at every part, at the command word's last path component, after command/exec/nice/nohup/timeout/
+// sudo/env prefixes and inside readable sh -c / eval strings; a part whose command cannot be read makes a folder
+// with deny rules ask. It must never allow a command it cannot read, nor execute or expand anything.
+class CommandAnalyser {
+public:
+    static constexpr int kMaxDepth = 4;
+
+    CommandAnalyser() = delete;
+
+    static ApprovalDecision decide(const QString& command, const ApprovalPolicy& policy);
+
+    // The parts of a command line, each wrapper's inner parts right after it.
+    static QList<CommandPart> split(const QString& command);
+    // A rule's words (quotes and escapes as in the shell); empty for a rule that is not plain words.
+    static QStringList ruleWords(const QString& rule);
+    // Whether a fully understood part is read-only by the built-in list (ask-unsafe); `why` gets the reason it is not.
+    static bool isReadOnly(const CommandPart& part, QString* why = nullptr);
+    // The shortest prefix worth offering for "Always allow": the command word and the subcommand words after it.
+    static QString suggestedPrefix(const CommandPart& part);
+    // The last path component of a command word ("/bin/rm" -> "rm").
+    static QString commandName(const QString& word);
+};
+
+}  // namespace zeus
