@@ -345,6 +345,22 @@ QJsonObject Protocol::makeSessionState(const QString& sessionId, SessionState st
     };
 }
 
+QJsonObject Protocol::makeCallState(const QString& callId, CallState state) {
+    return QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("call_state")},
+        {QStringLiteral("call_id"), callId},
+        {QStringLiteral("state"), callStateName(state)},
+    };
+}
+
+QLatin1String Protocol::callStateName(CallState state) {
+    switch (state) {
+        case CallState::WaitingApproval:
+            return QLatin1String("waiting_approval");
+    }
+    return QLatin1String("waiting_approval");
+}
+
 QJsonObject Protocol::makeError(const ProtocolError& error) {
     return makeError(error.code, error.message, error.callId);
 }
@@ -546,6 +562,8 @@ QLatin1String Protocol::errorCodeName(ProtocolErrorCode code) {
             return QLatin1String("container_failed");
         case ProtocolErrorCode::Busy:
             return QLatin1String("busy");
+        case ProtocolErrorCode::ApprovalDenied:
+            return QLatin1String("approval_denied");
     }
     return QLatin1String("invalid_message");
 }
@@ -554,7 +572,7 @@ std::optional<ProtocolErrorCode> Protocol::errorCodeFromName(const QString& name
     for (const ProtocolErrorCode code :
          {ProtocolErrorCode::InvalidMessage, ProtocolErrorCode::UnsupportedTool, ProtocolErrorCode::NoRuntime,
           ProtocolErrorCode::WorkspaceNotApproved, ProtocolErrorCode::WorkspaceInvalid, ProtocolErrorCode::ImageMissing,
-          ProtocolErrorCode::ContainerFailed, ProtocolErrorCode::Busy}) {
+          ProtocolErrorCode::ContainerFailed, ProtocolErrorCode::Busy, ProtocolErrorCode::ApprovalDenied}) {
         if (name == errorCodeName(code)) {
             return code;
         }

@@ -33,6 +33,7 @@ public:
     static QJsonObject makeToolOutput(const QString& callId, OutputStream stream, qint64 seq, const QString& data);
     static QJsonObject makeToolResult(const ToolResultMessage& result);
     static QJsonObject makeSessionState(const QString& sessionId, SessionState state, const QString& container);
+    static QJsonObject makeCallState(const QString& callId, CallState state);
     static QJsonObject makeError(const ProtocolError& error);
     static QJsonObject makeError(ProtocolErrorCode code, const QString& message, const QString& callId = {});
 
@@ -61,6 +62,7 @@ public:
     static QLatin1String errorCodeName(ProtocolErrorCode code);
     static std::optional<ProtocolErrorCode> errorCodeFromName(const QString& name);
     static QLatin1String streamName(OutputStream stream);
+    static QLatin1String callStateName(CallState state);
     // (tool_result.status and session_state.state: execStatusName() and sessionStateName().)
 
     // A call_id or session_id the app accepts: 1..128 printable ASCII characters, no space.

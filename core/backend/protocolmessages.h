@@ -26,7 +26,12 @@ enum class ProtocolErrorCode {
     ImageMissing,
     ContainerFailed,
     Busy,
+    ApprovalDenied,  // SPEC §11: the user, a deny rule or a timeout refused the command
 };
+
+// The states of call_state (SPEC §11): where a call that has not started yet stands.
+//   WaitingApproval - the user is being asked whether it may run.
+enum class CallState { WaitingApproval };
 
 // Why an inbound frame could not be turned into a message. callId is set when the frame carried a valid
 // call_id, so the `error` reply can name the call it concerns.

@@ -1,5 +1,7 @@
 #include "backend/tooldispatcher.h"
 
+#include "approval/approvalqueue.h"
+#include "approval/commandanalyser.h"
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"
 #include "backend/resultjournal.h"
@@ -13,6 +15,12 @@
 #include <algorithm>
 
 namespace zeus {
+
+namespace {
+
+constexpr int kApprovalHistoryLimit = 200;
+
+}  // namespace
 
 ToolDispatcher::ToolDispatcher(BackendConnection* connection, QObject* parent)
     : QObject(parent), m_connection(connection) {
@@ -114,6 +122,10 @@ HelloMessage ToolDispatcher::hello() const {
 }
 
 void ToolDispatcher::cancelAll() {
+    const QStringList waiting = m_waiting.keys();
+    for (const QString& id : waiting) {
+        endWaiting(id, QStringLiteral("the app is stopping"));
+    }
     if (m_running.isEmpty()) {
         Q_EMIT idle();
         return;
@@ -268,8 +280,9 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
                                  call.callId));
         return;
     }
-    if (m_running.contains(call.callId)) {
-        qCInfo(lcBackend) << "call" << call.callId << "is already running; not run again";
+    if (m_running.contains(call.callId)
+        || (m_waiting.contains(call.callId) && !m_approvedCalls.contains(call.callId))) {
+        qCInfo(lcBackend) << "call" << call.callId << "is already running or waiting for approval; not run again";
         return;
     }
     if (m_results.contains(call.callId)) {
@@ -319,6 +332,9 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         finish(refusal(call.callId, ProtocolErrorCode::NoRuntime, reason));
         return;
     }
+    if (!passesApproval(call)) {
+        return;
+    }
     ExecRequest request;
     request.callId = call.callId;
     request.sessionId = call.sessionId;
@@ -335,6 +351,10 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
 }
 
 void ToolDispatcher::onCancel(const CancelMessage& cancel) {
+    if (m_waiting.contains(cancel.callId)) {
+        endWaiting(cancel.callId, QStringLiteral("cancelled by the backend while waiting for approval"));
+        return;
+    }
     if (m_running.contains(cancel.callId)) {
         qCInfo(lcBackend) << "cancel of call" << cancel.callId;
         if (m_manager) {
@@ -351,6 +371,14 @@ void ToolDispatcher::onCancel(const CancelMessage& cancel) {
 
 void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
     qCInfo(lcBackend) << "session_end" << end.sessionId;
+    for (auto it = m_waiting.cbegin(); it != m_waiting.cend();) {
+        const QString callId = it.key();
+        const bool ofSession = it->sessionId == end.sessionId;
+        ++it;  // endWaiting removes the entry
+        if (ofSession) {
+            endWaiting(callId, QStringLiteral("its session ended while it waited for approval"));
+        }
+    }
     if (isLocalSessionId(end.sessionId)) {
         send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
                                  QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
@@ -495,6 +523,181 @@ void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionStat
         m_backendSessions.remove(sessionId);  // its last word; a new call starts it again
     }
     send(Protocol::makeSessionState(sessionId, state, containerId));
+}
+
+// ---- command approval (SPEC §11) --------------------------------------------------------------------------
+
+void ToolDispatcher::setApprovalPolicies(const QHash<QString, ApprovalPolicy>& byFolder) {
+    m_approvalPolicies.clear();
+    for (auto it = byFolder.cbegin(); it != byFolder.cend(); ++it) {
+        const QString canonical = canonicalFolder(it.key());
+        m_approvalPolicies.insert(canonical.isEmpty() ? QDir::cleanPath(it.key()) : canonical, it.value());
+    }
+}
+
+void ToolDispatcher::setApprovalOverrides(const ApprovalPolicy& rules, std::optional<ApprovalMode> mode) {
+    m_approvalOverrides = rules;
+    m_approvalModeOverride = mode;
+}
+
+ApprovalPolicy ToolDispatcher::approvalPolicyFor(const QString& folder) const {
+    ApprovalPolicy policy = m_approvalPolicies.value(folder).mergedWith(m_approvalOverrides);
+    if (m_approvalModeOverride) {
+        policy.mode = *m_approvalModeOverride;
+    }
+    return policy;
+}
+
+void ToolDispatcher::setApprovalQueue(ApprovalQueue* queue) {
+    if (m_approvals) {
+        m_approvals->disconnect(this);
+    }
+    m_approvals = queue;
+    if (queue) {
+        connect(queue, &ApprovalQueue::answered, this, &ToolDispatcher::onApprovalAnswered);
+    }
+}
+
+bool ToolDispatcher::passesApproval(const ToolCallMessage& call) {
+    if (m_approvedCalls.remove(call.callId)) {
+        return true;  // the user said yes: it runs now, and its timeout starts now
+    }
+    const QString folder = canonicalFolder(call.workingDirectory);
+    const ApprovalPolicy policy = approvalPolicyFor(folder);
+    const ApprovalDecision decision = CommandAnalyser::decide(call.command, policy);
+    switch (decision.verdict) {
+        case ApprovalDecision::Verdict::Allow:
+            if (!decision.matchedRules.isEmpty()) {
+                Q_EMIT approvalRulesMatched(folder, decision.matchedRules);
+            }
+            if (policy.mode != ApprovalMode::Auto) {
+                recordApproval(
+                    call, folder, decision.verdict,
+                    decision.matchedRules.isEmpty() ? QStringLiteral("read-only list") : QStringLiteral("rule"),
+                    decision.matchedRules.join(QStringLiteral(", ")), decision.reason);
+            }
+            return true;
+        case ApprovalDecision::Verdict::Deny:
+            recordApproval(call, folder, decision.verdict, QStringLiteral("rule"), decision.rule, decision.reason);
+            finish(refusal(call.callId, ProtocolErrorCode::ApprovalDenied, decision.reason));
+            return false;
+        case ApprovalDecision::Verdict::Ask:
+            break;
+    }
+    m_waiting.insert(call.callId, call);
+    if (!m_approvals || !m_approvals->isInteractive()) {
+        // Headless: there is nobody to ask, so what would be asked is denied at once.
+        ApprovalAnswer nobody;
+        nobody.by = ApprovalAnswer::By::Nobody;
+        onApprovalAnswered(call.callId, nobody);
+        return false;
+    }
+    recordApproval(call, folder, decision.verdict, QStringLiteral("policy ") + approvalModeName(policy.mode), QString(),
+                   decision.reason);
+    send(Protocol::makeCallState(call.callId, CallState::WaitingApproval));
+    ApprovalQuestion question;
+    question.callId = call.callId;
+    question.sessionId = call.sessionId;
+    question.command = call.command;
+    question.folder = folder;
+    question.decision = decision;
+    m_approvals->ask(question);
+    return false;
+}
+
+void ToolDispatcher::onApprovalAnswered(const QString& callId, const ApprovalAnswer& answer) {
+    const auto it = m_waiting.constFind(callId);
+    if (it == m_waiting.cend()) {
+        return;
+    }
+    const ToolCallMessage call = *it;
+    const QString folder = canonicalFolder(call.workingDirectory);
+    if (answer.kind == ApprovalAnswer::Kind::Deny) {
+        m_waiting.remove(callId);
+        QString by;
+        QString reason;
+        switch (answer.by) {
+            case ApprovalAnswer::By::User:
+                by = QStringLiteral("user");
+                reason = QStringLiteral(
+                    "The user denied this command in Zeus Desktop. Do not retry it as is; ask the "
+                    "user, or do the task another way.");
+                break;
+            case ApprovalAnswer::By::Timeout:
+                by = QStringLiteral("timeout");
+                reason = QStringLiteral(
+                    "Nobody approved this command in Zeus Desktop in time, so it was denied. Ask "
+                    "the user to approve it, or to allow it with a rule.");
+                break;
+            case ApprovalAnswer::By::Nobody:
+                by = QStringLiteral("no one to ask");
+                reason = QStringLiteral(
+                    "Command approval is on for this folder and nobody can be asked here (headless). "
+                    "Only commands its allow rules cover run (--allow-command PREFIX).");
+                break;
+        }
+        const ApprovalDecision decision = CommandAnalyser::decide(call.command, approvalPolicyFor(folder));
+        if (!decision.reason.isEmpty() && decision.verdict == ApprovalDecision::Verdict::Ask) {
+            reason += QStringLiteral(" Why it needed approval: ") + decision.reason + QLatin1Char('.');
+        }
+        recordApproval(call, folder, ApprovalDecision::Verdict::Deny, by, QString(), reason);
+        finish(refusal(callId, ProtocolErrorCode::ApprovalDenied, reason));
+        return;
+    }
+    QString rule;
+    if (answer.kind == ApprovalAnswer::Kind::AlwaysAllow && !CommandAnalyser::ruleWords(answer.prefix).isEmpty()) {
+        rule = answer.prefix.simplified();
+        ApprovalPolicy& policy = m_approvalPolicies[folder];
+        if (!policy.allow.contains(rule)) {
+            policy.allow.append(rule);  // at once: the next call need not wait for the settings to come back
+        }
+        Q_EMIT approvalRuleAdded(folder, rule);
+    }
+    recordApproval(
+        call, folder, ApprovalDecision::Verdict::Allow, QStringLiteral("user"), rule,
+        answer.kind == ApprovalAnswer::Kind::RunOnce ? QStringLiteral("run once") : QStringLiteral("always allowed"));
+    m_approvedCalls.insert(callId);
+    onToolCall(call);  // checked again (the folder may be gone); passes the gate once
+    m_waiting.remove(callId);
+    m_approvedCalls.remove(callId);
+}
+
+void ToolDispatcher::endWaiting(const QString& callId, const QString& why) {
+    const auto it = m_waiting.constFind(callId);
+    if (it == m_waiting.cend()) {
+        return;
+    }
+    const ToolCallMessage call = *it;
+    m_waiting.remove(callId);
+    if (m_approvals) {
+        m_approvals->withdraw(callId);
+    }
+    qCInfo(lcApproval) << "call" << callId << "no longer waits for approval:" << why;
+    ToolResultMessage result;
+    result.callId = callId;
+    result.status = ExecStatus::Cancelled;
+    finish(result);
+}
+
+void ToolDispatcher::recordApproval(const ToolCallMessage& call, const QString& folder,
+                                    ApprovalDecision::Verdict verdict, const QString& by, const QString& rule,
+                                    const QString& reason) {
+    ApprovalRecord record;
+    record.time = QDateTime::currentDateTimeUtc();
+    record.callId = call.callId;
+    record.sessionId = call.sessionId;
+    record.folder = folder;
+    record.command = call.command;
+    record.verdict = verdict;
+    record.decidedBy = by;
+    record.rule = rule;
+    record.reason = reason;
+    qCInfo(lcApproval).noquote() << "call" << call.callId << "in" << folder << record.summary() << "--" << reason;
+    m_approvalHistory.append(record);
+    while (m_approvalHistory.size() > kApprovalHistoryLimit) {
+        m_approvalHistory.removeFirst();
+    }
+    Q_EMIT approvalDecided(record);
 }
 
 }  // namespace zeus

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "approval/approvalpolicy.h"
+#include "approval/approvalquestion.h"
 #include "backend/backendconnection.h"
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
@@ -16,6 +18,7 @@
 
 namespace zeus {
 
+class ApprovalQueue;
 class ResultJournal;
 class SessionManager;
 
@@ -91,6 +94,18 @@ public:
     bool isOutputPaused() const { return m_outputPaused; }
     qint64 outputPauses() const { return m_pauses; }
 
+    // Command approval (SPEC §11, docs/command-approval.md), checked after the workspace and before the call reaches
+    // the sessions: the policy of each approved folder (any spelling; looked up after resolving symlinks), and this
+    // run's command-line rules added to every folder's, its mode (when given) over every folder's.
+    void setApprovalPolicies(const QHash<QString, ApprovalPolicy>& byFolder);
+    void setApprovalOverrides(const ApprovalPolicy& rules, std::optional<ApprovalMode> mode);
+    ApprovalPolicy approvalPolicyFor(const QString& folder) const;
+    // Where questions go (the UI answers them); without one, what would be asked is denied at once.
+    void setApprovalQueue(ApprovalQueue* queue);
+    // The latest approval decisions, oldest first (bounded): for diagnostics.
+    QList<ApprovalRecord> approvalHistory() const { return m_approvalHistory; }
+    QStringList waitingCallIds() const { return m_waiting.keys(); }
+
     // Cancels every running call of this dispatcher (their results follow as cancelled).
     void cancelAll();
 
@@ -109,6 +124,11 @@ Q_SIGNALS:
     // Every call this dispatcher started has finished (after cancelAll(), or whenever the last one ends).
     void idle();
     void resultAcknowledged(const QString& callId);
+    // Every approval decision that was not mode auto's plain allow (session log, diagnostics).
+    void approvalDecided(const zeus::ApprovalRecord& record);
+    // Allow rules of `folder` that let a call run (their "last matched" time), and one the user added.
+    void approvalRulesMatched(const QString& folder, const QStringList& rules);
+    void approvalRuleAdded(const QString& folder, const QString& prefix);
 
 private:
     struct RunningCall {
@@ -137,6 +157,13 @@ private:
     // moved, replaced by a file): workspace_invalid; NotApproved: anything else.
     enum class Approval { Approved, Gone, NotApproved };
     Approval approvalOf(const QString& workingDirectory) const;
+    // The approval gate: true when the call may run now; otherwise it was refused or waits for the user.
+    bool passesApproval(const ToolCallMessage& call);
+    void onApprovalAnswered(const QString& callId, const ApprovalAnswer& answer);
+    void recordApproval(const ToolCallMessage& call, const QString& folder, ApprovalDecision::Verdict verdict,
+                        const QString& by, const QString& rule, const QString& reason);
+    // A waiting call ends without running (cancel, session_end, shutdown).
+    void endWaiting(const QString& callId, const QString& why);
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
 
@@ -158,6 +185,13 @@ private:
     FlowControl m_flow;
     bool m_outputPaused = false;
     qint64 m_pauses = 0;
+    QHash<QString, ApprovalPolicy> m_approvalPolicies;  // by canonical folder
+    ApprovalPolicy m_approvalOverrides;
+    std::optional<ApprovalMode> m_approvalModeOverride;
+    QPointer<ApprovalQueue> m_approvals;
+    QHash<QString, ToolCallMessage> m_waiting;  // calls whose question is in m_approvals
+    QSet<QString> m_approvedCalls;              // answered Run once / Always allow: the next pass runs them
+    QList<ApprovalRecord> m_approvalHistory;
 };
 
 }  // namespace zeus

@@ -87,6 +87,7 @@ private Q_SLOTS:
     void toolResultFrame();
     void jsonStringEscapesEveryByte();
     void makeSessionState();
+    void makeCallState();
     void makeError();
     void errorCodeNames();
     void errorReplyOfRejectedMessageIsValid();
@@ -650,6 +651,15 @@ void TestProtocol::makeSessionState() {
     QCOMPARE(sessionStateName(SessionState::Failed), QLatin1String("failed"));
 }
 
+void TestProtocol::makeCallState() {
+    const QJsonObject waiting = Protocol::makeCallState(QStringLiteral("c7"), CallState::WaitingApproval);
+    QCOMPARE(waiting, (QJsonObject{{QStringLiteral("type"), QStringLiteral("call_state")},
+                                   {QStringLiteral("call_id"), QStringLiteral("c7")},
+                                   {QStringLiteral("state"), QStringLiteral("waiting_approval")}}));
+    QCOMPARE(Protocol::toFrame(waiting),
+             QByteArray(R"({"call_id":"c7","state":"waiting_approval","type":"call_state"})"));
+}
+
 void TestProtocol::makeError() {
     const QJsonObject withCall =
         Protocol::makeError(ProtocolErrorCode::Busy, QStringLiteral("too many calls"), QStringLiteral("c1"));
@@ -667,7 +677,8 @@ void TestProtocol::errorCodeNames() {
     const QStringList names{QStringLiteral("invalid_message"),   QStringLiteral("unsupported_tool"),
                             QStringLiteral("no_runtime"),        QStringLiteral("workspace_not_approved"),
                             QStringLiteral("workspace_invalid"), QStringLiteral("image_missing"),
-                            QStringLiteral("container_failed"),  QStringLiteral("busy")};
+                            QStringLiteral("container_failed"),  QStringLiteral("busy"),
+                            QStringLiteral("approval_denied")};
     for (const QString& name : names) {
         const std::optional<ProtocolErrorCode> code = Protocol::errorCodeFromName(name);
         QVERIFY2(code.has_value(), qPrintable(name));

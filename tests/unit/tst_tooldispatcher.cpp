@@ -3,6 +3,7 @@
 // host, so the dispatch rules (approval, idempotency, results kept across reconnects, errors) are tested without
 // an engine. The real engine is exercised by the e2e tests.
 #include "../e2e/backendserver.h"
+#include "approval/approvalqueue.h"
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"
 #include "backend/tooldispatcher.h"
@@ -685,6 +686,209 @@ private Q_SLOTS:
         rig->server.send(
             BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), QStringLiteral("zz")));
         QVERIFY(rig->server.waitFor(stopped(QStringLiteral("zz")), 5000, before));
+    }
+
+    // Command approval (SPEC §11): the gate between the workspace check and the sessions.
+    static QString errorCodeOf(const QJsonObject& result) {
+        return result.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
+    }
+    static bool isCallState(const QJsonObject& m, const QString& callId) {
+        return typeOf(m) == QLatin1String("call_state") && m.value(QStringLiteral("call_id")).toString() == callId
+               && m.value(QStringLiteral("state")).toString() == QLatin1String("waiting_approval");
+    }
+
+    void denyRuleRefusesInAutoMode() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        ApprovalPolicy policy;
+        policy.deny = {QStringLiteral("rm")};
+        rig->dispatcher->setApprovalPolicies({{m_workspace, policy}});
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        QSignalSpy decided(rig->dispatcher.get(), &ToolDispatcher::approvalDecided);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("d1"), QStringLiteral("s1"),
+                                                 QStringLiteral("ls && sudo /bin/rm -rf x"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("d1"), 5000));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("d1")).first();
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+        QCOMPARE(errorCodeOf(result), QStringLiteral("approval_denied"));
+        QVERIFY(result.value(QStringLiteral("error"))
+                    .toObject()
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("deny rule “rm”")));
+        QCOMPARE(started.size(), 0);  // never reached the sessions
+        QCOMPARE(decided.size(), 1);
+        QCOMPARE(decided.first().first().value<ApprovalRecord>().rule, QStringLiteral("rm"));
+        // Everything else still runs without asking (auto).
+        rig->server.send(BackendServer::toolCall(QStringLiteral("d2"), QStringLiteral("s1"), QStringLiteral("echo ok"),
+                                                 m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("d2"), 10000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("d2")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ok"));
+        QCOMPARE(rig->dispatcher->approvalHistory().size(), 1);
+    }
+
+    void withNobodyToAskWhatWouldBeAskedIsDenied() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        ApprovalPolicy rules;
+        rules.allow = {QStringLiteral("echo")};
+        rig->dispatcher->setApprovalOverrides(rules, ApprovalMode::AskAll);
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("n1"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo hi && id"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("n1"), 5000));
+        const QJsonObject refused = rig->server.resultsFor(QStringLiteral("n1")).first();
+        QCOMPARE(errorCodeOf(refused), QStringLiteral("approval_denied"));
+        QVERIFY(refused.value(QStringLiteral("error"))
+                    .toObject()
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("--allow-command")));
+        QCOMPARE(started.size(), 0);
+        QVERIFY(rig->server.ofType(QStringLiteral("call_state")).isEmpty());  // nobody is asked: no waiting
+        rig->server.send(BackendServer::toolCall(QStringLiteral("n2"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo allowed"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("n2"), 10000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("n2")).first().value(QStringLiteral("output")).toString(),
+                 QStringLiteral("allowed\n"));
+    }
+
+    void askedCallRunsOnceApprovedAndItsTimeoutStartsThen() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        ApprovalQueue queue;
+        queue.setInteractive(true);
+        rig->dispatcher->setApprovalQueue(&queue);
+        ApprovalPolicy policy;
+        policy.mode = ApprovalMode::AskUnsafe;
+        rig->dispatcher->setApprovalPolicies({{m_workspace, policy}});
+        QSignalSpy added(&queue, &ApprovalQueue::questionAdded);
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        // timeout_s 1: if the clock ran while waiting, the sleep below would time out.
+        rig->server.send(BackendServer::toolCall(QStringLiteral("a1"), QStringLiteral("s1"),
+                                                 QStringLiteral("mkdir -p d; sleep 0.3; echo ran"), m_workspace, 1));
+        QVERIFY(rig->server.waitFor([](const QJsonObject& m) { return isCallState(m, QStringLiteral("a1")); }, 5000));
+        QTRY_COMPARE(added.size(), 1);
+        const ApprovalQuestion question = added.first().first().value<ApprovalQuestion>();
+        QCOMPARE(question.folder, m_workspace);
+        QCOMPARE(question.decision.uncovered, QStringLiteral("mkdir -p d"));
+        QCOMPARE(question.decision.suggestedPrefix, QStringLiteral("mkdir"));
+        QCOMPARE(rig->dispatcher->waitingCallIds(), QStringList{QStringLiteral("a1")});
+        // A repeated tool_call while it waits is not asked again.
+        rig->server.send(BackendServer::toolCall(QStringLiteral("a1"), QStringLiteral("s1"),
+                                                 QStringLiteral("mkdir -p d; sleep 0.3; echo ran"), m_workspace, 1));
+        QTest::qWait(1200);
+        QCOMPARE(started.size(), 0);
+        QCOMPARE(queue.pending().size(), 1);
+        ApprovalAnswer once;
+        once.kind = ApprovalAnswer::Kind::RunOnce;
+        queue.answer(QStringLiteral("a1"), once);
+        QVERIFY(rig->server.waitForResult(QStringLiteral("a1"), 10000));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("a1")).first();
+        QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(result.value(QStringLiteral("output")).toString(), QStringLiteral("ran\n"));
+        QCOMPARE(started.size(), 1);
+        QVERIFY(queue.pending().isEmpty());
+        QVERIFY(rig->dispatcher->waitingCallIds().isEmpty());
+        // Run once is not a rule: the same command is asked again.
+        rig->server.send(BackendServer::toolCall(QStringLiteral("a2"), QStringLiteral("s1"),
+                                                 QStringLiteral("mkdir -p d; sleep 0.3; echo ran"), m_workspace));
+        QVERIFY(rig->server.waitFor([](const QJsonObject& m) { return isCallState(m, QStringLiteral("a2")); }, 5000));
+        // A read-only command runs without asking in ask-unsafe.
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("a3"), QStringLiteral("s1"), QStringLiteral("pwd"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("a3"), 10000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("a3")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ok"));
+    }
+
+    void alwaysAllowAddsTheRuleForTheNextCall() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        ApprovalQueue queue;
+        queue.setInteractive(true);
+        rig->dispatcher->setApprovalQueue(&queue);
+        rig->dispatcher->setApprovalOverrides({}, ApprovalMode::AskAll);
+        QSignalSpy ruleAdded(rig->dispatcher.get(), &ToolDispatcher::approvalRuleAdded);
+        QSignalSpy matched(rig->dispatcher.get(), &ToolDispatcher::approvalRulesMatched);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("r1"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo first"), m_workspace));
+        QVERIFY(rig->server.waitFor([](const QJsonObject& m) { return isCallState(m, QStringLiteral("r1")); }, 5000));
+        ApprovalAnswer always;
+        always.kind = ApprovalAnswer::Kind::AlwaysAllow;
+        always.prefix = QStringLiteral(" echo ");
+        queue.answer(QStringLiteral("r1"), always);
+        QVERIFY(rig->server.waitForResult(QStringLiteral("r1"), 10000));
+        QCOMPARE(ruleAdded.size(), 1);
+        QCOMPARE(ruleAdded.first().at(0).toString(), m_workspace);
+        QCOMPARE(ruleAdded.first().at(1).toString(), QStringLiteral("echo"));
+        QCOMPARE(rig->dispatcher->approvalPolicyFor(m_workspace).allow, QStringList{QStringLiteral("echo")});
+        const int before = int(rig->server.messages.size());
+        rig->server.send(BackendServer::toolCall(QStringLiteral("r2"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo second"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("r2"), 10000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("r2")).first().value(QStringLiteral("output")).toString(),
+                 QStringLiteral("second\n"));
+        QVERIFY(
+            !rig->server.waitFor([](const QJsonObject& m) { return isCallState(m, QStringLiteral("r2")); }, 1, before));
+        QCOMPARE(matched.size(), 1);
+        QCOMPARE(matched.first().at(1).toStringList(), QStringList{QStringLiteral("echo")});
+    }
+
+    void unansweredQuestionIsDeniedAfterTheTimeout() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        ApprovalQueue queue;
+        queue.setInteractive(true);
+        queue.setTimeoutMs(300);
+        rig->dispatcher->setApprovalQueue(&queue);
+        rig->dispatcher->setApprovalOverrides({}, ApprovalMode::AskAll);
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("t1"), QStringLiteral("s1"), QStringLiteral("true"), m_workspace));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("t1"), 5000));
+        const QJsonObject result = rig->server.resultsFor(QStringLiteral("t1")).first();
+        QCOMPARE(errorCodeOf(result), QStringLiteral("approval_denied"));
+        QVERIFY(result.value(QStringLiteral("error"))
+                    .toObject()
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("in time")));
+        QCOMPARE(started.size(), 0);
+        QVERIFY(queue.pending().isEmpty());
+        // An answer after the deadline changes nothing.
+        queue.answer(QStringLiteral("t1"), ApprovalAnswer{ApprovalAnswer::Kind::RunOnce, ApprovalAnswer::By::User, {}});
+        QTest::qWait(200);
+        QCOMPARE(started.size(), 0);
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("t1")).size(), 1);
+    }
+
+    void cancelAndSessionEndWhileWaiting() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        ApprovalQueue queue;
+        queue.setInteractive(true);
+        rig->dispatcher->setApprovalQueue(&queue);
+        rig->dispatcher->setApprovalOverrides({}, ApprovalMode::AskAll);
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("w1"), QStringLiteral("s1"), QStringLiteral("true"), m_workspace));
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("w2"), QStringLiteral("s2"), QStringLiteral("true"), m_workspace));
+        QTRY_COMPARE(queue.pending().size(), 2);
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("w1")));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("w1"), 5000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("w1")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("cancelled"));
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), QStringLiteral("s2")));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("w2"), 5000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("w2")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("cancelled"));
+        QVERIFY(queue.pending().isEmpty());
+        QCOMPARE(started.size(), 0);
     }
 
     // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
