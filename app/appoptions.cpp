@@ -1,5 +1,7 @@
 #include "appoptions.h"
 
+#include "approval/commandanalyser.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -59,8 +61,22 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("backend"),
         QCoreApplication::translate("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."),
         QStringLiteral("url"));
-    parser.addOptions(
-        {diagnose, json, runtime, image, profile, execMode, workspace, exec, timeout, buildImage, headless, backend});
+    const QCommandLineOption approval(
+        QStringLiteral("approval"),
+        QCoreApplication::translate("main",
+                                    "Command approval for this run: auto (nothing is asked), ask-unsafe (ask for what "
+                                    "is not read-only) or ask-all. Headless, what would be asked is denied."),
+        QStringLiteral("mode"));
+    const QCommandLineOption allowCommand(
+        QStringLiteral("allow-command"),
+        QCoreApplication::translate("main", "Run commands starting with these words without asking (repeatable)."),
+        QStringLiteral("prefix"));
+    const QCommandLineOption denyCommand(
+        QStringLiteral("deny-command"),
+        QCoreApplication::translate("main", "Refuse commands starting with these words, in every mode (repeatable)."),
+        QStringLiteral("prefix"));
+    parser.addOptions({diagnose, json, runtime, image, profile, execMode, workspace, exec, timeout, buildImage,
+                       headless, backend, approval, allowCommand, denyCommand});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -78,6 +94,20 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     options.workspace = parser.value(workspace);
     options.command = parser.value(exec);
     options.backend = parser.value(backend);
+    options.approval = parser.value(approval);
+    options.allowCommands = parser.values(allowCommand);
+    options.denyCommands = parser.values(denyCommand);
+    if (!options.approval.isEmpty() && !approvalModeFromName(options.approval)) {
+        options.error = QCoreApplication::translate("main", "--approval must be auto, ask-unsafe or ask-all");
+    }
+    for (const QString& prefix : options.allowCommands + options.denyCommands) {
+        if (CommandAnalyser::ruleWords(prefix).isEmpty()) {
+            options.error =
+                QCoreApplication::translate(
+                    "main", "--allow-command and --deny-command take plain words, such as \"git status\": %1")
+                    .arg(prefix);
+        }
+    }
     if (parser.isSet(timeout)) {
         bool ok = false;
         options.timeoutSeconds = parser.value(timeout).toInt(&ok);

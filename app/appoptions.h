@@ -10,16 +10,19 @@ struct AppOptions {
     enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless };
 
     Mode mode = Mode::Gui;
-    bool json = false;        // --diagnose --json
-    QString runtime;          // --runtime auto|apple|docker|podman (empty: settings)
-    QString image;            // --image
-    QString profile;          // --profile standard|hardened
-    QString execMode;         // --exec-mode agent|exec (empty: settings)
-    QString workspace;        // --workspace DIR
-    QString command;          // --exec COMMAND
-    int timeoutSeconds = -1;  // --timeout S (-1: default)
-    QString backend;          // --backend URL
-    QString error;            // set when the command line is invalid
+    bool json = false;          // --diagnose --json
+    QString runtime;            // --runtime auto|apple|docker|podman (empty: settings)
+    QString image;              // --image
+    QString profile;            // --profile standard|hardened
+    QString execMode;           // --exec-mode agent|exec (empty: settings)
+    QString workspace;          // --workspace DIR
+    QString command;            // --exec COMMAND
+    int timeoutSeconds = -1;    // --timeout S (-1: default)
+    QString backend;            // --backend URL
+    QString approval;           // --approval auto|ask-unsafe|ask-all (empty: each folder's setting)
+    QStringList allowCommands;  // --allow-command PREFIX (repeatable), this run only
+    QStringList denyCommands;   // --deny-command PREFIX (repeatable), this run only
+    QString error;              // set when the command line is invalid
 };
 
 // True when argv asks for a mode that must run without a display, decided before any

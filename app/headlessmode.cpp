@@ -162,6 +162,24 @@ SandboxOverrides headlessSandboxOverrides(const AppOptions& options) {
     return overrides;
 }
 
+void applyApprovalOptions(const AppOptions& options, AppSettings& settings, ToolDispatcher& dispatcher) {
+    ApprovalPolicy rules;
+    rules.allow = options.allowCommands;
+    rules.deny = options.denyCommands;
+    dispatcher.setApprovalPolicies(settings.approvalPolicies());
+    dispatcher.setApprovalOverrides(rules, approvalModeFromName(options.approval));
+    QObject::connect(&settings, &AppSettings::approvalPoliciesChanged, &dispatcher,
+                     [&settings, &dispatcher] { dispatcher.setApprovalPolicies(settings.approvalPolicies()); });
+    QObject::connect(&dispatcher, &ToolDispatcher::approvalRulesMatched, &settings,
+                     [&settings](const QString& folder, const QStringList& matched) {
+                         settings.noteApprovalRulesMatched(folder, matched);
+                     });
+    QObject::connect(&dispatcher, &ToolDispatcher::approvalRuleAdded, &settings,
+                     [&settings](const QString& folder, const QString& prefix) {
+                         settings.addApprovalRule(folder, ApprovalRuleKind::Allow, prefix);
+                     });
+}
+
 int runHeadlessMode(const AppOptions& options) {
     installLogFormat();
 
@@ -215,6 +233,9 @@ int runHeadlessMode(const AppOptions& options) {
     client.deviceId = service.settings.deviceId();
     service.dispatcher.setClientInfo(client);
     service.dispatcher.setApprovedWorkspaces({service.workspace});
+    // Command approval (SPEC §11): the folder's settings plus this run's --approval and rules. No queue is set:
+    // headless there is nobody to ask, so what would be asked is denied.
+    applyApprovalOptions(options, service.settings, service.dispatcher);
     // Results the last run owed this backend, and the calls it left running (SPEC §5 "Results survive the app").
     service.dispatcher.setJournalPath(
         ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), url.toString()));

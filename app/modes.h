@@ -6,6 +6,7 @@
 namespace zeus {
 
 class AppSettings;
+class ToolDispatcher;
 struct DetectionResult;
 
 // Each mode builds its objects, runs the event loop and returns the process exit code.
@@ -22,5 +23,11 @@ int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings,
                               const DetectionResult& detection);       // execmode.cpp
 SandboxOverrides headlessSandboxOverrides(const AppOptions& options);  // headlessmode.cpp
+
+// Command approval of headless and gui runs (SPEC §11): every folder's settings into the dispatcher, kept current,
+// with this run's --approval mode over them and --allow-command / --deny-command added (never stored); matched
+// rules' "last matched" times and rules the user adds go back to the settings.
+void applyApprovalOptions(const AppOptions& options, AppSettings& settings,
+                          ToolDispatcher& dispatcher);  // headlessmode.cpp
 
 }  // namespace zeus

@@ -1,11 +1,15 @@
 #include "appsettings.h"
 
+#include "approval/commandanalyser.h"
 #include "backend/backendurl.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSettings>
 #include <QUrl>
 #include <QUuid>
@@ -29,6 +33,7 @@ const QLatin1String AppSettings::kRecentFolders("workspaces/recent");
 const QLatin1String AppSettings::kApprovedWorkspaces("workspaces/approved");
 const QLatin1String AppSettings::kInstallId("identity/installId");
 const QLatin1String AppSettings::kDeviceId("identity/deviceId");
+const QLatin1String AppSettings::kApprovalPolicies("approval/folders");
 
 namespace {
 
@@ -406,6 +411,148 @@ QString AppSettings::fileName() const {
 
 void AppSettings::sync() {
     m_settings->sync();
+}
+
+// Command approval: one JSON object under kApprovalPolicies,
+//   {"<folder>": {"mode": "ask-unsafe", "allow": [{"prefix": "ls", "lastMatched": "<ISO UTC>"}], "ask": [], "deny":
+//   []}}
+QJsonObject AppSettings::approvalStore() const {
+    return QJsonDocument::fromJson(m_settings->value(kApprovalPolicies).toString().toUtf8()).object();
+}
+
+void AppSettings::setApprovalStore(const QJsonObject& store) {
+    m_settings->setValue(kApprovalPolicies, QString::fromUtf8(QJsonDocument(store).toJson(QJsonDocument::Compact)));
+}
+
+QHash<QString, ApprovalPolicy> AppSettings::approvalPolicies() const {
+    QHash<QString, ApprovalPolicy> policies;
+    const QJsonObject store = approvalStore();
+    for (auto it = store.constBegin(); it != store.constEnd() && policies.size() < kMaxApprovalFolders; ++it) {
+        policies.insert(it.key(), approvalPolicy(it.key()));
+    }
+    return policies;
+}
+
+ApprovalPolicy AppSettings::approvalPolicy(const QString& folder) const {
+    const QJsonObject entry = approvalStore().value(folder).toObject();
+    ApprovalPolicy policy;
+    policy.mode = approvalModeFromName(entry.value(QStringLiteral("mode")).toString()).value_or(ApprovalMode::Auto);
+    for (const ApprovalRuleKind kind : {ApprovalRuleKind::Allow, ApprovalRuleKind::Ask, ApprovalRuleKind::Deny}) {
+        const QJsonArray rules = entry.value(approvalRuleKindName(kind)).toArray();
+        for (const QJsonValue& rule : rules) {
+            const QString prefix = rule.toObject().value(QStringLiteral("prefix")).toString();
+            // A damaged or hand-edited entry that is not plain words is dropped, never half-applied.
+            if (!CommandAnalyser::ruleWords(prefix).isEmpty() && policy.rules(kind).size() < kMaxApprovalRules) {
+                policy.rules(kind).append(prefix);
+            }
+        }
+    }
+    return policy;
+}
+
+void AppSettings::setApprovalMode(const QString& folder, ApprovalMode mode) {
+    if (folder.isEmpty() || approvalPolicy(folder).mode == mode) {
+        return;
+    }
+    QJsonObject store = approvalStore();
+    QJsonObject entry = store.value(folder).toObject();
+    entry.insert(QStringLiteral("mode"), QString(approvalModeName(mode)));
+    store.insert(folder, entry);
+    setApprovalStore(store);
+    qCInfo(lcApproval).noquote() << "approval mode of" << folder << "set to" << approvalModeName(mode);
+    Q_EMIT approvalPoliciesChanged();
+}
+
+bool AppSettings::addApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix) {
+    const QString rule = prefix.simplified();
+    if (folder.isEmpty() || CommandAnalyser::ruleWords(rule).isEmpty()) {
+        return false;
+    }
+    const ApprovalPolicy policy = approvalPolicy(folder);
+    if (policy.rules(kind).contains(rule)) {
+        return true;
+    }
+    if (policy.rules(kind).size() >= kMaxApprovalRules) {
+        return false;
+    }
+    QJsonObject store = approvalStore();
+    if (!store.contains(folder) && store.size() >= kMaxApprovalFolders) {
+        return false;
+    }
+    QJsonObject entry = store.value(folder).toObject();
+    QJsonArray rules = entry.value(approvalRuleKindName(kind)).toArray();
+    rules.append(QJsonObject{{QStringLiteral("prefix"), rule}});
+    entry.insert(approvalRuleKindName(kind), rules);
+    store.insert(folder, entry);
+    setApprovalStore(store);
+    qCInfo(lcApproval).noquote() << approvalRuleKindName(kind) << "rule added in" << folder << ":" << rule;
+    Q_EMIT approvalPoliciesChanged();
+    return true;
+}
+
+void AppSettings::removeApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix) {
+    QJsonObject store = approvalStore();
+    QJsonObject entry = store.value(folder).toObject();
+    QJsonArray rules = entry.value(approvalRuleKindName(kind)).toArray();
+    bool removed = false;
+    for (qsizetype i = rules.size() - 1; i >= 0; --i) {
+        if (rules.at(i).toObject().value(QStringLiteral("prefix")).toString() == prefix) {
+            rules.removeAt(i);
+            removed = true;
+        }
+    }
+    if (!removed) {
+        return;
+    }
+    entry.insert(approvalRuleKindName(kind), rules);
+    store.insert(folder, entry);
+    setApprovalStore(store);
+    qCInfo(lcApproval).noquote() << approvalRuleKindName(kind) << "rule removed in" << folder << ":" << prefix;
+    Q_EMIT approvalPoliciesChanged();
+}
+
+void AppSettings::noteApprovalRulesMatched(const QString& folder, const QStringList& rules, const QDateTime& when) {
+    QJsonObject store = approvalStore();
+    if (!store.contains(folder)) {
+        return;  // the command line's rules of this run: not stored
+    }
+    QJsonObject entry = store.value(folder).toObject();
+    QStringList noted;
+    for (const ApprovalRuleKind kind : {ApprovalRuleKind::Allow, ApprovalRuleKind::Ask, ApprovalRuleKind::Deny}) {
+        QJsonArray list = entry.value(approvalRuleKindName(kind)).toArray();
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            QJsonObject rule = list.at(i).toObject();
+            const QString prefix = rule.value(QStringLiteral("prefix")).toString();
+            if (rules.contains(prefix)) {
+                rule.insert(QStringLiteral("lastMatched"), when.toUTC().toString(Qt::ISODateWithMs));
+                list.replace(i, rule);
+                noted << prefix;
+            }
+        }
+        entry.insert(approvalRuleKindName(kind), list);
+    }
+    if (noted.isEmpty()) {
+        return;
+    }
+    store.insert(folder, entry);
+    setApprovalStore(store);
+    for (const QString& prefix : noted) {
+        Q_EMIT approvalRuleMatched(folder, prefix);
+    }
+}
+
+QDateTime AppSettings::approvalRuleLastMatched(const QString& folder, const QString& prefix) const {
+    const QJsonObject entry = approvalStore().value(folder).toObject();
+    for (const ApprovalRuleKind kind : {ApprovalRuleKind::Allow, ApprovalRuleKind::Ask, ApprovalRuleKind::Deny}) {
+        const QJsonArray rules = entry.value(approvalRuleKindName(kind)).toArray();
+        for (const QJsonValue& value : rules) {
+            const QJsonObject rule = value.toObject();
+            if (rule.value(QStringLiteral("prefix")).toString() == prefix) {
+                return QDateTime::fromString(rule.value(QStringLiteral("lastMatched")).toString(), Qt::ISODateWithMs);
+            }
+        }
+    }
+    return {};
 }
 
 }  // namespace zeus

@@ -1,13 +1,17 @@
 #pragma once
 
+#include "approval/approvalpolicy.h"
 #include "engine/containerspec.h"
 
+#include <QDateTime>
+#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
 #include <memory>
 
+class QJsonObject;
 class QSettings;
 
 namespace zeus {
@@ -38,9 +42,12 @@ public:
     static const QLatin1String kApprovedWorkspaces;
     static const QLatin1String kInstallId;
     static const QLatin1String kDeviceId;
+    static const QLatin1String kApprovalPolicies;
 
     static constexpr int kMaxRecentFolders = 10;
     static constexpr int kMaxApprovedWorkspaces = 100;
+    static constexpr int kMaxApprovalFolders = 100;
+    static constexpr int kMaxApprovalRules = 200;  // per list of a folder
 
     static constexpr int kDefaultPidsLimit = sandboxdefaults::kPidsLimit;
     static constexpr int kMinPidsLimit = 16;
@@ -109,6 +116,20 @@ public:
     bool isWorkspaceApproved(const QString& path) const;
     void revokeWorkspace(const QString& path);
 
+    // Command approval per folder (SPEC §11, docs/command-approval.md): a mode and allow / ask / deny rules, each
+    // a token prefix, with the time each rule last matched. Folders are stored as given (the approved canonical
+    // path). A rule must be plain words (CommandAnalyser::ruleWords); it is stored with its spaces simplified.
+    QHash<QString, ApprovalPolicy> approvalPolicies() const;
+    ApprovalPolicy approvalPolicy(const QString& folder) const;
+    void setApprovalMode(const QString& folder, ApprovalMode mode);
+    bool addApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix);
+    void removeApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix);
+    // Notes that rules of `folder` just let a call through; rules the folder does not have are ignored.
+    void noteApprovalRulesMatched(const QString& folder, const QStringList& rules,
+                                  const QDateTime& when = QDateTime::currentDateTimeUtc());
+    // When the rule last matched in `folder`; invalid when never.
+    QDateTime approvalRuleLastMatched(const QString& folder, const QString& prefix) const;
+
     // Random UUIDs generated once and then kept: the install id labels this install's
     // containers (zeus.desktop.owner); the device id identifies it to the backend.
     QString installId();
@@ -128,9 +149,14 @@ Q_SIGNALS:
     void startAtLoginChanged(bool enabled);
     void recentFoldersChanged(const QStringList& folders);
     void approvedWorkspacesChanged(const QStringList& workspaces);
+    // A mode or a rule changed (not emitted for "last matched" times: approvalRuleMatched).
+    void approvalPoliciesChanged();
+    void approvalRuleMatched(const QString& folder, const QString& prefix);
 
 private:
     QString generatedId(const QString& key);
+    QJsonObject approvalStore() const;
+    void setApprovalStore(const QJsonObject& store);
 
     std::unique_ptr<QSettings> m_settings;
 };

@@ -28,6 +28,26 @@ QStringList approvalModeNames() {
             approvalModeName(ApprovalMode::AskAll)};
 }
 
+QLatin1String approvalRuleKindName(ApprovalRuleKind kind) {
+    switch (kind) {
+        case ApprovalRuleKind::Allow:
+            return QLatin1String("allow");
+        case ApprovalRuleKind::Ask:
+            return QLatin1String("ask");
+        case ApprovalRuleKind::Deny:
+            return QLatin1String("deny");
+    }
+    return QLatin1String("deny");
+}
+
+QStringList& ApprovalPolicy::rules(ApprovalRuleKind kind) {
+    return kind == ApprovalRuleKind::Allow ? allow : kind == ApprovalRuleKind::Ask ? ask : deny;
+}
+
+const QStringList& ApprovalPolicy::rules(ApprovalRuleKind kind) const {
+    return kind == ApprovalRuleKind::Allow ? allow : kind == ApprovalRuleKind::Ask ? ask : deny;
+}
+
 ApprovalPolicy ApprovalPolicy::mergedWith(const ApprovalPolicy& other) const {
     ApprovalPolicy merged = *this;
     if (other.mode != ApprovalMode::Auto) {

@@ -19,6 +19,10 @@ QLatin1String approvalModeName(ApprovalMode mode);
 std::optional<ApprovalMode> approvalModeFromName(const QString& name);
 QStringList approvalModeNames();
 
+// The three lists of rules a folder can have.
+enum class ApprovalRuleKind { Allow, Ask, Deny };
+QLatin1String approvalRuleKindName(ApprovalRuleKind kind);  // "allow", "ask", "deny"
+
 // What CommandAnalyser decides with for one folder: the mode and the rules, each a token prefix
 // ("git status", "npm run test"). Deny beats ask beats allow. Plain data.
 struct ApprovalPolicy {
@@ -30,6 +34,8 @@ struct ApprovalPolicy {
     // This policy with `other`'s rules added and `other`'s mode when it is not Auto (the command line over the
     // settings: it can make a folder stricter and add rules, never remove one).
     ApprovalPolicy mergedWith(const ApprovalPolicy& other) const;
+    QStringList& rules(ApprovalRuleKind kind);
+    const QStringList& rules(ApprovalRuleKind kind) const;
     bool operator==(const ApprovalPolicy& o) const {
         return mode == o.mode && allow == o.allow && ask == o.ask && deny == o.deny;
     }

@@ -61,7 +61,7 @@ public:
     }
 
     void start(const QString& url, const QString& workspace, const QString& configHome,
-               const QList<QPair<QString, QString>>& extraEnvironment = {}) {
+               const QList<QPair<QString, QString>>& extraEnvironment = {}, const QStringList& extraArguments = {}) {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
         // The result journal lives in the data folder: the test's own, kept with its settings.
@@ -78,6 +78,7 @@ public:
                               QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"),
                               QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
                               QStringLiteral("--profile"), QStringLiteral("hardened")});
+        process.setArguments(process.arguments() + extraArguments);
         process.start();
     }
 
@@ -170,12 +171,13 @@ private:
         BackendServer server;
         HeadlessApp app;
     };
-    std::unique_ptr<Rig> connectedRig(const QList<QPair<QString, QString>>& environment = {}) {
+    std::unique_ptr<Rig> connectedRig(const QList<QPair<QString, QString>>& environment = {},
+                                      const QStringList& arguments = {}) {
         auto rig = std::make_unique<Rig>();
         if (!rig->server.listen()) {
             return nullptr;
         }
-        rig->app.start(rig->server.url(), m_workspace, configHome(), environment);
+        rig->app.start(rig->server.url(), m_workspace, configHome(), environment, arguments);
         if (!rig->server.waitForType(QStringLiteral("hello"), 20000)) {
             qWarning().noquote() << rig->app.logText();
             return nullptr;
@@ -380,6 +382,71 @@ private Q_SLOTS:
         QVERIFY2(output.endsWith(QStringLiteral("end\n")), qPrintable(output));
         QVERIFY2(!output.contains(QStringLiteral("host-secret-canary")), qPrintable(output));
         QVERIFY2(!output.contains(QLatin1Char('/') + canaryName + QLatin1Char('\n')), qPrintable(output));
+    }
+
+    // Command approval (SPEC §11) headless: nobody can be asked, so what would be asked is denied, and a refused
+    // call never reaches the engine.
+    void commandApproval() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        const auto errorCode = [](const QJsonObject& result) {
+            return result.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString();
+        };
+        const QString marker = m_workspace + QStringLiteral("/approval-marker");
+        {
+            auto rig = connectedRig({}, {QStringLiteral("--approval"), QStringLiteral("ask-all")});
+            QVERIFY(rig);
+            const QString s = session();
+            rig->server.send(BackendServer::toolCall(QStringLiteral("ap1"), s,
+                                                     QStringLiteral("touch /workspace/approval-marker"), m_workspace));
+            QVERIFY(rig->server.waitForResult(QStringLiteral("ap1"), 20000));
+            const QJsonObject result = firstResult(rig->server, QStringLiteral("ap1"));
+            QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+            QCOMPARE(errorCode(result), QStringLiteral("approval_denied"));
+            QVERIFY(!QFile::exists(marker));
+            QVERIFY(containersOfSession(s).isEmpty());  // no container was even created
+            for (const QJsonObject& m : rig->server.ofType(QStringLiteral("session_state"))) {
+                QVERIFY(m.value(QStringLiteral("session_id")).toString() != s);
+            }
+            QVERIFY2(rig->app.logText().contains(QStringLiteral("zeus.approval")), qPrintable(rig->app.logText()));
+        }
+        {
+            auto rig = connectedRig({}, {QStringLiteral("--approval"), QStringLiteral("ask-all"),
+                                         QStringLiteral("--allow-command"), QStringLiteral("ls")});
+            QVERIFY(rig);
+            const QString s = session();
+            rig->server.send(BackendServer::toolCall(QStringLiteral("ap2"), s, QStringLiteral("ls -la"), m_workspace));
+            QVERIFY(rig->server.waitForResult(QStringLiteral("ap2"), 30000));
+            const QJsonObject ran = firstResult(rig->server, QStringLiteral("ap2"));
+            QCOMPARE(ran.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+            QVERIFY2(ran.value(QStringLiteral("output")).toString().contains(QStringLiteral("inside.txt")),
+                     qPrintable(ran.value(QStringLiteral("output")).toString()));
+            rig->server.send(
+                BackendServer::toolCall(QStringLiteral("ap3"), s, QStringLiteral("ls && id"), m_workspace));
+            QVERIFY(rig->server.waitForResult(QStringLiteral("ap3"), 20000));
+            QCOMPARE(errorCode(firstResult(rig->server, QStringLiteral("ap3"))), QStringLiteral("approval_denied"));
+        }
+        {
+            // A deny rule refuses in auto mode too; everything else runs without asking.
+            auto rig = connectedRig({}, {QStringLiteral("--deny-command"), QStringLiteral("touch")});
+            QVERIFY(rig);
+            const QString s = session();
+            rig->server.send(BackendServer::toolCall(QStringLiteral("ap4"), s,
+                                                     QStringLiteral("echo hi; /bin/touch /workspace/approval-marker"),
+                                                     m_workspace));
+            QVERIFY(rig->server.waitForResult(QStringLiteral("ap4"), 20000));
+            const QJsonObject denied = firstResult(rig->server, QStringLiteral("ap4"));
+            QCOMPARE(errorCode(denied), QStringLiteral("approval_denied"));
+            QVERIFY(denied.value(QStringLiteral("error"))
+                        .toObject()
+                        .value(QStringLiteral("message"))
+                        .toString()
+                        .contains(QStringLiteral("touch")));
+            QVERIFY(!QFile::exists(marker));
+            rig->server.send(BackendServer::toolCall(QStringLiteral("ap5"), s, QStringLiteral("echo hi"), m_workspace));
+            QVERIFY(rig->server.waitForResult(QStringLiteral("ap5"), 30000));
+            QCOMPARE(firstResult(rig->server, QStringLiteral("ap5")).value(QStringLiteral("output")).toString(),
+                     QStringLiteral("hi\n"));
+        }
     }
 
     void timeoutAndCancel() {

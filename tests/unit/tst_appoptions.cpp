@@ -1,4 +1,5 @@
 // The command line of zeus-desktop, run as a process: usage errors exit 2, --version works with no display.
+#include "appoptions.h"
 #include "testenvironment.h"
 
 #include <QProcessEnvironment>
@@ -10,6 +11,7 @@ private Q_SLOTS:
     void versionRunsWithoutDisplay();
     void usageErrors_data();
     void usageErrors();
+    void approvalOptions();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -47,6 +49,27 @@ void TestAppOptions::usageErrors_data() {
     QTest::newRow("headless without backend")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/tmp")}
         << QStringLiteral("--headless needs");
+    QTest::newRow("bad approval mode") << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--approval"),
+                                                      QStringLiteral("never")}
+                                       << QStringLiteral("--approval must be");
+    QTest::newRow("allow-command with shell syntax")
+        << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--allow-command"), QStringLiteral("ls && id")}
+        << QStringLiteral("plain words");
+    QTest::newRow("deny-command with a glob")
+        << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--deny-command"), QStringLiteral("rm *")}
+        << QStringLiteral("plain words");
+}
+
+void TestAppOptions::approvalOptions() {
+    const zeus::AppOptions options = zeus::parseAppOptions(
+        {QStringLiteral("zeus-desktop"), QStringLiteral("--approval"), QStringLiteral("ask-all"),
+         QStringLiteral("--allow-command"), QStringLiteral("ls"), QStringLiteral("--allow-command"),
+         QStringLiteral("git status"), QStringLiteral("--deny-command"), QStringLiteral("rm")});
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.approval, QStringLiteral("ask-all"));
+    QCOMPARE(options.allowCommands, (QStringList{QStringLiteral("ls"), QStringLiteral("git status")}));
+    QCOMPARE(options.denyCommands, QStringList{QStringLiteral("rm")});
+    QVERIFY(zeus::parseAppOptions({QStringLiteral("zeus-desktop")}).approval.isEmpty());
 }
 
 void TestAppOptions::usageErrors() {

@@ -32,6 +32,8 @@ private Q_SLOTS:
     void neverStoresToken();
     void handEditedStoreIsSanitised();
     void defaultConstructorHonoursTestMode();
+    void approvalPoliciesPerFolder();
+    void damagedApprovalStoreIsSanitised();
 
 private:
     QString settingsPath() const { return m_dir->filePath(QStringLiteral("settings.ini")); }
@@ -301,6 +303,59 @@ void TestAppSettings::defaultConstructorHonoursTestMode() {
     AppSettings settings;
     QVERIFY2(!settings.fileName().isEmpty(), qPrintable(settings.fileName()));
     QVERIFY2(settings.fileName().contains(QStringLiteral(".qttest")), qPrintable(settings.fileName()));
+}
+
+void TestAppSettings::approvalPoliciesPerFolder() {
+    const QString folder = QStringLiteral("/home/u/project");
+    const QString other = QStringLiteral("/home/u/other");
+    {
+        AppSettings settings(settingsPath());
+        QCOMPARE(settings.approvalPolicy(folder).mode, zeus::ApprovalMode::Auto);  // the default
+        QSignalSpy changed(&settings, &AppSettings::approvalPoliciesChanged);
+        settings.setApprovalMode(folder, zeus::ApprovalMode::AskUnsafe);
+        QVERIFY(settings.addApprovalRule(folder, zeus::ApprovalRuleKind::Allow, QStringLiteral("  npm   run test ")));
+        QVERIFY(settings.addApprovalRule(folder, zeus::ApprovalRuleKind::Allow, QStringLiteral("npm run test")));
+        QVERIFY(settings.addApprovalRule(folder, zeus::ApprovalRuleKind::Deny, QStringLiteral("git push")));
+        QVERIFY(!settings.addApprovalRule(folder, zeus::ApprovalRuleKind::Allow, QStringLiteral("ls && id")));
+        QVERIFY(!settings.addApprovalRule(folder, zeus::ApprovalRuleKind::Allow, QStringLiteral("$(id)")));
+        QVERIFY(!settings.addApprovalRule(QString(), zeus::ApprovalRuleKind::Allow, QStringLiteral("ls")));
+        QCOMPARE(changed.size(), 3);
+        QSignalSpy matched(&settings, &AppSettings::approvalRuleMatched);
+        const QDateTime when = QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC);
+        settings.noteApprovalRulesMatched(folder, {QStringLiteral("npm run test"), QStringLiteral("unknown")}, when);
+        settings.noteApprovalRulesMatched(other, {QStringLiteral("npm run test")}, when);
+        QCOMPARE(matched.size(), 1);
+        QCOMPARE(changed.size(), 3);  // a "last matched" time is not a policy change
+    }
+    AppSettings settings(settingsPath());
+    const zeus::ApprovalPolicy policy = settings.approvalPolicy(folder);
+    QCOMPARE(policy.mode, zeus::ApprovalMode::AskUnsafe);
+    QCOMPARE(policy.allow, QStringList{QStringLiteral("npm run test")});
+    QCOMPARE(policy.deny, QStringList{QStringLiteral("git push")});
+    QCOMPARE(settings.approvalRuleLastMatched(folder, QStringLiteral("npm run test")),
+             QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC));
+    QVERIFY(!settings.approvalRuleLastMatched(folder, QStringLiteral("git push")).isValid());
+    QCOMPARE(settings.approvalPolicies().keys(), QStringList{folder});
+    QCOMPARE(settings.approvalPolicy(other), zeus::ApprovalPolicy());
+    settings.removeApprovalRule(folder, zeus::ApprovalRuleKind::Deny, QStringLiteral("git push"));
+    QVERIFY(settings.approvalPolicy(folder).deny.isEmpty());
+}
+
+void TestAppSettings::damagedApprovalStoreIsSanitised() {
+    {
+        QSettings raw(settingsPath(), QSettings::IniFormat);
+        raw.setValue(AppSettings::kApprovalPolicies,
+                     QStringLiteral(R"({"/p":{"mode":"sometimes","allow":[{"prefix":"ls"},{"prefix":"ls; rm x"},)"
+                                    R"(7,{"prefix":""}],"deny":"rm"},"/q":[1,2]})"));
+    }
+    AppSettings settings(settingsPath());
+    const zeus::ApprovalPolicy policy = settings.approvalPolicy(QStringLiteral("/p"));
+    QCOMPARE(policy.mode, zeus::ApprovalMode::Auto);
+    QCOMPARE(policy.allow, QStringList{QStringLiteral("ls")});
+    QVERIFY(policy.deny.isEmpty());
+    QCOMPARE(settings.approvalPolicy(QStringLiteral("/q")), zeus::ApprovalPolicy());
+    QVERIFY(settings.addApprovalRule(QStringLiteral("/p"), zeus::ApprovalRuleKind::Deny, QStringLiteral("rm")));
+    QCOMPARE(settings.approvalPolicy(QStringLiteral("/p")).deny, QStringList{QStringLiteral("rm")});
 }
 
 QTEST_GUILESS_MAIN(TestAppSettings)
