@@ -100,6 +100,26 @@ DiagnosticsReport GuiService::buildReport() const {
         sessions.append(session);
     }
     report.addSection(QStringLiteral("sessions"), sessions, tr("Sessions"));
+    // Command approval (SPEC §11): each folder's mode and rules, and the latest decisions with who made them.
+    QJsonObject approval;
+    QJsonObject folders;
+    const QHash<QString, ApprovalPolicy> policies = m_settings->approvalPolicies();
+    for (auto it = policies.cbegin(); it != policies.cend(); ++it) {
+        const ApprovalPolicy policy = m_dispatcher.approvalPolicyFor(it.key());
+        folders.insert(it.key(), QJsonObject{{QStringLiteral("mode"), QString(approvalModeName(policy.mode))},
+                                             {QStringLiteral("allow"), QJsonArray::fromStringList(policy.allow)},
+                                             {QStringLiteral("ask"), QJsonArray::fromStringList(policy.ask)},
+                                             {QStringLiteral("deny"), QJsonArray::fromStringList(policy.deny)}});
+    }
+    approval.insert(QStringLiteral("folders"), folders);
+    QJsonArray decisions;
+    for (const ApprovalRecord& record : m_dispatcher.approvalHistory()) {
+        decisions.append(QString(record.time.toString(Qt::ISODate) + QLatin1Char(' ') + record.callId + QLatin1Char(' ')
+                                 + record.summary()));
+    }
+    approval.insert(QStringLiteral("decisions"), decisions);
+    approval.insert(QStringLiteral("waiting"), QJsonArray::fromStringList(m_dispatcher.waitingCallIds()));
+    report.addSection(QStringLiteral("command_approval"), approval, tr("Command approval"));
     report.addSection(DiagnosticSections::recentErrors(m_recentErrors));
     return report;
 }

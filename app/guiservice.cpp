@@ -1,11 +1,13 @@
 #include "guiservice.h"
 
+#include "approval/approvaldialog.h"
 #include "backend/resultjournal.h"
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/localconsole.h"
 #include "dashboard/runtimepanel.h"
 #include "dashboard/workspacepanel.h"
+#include "modes.h"
 #include "monitor/containermonitor.h"
 #include "sandbox/sessionmanager.h"
 #include "sessions/sessionspanel.h"
@@ -42,6 +44,7 @@ GuiService::GuiService(const AppOptions& options, AppSettings* settings, QObject
 }
 
 GuiService::~GuiService() {
+    m_dispatcher.setApprovalQueue(nullptr);
     // The sandbox outlives the dashboard (declaration order); nothing it says at its end may reach widgets
     // that are gone.
     m_sandbox.disconnect(this);
@@ -98,6 +101,7 @@ void GuiService::start() {
     connectRequests();
     connectCalls();
     connectSettings();
+    connectApproval();
 
     m_tray->show();
     updateStatus();
@@ -250,6 +254,26 @@ void GuiService::connectSettings() {
                 m_connection.setToken(QString());
                 updateStatus();
             });
+}
+
+void GuiService::connectApproval() {
+    m_approvals.setInteractive(true);
+    m_dispatcher.setApprovalQueue(&m_approvals);
+    applyApprovalOptions(m_options, *m_settings, m_dispatcher);
+    m_approvalDialog = std::make_unique<ApprovalDialog>(&m_approvals);
+    connect(&m_approvals, &ApprovalQueue::questionAdded, this, [this](const ApprovalQuestion& question) {
+        m_tray->notify(tr("Command waiting for approval"),
+                       tr("%1\nin %2").arg(question.command.simplified().left(200), question.folder));
+    });
+    SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    connect(&m_dispatcher, &ToolDispatcher::approvalDecided, this, [sessions](const ApprovalRecord& record) {
+        SessionLogEntry entry;
+        entry.kind = SessionLogEntry::Kind::Event;
+        entry.time = record.time;
+        entry.callId = record.callId;
+        entry.message = record.summary();
+        sessions->addLogEntry(record.sessionId, entry);
+    });
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {

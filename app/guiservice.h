@@ -1,6 +1,7 @@
 #pragma once
 
 #include "appoptions.h"
+#include "approval/approvalqueue.h"
 #include "appsettings.h"
 #include "autostartloginitem.h"
 #include "backend/backendconnection.h"
@@ -23,6 +24,7 @@
 
 namespace zeus {
 
+class ApprovalDialog;
 class ContainerMonitor;
 class DashboardWindow;
 class SessionManager;
@@ -56,6 +58,8 @@ private:
     void connectRequests();
     void connectCalls();
     void connectSettings();
+    // Command approval (SPEC §11): the queue the dialog answers, the tray notice, the session log.
+    void connectApproval();
     void onDetection(const DetectionResult& detection);
     void onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor);
     void readToken();
@@ -86,6 +90,8 @@ private:
     CredentialStore m_credentials;
     BackendConnection m_connection;
     ToolDispatcher m_dispatcher{&m_connection};
+    ApprovalQueue m_approvals;
+    std::unique_ptr<ApprovalDialog> m_approvalDialog;
     KeychainTokenStore m_tokens;
     SandboxHost m_sandbox;
     std::unique_ptr<DashboardWindow> m_dashboard;

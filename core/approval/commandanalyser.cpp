@@ -1289,6 +1289,7 @@ ApprovalDecision CommandAnalyser::decide(const QString& command, const ApprovalP
                 decision.prefixChoices << words.mid(0, k).join(QLatin1Char(' '));
             }
         }
+        decision.why = why;
         decision.reason = QStringLiteral("“%1” needs the user's approval: %2").arg(part.text, why);
         return decision;
     }

@@ -33,6 +33,7 @@ struct ApprovalDecision {
     enum class Verdict { Allow, Ask, Deny };
     Verdict verdict = Verdict::Ask;
     QString reason;             // for the user and the agent: why, in one sentence
+    QString why;                // the reason without the part it is about (shown beside the part)
     QString rule;               // the rule that decided (a deny rule, or the allow rule of a one-part command)
     QStringList matchedRules;   // the allow rules that covered parts (their "last matched" time is updated)
     QString uncovered;          // the first part no rule or built-in covers, as written

@@ -503,6 +503,7 @@ void TestCommandAnalyser::decisionNamesThePartAndTheRule() {
         CommandAnalyser::decide(QStringLiteral("ls -la; make install > log"), policy(ApprovalMode::AskUnsafe));
     QCOMPARE(ask.verdict, Verdict::Ask);
     QCOMPARE(ask.uncovered, QStringLiteral("make install > log"));
+    QCOMPARE(ask.why, QStringLiteral("redirects output to a file (log)"));
     QVERIFY2(ask.reason.contains(QStringLiteral("redirects output")), qPrintable(ask.reason));
     QVERIFY(ask.suggestedPrefix.isEmpty());  // no rule can allow a redirection to a file
 

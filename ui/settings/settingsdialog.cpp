@@ -1,5 +1,6 @@
 #include "settings/settingsdialog.h"
 
+#include "approval/approvalsettingspanel.h"
 #include "appsettings.h"
 #include "backend/backendurl.h"
 #include "settings/startatlogin.h"
@@ -184,6 +185,7 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
             [this] { m_revoke->setEnabled(!m_approved->selectedItems().isEmpty()); });
     connect(m_revoke, &QPushButton::clicked, this, &SettingsDialog::revokeSelected);
     tabs->addTab(folders, tr("&Folders"));
+    tabs->addTab(new ApprovalSettingsPanel(m_settings, tabs), tr("Command &Approval"));
 
     // General.
     auto* general = new QWidget(tabs);

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace zeus {
+
+class AppSettings;
+
+// The Approval page of Settings (SPEC §11): per approved folder, the approval mode and the allow / ask / deny rules
+// with the time each last matched. Changes are written to AppSettings at once (as revoking a folder is), so the
+// dispatcher follows them without OK. It owns only its widgets and never decides about a command.
+class ApprovalSettingsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ApprovalSettingsPanel(AppSettings* settings, QWidget* parent = nullptr);
+
+    // Shows this folder (it is added to the list when it is not approved but has rules).
+    void selectFolder(const QString& folder);
+    QString currentFolder() const;
+
+private:
+    void reloadFolders();
+    void reloadPolicy();
+    void addRule();
+    void removeSelectedRules();
+    void updateModeDescription();
+
+    AppSettings* m_settings;
+    QComboBox* m_folder = nullptr;
+    QComboBox* m_mode = nullptr;
+    QLabel* m_modeDescription = nullptr;
+    QTableWidget* m_rules = nullptr;
+    QComboBox* m_newKind = nullptr;
+    QLineEdit* m_newPrefix = nullptr;
+    QPushButton* m_add = nullptr;
+    QPushButton* m_remove = nullptr;
+    QLabel* m_problem = nullptr;
+    bool m_loading = false;
+};
+
+}  // namespace zeus
