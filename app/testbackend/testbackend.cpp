@@ -208,6 +208,8 @@ void TestBackend::onFrame(const QString& text) {
             processLines();
             checkDone();
         }
+    } else if (type == QLatin1String("call_state")) {
+        m_out << "call_state " << callId << ' ' << message.value(QStringLiteral("state")).toString() << Qt::endl;
     } else if (type == QLatin1String("error")) {
         m_out << "error " << message.value(QStringLiteral("code")).toString()
               << " call=" << (callId.isEmpty() ? QStringLiteral("-") : callId) << ' '
