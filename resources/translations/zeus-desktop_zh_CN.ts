@@ -79,6 +79,208 @@
         <source>--exec-mode must be agent or exec</source>
         <translation>--exec-mode 必须是 agent 或 exec</translation>
     </message>
+    <message>
+        <source>Command approval for this run: auto (nothing is asked), ask-unsafe (ask for what is not read-only) or ask-all. Headless, what would be asked is denied.</source>
+        <translation>本次运行的命令审批：auto（不询问）、ask-unsafe（非只读命令需询问）或 ask-all（全部询问）。无界面模式下，需要询问的命令会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Run commands starting with these words without asking (repeatable).</source>
+        <translation>以这些词开头的命令无需询问即可运行（可重复）。</translation>
+    </message>
+    <message>
+        <source>Refuse commands starting with these words, in every mode (repeatable).</source>
+        <translation>在所有模式下拒绝以这些词开头的命令（可重复）。</translation>
+    </message>
+    <message>
+        <source>--approval must be auto, ask-unsafe or ask-all</source>
+        <translation>--approval 必须是 auto、ask-unsafe 或 ask-all</translation>
+    </message>
+    <message>
+        <source>--allow-command and --deny-command take plain words, such as &quot;git status&quot;: %1</source>
+        <translation>--allow-command 和 --deny-command 只接受普通词语，例如 &quot;git status&quot;：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ApprovalDialog</name>
+    <message>
+        <source>Command waiting for approval</source>
+        <translation>命令等待审批</translation>
+    </message>
+    <message>
+        <source>Commands waiting for approval</source>
+        <translation>等待审批的命令</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Command prefix to allow</source>
+        <translation>要允许的命令前缀</translation>
+    </message>
+    <message>
+        <source>&amp;Run Once</source>
+        <translation>运行一次(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Session:</source>
+        <translation>会话：</translation>
+    </message>
+    <message>
+        <source>Not covered:</source>
+        <translation>未覆盖的部分：</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Rule prefix:</source>
+        <translation>规则前缀：</translation>
+    </message>
+    <message>
+        <source>The agent wants to run this command in the sandbox:</source>
+        <translation>智能体想在沙箱中运行以下命令：</translation>
+    </message>
+    <message>
+        <source>%1 commands waiting for approval</source>
+        <translation>%1 条命令等待审批</translation>
+    </message>
+    <message>
+        <source>Commands starting with these words will run in this folder without asking.</source>
+        <translation>以这些词开头的命令将在此文件夹中无需询问直接运行。</translation>
+    </message>
+    <message>
+        <source>No rule can allow this part: it uses shell syntax that is always asked.</source>
+        <translation>没有规则可以允许这一部分：它使用了总是需要询问的 shell 语法。</translation>
+    </message>
+    <message>
+        <source>&amp;Always Allow “%1” Here</source>
+        <translation>在此始终允许“%1”(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Always Allow</source>
+        <translation>始终允许(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Denied in %1 s without an answer</source>
+        <translation>若无应答，%1 秒后拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ApprovalSettingsPanel</name>
+    <message>
+        <source>Allow</source>
+        <translation>允许</translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation>询问</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Approval mode</source>
+        <translation>审批模式</translation>
+    </message>
+    <message>
+        <source>Never ask (the sandbox is the boundary)</source>
+        <translation>从不询问（以沙箱为边界）</translation>
+    </message>
+    <message>
+        <source>Ask for commands that are not read-only</source>
+        <translation>非只读命令需询问</translation>
+    </message>
+    <message>
+        <source>Ask for every command</source>
+        <translation>每条命令都询问</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Command prefix</source>
+        <translation>命令前缀</translation>
+    </message>
+    <message>
+        <source>Last matched</source>
+        <translation>最近匹配</translation>
+    </message>
+    <message>
+        <source>Kind of the new rule</source>
+        <translation>新规则的类型</translation>
+    </message>
+    <message>
+        <source>Command prefix of the new rule</source>
+        <translation>新规则的命令前缀</translation>
+    </message>
+    <message>
+        <source>e.g. npm run test</source>
+        <translation>例如 npm run test</translation>
+    </message>
+    <message>
+        <source>A&amp;dd Rule</source>
+        <translation>添加规则(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Re&amp;move Rule</source>
+        <translation>删除规则(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Approval:</source>
+        <translation>审批(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>A rule is a command prefix in words (&quot;git status&quot; also covers &quot;git status -s&quot;). Deny beats ask beats allow, and deny rules apply in every mode. A command joined with &amp;&amp; ; | runs only if every part of it is allowed.</source>
+        <translation>规则是由词语组成的命令前缀（&quot;git status&quot; 也覆盖 &quot;git status -s&quot;）。拒绝优先于询问，询问优先于允许；拒绝规则在所有模式下都生效。用 &amp;&amp; ; | 连接的命令，只有每一部分都被允许时才会运行。</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Commands run in the sandbox without asking; deny rules still refuse.</source>
+        <translation>命令在沙箱中运行，无需询问；拒绝规则仍然生效。</translation>
+    </message>
+    <message>
+        <source>Read-only commands (ls, cat, grep, git status…) and allowed prefixes run at once; anything else waits for you. No answer in 2 minutes is Deny.</source>
+        <translation>只读命令（ls、cat、grep、git status…）和已允许的前缀会立即运行；其他命令等待您的决定。2 分钟内无应答即拒绝。</translation>
+    </message>
+    <message>
+        <source>Only allowed prefixes run at once; every other command waits for you. No answer in 2 minutes is Deny.</source>
+        <translation>只有已允许的前缀会立即运行；其他每条命令都等待您的决定。2 分钟内无应答即拒绝。</translation>
+    </message>
+    <message>
+        <source>A rule is plain words, such as “git status”: no &amp;&amp; ; | $ * or quotes left open.</source>
+        <translation>规则只能是普通词语，例如“git status”：不能包含 &amp;&amp; ; | $ * 或未闭合的引号。</translation>
+    </message>
+    <message>
+        <source>The rule could not be added (too many rules for this folder).</source>
+        <translation>无法添加规则（此文件夹的规则过多）。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::AutostartEntry</name>
@@ -972,6 +1174,20 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <source>Folder no longer exists</source>
         <translation>文件夹已不存在</translation>
     </message>
+    <message>
+        <source>Command approval</source>
+        <translation>命令审批</translation>
+    </message>
+    <message>
+        <source>Command waiting for approval</source>
+        <translation>命令等待审批</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+位于 %2</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ImageBuilder</name>
@@ -1784,6 +2000,10 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>The agent keeps one channel open per session: a command costs milliseconds instead of a new exec. Without it in the container, commands use exec and the session log says why.</source>
         <translation>代理为每个会话保持一个通道：一条命令只需几毫秒，而不是一次新的 exec。容器中没有代理时，命令使用 exec，会话日志会说明原因。</translation>
+    </message>
+    <message>
+        <source>Command &amp;Approval</source>
+        <translation>命令审批(&amp;A)</translation>
     </message>
 </context>
 <context>

@@ -132,7 +132,7 @@ void ApprovalDialog::addQuestion(const ApprovalQuestion& question) {
         m_list->setCurrentItem(item);
     }
     m_list->setVisible(m_list->count() > 1);
-    setWindowTitle(m_list->count() > 1 ? tr("%n commands waiting for approval", nullptr, m_list->count())
+    setWindowTitle(m_list->count() > 1 ? tr("%1 commands waiting for approval").arg(m_list->count())
                                        : tr("Command waiting for approval"));
     if (!isVisible()) {
         show();
@@ -149,7 +149,7 @@ void ApprovalDialog::removeQuestion(const QString& callId) {
         }
     }
     m_list->setVisible(m_list->count() > 1);
-    setWindowTitle(m_list->count() > 1 ? tr("%n commands waiting for approval", nullptr, m_list->count())
+    setWindowTitle(m_list->count() > 1 ? tr("%1 commands waiting for approval").arg(m_list->count())
                                        : tr("Command waiting for approval"));
     if (m_list->count() == 0) {
         hide();
@@ -214,7 +214,7 @@ void ApprovalDialog::updateCountdown() {
     for (const ApprovalQuestion& question : m_queue->pending()) {
         if (question.callId == currentCallId()) {
             const qint64 seconds = qMax<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(question.deadline));
-            m_countdown->setText(tr("Denied in %n s without an answer", nullptr, int(seconds)));
+            m_countdown->setText(tr("Denied in %1 s without an answer").arg(seconds));
             return;
         }
     }
