@@ -271,7 +271,7 @@ void GuiService::connectApproval() {
         entry.kind = SessionLogEntry::Kind::Event;
         entry.time = record.time;
         entry.callId = record.callId;
-        entry.message = record.summary();
+        entry.message = record.summary() + QStringLiteral(": ") + record.command.simplified().left(300);
         sessions->addLogEntry(record.sessionId, entry);
     });
 }

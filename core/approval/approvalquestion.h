@@ -43,7 +43,8 @@ struct ApprovalRecord {
     QString rule;       // the rule that decided, or the one the user added
     QString reason;
 
-    // One line for the session log and the report.
+    // One line for the logs and the report: verdict, who decided, the rule. Never the command, which may hold
+    // anything the agent typed (the session log shows it beside the line).
     QString summary() const;
 };
 

@@ -23,7 +23,6 @@ QString ApprovalRecord::summary() const {
     if (!rule.isEmpty()) {
         line += QStringLiteral(" (rule “%1”)").arg(rule);
     }
-    line += QStringLiteral(": %1").arg(command.left(200));
     return line;
 }
 

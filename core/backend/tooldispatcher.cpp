@@ -692,7 +692,8 @@ void ToolDispatcher::recordApproval(const ToolCallMessage& call, const QString& 
     record.decidedBy = by;
     record.rule = rule;
     record.reason = reason;
-    qCInfo(lcApproval).noquote() << "call" << call.callId << "in" << folder << record.summary() << "--" << reason;
+    qCInfo(lcApproval).noquote() << "call" << call.callId << "of session" << call.sessionId << "in" << folder
+                                 << record.summary();
     m_approvalHistory.append(record);
     while (m_approvalHistory.size() > kApprovalHistoryLimit) {
         m_approvalHistory.removeFirst();
