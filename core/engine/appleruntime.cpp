@@ -96,6 +96,9 @@ QStringList AppleRuntime::runArguments(const ContainerSpec& spec) const {
     // --tmpfs takes only a path here (no mode); the VM's tmpfs is writable.
     args << QStringLiteral("--tmpfs") << containerHome() << QStringLiteral("--env")
          << QStringLiteral("HOME=") + containerHome();
+    for (const QString& entry : spec.environment) {
+        args << QStringLiteral("--env") << entry;
+    }
     const QString network = spec.effectiveNetwork();
     if (!network.isEmpty()) {
         args << QStringLiteral("--network") << network;

@@ -3,6 +3,7 @@
 #include "engine/hardeningprofile.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace zeus {
 
@@ -41,6 +42,9 @@ struct ContainerSpec {
     bool podmanRootless = false;
     // The host's sandbox agent, mounted read-only at containerAgentPath(); empty: none (the image's copy is used).
     QString agentSource;
+    // NAME=value entries for the container's environment (the egress proxy's variables). Never a secret: the
+    // engine shows them in `inspect`.
+    QStringList environment;
 
     // The network the container gets ("" = engine default).
     QString effectiveNetwork() const {

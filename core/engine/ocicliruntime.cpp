@@ -47,6 +47,9 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
     // --user the image's own home would not be writable.
     args << QStringLiteral("--tmpfs") << containerHome() + QStringLiteral(":rw,exec,mode=1777")  //
          << QStringLiteral("-e") << QStringLiteral("HOME=") + containerHome();
+    for (const QString& entry : spec.environment) {
+        args << QStringLiteral("-e") << entry;
+    }
     const QString network = spec.effectiveNetwork();
     if (!network.isEmpty()) {
         args << QStringLiteral("--network") << network;

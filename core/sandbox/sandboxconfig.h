@@ -2,6 +2,7 @@
 
 #include "engine/containerspec.h"
 #include "engine/hardeningprofile.h"
+#include "sandbox/egress/egresspolicy.h"
 
 #include <zeus/buildinfo.h>
 
@@ -30,9 +31,21 @@ struct SandboxConfig {
     int pidsLimit = sandboxdefaults::kPidsLimit;
     QString memory = sandboxdefaults::memoryArgument(sandboxdefaults::kMemoryMiB);
     QString cpus = sandboxdefaults::cpusArgument(sandboxdefaults::kCpus);
-    // Empty: the profile decides (standard: the engine's default network, hardened: none).
-    // Set it to force one, e.g. "none" where the engine has no bridge.
+    // The engine network of an `open` session. Empty: the engine's default; set it to force one, e.g. "none"
+    // where the engine has no bridge. `none` and `allowlist` sessions always get `--network none`.
     QString network;
+    // The session's network (SPEC §8). Unset: the profile decides (standard: allowlist, hardened: none).
+    std::optional<NetworkMode> networkMode;
+    NetworkMode effectiveNetworkMode() const {
+        if (networkMode) {
+            return *networkMode;
+        }
+        return profile == HardeningProfile::Hardened ? NetworkMode::None : NetworkMode::Allowlist;
+    }
+    // The rules of `allowlist` (its mode field is ignored: effectiveNetworkMode() decides).
+    EgressPolicy egress;
+    // The container environment that sends every tool through the agent's proxy listeners (allowlist only).
+    QStringList proxyEnvironment() const;
     // Rootless Podman keeps the host uid through --userns=keep-id instead of --user.
     bool podmanRootless = false;
 

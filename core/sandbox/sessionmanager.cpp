@@ -345,6 +345,7 @@ void SessionManager::startAgent(Session& session) {
             return;
         }
         logEvent(*s, QStringLiteral("Sandbox agent %1 ready: commands run through it.").arg(agent->version()));
+        startEgress(*s, agent);
         announceExecPath(*s);
         runWaiting(*s);
     });
@@ -378,6 +379,71 @@ void SessionManager::startAgent(Session& session) {
             [sessionId](const QString& line) { qCInfo(lcSession) << "session" << sessionId << "agent:" << line; });
     announceExecPath(session);
     agent->start();
+}
+
+void SessionManager::startEgress(Session& session, AgentChannel* agent) {
+    if (m_config.effectiveNetworkMode() != NetworkMode::Allowlist) {
+        return;
+    }
+    // A child of the channel: it goes with the agent, and a restarted agent gets a new one.
+    auto* proxy = new EgressProxy(session.id, agent, egressPolicy(session.id), agent);
+    session.egress = proxy;
+    const QString sessionId = session.id;
+    connect(proxy, &EgressProxy::decided, this, [this, sessionId](const EgressEvent& event) {
+        if (Session* s = findSession(sessionId); s != nullptr && !event.allowed) {
+            logEvent(*s, QStringLiteral("Network: %1:%2 denied (%3).").arg(event.host).arg(event.port).arg(event.rule));
+        }
+        Q_EMIT egressDecided(event);
+    });
+    connect(proxy, &EgressProxy::listenFailed, this, [this, sessionId](quint16, const QString& reason) {
+        if (Session* s = findSession(sessionId)) {
+            logEvent(*s, QStringLiteral("Network: %1; connections through the proxy will fail.").arg(reason));
+        }
+    });
+    proxy->start();
+}
+
+EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
+    EgressPolicy policy = m_config.egress;
+    policy.mode = m_config.effectiveNetworkMode();
+    if (const Session* s = findSession(sessionId)) {
+        for (const QString& text : s->sessionAllow) {
+            if (auto rule = HostRule::parse(text)) {
+                rule->text = QStringLiteral("session: %1").arg(text);
+                policy.allow.append(*rule);
+            }
+        }
+    }
+    return policy;
+}
+
+void SessionManager::setEgressPolicy(const EgressPolicy& policy) {
+    m_config.egress = policy;
+    for (const auto& [id, session] : m_sessions) {
+        if (session->egress) {
+            session->egress->setPolicy(egressPolicy(id));
+        }
+    }
+}
+
+void SessionManager::allowHostForSession(const QString& sessionId, const QString& rule) {
+    Session* s = findSession(sessionId);
+    if (s == nullptr || !HostRule::parse(rule)) {
+        return;
+    }
+    s->sessionAllow.append(rule);
+    logEvent(*s, QStringLiteral("Network: %1 allowed for this session.").arg(rule));
+    if (s->egress) {
+        s->egress->setPolicy(egressPolicy(sessionId));
+    }
+}
+
+void SessionManager::allowHostOnce(const QString& sessionId, const QString& host, int port) {
+    Session* s = findSession(sessionId);
+    if (s != nullptr && s->egress) {
+        s->egress->allowOnce(host, port);
+        logEvent(*s, QStringLiteral("Network: %1:%2 allowed once.").arg(host).arg(port));
+    }
 }
 
 void SessionManager::closeAgent(Session& session) const {

@@ -2,6 +2,7 @@
 
 #include "engine/containerruntime.h"
 #include "sandbox/commandexecution.h"
+#include "sandbox/egress/egressproxy.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sessionlog.h"
 #include "support/sessionstate.h"
@@ -65,6 +66,15 @@ public:
     QString execPath(const QString& sessionId) const;
     int runningCalls() const { return int(m_calls.size()); }
 
+    // Egress (SPEC §8). A new policy for every session from now on (live ones too: their tunnels keep going).
+    void setEgressPolicy(const EgressPolicy& policy);
+    // "Allow for this session": the rule is added to this session's policy only.
+    void allowHostForSession(const QString& sessionId, const QString& rule);
+    // "Allow once": the next request of this session for host:port passes.
+    void allowHostOnce(const QString& sessionId, const QString& host, int port);
+    // The policy a session's requests are judged by now (the config's when the session has none of its own).
+    EgressPolicy egressPolicy(const QString& sessionId) const;
+
 Q_SIGNALS:
     // The kept output (within the output cap) as it arrives, decoded, for the local views. Only decoded when
     // something is connected.
@@ -77,6 +87,8 @@ Q_SIGNALS:
     void sessionLogEntryAdded(const QString& sessionId, const zeus::SessionLogEntry& entry);
     // execPath() changed (agent ready, fell back, restarted).
     void sessionExecPathChanged(const QString& sessionId, const QString& execPath);
+    // Every decision of a session's egress proxy (allowed and denied), for the policy log and network_event.
+    void egressDecided(const zeus::EgressEvent& event);
     void orphanSweepFinished(int removed);
     void shutdownFinished();
 
@@ -93,8 +105,10 @@ private:
         QList<QPointer<CommandExecution>> waiting;       // waiting for the container
         QPointer<AgentChannel> agent;                    // the container's agent, while it starts or runs
         QList<QPointer<CommandExecution>> agentWaiting;  // waiting for the agent's hello
-        QString agentFallback;  // why this container's commands run with plain exec; empty: through the agent
-        int agentFailures = 0;  // agent crashes in this container
+        QString agentFallback;         // why this container's commands run with plain exec; empty: through the agent
+        int agentFailures = 0;         // agent crashes in this container
+        QPointer<EgressProxy> egress;  // allowlist: the proxy behind the agent's listeners, while the agent runs
+        QStringList sessionAllow;      // "Allow for this session" rules, added to the config's policy
         QTimer idleTimer;
         QElapsedTimer lastUsed;
         SessionLog log;
@@ -112,6 +126,7 @@ private:
     void dispatch(Session& session, CommandExecution* execution);
     void startAgent(Session& session);
     void closeAgent(Session& session) const;
+    void startEgress(Session& session, AgentChannel* agent);
     void announceExecPath(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);
