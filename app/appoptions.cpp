@@ -59,8 +59,29 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("backend"),
         QCoreApplication::translate("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."),
         QStringLiteral("url"));
-    parser.addOptions(
-        {diagnose, json, runtime, image, profile, execMode, workspace, exec, timeout, buildImage, headless, backend});
+    const QCommandLineOption network(
+        QStringLiteral("network"),
+        QCoreApplication::translate("main", "The sandbox's network: allowlist (default), none or open."),
+        QStringLiteral("mode"));
+    const QCommandLineOption allowHost(
+        QStringLiteral("allow-host"),
+        QCoreApplication::translate("main",
+                                    "Allow a host through the allowlist (example.com, *.example.com, "
+                                    "host:port, an address or a CIDR block); repeatable."),
+        QStringLiteral("rule"));
+    const QCommandLineOption denyHost(
+        QStringLiteral("deny-host"),
+        QCoreApplication::translate("main", "Deny a host, whatever allows it; repeatable."), QStringLiteral("rule"));
+    const QCommandLineOption networkPreset(
+        QStringLiteral("network-preset"),
+        QCoreApplication::translate("main", "The allowlist's preset: dev (package registries, GitHub) or locked."),
+        QStringLiteral("preset"));
+    const QCommandLineOption resolve(
+        QStringLiteral("resolve"),
+        QCoreApplication::translate("main", "Use this address for a host and port (HOST:PORT:ADDRESS); repeatable."),
+        QStringLiteral("entry"));
+    parser.addOptions({diagnose, json, runtime, image, profile, execMode, workspace, exec, timeout, buildImage,
+                       headless, backend, network, allowHost, denyHost, networkPreset, resolve});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -78,6 +99,29 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     options.workspace = parser.value(workspace);
     options.command = parser.value(exec);
     options.backend = parser.value(backend);
+    options.network = parser.value(network);
+    options.networkPreset = parser.value(networkPreset);
+    options.allowHosts = parser.values(allowHost);
+    options.denyHosts = parser.values(denyHost);
+    options.resolve = parser.values(resolve);
+    if (!options.network.isEmpty() && !networkModeFromName(options.network)) {
+        options.error = QCoreApplication::translate("main", "--network must be allowlist, none or open");
+    }
+    if (!options.networkPreset.isEmpty() && !EgressPolicy::presetNames().contains(options.networkPreset)) {
+        options.error = QCoreApplication::translate("main", "--network-preset must be dev or locked");
+    }
+    for (const QString& rule : options.allowHosts + options.denyHosts) {
+        QString why;
+        if (!HostRule::parse(rule, &why)) {
+            options.error = QCoreApplication::translate("main", "--allow-host/--deny-host: %1").arg(why);
+        }
+    }
+    for (const QString& entry : std::as_const(options.resolve)) {
+        QString why;
+        if (!ResolveOverride::parse(entry, &why)) {
+            options.error = QCoreApplication::translate("main", "--resolve: %1").arg(why);
+        }
+    }
     if (parser.isSet(timeout)) {
         bool ok = false;
         options.timeoutSeconds = parser.value(timeout).toInt(&ok);
@@ -119,6 +163,19 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         }
     }
     return options;
+}
+
+SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
+    SandboxOverrides overrides;
+    overrides.image = options.image;
+    overrides.profile = options.profile;
+    overrides.execMode = options.execMode;
+    overrides.network = options.network;
+    overrides.networkPreset = options.networkPreset;
+    overrides.allowHosts = options.allowHosts;
+    overrides.denyHosts = options.denyHosts;
+    overrides.resolve = options.resolve;
+    return overrides;
 }
 
 }  // namespace zeus

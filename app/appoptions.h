@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandboxsetup.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -19,7 +21,13 @@ struct AppOptions {
     QString command;          // --exec COMMAND
     int timeoutSeconds = -1;  // --timeout S (-1: default)
     QString backend;          // --backend URL
-    QString error;            // set when the command line is invalid
+    // Network (SPEC §8).
+    QString network;         // --network open|none|allowlist (empty: settings)
+    QString networkPreset;   // --network-preset dev|locked (empty: settings)
+    QStringList allowHosts;  // --allow-host RULE (repeatable), added to the settings' rules
+    QStringList denyHosts;   // --deny-host RULE (repeatable)
+    QStringList resolve;     // --resolve HOST:PORT:ADDRESS (repeatable)
+    QString error;           // set when the command line is invalid
 };
 
 // True when argv asks for a mode that must run without a display, decided before any
@@ -28,5 +36,8 @@ bool wantsConsoleMode(int argc, char** argv);
 
 // Parses the application's arguments; on a usage error, AppOptions::error is set.
 AppOptions parseAppOptions(const QStringList& arguments);
+
+// What the command line changes about the sandbox, for every mode alike.
+SandboxOverrides sandboxOverridesOf(const AppOptions& options);
 
 }  // namespace zeus

@@ -4,6 +4,7 @@
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/localconsole.h"
+#include "dashboard/networkpanel.h"
 #include "dashboard/runtimepanel.h"
 #include "dashboard/workspacepanel.h"
 #include "monitor/containermonitor.h"
@@ -19,6 +20,7 @@
 #include <QApplication>
 #include <QStandardPaths>
 #include <QSysInfo>
+#include <QSystemTrayIcon>
 #include <QUrl>
 #include <QUuid>
 
@@ -58,10 +60,7 @@ void GuiService::activate() {
 }
 
 SandboxOverrides GuiService::sandboxOverrides() const {
-    SandboxOverrides overrides;
-    overrides.image = m_options.image;
-    overrides.profile = m_options.profile;
-    overrides.execMode = m_options.execMode;
+    SandboxOverrides overrides = sandboxOverridesOf(m_options);
     return overrides;
 }
 
@@ -98,6 +97,7 @@ void GuiService::start() {
     connectRequests();
     connectCalls();
     connectSettings();
+    connectNetworkPanel();
 
     m_tray->show();
     updateStatus();
@@ -279,6 +279,64 @@ void GuiService::onDetection(const DetectionResult& detection) {
 }
 
 // A new manager and monitor (first runtime, other runtime or new settings): show what they do.
+void GuiService::onEgressDecided(const EgressEvent& event) {
+    m_dashboard->networkPanel()->addEvent(event);
+    if (event.allowed) {
+        return;
+    }
+    // One notification per host and session a minute: a retry loop must not flood the desktop.
+    const QString key =
+        event.sessionId + QLatin1Char(' ') + event.host + QLatin1Char(':') + QString::number(event.port);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime last = m_deniedNotified.value(key);
+    if (last.isValid() && last.secsTo(now) < 60) {
+        return;
+    }
+    if (m_deniedNotified.size() > 256) {
+        m_deniedNotified.clear();
+    }
+    m_deniedNotified.insert(key, now);
+    m_lastDenied = event;
+    m_lastDeniedShown.start();
+    m_tray->notify(tr("Blocked: %1:%2").arg(event.host).arg(event.port),
+                   tr("A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). "
+                      "Click to allow it once, for this session, or always for this folder.")
+                       .arg(event.sessionId, event.host)
+                       .arg(event.port)
+                       .arg(event.rule),
+                   true);
+}
+
+void GuiService::connectNetworkPanel() {
+    NetworkPanel* panel = m_dashboard->networkPanel();
+    connect(panel, &NetworkPanel::allowOnceRequested, this,
+            [this](const QString& session, const QString& host, int port) {
+                if (SessionManager* manager = m_sandbox.manager()) {
+                    manager->allowHostOnce(session, host, port);
+                }
+            });
+    connect(panel, &NetworkPanel::allowForSessionRequested, this, [this](const QString& session, const QString& rule) {
+        if (SessionManager* manager = m_sandbox.manager()) {
+            manager->allowHostForSession(session, rule);
+        }
+    });
+    connect(panel, &NetworkPanel::allowForFolderRequested, this, [this](const QString& session, const QString& rule) {
+        const SessionManager* manager = m_sandbox.manager();
+        const QString folder = manager != nullptr ? manager->sessionWorkspace(session) : QString();
+        if (!folder.isEmpty()) {
+            m_settings->addFolderAllowedHost(folder, rule);  // the live sessions get it through the settings
+        }
+    });
+    // A click on the last "Blocked" notification opens the policy log at that host.
+    connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, [this] {
+        if (m_lastDeniedShown.isValid() && m_lastDeniedShown.elapsed() < 15000) {
+            m_dashboard->bringToFront();
+            m_dashboard->showPage(DashboardWindow::Page::Network);
+            m_dashboard->networkPanel()->selectHost(m_lastDenied.sessionId, m_lastDenied.host, m_lastDenied.port);
+        }
+    });
+}
+
 void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor) {
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
     LocalConsole* console = m_dashboard->console();
@@ -302,6 +360,7 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
                 updateStatus();
             });
     connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
+    connect(manager, &SessionManager::egressDecided, this, &GuiService::onEgressDecided);
     connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
     if (monitor) {
         connect(monitor, &ContainerMonitor::containerEvent, this,

@@ -9,10 +9,14 @@
 #include "diagnosticsreport.h"
 #include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
+#include "sandbox/egress/egressproxy.h"
 #include "sandboxhost.h"
 #include "settings/keychaintokenstore.h"
 #include "tray/traystatus.h"
 
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
@@ -58,6 +62,8 @@ private:
     void connectSettings();
     void onDetection(const DetectionResult& detection);
     void onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor);
+    void onEgressDecided(const EgressEvent& event);
+    void connectNetworkPanel();
     void readToken();
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
     // Asks the sandbox's runtime whether it has the sandbox's image (for the Diagnostics page's image row).
@@ -99,6 +105,10 @@ private:
     bool m_userDisconnected = false;
     bool m_shuttingDown = false;
     bool m_warnedNoRuntime = false;
+    // Network denials: when each was last notified (a retry loop notifies once a minute), and the last one shown.
+    QHash<QString, QDateTime> m_deniedNotified;
+    EgressEvent m_lastDenied;
+    QElapsedTimer m_lastDeniedShown;
     QStringList m_recentErrors;
     // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
     std::optional<CredentialStore::Result> m_lastTokenRead;

@@ -154,10 +154,7 @@ struct HeadlessService {
 }  // namespace
 
 SandboxOverrides headlessSandboxOverrides(const AppOptions& options) {
-    SandboxOverrides overrides;
-    overrides.image = options.image;
-    overrides.profile = options.profile;
-    overrides.execMode = options.execMode;
+    SandboxOverrides overrides = sandboxOverridesOf(options);
     overrides.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", 0);
     return overrides;
 }

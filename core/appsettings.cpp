@@ -1,6 +1,7 @@
 #include "appsettings.h"
 
 #include "backend/backendurl.h"
+#include "sandbox/egress/egresspolicy.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
@@ -214,6 +215,126 @@ bool AppSettings::setExecMode(const QString& value) {
     if (execMode() != value) {
         m_settings->setValue(kExecMode, value);
         Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+namespace {
+const QLatin1String kNetworkMode("network/mode");
+const QLatin1String kNetworkPreset("network/preset");
+const QLatin1String kAllowedHosts("network/allow");
+const QLatin1String kDeniedHosts("network/deny");
+const QLatin1String kResolve("network/resolve");
+const QLatin1String kFolderAllow("network/folderAllow");
+
+bool allRulesParse(const QStringList& rules) {
+    return std::all_of(rules.cbegin(), rules.cend(), [](const QString& r) { return HostRule::parse(r).has_value(); });
+}
+}  // namespace
+
+QString AppSettings::networkMode() const {
+    const QString value = m_settings->value(kNetworkMode).toString();
+    return networkModeFromName(value) ? value : QString();
+}
+
+bool AppSettings::setNetworkMode(const QString& value) {
+    if (!value.isEmpty() && !networkModeFromName(value)) {
+        return false;
+    }
+    if (networkMode() != value) {
+        m_settings->setValue(kNetworkMode, value);
+        Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+QString AppSettings::networkPreset() const {
+    const QString value = m_settings->value(kNetworkPreset).toString();
+    return EgressPolicy::presetNames().contains(value) ? value : QStringLiteral("dev");
+}
+
+bool AppSettings::setNetworkPreset(const QString& value) {
+    if (!EgressPolicy::presetNames().contains(value)) {
+        return false;
+    }
+    if (networkPreset() != value) {
+        m_settings->setValue(kNetworkPreset, value);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QStringList AppSettings::allowedHosts() const {
+    return m_settings->value(kAllowedHosts).toStringList();
+}
+
+bool AppSettings::setAllowedHosts(const QStringList& rules) {
+    if (!allRulesParse(rules)) {
+        return false;
+    }
+    if (allowedHosts() != rules) {
+        m_settings->setValue(kAllowedHosts, rules);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QStringList AppSettings::deniedHosts() const {
+    return m_settings->value(kDeniedHosts).toStringList();
+}
+
+bool AppSettings::setDeniedHosts(const QStringList& rules) {
+    if (!allRulesParse(rules)) {
+        return false;
+    }
+    if (deniedHosts() != rules) {
+        m_settings->setValue(kDeniedHosts, rules);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QStringList AppSettings::resolveOverrides() const {
+    return m_settings->value(kResolve).toStringList();
+}
+
+bool AppSettings::setResolveOverrides(const QStringList& entries) {
+    for (const QString& entry : entries) {
+        if (!ResolveOverride::parse(entry)) {
+            return false;
+        }
+    }
+    if (resolveOverrides() != entries) {
+        m_settings->setValue(kResolve, entries);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QHash<QString, QStringList> AppSettings::allFolderAllowedHosts() const {
+    QHash<QString, QStringList> out;
+    const QVariantMap map = m_settings->value(kFolderAllow).toMap();
+    for (auto it = map.cbegin(); it != map.cend(); ++it) {
+        out.insert(it.key(), it.value().toStringList());
+    }
+    return out;
+}
+
+QStringList AppSettings::folderAllowedHosts(const QString& folder) const {
+    return allFolderAllowedHosts().value(folder);
+}
+
+bool AppSettings::addFolderAllowedHost(const QString& folder, const QString& rule) {
+    if (folder.isEmpty() || !HostRule::parse(rule)) {
+        return false;
+    }
+    QVariantMap map = m_settings->value(kFolderAllow).toMap();
+    QStringList rules = map.value(folder).toStringList();
+    if (!rules.contains(rule)) {
+        rules << rule;
+        map.insert(folder, rules);
+        m_settings->setValue(kFolderAllow, map);
+        Q_EMIT networkPolicyChanged();
     }
     return true;
 }

@@ -2,6 +2,7 @@
 
 #include "engine/containerspec.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -84,6 +85,26 @@ public:
     QString execMode() const;
     bool setExecMode(const QString& value);
 
+    // The network (SPEC §8): "" (the profile decides: standard allowlist, hardened none), "open", "none" or
+    // "allowlist". A change rebuilds the sandbox (hardeningChanged); rule changes apply to live sessions
+    // (networkPolicyChanged).
+    QString networkMode() const;
+    bool setNetworkMode(const QString& value);
+    QString networkPreset() const;  // "dev" (default) or "locked"
+    bool setNetworkPreset(const QString& value);
+    // Rules as the user wrote them; setters refuse a list with a rule that does not parse (nothing is stored).
+    QStringList allowedHosts() const;
+    bool setAllowedHosts(const QStringList& rules);
+    QStringList deniedHosts() const;
+    bool setDeniedHosts(const QStringList& rules);
+    // HOST:PORT:ADDRESS, like curl's --resolve.
+    QStringList resolveOverrides() const;
+    bool setResolveOverrides(const QStringList& entries);
+    // "Always for this folder": rules that hold for sessions in one approved folder only.
+    QStringList folderAllowedHosts(const QString& folder) const;
+    QHash<QString, QStringList> allFolderAllowedHosts() const;
+    bool addFolderAllowedHost(const QString& folder, const QString& rule);
+
     int pidsLimit() const;
     bool setPidsLimit(int value);
     int memoryMiB() const;
@@ -124,6 +145,7 @@ Q_SIGNALS:
     void imageChanged(const QString& image);
     // The profile, one of the limits or the exec mode changed (the sandbox is rebuilt).
     void hardeningChanged();
+    void networkPolicyChanged();
     void idleTimeoutMinutesChanged(int minutes);
     void startAtLoginChanged(bool enabled);
     void recentFoldersChanged(const QStringList& folders);

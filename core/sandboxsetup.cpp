@@ -43,7 +43,21 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     if (overrides.outputCapBytes > 0) {
         config.outputCapBytes = overrides.outputCapBytes;
     }
+    const QString network = overrides.network.isEmpty() ? settings.networkMode() : overrides.network;
+    if (const auto mode = networkModeFromName(network)) {
+        config.networkMode = *mode;
+    }
+    config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
+    config.folderAllow = settings.allFolderAllowedHosts();
     return config;
+}
+
+EgressPolicy SandboxSetup::egressPolicyFrom(AppSettings& settings, const SandboxOverrides& overrides, NetworkMode mode,
+                                            QStringList* errors) {
+    const QString preset = overrides.networkPreset.isEmpty() ? settings.networkPreset() : overrides.networkPreset;
+    return EgressPolicy::fromStrings(mode, preset, settings.allowedHosts() + overrides.allowHosts,
+                                     settings.deniedHosts() + overrides.denyHosts,
+                                     settings.resolveOverrides() + overrides.resolve, errors);
 }
 
 std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult& detection, SandboxConfig& config) {

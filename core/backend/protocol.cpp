@@ -345,6 +345,22 @@ QJsonObject Protocol::makeSessionState(const QString& sessionId, SessionState st
     };
 }
 
+QJsonObject Protocol::makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
+                                       const QString& rule) {
+    QJsonObject object{
+        {QStringLiteral("type"), QStringLiteral("network_event")},
+        {QStringLiteral("session_id"), sessionId},
+        {QStringLiteral("host"), host},
+        {QStringLiteral("port"), port},
+        {QStringLiteral("decision"), QStringLiteral("denied")},
+        {QStringLiteral("rule"), rule},
+    };
+    if (!callId.isEmpty()) {
+        object.insert(QStringLiteral("call_id"), callId);
+    }
+    return object;
+}
+
 QJsonObject Protocol::makeError(const ProtocolError& error) {
     return makeError(error.code, error.message, error.callId);
 }

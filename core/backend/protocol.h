@@ -33,6 +33,9 @@ public:
     static QJsonObject makeToolOutput(const QString& callId, OutputStream stream, qint64 seq, const QString& data);
     static QJsonObject makeToolResult(const ToolResultMessage& result);
     static QJsonObject makeSessionState(const QString& sessionId, SessionState state, const QString& container);
+    // A request the egress policy denied (SPEC §8); callId empty when the call is not known.
+    static QJsonObject makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
+                                        const QString& rule);
     static QJsonObject makeError(const ProtocolError& error);
     static QJsonObject makeError(ProtocolErrorCode code, const QString& message, const QString& callId = {});
 

@@ -36,6 +36,7 @@ void ToolDispatcher::setSessionManager(SessionManager* manager) {
     connect(manager, &SessionManager::outputUtf8, this, &ToolDispatcher::onOutput);
     connect(manager, &SessionManager::callFinished, this, &ToolDispatcher::onExecFinished);
     connect(manager, &SessionManager::sessionStateChanged, this, &ToolDispatcher::onSessionStateChanged);
+    connect(manager, &SessionManager::egressDecided, this, &ToolDispatcher::onEgressDecided);
 }
 
 void ToolDispatcher::setClientInfo(const HelloMessage& info) {
@@ -485,6 +486,23 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
         qCInfo(lcBackend) << "call" << result.callId << "result kept until the backend can take it";
     }
     Q_EMIT callFinished(result);
+}
+
+void ToolDispatcher::onEgressDecided(const EgressEvent& event) {
+    if (event.allowed || !m_backendSessions.contains(event.sessionId)) {
+        return;  // only denials, and never the local console's
+    }
+    // The tunnel does not say which command opened it: the call is named when it is the session's only one.
+    QString callId;
+    int calls = 0;
+    for (auto it = m_running.cbegin(); it != m_running.cend(); ++it) {
+        if (it->sessionId == event.sessionId) {
+            callId = it.key();
+            calls++;
+        }
+    }
+    send(Protocol::makeNetworkEvent(event.sessionId, calls == 1 ? callId : QString(), event.host, event.port,
+                                    event.rule));
 }
 
 void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId) {

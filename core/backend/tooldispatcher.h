@@ -17,6 +17,7 @@
 namespace zeus {
 
 class ResultJournal;
+struct EgressEvent;
 class SessionManager;
 
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
@@ -127,6 +128,7 @@ private:
     void setOutputPaused(bool paused);
     void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
+    void onEgressDecided(const EgressEvent& event);
     void finish(const ToolResultMessage& result);
     void forget(const QString& callId);
     void compactJournal();

@@ -6,6 +6,7 @@
 
 #include <zeus/buildinfo.h>
 
+#include <QHash>
 #include <QString>
 
 #include <optional>
@@ -44,6 +45,8 @@ struct SandboxConfig {
     }
     // The rules of `allowlist` (its mode field is ignored: effectiveNetworkMode() decides).
     EgressPolicy egress;
+    // "Always for this folder" rules: approved folder -> rules added for sessions in that folder.
+    QHash<QString, QStringList> folderAllow;
     // The container environment that sends every tool through the agent's proxy listeners (allowlist only).
     QStringList proxyEnvironment() const;
     // Rootless Podman keeps the host uid through --userns=keep-id instead of --user.

@@ -403,10 +403,21 @@ void SessionManager::startEgress(Session& session, AgentChannel* agent) {
     proxy->start();
 }
 
+QString SessionManager::sessionWorkspace(const QString& sessionId) const {
+    const Session* s = findSession(sessionId);
+    return s != nullptr ? s->workspace : QString();
+}
+
 EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
     EgressPolicy policy = m_config.egress;
     policy.mode = m_config.effectiveNetworkMode();
     if (const Session* s = findSession(sessionId)) {
+        for (const QString& text : m_config.folderAllow.value(s->workspace)) {
+            if (auto rule = HostRule::parse(text)) {
+                rule->text = QStringLiteral("folder: %1").arg(text);
+                policy.allow.append(*rule);
+            }
+        }
         for (const QString& text : s->sessionAllow) {
             if (auto rule = HostRule::parse(text)) {
                 rule->text = QStringLiteral("session: %1").arg(text);
@@ -417,8 +428,9 @@ EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
     return policy;
 }
 
-void SessionManager::setEgressPolicy(const EgressPolicy& policy) {
+void SessionManager::setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow) {
     m_config.egress = policy;
+    m_config.folderAllow = folderAllow;
     for (const auto& [id, session] : m_sessions) {
         if (session->egress) {
             session->egress->setPolicy(egressPolicy(id));

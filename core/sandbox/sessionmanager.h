@@ -59,6 +59,8 @@ public:
     QStringList sessionIds() const;
     SessionState sessionState(const QString& sessionId) const;
     QString containerId(const QString& sessionId) const;
+    // The approved folder the session's container mounts; empty for an unknown session.
+    QString sessionWorkspace(const QString& sessionId) const;
     QList<SessionLogEntry> sessionLog(const QString& sessionId) const;
     // How the session's commands reach its container, for the sessions table and diagnostics:
     // "agent 0.1.0", "agent (starting)", "exec (forced)", "exec: <why the agent is not used>", or empty
@@ -67,7 +69,7 @@ public:
     int runningCalls() const { return int(m_calls.size()); }
 
     // Egress (SPEC §8). A new policy for every session from now on (live ones too: their tunnels keep going).
-    void setEgressPolicy(const EgressPolicy& policy);
+    void setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow);
     // "Allow for this session": the rule is added to this session's policy only.
     void allowHostForSession(const QString& sessionId, const QString& rule);
     // "Allow once": the next request of this session for host:port passes.

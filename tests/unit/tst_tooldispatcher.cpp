@@ -663,6 +663,55 @@ private Q_SLOTS:
             5000));
     }
 
+    // SPEC §8: each denial of a backend session's egress is a network_event, naming the call when it is the
+    // session's only one; allowed requests and the local console's are never reported.
+    void networkEventForDenials() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("n1"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo started; sleep 30"), m_workspace));
+        QVERIFY(rig->server.waitForType(QStringLiteral("tool_output"), 5000));
+        EgressEvent event;
+        event.sessionId = QStringLiteral("s1");
+        event.host = QStringLiteral("evil.test");
+        event.port = 443;
+        event.rule = QStringLiteral("no rule");
+        Q_EMIT rig->manager->egressDecided(event);
+        EgressEvent allowed = event;
+        allowed.allowed = true;
+        allowed.host = QStringLiteral("ok.test");
+        Q_EMIT rig->manager->egressDecided(allowed);
+        EgressEvent console = event;
+        console.sessionId = QStringLiteral("local-console");
+        console.host = QStringLiteral("console.test");
+        Q_EMIT rig->manager->egressDecided(console);
+        EgressEvent stranger = event;
+        stranger.sessionId = QStringLiteral("never-seen");
+        stranger.host = QStringLiteral("stranger.test");
+        Q_EMIT rig->manager->egressDecided(stranger);
+        QVERIFY(rig->server.waitForType(QStringLiteral("network_event"), 5000));
+        // a marker after them: once it arrives, everything sent before it has too
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("n1")));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("n1"), 10000));
+        const QList<QJsonObject> events = rig->server.ofType(QStringLiteral("network_event"));
+        QCOMPARE(events.size(), 1);
+        const QJsonObject e = events.first();
+        QCOMPARE(e.value(QStringLiteral("session_id")).toString(), QStringLiteral("s1"));
+        QCOMPARE(e.value(QStringLiteral("call_id")).toString(), QStringLiteral("n1"));
+        QCOMPARE(e.value(QStringLiteral("host")).toString(), QStringLiteral("evil.test"));
+        QCOMPARE(e.value(QStringLiteral("port")).toInt(), 443);
+        QCOMPARE(e.value(QStringLiteral("decision")).toString(), QStringLiteral("denied"));
+        QCOMPARE(e.value(QStringLiteral("rule")).toString(), QStringLiteral("no rule"));
+        // With no call running the event still comes, without a call_id.
+        Q_EMIT rig->manager->egressDecided(event);
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("network_event") && !m.contains(QStringLiteral("call_id"));
+            },
+            5000));
+    }
+
     void sessionEndReportsStopped() {
         auto rig = makeRig();
         QVERIFY(rig);

@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "backend/backendurl.h"
+#include "settings/networkpage.h"
 #include "settings/startatlogin.h"
 #include "settings/tokenstore.h"
 
@@ -164,6 +165,10 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
                         makeHint(sandbox, tr("Changes apply to new containers once the current sessions have ended.")));
     tabs->addTab(sandbox, tr("&Sandbox"));
 
+    // Network.
+    m_network = new NetworkPage(m_settings, tabs);
+    tabs->addTab(m_network, tr("&Network"));
+
     // Folders.
     auto* folders = new QWidget(tabs);
     auto* foldersLayout = new QVBoxLayout(folders);
@@ -261,6 +266,7 @@ void SettingsDialog::load() {
     if (m_loginItem && m_loginItem->isSupported()) {
         m_startAtLogin->setChecked(m_loginItem->isEnabled());
     }
+    m_network->load();
     reloadApproved();
     updateUrlProblem();
     updateProfileDescription();
@@ -379,6 +385,9 @@ bool SettingsDialog::apply() {
     if (!m_settings->setImage(m_image->text())) {
         m_image->setFocus();
         m_image->selectAll();
+        return false;
+    }
+    if (!m_network->apply()) {
         return false;
     }
     m_settings->setRuntimePreference(m_runtime->currentData().toString());

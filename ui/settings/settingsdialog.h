@@ -26,6 +26,8 @@ class StartAtLogin;
 // hands the token straight to the TokenStore (the keychain). It owns only its widgets. It
 // must never keep the token after handing it over, write it anywhere else, or fall back to
 // plain text when the keychain is missing or locked.
+class NetworkPage;
+
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -78,6 +80,7 @@ private:
     QListWidget* m_approved = nullptr;
     QPushButton* m_revoke = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
+    NetworkPage* m_network = nullptr;
 };
 
 }  // namespace zeus
