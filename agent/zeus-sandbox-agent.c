@@ -40,6 +40,9 @@ enum {
     MAX_IN_PAYLOAD = 1 << 20,
     MAX_CHUNK = 32768,
     WINDOW0 = 256 * 1024,
+    /* What the app may send on a tunnel before the agent wrote it to the client: a download's window. Wider
+     * than a call's because a download is the bulk of egress; it is buffered here, inside the container. */
+    TUNNEL_IN_WINDOW = 2 * 1024 * 1024,
     MAX_CALLS = 64,
     /* One environment string may hold at most MAX_ARG_STRLEN (32 pages) bytes: a long command
      * travels in several variables of at most this size. */
@@ -1010,7 +1013,7 @@ static void accept_tunnel(int k) {
         next_tunnel = next_tunnel == 0x7fffffffu ? 1 : next_tunnel + 1;
         t->fd = fd;
         t->window = WINDOW0;
-        t->in_credit = WINDOW0;
+        t->in_credit = TUNNEL_IN_WINDOW;
         unsigned char b[4];
         put32(b, listeners[k].kind);
         put_frame(T_TOPEN, t->id, b, sizeof b);

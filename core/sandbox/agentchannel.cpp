@@ -50,6 +50,7 @@ void AgentChannel::start() {
         }
     });
     connect(m_process, &EngineCommand::finished, this, &AgentChannel::onProcessFinished);
+    connect(m_process, &EngineCommand::inputWritten, this, &AgentChannel::onInputWritten);
     m_handshake.start();
     m_process->start();
 }
@@ -388,7 +389,7 @@ void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
         }
         case Type::AgentWindow:
             // The agent gives back what it wrote: the room can never grow past the window it started with.
-            if (quint64(it->room) + frame.value > agentframe::kInitialWindow) {
+            if (quint64(it->room) + frame.value > agentframe::kTunnelSendWindow) {
                 fail(QStringLiteral("the agent broke the protocol: a tunnel window past what was sent"));
                 return;
             }
@@ -407,7 +408,31 @@ void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
 
 quint32 AgentChannel::tunnelRoom(quint32 tunnel) const {
     const auto it = m_tunnels.constFind(tunnel);
-    return it == m_tunnels.constEnd() || it->sentEnd ? 0 : it->room;
+    if (it == m_tunnels.constEnd() || it->sentEnd || !m_process) {
+        return 0;
+    }
+    // Every tunnel shares the one pipe to the agent: past kMaxInputBacklog waiting in it, nobody sends, so the
+    // app's memory is bounded by the pipe and not by the number of tunnels times their windows.
+    const qint64 backlog = m_process->bytesToWrite();
+    if (backlog >= kMaxInputBacklog) {
+        m_tunnelsThrottled = true;
+        return 0;
+    }
+    return quint32(qMin<qint64>(it->room, kMaxInputBacklog - backlog));
+}
+
+void AgentChannel::onInputWritten() {
+    if (!m_tunnelsThrottled || !m_process || m_process->bytesToWrite() > kMaxInputBacklog / 2) {
+        return;
+    }
+    m_tunnelsThrottled = false;
+    const QList<quint32> ids = m_tunnels.keys();
+    for (const quint32 id : ids) {
+        const auto it = m_tunnels.constFind(id);  // a handler may have closed another tunnel meanwhile
+        if (it != m_tunnels.constEnd() && it->handler != nullptr && tunnelRoom(id) > 0) {
+            it->handler->tunnelWritable();
+        }
+    }
 }
 
 qsizetype AgentChannel::sendTunnel(quint32 tunnel, const QByteArray& data) {

@@ -96,11 +96,13 @@ private:
     };
     struct Tunnel {
         AgentTunnel* handler = nullptr;
-        quint32 room = agentframe::kInitialWindow;    // the app may send this much
-        quint32 credit = agentframe::kInitialWindow;  // the agent may send this much
+        quint32 room = agentframe::kTunnelSendWindow;  // the app may send this much
+        quint32 credit = agentframe::kInitialWindow;   // the agent may send this much
         bool sentEnd = false;
     };
     void handleTunnel(const agentframe::AgentFrame& frame);
+    void onInputWritten();
+    static constexpr qint64 kMaxInputBacklog = 4 * 1024 * 1024;
     void onOutput(const QByteArray& bytes);
     void onStderr(const QByteArray& bytes);
     void onProcessFinished();
@@ -118,6 +120,7 @@ private:
     QHash<quint32, Channel> m_channels;
     QHash<quint32, Tunnel> m_tunnels;
     TunnelAcceptor m_acceptor;
+    mutable bool m_tunnelsThrottled = false;  // a tunnel found no room because of the backlog: wake them all
     QTimer m_handshake;
     QByteArray m_stderrLine;
     QByteArray m_preamble;

@@ -29,6 +29,9 @@ inline constexpr quint32 kExecFlagStdin = 0x1;
 // Egress tunnels (SPEC §8): the agent picks their ids, always with this bit set, so they never meet a call's.
 inline constexpr quint32 kTunnelBit = 0x80000000u;
 inline constexpr int kMaxTunnels = 256;
+// What the app may send on a tunnel before the agent wrote it to the client (a download's window; the agent
+// buffers it inside the container). The other direction starts at kInitialWindow, like a call.
+inline constexpr quint32 kTunnelSendWindow = 2 * 1024 * 1024;
 // What a listener carries: the app reads the first bytes of each tunnel as this protocol.
 enum class ListenerKind : quint32 { HttpProxy = 1, Socks5 = 2 };
 

@@ -69,6 +69,7 @@ EngineCommand::EngineCommand(QString program, QStringList arguments, int timeout
             m_stdout += chunk;
         }
     });
+    connect(&m_process, &QProcess::bytesWritten, this, &EngineCommand::inputWritten);
     connect(&m_process, &QProcess::readyReadStandardError, this,
             [this] { deliver(OutputStream::Stderr, m_process.readAllStandardError()); });
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {

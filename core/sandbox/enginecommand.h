@@ -70,6 +70,8 @@ public:
 Q_SIGNALS:
     void outputReady(zeus::OutputStream stream, const QByteArray& chunk);
     void finished();
+    // Interactive: bytes given to write() reached the process's stdin pipe.
+    void inputWritten(qint64 bytes);
 
 private:
     void finish();

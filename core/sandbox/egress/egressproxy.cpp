@@ -221,7 +221,7 @@ private:
             if (room == 0) {
                 return;  // the agent has not written the last bytes yet: tunnelWritable() comes back here
             }
-            const QByteArray chunk = m_socket->read(qMin<qint64>(room, 64 * 1024));
+            const QByteArray chunk = m_socket->read(qMin<qint64>(room, kReadAhead));
             channel()->sendTunnel(m_id, chunk);
         }
         if (m_serverDone && !m_sentEnd) {
