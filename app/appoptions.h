@@ -7,7 +7,9 @@ namespace zeus {
 
 // What the command line asked for. Parsed once in main(); each mode reads it.
 struct AppOptions {
-    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless };
+    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets };
+    // What --set-secret, --delete-secret and --list-secrets ask for (Mode::Secrets).
+    enum class SecretAction { None, Set, Delete, List };
 
     Mode mode = Mode::Gui;
     bool json = false;        // --diagnose --json
@@ -19,7 +21,10 @@ struct AppOptions {
     QString command;          // --exec COMMAND
     int timeoutSeconds = -1;  // --timeout S (-1: default)
     QString backend;          // --backend URL
-    QString error;            // set when the command line is invalid
+    SecretAction secretAction = SecretAction::None;
+    QString secretName;          // --set-secret NAME, --delete-secret NAME
+    QStringList allowedSecrets;  // --allow-secret NAME (repeatable): headless pre-approval
+    QString error;               // set when the command line is invalid
 };
 
 // True when argv asks for a mode that must run without a display, decided before any

@@ -38,6 +38,7 @@ public:
     bool add(const SecretValue& secret);
     bool isEmpty() const { return m_forms.isEmpty(); }
     QStringList names() const;
+    const QList<SecretValue>& secrets() const { return m_secrets; }
 
     QByteArray feed(const QByteArray& chunk);
     QByteArray flush();
