@@ -1,5 +1,7 @@
 #include "appoptions.h"
 
+#include "secrets/secretstore.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -8,8 +10,9 @@
 namespace zeus {
 
 bool wantsConsoleMode(int argc, char** argv) {
-    static const char* const consoleFlags[] = {"--version",  "-v",     "--diagnose", "--exec",
-                                               "--headless", "--help", "-h",         "--build-image"};
+    static const char* const consoleFlags[] = {
+        "--version",     "-v",           "--diagnose",      "--exec",        "--headless", "--help", "-h",
+        "--build-image", "--set-secret", "--delete-secret", "--list-secrets"};
     for (int i = 1; i < argc; ++i) {
         for (const char* flag : consoleFlags) {
             if (std::strcmp(argv[i], flag) == 0) {
@@ -80,8 +83,22 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("resolve"),
         QCoreApplication::translate("main", "Use this address for a host and port (HOST:PORT:ADDRESS); repeatable."),
         QStringLiteral("entry"));
-    parser.addOptions({diagnose, json, runtime, image, profile, execMode, workspace, exec, timeout, buildImage,
-                       headless, backend, network, allowHost, denyHost, networkPreset, resolve});
+    const QCommandLineOption setSecret(
+        QStringLiteral("set-secret"),
+        QCoreApplication::translate("main", "Store a secret in the OS keychain; its value is read from stdin."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption deleteSecret(QStringLiteral("delete-secret"),
+                                          QCoreApplication::translate("main", "Delete a secret from the keychain."),
+                                          QStringLiteral("NAME"));
+    const QCommandLineOption listSecrets(QStringLiteral("list-secrets"),
+                                         QCoreApplication::translate("main", "List the names of the stored secrets."));
+    const QCommandLineOption allowSecret(
+        QStringLiteral("allow-secret"),
+        QCoreApplication::translate("main", "With --headless: approve the use of this secret (repeatable)."),
+        QStringLiteral("NAME"));
+    parser.addOptions({diagnose, json,          runtime,    image,     profile,      execMode,    workspace,
+                       exec,     timeout,       buildImage, headless,  backend,      network,     allowHost,
+                       denyHost, networkPreset, resolve,    setSecret, deleteSecret, listSecrets, allowSecret});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -122,6 +139,13 @@ AppOptions parseAppOptions(const QStringList& arguments) {
             options.error = QCoreApplication::translate("main", "--resolve: %1").arg(why);
         }
     }
+    options.allowedSecrets = parser.values(allowSecret);
+    for (const QString& name : std::as_const(options.allowedSecrets)) {
+        if (!SecretStore::isValidName(name)) {
+            options.error =
+                QCoreApplication::translate("main", "--allow-secret: %1").arg(SecretStore::nameProblem(name));
+        }
+    }
     if (parser.isSet(timeout)) {
         bool ok = false;
         options.timeoutSeconds = parser.value(timeout).toInt(&ok);
@@ -145,8 +169,25 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         options.error = QCoreApplication::translate("main", "--exec-mode must be agent or exec");
     }
 
+    const int secretActions =
+        int(parser.isSet(setSecret)) + int(parser.isSet(deleteSecret)) + int(parser.isSet(listSecrets));
     if (parser.isSet(version)) {
         options.mode = AppOptions::Mode::Version;
+    } else if (secretActions > 1) {
+        options.error = QCoreApplication::translate(
+            "main", "use one of --set-secret, --delete-secret and --list-secrets at a time");
+    } else if (secretActions == 1) {
+        options.mode = AppOptions::Mode::Secrets;
+        if (parser.isSet(listSecrets)) {
+            options.secretAction = AppOptions::SecretAction::List;
+        } else {
+            options.secretAction =
+                parser.isSet(setSecret) ? AppOptions::SecretAction::Set : AppOptions::SecretAction::Delete;
+            options.secretName = parser.value(parser.isSet(setSecret) ? setSecret : deleteSecret);
+            if (!SecretStore::isValidName(options.secretName)) {
+                options.error = SecretStore::nameProblem(options.secretName);
+            }
+        }
     } else if (parser.isSet(diagnose)) {
         options.mode = AppOptions::Mode::Diagnose;
     } else if (parser.isSet(exec)) {

@@ -9,7 +9,9 @@ namespace zeus {
 
 // What the command line asked for. Parsed once in main(); each mode reads it.
 struct AppOptions {
-    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless };
+    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets };
+    // What --set-secret, --delete-secret and --list-secrets ask for (Mode::Secrets).
+    enum class SecretAction { None, Set, Delete, List };
 
     Mode mode = Mode::Gui;
     bool json = false;        // --diagnose --json
@@ -27,7 +29,10 @@ struct AppOptions {
     QStringList allowHosts;  // --allow-host RULE (repeatable), added to the settings' rules
     QStringList denyHosts;   // --deny-host RULE (repeatable)
     QStringList resolve;     // --resolve HOST:PORT:ADDRESS (repeatable)
-    QString error;           // set when the command line is invalid
+    SecretAction secretAction = SecretAction::None;
+    QString secretName;          // --set-secret NAME, --delete-secret NAME
+    QStringList allowedSecrets;  // --allow-secret NAME (repeatable): headless pre-approval
+    QString error;               // set when the command line is invalid
 };
 
 // True when argv asks for a mode that must run without a display, decided before any

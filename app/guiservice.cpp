@@ -13,6 +13,7 @@
 #include "sessions/sessiontablemodel.h"
 #include "settings/settingsdialog.h"
 #include "support/logging.h"
+#include "tray/secretapprovaldialog.h"
 #include "tray/trayicon.h"
 
 #include <zeus/buildinfo.h>
@@ -75,6 +76,7 @@ void GuiService::start() {
     client.arch = QSysInfo::currentCpuArchitecture();
     client.deviceId = m_settings->deviceId();
     m_dispatcher.setClientInfo(client);
+    wireSecrets();
 
     m_dashboard =
         std::make_unique<DashboardWindow>(m_settings, &m_detector, &m_connection, [this] { return buildReport(); });
@@ -456,10 +458,49 @@ void GuiService::setUserDisconnected(bool disconnected) {
     }
 }
 
+// SPEC §9: the broker asks through a tray notification and a dialog naming the secret, the command and the folder;
+// "always in this folder" and the last use are remembered in the settings (names only).
+void GuiService::wireSecrets() {
+    m_secrets.setInteractive(true);
+    m_secrets.setKnownNames(m_settings->secretNames());
+    m_secrets.setFolderApprovals(m_settings->secretFolderGrants());
+    connect(m_settings, &AppSettings::secretsChanged, this, [this] {
+        m_secrets.setKnownNames(m_settings->secretNames());
+        m_secrets.setFolderApprovals(m_settings->secretFolderGrants());
+    });
+    connect(&m_secrets, &SecretBroker::alwaysApproved, this,
+            [this](const QString& name, const QString& folder) { m_settings->addSecretFolderGrant(name, folder); });
+    connect(&m_secrets, &SecretBroker::used, this, [this](const QStringList& names) {
+        for (const QString& name : names) {
+            m_settings->setSecretLastUsed(name, QDateTime::currentDateTimeUtc());
+        }
+    });
+    connect(&m_secrets, &SecretBroker::approvalNeeded, this, [this](const SecretBroker::Request& request) {
+        if (m_tray) {
+            m_tray->notify(tr("Allow a secret?"), SecretApprovalDialog::question(request));
+        }
+        auto* dialog = new SecretApprovalDialog(request, m_dashboard.get());
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &SecretApprovalDialog::decided, &m_secrets, &SecretBroker::decide);
+        m_secretDialogs.insert(request.id, dialog);
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
+    connect(&m_secrets, &SecretBroker::approvalSettled, this, [this](const QString& id) {
+        const QPointer<SecretApprovalDialog> dialog = m_secretDialogs.take(id);
+        if (dialog) {
+            dialog->close();  // answered here, timed out or cancelled
+        }
+    });
+    m_dispatcher.setSecretBroker(&m_secrets);
+}
+
 void GuiService::openSettings() {
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(m_settings, &m_tokens, m_dashboard.get());
         m_settingsDialog->setStartAtLogin(&m_loginItem);
+        m_settingsDialog->setSecretStore(&m_secretStore);
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_settingsDialog->show();

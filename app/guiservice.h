@@ -11,6 +11,8 @@
 #include "runtime/runtimedetector.h"
 #include "sandbox/egress/egressproxy.h"
 #include "sandboxhost.h"
+#include "secrets/secretbroker.h"
+#include "secrets/secretstore.h"
 #include "settings/keychaintokenstore.h"
 #include "tray/traystatus.h"
 
@@ -30,6 +32,7 @@ namespace zeus {
 class ContainerMonitor;
 class DashboardWindow;
 class SessionManager;
+class SecretApprovalDialog;
 class SettingsDialog;
 class TrayIcon;
 
@@ -93,12 +96,16 @@ private:
     BackendConnection m_connection;
     ToolDispatcher m_dispatcher{&m_connection};
     KeychainTokenStore m_tokens;
+    SecretStore m_secretStore;  // Settings -> Secrets
+    SecretBroker m_secrets;     // who may use which secret: the dialogs below ask the user
+    QHash<QString, QPointer<SecretApprovalDialog>> m_secretDialogs;
     SandboxHost m_sandbox;
     std::unique_ptr<DashboardWindow> m_dashboard;
     std::unique_ptr<TrayIcon> m_tray;
     QPointer<SettingsDialog> m_settingsDialog;
     AutostartLoginItem m_loginItem;
 
+    void wireSecrets();
     QString m_token;              // in memory only, for the connection (and so diagnostics can redact it)
     bool m_tokenChecked = false;  // the keychain answered: the sign-in banner may show
     bool m_detectedOnce = false;  // the first detection starts the connection (hello names the runtime)

@@ -12,6 +12,7 @@
 #include "runtime/runtimedetector.h"
 #include "sandbox/workspaceguard.h"
 #include "sandboxhost.h"
+#include "secrets/secretbroker.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
@@ -65,6 +66,7 @@ struct HeadlessService {
     AppSettings settings;
     RuntimeDetector detector;
     CredentialStore credentials;
+    SecretBroker secrets;
     BackendConnection connection;
     ToolDispatcher dispatcher{&connection};
     SandboxHost sandbox;
@@ -212,6 +214,16 @@ int runHeadlessMode(const AppOptions& options) {
     client.deviceId = service.settings.deviceId();
     service.dispatcher.setClientInfo(client);
     service.dispatcher.setApprovedWorkspaces({service.workspace});
+    // No one to ask: only the names given with --allow-secret are approved (SPEC §9).
+    service.secrets.setKnownNames(service.settings.secretNames());
+    service.secrets.setPreApproved(options.allowedSecrets);
+    service.secrets.setInteractive(false);
+    QObject::connect(&service.secrets, &SecretBroker::used, &service.dispatcher, [&service](const QStringList& names) {
+        for (const QString& name : names) {
+            service.settings.setSecretLastUsed(name, QDateTime::currentDateTimeUtc());
+        }
+    });
+    service.dispatcher.setSecretBroker(&service.secrets);
     // Results the last run owed this backend, and the calls it left running (SPEC §5 "Results survive the app").
     service.dispatcher.setJournalPath(
         ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), url.toString()));

@@ -2,6 +2,7 @@
 
 #include "backend/backendurl.h"
 #include "sandbox/egress/egresspolicy.h"
+#include "secrets/secretstore.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
@@ -30,6 +31,9 @@ const QLatin1String AppSettings::kRecentFolders("workspaces/recent");
 const QLatin1String AppSettings::kApprovedWorkspaces("workspaces/approved");
 const QLatin1String AppSettings::kInstallId("identity/installId");
 const QLatin1String AppSettings::kDeviceId("identity/deviceId");
+const QLatin1String AppSettings::kSecretNames("secrets/names");
+const QLatin1String AppSettings::kSecretLastUsed("secrets/lastUsed");
+const QLatin1String AppSettings::kSecretFolderGrants("secrets/alwaysInFolders");
 
 namespace {
 
@@ -500,6 +504,81 @@ void AppSettings::revokeWorkspace(const QString& path) {
         qCInfo(lcApp) << "workspace approval revoked:" << path;
         Q_EMIT approvedWorkspacesChanged(workspaces);
     }
+}
+
+QStringList AppSettings::secretNames() const {
+    QStringList names;
+    for (const QString& name : m_settings->value(kSecretNames).toStringList()) {
+        if (SecretStore::isValidName(name) && !names.contains(name)) {
+            names.append(name);
+        }
+    }
+    names.sort();
+    return names;
+}
+
+void AppSettings::addSecretName(const QString& name) {
+    QStringList names = secretNames();
+    if (!SecretStore::isValidName(name) || names.contains(name)) {
+        return;
+    }
+    names.append(name);
+    names.sort();
+    m_settings->setValue(kSecretNames, names);
+    Q_EMIT secretsChanged();
+}
+
+void AppSettings::removeSecretName(const QString& name) {
+    QStringList names = secretNames();
+    if (names.removeAll(name) == 0) {
+        return;
+    }
+    m_settings->setValue(kSecretNames, names);
+    m_settings->remove(QString(kSecretLastUsed) + u'/' + name);
+    m_settings->remove(QString(kSecretFolderGrants) + u'/' + name);
+    Q_EMIT secretsChanged();
+}
+
+QDateTime AppSettings::secretLastUsed(const QString& name) const {
+    if (!SecretStore::isValidName(name)) {
+        return {};
+    }
+    return m_settings->value(QString(kSecretLastUsed) + u'/' + name).toDateTime();
+}
+
+void AppSettings::setSecretLastUsed(const QString& name, const QDateTime& when) {
+    if (!secretNames().contains(name)) {
+        return;
+    }
+    m_settings->setValue(QString(kSecretLastUsed) + u'/' + name, when.toUTC());
+    Q_EMIT secretsChanged();
+}
+
+QHash<QString, QStringList> AppSettings::secretFolderGrants() const {
+    QHash<QString, QStringList> grants;
+    for (const QString& name : secretNames()) {
+        for (const QString& folder : m_settings->value(QString(kSecretFolderGrants) + u'/' + name).toStringList()) {
+            if (!folder.isEmpty()) {
+                grants[folder].append(name);
+            }
+        }
+    }
+    return grants;
+}
+
+void AppSettings::addSecretFolderGrant(const QString& name, const QString& folder) {
+    if (!secretNames().contains(name) || folder.isEmpty()) {
+        return;
+    }
+    const QString key = QString(kSecretFolderGrants) + u'/' + name;
+    QStringList folders = m_settings->value(key).toStringList();
+    if (folders.contains(folder)) {
+        return;
+    }
+    folders.append(folder);
+    m_settings->setValue(key, folders);
+    qCInfo(lcApp).noquote() << "secret" << name << "approved always in" << folder;
+    Q_EMIT secretsChanged();
 }
 
 QString AppSettings::generatedId(const QString& key) {

@@ -2,6 +2,7 @@
 
 #include "engine/containerspec.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -39,6 +40,9 @@ public:
     static const QLatin1String kApprovedWorkspaces;
     static const QLatin1String kInstallId;
     static const QLatin1String kDeviceId;
+    static const QLatin1String kSecretNames;
+    static const QLatin1String kSecretLastUsed;      // group: NAME -> UTC time
+    static const QLatin1String kSecretFolderGrants;  // group: NAME -> folders approved "always" for it
 
     static constexpr int kMaxRecentFolders = 10;
     static constexpr int kMaxApprovedWorkspaces = 100;
@@ -130,6 +134,17 @@ public:
     bool isWorkspaceApproved(const QString& path) const;
     void revokeWorkspace(const QString& path);
 
+    // The names (never the values: those are in the OS keychain) of the secrets stored on this computer, sorted,
+    // when each was last handed to a command, and the folders each is approved for "always" (SPEC §9).
+    QStringList secretNames() const;
+    void addSecretName(const QString& name);     // a valid name only (SecretStore::isValidName)
+    void removeSecretName(const QString& name);  // with its last-used time and folder approvals
+    QDateTime secretLastUsed(const QString& name) const;
+    void setSecretLastUsed(const QString& name, const QDateTime& when);
+    // folder (canonical) -> names approved "always" in it.
+    QHash<QString, QStringList> secretFolderGrants() const;
+    void addSecretFolderGrant(const QString& name, const QString& folder);
+
     // Random UUIDs generated once and then kept: the install id labels this install's
     // containers (zeus.desktop.owner); the device id identifies it to the backend.
     QString installId();
@@ -150,6 +165,8 @@ Q_SIGNALS:
     void startAtLoginChanged(bool enabled);
     void recentFoldersChanged(const QStringList& folders);
     void approvedWorkspacesChanged(const QStringList& workspaces);
+    // A secret was added or removed, used, or approved for a folder.
+    void secretsChanged();
 
 private:
     QString generatedId(const QString& key);

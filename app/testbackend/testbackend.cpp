@@ -56,6 +56,7 @@ QString TestBackend::help() {
         "  :end [SESSION]    end the session (its container is removed)\n"
         "  :raw TEXT         send TEXT as one frame, unchecked (to try bad messages)\n"
         "  :sleep MS         pause before the next line\n"
+        "  :secret N1,N2 CMD run CMD with the secrets N1, N2 in its environment (args.secrets)\n"
         "  :wait             wait for every outstanding result\n"
         "  :quit             exit\n"
         "  # ...             a comment\n");
@@ -178,6 +179,9 @@ void TestBackend::onFrame(const QString& text) {
                   << " exit=" << (exitCode.isDouble() ? QString::number(exitCode.toInt()) : QStringLiteral("null"))
                   << " truncated=" << (message.value(QStringLiteral("truncated")).toBool() ? "true" : "false")
                   << " duration_ms=" << qint64(message.value(QStringLiteral("duration_ms")).toDouble());
+            if (message.value(QStringLiteral("redacted")).toInt() > 0) {
+                m_out << " redacted=" << message.value(QStringLiteral("redacted")).toInt();
+            }
             const QJsonObject error = message.value(QStringLiteral("error")).toObject();
             if (!error.isEmpty()) {
                 m_out << " error=" << error.value(QStringLiteral("code")).toString() << ": "
@@ -238,6 +242,10 @@ void TestBackend::processLines() {
                 m_waitingFor = QStringLiteral("session:") + end.sessionId;
             } else if (word == QLatin1String(":raw")) {
                 sendRaw(rest);
+            } else if (word == QLatin1String(":secret")) {
+                // ":secret NAME1,NAME2 command": the names travel in args.secrets, never a value.
+                const QStringList names = rest.section(QLatin1Char(' '), 0, 0).split(u',', Qt::SkipEmptyParts);
+                sendToolCall(rest.section(QLatin1Char(' '), 1).trimmed(), true, names);
             } else if (word == QLatin1String(":sleep")) {
                 m_waitingFor = QStringLiteral(":sleep");
                 QTimer::singleShot(rest.toInt(), this, [this] {
@@ -269,13 +277,14 @@ void TestBackend::processLines() {
     }
 }
 
-void TestBackend::sendToolCall(const QString& command, bool wait) {
+void TestBackend::sendToolCall(const QString& command, bool wait, const QStringList& secrets) {
     ToolCallMessage call;
     call.callId = QStringLiteral("c") + QString::number(++m_nextCall);
     call.sessionId = m_options.sessionId;
     call.tool = QString(Protocol::kDesktopExec);
     call.command = command;
     call.workingDirectory = m_options.workspace;
+    call.secrets = secrets;
     if (m_options.timeoutSeconds > 0) {
         call.timeoutMs = qint64(m_options.timeoutSeconds) * 1000;
     }

@@ -70,7 +70,7 @@ private:
     void onAppDisconnected();
     void onFrame(const QString& text);
     void processLines();
-    void sendToolCall(const QString& command, bool wait);
+    void sendToolCall(const QString& command, bool wait, const QStringList& secrets = {});
     void sendJson(const QJsonObject& message);
     void sendRaw(const QString& text);
     void printOutput(const QString& callId, const QString& stream, const QString& data, bool flush);

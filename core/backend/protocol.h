@@ -20,6 +20,8 @@ public:
     static constexpr int kMaxPathBytes = 4096;                      // args.working_directory: UTF-8 bytes
     static constexpr int kMaxServerLength = 256;                    // welcome.server: characters
     static constexpr int kMaxTimeoutSeconds = 3600;                 // args.timeout_s: (0, 3600]
+    static constexpr int kMaxSecretsPerCall = 32;                   // args.secrets: names
+    static constexpr int kMaxSecretNameLength = 128;                // one name: characters
     static constexpr qint64 kDefaultMaxMessageBytes = 1024 * 1024;  // inbound frame limit (transport)
     static constexpr QLatin1String kDesktopExec{"desktop_exec"};
 
@@ -68,6 +70,8 @@ public:
 
     // A call_id or session_id the app accepts: 1..128 printable ASCII characters, no space.
     static bool isValidId(const QString& id);
+    // A secret's name: [A-Z_][A-Z0-9_]*, 1..128 characters (an environment variable name).
+    static bool isValidSecretName(const QString& name);
 };
 
 }  // namespace zeus

@@ -107,8 +107,19 @@ void ToolDispatcher::forget(const QString& callId) {
     }
 }
 
+void ToolDispatcher::setSecretBroker(SecretBroker* broker) {
+    if (m_secretBroker) {
+        m_secretBroker->disconnect(this);
+    }
+    m_secretBroker = broker;
+    if (broker) {
+        connect(broker, &SecretBroker::answered, this, &ToolDispatcher::onSecretsAnswered);
+    }
+}
+
 HelloMessage ToolDispatcher::hello() const {
     HelloMessage hello = m_client;
+    hello.secrets = m_secretBroker ? m_secretBroker->knownNames() : QStringList();
     hello.workspaces = m_approved;
     hello.pending = m_results.pendingIds();
     return hello;
@@ -144,6 +155,7 @@ ToolResultMessage ToolDispatcher::toResultMessage(const ExecResult& exec) {
     result.output = exec.output;
     result.truncated = exec.truncated;
     result.durationMs = exec.durationMs;
+    result.redacted = exec.redacted;
     if (result.status == ExecStatus::Error) {
         result.errorCode = protocolErrorFor(exec.errorCode);
         result.errorMessage = exec.errorMessage;
@@ -320,12 +332,17 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         finish(refusal(call.callId, ProtocolErrorCode::NoRuntime, reason));
         return;
     }
+    if (!call.secrets.isEmpty() && !m_grantedSecrets.contains(call.callId)) {
+        awaitSecrets(call);
+        return;
+    }
     ExecRequest request;
     request.callId = call.callId;
     request.sessionId = call.sessionId;
     request.workspace = canonicalFolder(call.workingDirectory);
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
+    request.secrets = m_grantedSecrets.take(call.callId);
     m_running.insert(call.callId, RunningCall{call.sessionId, 0});
     m_backendSessions.insert(call.sessionId);
     if (m_journal && !m_journal->recordStarted(call.callId)) {
@@ -336,6 +353,10 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
 }
 
 void ToolDispatcher::onCancel(const CancelMessage& cancel) {
+    if (m_awaitingSecrets.contains(cancel.callId) && m_secretBroker) {
+        m_secretBroker->cancel(cancel.callId);  // its answer ends the call as cancelled
+        return;
+    }
     if (m_running.contains(cancel.callId)) {
         qCInfo(lcBackend) << "cancel of call" << cancel.callId;
         if (m_manager) {
@@ -352,6 +373,9 @@ void ToolDispatcher::onCancel(const CancelMessage& cancel) {
 
 void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
     qCInfo(lcBackend) << "session_end" << end.sessionId;
+    if (m_secretBroker) {
+        m_secretBroker->endSession(end.sessionId);
+    }
     if (isLocalSessionId(end.sessionId)) {
         send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
                                  QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
@@ -461,6 +485,54 @@ void ToolDispatcher::onExecFinished(const ExecResult& exec) {
     finish(toResultMessage(exec));
     if (m_running.isEmpty()) {
         Q_EMIT idle();
+    }
+}
+
+void ToolDispatcher::awaitSecrets(const ToolCallMessage& call) {
+    if (m_awaitingSecrets.contains(call.callId)) {
+        qCInfo(lcBackend) << "call" << call.callId << "already waits for its secrets; not asked again";
+        return;
+    }
+    if (!m_secretBroker) {
+        finish(
+            refusal(call.callId, ProtocolErrorCode::SecretUnknown,
+                    tr("No secret named %1 is stored on this computer.").arg(call.secrets.join(QStringLiteral(", ")))));
+        return;
+    }
+    m_awaitingSecrets.insert(call.callId, call);
+    m_secretBroker->request(SecretBroker::Request{call.callId, call.sessionId, canonicalFolder(call.workingDirectory),
+                                                  call.command, call.secrets});
+}
+
+void ToolDispatcher::onSecretsAnswered(const SecretBroker::Answer& answer) {
+    const auto it = m_awaitingSecrets.find(answer.id);
+    if (it == m_awaitingSecrets.end()) {
+        return;
+    }
+    const ToolCallMessage call = *it;
+    m_awaitingSecrets.erase(it);
+    switch (answer.outcome) {
+        case SecretBroker::Outcome::Granted:
+            m_grantedSecrets.insert(call.callId, answer.values);
+            onToolCall(call);  // every check again: the folder or the runtime may have gone meanwhile
+            m_grantedSecrets.remove(call.callId);
+            return;
+        case SecretBroker::Outcome::Cancelled: {
+            ToolResultMessage result;
+            result.callId = call.callId;
+            result.status = ExecStatus::Cancelled;
+            finish(result);
+            return;
+        }
+        case SecretBroker::Outcome::Unknown:
+            qCInfo(lcBackend) << "call" << call.callId << "refused: unknown secret";
+            finish(refusal(call.callId, ProtocolErrorCode::SecretUnknown, answer.message));
+            return;
+        case SecretBroker::Outcome::Denied:
+        case SecretBroker::Outcome::Failed:
+            qCInfo(lcBackend) << "call" << call.callId << "refused: secret not approved or not readable";
+            finish(refusal(call.callId, ProtocolErrorCode::SecretDenied, answer.message));
+            return;
     }
 }
 

@@ -4,6 +4,7 @@
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
 #include "sandbox/commandexecution.h"
+#include "secrets/secretbroker.h"
 #include "support/sessionstate.h"
 
 #include <QHash>
@@ -56,6 +57,9 @@ public:
     void setApprovedWorkspaces(const QStringList& workspaces);
     QStringList approvedWorkspaces() const { return m_approved; }
     void setResultLimits(const ResultStore::Limits& limits);
+    // Who decides a call's args.secrets (SPEC §9); null: every call that asks for one gets secret_unknown.
+    // hello.secrets lists its known names.
+    void setSecretBroker(SecretBroker* broker);
     // Keeps the unacknowledged results, and which calls run, in a journal at `path` (SPEC §5 "Results survive
     // the app"): loads what an earlier run left there -- its results are kept and re-sent as after a reconnect,
     // and the calls it left running end as interrupted (error, container_failed) -- and records from then on.
@@ -139,6 +143,10 @@ private:
     // moved, replaced by a file): workspace_invalid; NotApproved: anything else.
     enum class Approval { Approved, Gone, NotApproved };
     Approval approvalOf(const QString& workingDirectory) const;
+    // SPEC §9: asks the broker for the call's secrets; the call runs (onToolCall again, with the values) only once
+    // they are granted, else it ends as secret_unknown / secret_denied, never having run.
+    void awaitSecrets(const ToolCallMessage& call);
+    void onSecretsAnswered(const SecretBroker::Answer& answer);
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
 
@@ -160,6 +168,9 @@ private:
     FlowControl m_flow;
     bool m_outputPaused = false;
     qint64 m_pauses = 0;
+    QPointer<SecretBroker> m_secretBroker;
+    QHash<QString, ToolCallMessage> m_awaitingSecrets;    // calls whose secrets are being decided
+    QHash<QString, QList<SecretValue>> m_grantedSecrets;  // granted values, until the call's ExecRequest takes them
 };
 
 }  // namespace zeus

@@ -118,6 +118,16 @@ QStringList AppleRuntime::execWithStdinArguments(const QString& container, const
     return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
 }
 
+QStringList AppleRuntime::execWithStdinArguments(const QString& container, const QStringList& command,
+                                                 const QStringList& inheritedNames) const {
+    // `container exec --env NAME`, like docker's, takes a value-less variable from the CLI's environment.
+    QStringList args{QStringLiteral("exec"), QStringLiteral("-i")};
+    for (const QString& name : inheritedNames) {
+        args << QStringLiteral("--env") << name;
+    }
+    return args << container << command;
+}
+
 QStringList AppleRuntime::logsArguments(const QString& container, int lines) const {
     return {QStringLiteral("logs"), QStringLiteral("-n"), QString::number(lines), container};
 }

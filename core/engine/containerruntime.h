@@ -60,6 +60,10 @@ public:
     // `exec -i CONTAINER COMMAND...`: the command's stdin is what the app writes to the CLI's stdin (the command
     // text travels there, never in an argument list: SPEC §3), no tty.
     virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command) const = 0;
+    // The same, with each of `names` set in the command's environment to its value in the CLI's own environment
+    // (`-e NAME`): a secret's value never appears in an argument list (SPEC §9).
+    virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command,
+                                               const QStringList& inheritedNames) const = 0;
     // The last `lines` lines of a container's log (its main process's output), also of an exited one.
     virtual QStringList logsArguments(const QString& container, int lines) const;
     // `rm -f IDS...`

@@ -73,6 +73,16 @@ QStringList OciCliRuntime::execWithStdinArguments(const QString& container, cons
     return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
 }
 
+QStringList OciCliRuntime::execWithStdinArguments(const QString& container, const QStringList& command,
+                                                  const QStringList& inheritedNames) const {
+    // docker and podman: `-e NAME` without a value takes the value from the CLI's environment.
+    QStringList args{QStringLiteral("exec"), QStringLiteral("-i")};
+    for (const QString& name : inheritedNames) {
+        args << QStringLiteral("-e") << name;
+    }
+    return args << container << command;
+}
+
 QStringList OciCliRuntime::removeArguments(const QStringList& containers) const {
     return QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + containers;
 }

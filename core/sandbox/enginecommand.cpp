@@ -111,6 +111,13 @@ void EngineCommand::start() {
     m_clock.start();
     m_process.setProgram(m_program);
     m_process.setArguments(m_arguments);
+    if (!m_extraEnvironment.isEmpty()) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const auto& [name, value] : std::as_const(m_extraEnvironment)) {
+            environment.insert(name, QString::fromUtf8(value));
+        }
+        m_process.setProcessEnvironment(environment);
+    }
 #ifdef Q_OS_UNIX
     if (m_streaming && openPipes()) {
         m_ownPipes = true;

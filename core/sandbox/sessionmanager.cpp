@@ -140,6 +140,8 @@ void SessionManager::execute(const ExecRequest& incoming) {
         new CommandExecution(request, *m_runtime, m_config.outputCapBytes,
                              m_config.effectiveTimeoutSeconds(request.timeoutSeconds), m_config.killGraceMs, this);
     execution->setImage(m_config.image);
+    addSessionSecrets(session, request.secrets);
+    execution->addRedaction(session.secrets.secrets());
     connect(execution, &CommandExecution::output, this,
             [this](const QString& callId, OutputStream stream, const QByteArray& live, const QByteArray& kept) {
                 Q_EMIT outputUtf8(callId, stream, live);
@@ -508,15 +510,16 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
         entry.kind = SessionLogEntry::Kind::Command;
         entry.time = result.started;
         entry.callId = result.callId;
-        entry.command = execution->request().command;
+        entry.command = session->secrets.redacted(execution->request().command);
         entry.durationMs = result.durationMs;
         entry.exitCode = result.exitCode;
         entry.status = result.status;
         entry.bytes = result.stdoutBytes + result.stderrBytes;
         entry.truncated = result.truncated;
-        entry.message = result.errorCode == ExecError::None
-                            ? result.errorMessage
-                            : execErrorName(result.errorCode) + QStringLiteral(": ") + result.errorMessage;
+        entry.message = session->secrets.redacted(result.errorCode == ExecError::None
+                                                      ? result.errorMessage
+                                                      : execErrorName(result.errorCode) + QStringLiteral(": ")
+                                                            + result.errorMessage);
         session->log.append(entry);
         Q_EMIT sessionLogEntryAdded(session->id, entry);
         if (session->calls.isEmpty() && session->phase == ContainerPhase::Ready && !m_shuttingDown) {
@@ -686,10 +689,28 @@ void SessionManager::logEvent(Session& session, const QString& message) {
     SessionLogEntry entry;
     entry.kind = SessionLogEntry::Kind::Event;
     entry.time = QDateTime::currentDateTimeUtc();
-    entry.message = message;
+    entry.message = session.secrets.redacted(message);
     session.log.append(entry);
-    qCInfo(lcSession) << "session" << session.id << message;
+    qCInfo(lcSession) << "session" << session.id << entry.message;
     Q_EMIT sessionLogEntryAdded(session.id, entry);
+}
+
+void SessionManager::addSessionSecrets(Session& session, const QList<SecretValue>& secrets) {
+    QList<SecretValue> added;
+    for (const SecretValue& secret : secrets) {
+        if (session.secrets.add(secret)) {
+            added.append(secret);
+        }
+    }
+    if (added.isEmpty()) {
+        return;
+    }
+    // The calls already running in this session may print what a newer one was given (through a shared file).
+    for (const QPointer<CommandExecution>& call : std::as_const(session.calls)) {
+        if (call) {
+            call->addRedaction(added);
+        }
+    }
 }
 
 void SessionManager::runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done) {

@@ -114,6 +114,9 @@ private:
         QTimer idleTimer;
         QElapsedTimer lastUsed;
         SessionLog log;
+        // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,
+        // also those started before or after, and from its log. Forgotten with the session.
+        Redactor secrets;
     };
 
     Session& sessionFor(const QString& sessionId);
@@ -134,6 +137,7 @@ private:
     void removeContainer(Session& session, const QString& reason, SessionState newState);
     void setState(Session& session, SessionState state);
     void logEvent(Session& session, const QString& message);
+    void addSessionSecrets(Session& session, const QList<SecretValue>& secrets);
     void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done);
     void maybeFinishShutdown();
 

@@ -79,6 +79,46 @@
         <source>--exec-mode must be agent or exec</source>
         <translation>--exec-mode 必须是 agent 或 exec</translation>
     </message>
+    <message>
+        <source>Store a secret in the OS keychain; its value is read from stdin.</source>
+        <translation>将一个密钥存入系统钥匙串；其值从标准输入读取。</translation>
+    </message>
+    <message>
+        <source>Delete a secret from the keychain.</source>
+        <translation>从钥匙串中删除一个密钥。</translation>
+    </message>
+    <message>
+        <source>List the names of the stored secrets.</source>
+        <translation>列出已存储密钥的名称。</translation>
+    </message>
+    <message>
+        <source>With --headless: approve the use of this secret (repeatable).</source>
+        <translation>与 --headless 一起使用：批准使用此密钥（可重复）。</translation>
+    </message>
+    <message>
+        <source>--allow-secret: %1</source>
+        <translation>--allow-secret：%1</translation>
+    </message>
+    <message>
+        <source>use one of --set-secret, --delete-secret and --list-secrets at a time</source>
+        <translation>一次只能使用 --set-secret、--delete-secret 和 --list-secrets 中的一个</translation>
+    </message>
+    <message>
+        <source>Value of %1 (not shown): </source>
+        <translation>%1 的值（不显示）：</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: no secrets are stored.</source>
+        <translation>zeus-desktop：没有存储任何密钥。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 stored in the keychain.</source>
+        <translation>zeus-desktop：密钥 %1 已存入钥匙串。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 deleted.</source>
+        <translation>zeus-desktop：密钥 %1 已删除。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::AutostartEntry</name>
@@ -972,6 +1012,10 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <source>Folder no longer exists</source>
         <translation>文件夹已不存在</translation>
     </message>
+    <message>
+        <source>Allow a secret?</source>
+        <translation>允许使用密钥？</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ImageBuilder</name>
@@ -1353,6 +1397,198 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>`container system status` failed (exit code %1): %2</source>
         <translation>`container system status` 失败（退出码 %1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretApprovalDialog</name>
+    <message>
+        <source>Allow a secret?</source>
+        <translation>允许使用密钥？</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>The value goes into this command&apos;s environment only and is redacted from its output. Without an answer within 2 minutes the command is denied.</source>
+        <translation>该值只会进入此命令的环境，并会从其输出中遮蔽。如果 2 分钟内没有回答，该命令将被拒绝。</translation>
+    </message>
+    <message>
+        <source>Allow &amp;once</source>
+        <translation>允许一次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Allow for this &amp;session</source>
+        <translation>在此会话中允许(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Always in this folder</source>
+        <translation>在此文件夹中始终允许(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>The agent asks to run a command with the secret %1.</source>
+        <translation>代理请求使用密钥 %1 运行一条命令。</translation>
+    </message>
+    <message>
+        <source>The agent asks to run a command with the secrets %1.</source>
+        <translation>代理请求使用密钥 %1 运行一条命令。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretBroker</name>
+    <message>
+        <source>No secret named %1 is stored on this computer. Stored: %2.</source>
+        <translation>此计算机上没有存储名为 %1 的密钥。已存储：%2。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The secret %1 was not approved for this command: without a user to ask, only the names given with --allow-secret are approved.</source>
+        <translation>密钥 %1 未被批准用于此命令：没有可以询问的用户时，只有通过 --allow-secret 指定的名称才被批准。</translation>
+    </message>
+    <message>
+        <source>Nobody approved the use of the secret within %1 seconds, so the command did not run.</source>
+        <translation>在 %1 秒内无人批准使用该密钥，因此命令未运行。</translation>
+    </message>
+    <message>
+        <source>The user denied the use of the secret for this command.</source>
+        <translation>用户拒绝此命令使用该密钥。</translation>
+    </message>
+    <message>
+        <source>Cancelled while waiting for the approval of a secret.</source>
+        <translation>在等待密钥批准时已取消。</translation>
+    </message>
+    <message>
+        <source>Cancelled while reading the secret from the keychain.</source>
+        <translation>在从钥匙串读取密钥时已取消。</translation>
+    </message>
+    <message>
+        <source>The secret %1 could not be read from the keychain: %2</source>
+        <translation>无法从钥匙串读取密钥 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretStore</name>
+    <message>
+        <source>A secret&apos;s name is an environment variable name: capital letters, digits and _, not starting with a digit (e.g. GITHUB_TOKEN).</source>
+        <translation>密钥名称是一个环境变量名：由大写字母、数字和 _ 组成，且不能以数字开头（例如 GITHUB_TOKEN）。</translation>
+    </message>
+    <message>
+        <source>%1 is a name the sandbox or the shell relies on; choose another.</source>
+        <translation>%1 是沙箱或 shell 依赖的名称；请选择其他名称。</translation>
+    </message>
+    <message>
+        <source>A secret must be at least %1 bytes long: a shorter one would be redacted from ordinary output.</source>
+        <translation>密钥长度至少为 %1 字节：更短的密钥会把普通输出也遮蔽掉。</translation>
+    </message>
+    <message>
+        <source>A secret may be at most %1 bytes long.</source>
+        <translation>密钥长度最多为 %1 字节。</translation>
+    </message>
+    <message>
+        <source>A secret cannot contain a NUL byte (it goes into an environment variable).</source>
+        <translation>密钥不能包含 NUL 字节（它会被放入环境变量）。</translation>
+    </message>
+    <message>
+        <source>The keychain did not answer within %1 seconds. It may be locked and waiting for its password.</source>
+        <translation>钥匙串在 %1 秒内没有响应。它可能已锁定，正在等待输入密码。</translation>
+    </message>
+    <message>
+        <source>No value is stored in the keychain for this secret.</source>
+        <translation>钥匙串中没有此密钥的值。</translation>
+    </message>
+    <message>
+        <source>The keychain is locked or access to it was denied. Unlock it and try again.</source>
+        <translation>钥匙串已锁定或访问被拒绝。请解锁后重试。</translation>
+    </message>
+    <message>
+        <source>The keychain reported an error: %1</source>
+        <translation>钥匙串报告了一个错误：%1</translation>
+    </message>
+    <message>
+        <source>No keychain is available for secrets (%1). Zeus Desktop never stores a secret in plain text: start a keyring such as GNOME Keyring or KWallet.</source>
+        <translation>没有可用于存储密钥的钥匙串（%1）。Zeus Desktop 从不以明文存储密钥：请启动 GNOME Keyring 或 KWallet 等密钥环。</translation>
+    </message>
+    <message>
+        <source>no keychain service</source>
+        <translation>没有钥匙串服务</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretsPage</name>
+    <message>
+        <source>Secrets live in the system keychain. A command gets one only when it asks for it by name and you allow it; its value is never shown to the agent and is redacted from the output.</source>
+        <translation>密钥保存在系统钥匙串中。只有当命令按名称请求且你允许时，它才能获得密钥；其值从不向代理显示，并会从输出中遮蔽。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Replace value…</source>
+        <translation>替换值(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>De&amp;lete</source>
+        <translation>删除(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Delete secret</source>
+        <translation>删除密钥</translation>
+    </message>
+    <message>
+        <source>Delete the secret %1 from the keychain?</source>
+        <translation>要从钥匙串中删除密钥 %1 吗？</translation>
+    </message>
+    <message>
+        <source>%1 is stored in the keychain.</source>
+        <translation>%1 已存入钥匙串。</translation>
+    </message>
+    <message>
+        <source>%1 was deleted.</source>
+        <translation>%1 已删除。</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Waiting for the keychain…</source>
+        <translation>正在等待钥匙串…</translation>
+    </message>
+    <message>
+        <source>Add a secret</source>
+        <translation>添加密钥</translation>
+    </message>
+    <message>
+        <source>Replace %1</source>
+        <translation>替换 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>值(&amp;V)：</translation>
     </message>
 </context>
 <context>
@@ -1785,12 +2021,20 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <source>The agent keeps one channel open per session: a command costs milliseconds instead of a new exec. Without it in the container, commands use exec and the session log says why.</source>
         <translation>代理为每个会话保持一个通道：一条命令只需几毫秒，而不是一次新的 exec。容器中没有代理时，命令使用 exec，会话日志会说明原因。</translation>
     </message>
+    <message>
+        <source>Secre&amp;ts</source>
+        <translation>密钥(&amp;T)</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ToolDispatcher</name>
     <message>
         <source>The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a file). Restore it, or approve another folder in Zeus Desktop.</source>
         <translation>已批准的文件夹 %1 在这台计算机上已不存在（已被删除、移动或被文件替换）。请恢复它，或在 Zeus Desktop 中批准另一个文件夹。</translation>
+    </message>
+    <message>
+        <source>No secret named %1 is stored on this computer.</source>
+        <translation>此计算机上没有存储名为 %1 的密钥。</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "appsettings.h"
 #include "backend/backendurl.h"
 #include "settings/networkpage.h"
+#include "settings/secretspage.h"
 #include "settings/startatlogin.h"
 #include "settings/tokenstore.h"
 
@@ -232,6 +233,16 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     }
     load();
     resize(sizeHint().expandedTo(QSize(560, 420)));
+}
+
+void SettingsDialog::setSecretStore(SecretStore* store) {
+    auto* tabs = findChild<QTabWidget*>();
+    if (!store || !tabs || findChild<SecretsPage*>()) {
+        return;
+    }
+    auto* page = new SecretsPage(m_settings, store, tabs);
+    page->setObjectName(QStringLiteral("secretsPage"));
+    tabs->insertTab(tabs->count() - 1, page, tr("Secre&ts"));
 }
 
 void SettingsDialog::setStartAtLogin(StartAtLogin* startAtLogin) {

@@ -18,6 +18,7 @@ namespace zeus {
 class AppSettings;
 class TokenStore;
 class StartAtLogin;
+class SecretStore;
 
 // The settings window (SPEC §6): backend URL and sign-in token, runtime preference, image,
 // hardening profile and limits, idle timeout, start at login, approved folders.
@@ -37,6 +38,8 @@ public:
 
     // The start-at-login switch (the app layer's; null: not available).
     void setStartAtLogin(StartAtLogin* startAtLogin);
+    // Adds the Secrets tab, whose values go to this keychain store (SPEC §9).
+    void setSecretStore(SecretStore* store);
 
     // Re-reads every field from the settings.
     void load();
