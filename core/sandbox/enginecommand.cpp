@@ -1,6 +1,7 @@
 #include "sandbox/enginecommand.h"
 
 #include "support/logging.h"
+#include "support/processrunner.h"
 
 #ifdef Q_OS_UNIX
 #include <QSocketNotifier>
@@ -110,6 +111,8 @@ void EngineCommand::start() {
     m_clock.start();
     m_process.setProgram(m_program);
     m_process.setArguments(m_arguments);
+    // The engine CLI (and what it starts) never gets the backend token or another secret of the app (SPEC §3).
+    m_process.setProcessEnvironment(ProcessRunner::childEnvironment());
 #ifdef Q_OS_UNIX
     if (m_streaming && openPipes()) {
         m_ownPipes = true;
