@@ -360,9 +360,17 @@ void SessionManager::verifyMount(const QString& sessionId, const QString& contai
             const auto seen = lines.size() == 2 ? WorkspaceApproval::parseIdentity(lines.at(1))
                                                 : std::optional<WorkspaceApproval::Identity>();
             QString problem;
-            if (!process.succeeded() || !seen) {
-                problem = QStringLiteral("the container's /workspace could not be checked (%1)")
-                              .arg(process.succeeded() ? QStringLiteral("unexpected output") : process.diagnostic());
+            if (!process.succeeded()) {
+                // The container died at start, or cannot run `sh`: the command's own exec fails next and says why
+                // (with the container's log). Nothing unapproved can be reached through a container that is not there.
+                qCInfo(lcSession).noquote()
+                    << "session" << sessionId << "/workspace could not be checked:" << process.diagnostic();
+                markReady(*s);
+                return;
+            }
+            if (!seen) {
+                // The check ran but said nothing useful (no `stat` in the image): fail closed.
+                problem = QStringLiteral("the container's /workspace could not be checked (unexpected output)");
             } else if (lines.at(0).trimmed() != hostBoot) {
                 // A VM engine: nothing to compare with. Said once per container, the mount stands.
                 logEvent(*s, QStringLiteral("The engine runs in a virtual machine: the device/inode check of "
