@@ -1,12 +1,14 @@
 #include "appsettings.h"
 
 #include "backend/backendurl.h"
+#include "engine/containerruntime.h"
 #include "sandbox/egress/egresspolicy.h"
 #include "secrets/secretstore.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
 #include <QUrl>
@@ -26,6 +28,9 @@ const QLatin1String AppSettings::kPidsLimit("sandbox/pidsLimit");
 const QLatin1String AppSettings::kMemoryMiB("sandbox/memoryMiB");
 const QLatin1String AppSettings::kCpus("sandbox/cpus");
 const QLatin1String AppSettings::kIdleTimeoutMinutes("sessions/idleTimeoutMinutes");
+const QLatin1String AppSettings::kMaxContainers("sessions/maxContainers");
+const QLatin1String AppSettings::kMaxCallsPerSession("sessions/maxCallsPerSession");
+const QLatin1String AppSettings::kMaxCallsTotal("sessions/maxCallsTotal");
 const QLatin1String AppSettings::kStartAtLogin("app/startAtLogin");
 const QLatin1String AppSettings::kRecentFolders("workspaces/recent");
 const QLatin1String AppSettings::kApprovedWorkspaces("workspaces/approved");
@@ -163,19 +168,15 @@ bool AppSettings::setRuntimePreference(const QString& value) {
 
 QString AppSettings::image() const {
     const QString value = m_settings->value(kImage).toString().trimmed();
-    return value.isEmpty() ? QStringLiteral(ZEUS_DEFAULT_IMAGE) : value;
+    // A hand-edited store is read like a typed value: "--privileged" must never reach `run` as a flag.
+    return ContainerRuntime::isSafeImageReference(value) ? value : QStringLiteral(ZEUS_DEFAULT_IMAGE);
 }
 
 bool AppSettings::setImage(const QString& reference) {
     const QString trimmed = reference.trimmed();
     // An image reference is one word; whitespace or a leading dash would be read as
     // something else by the engine's command line.
-    for (const QChar c : trimmed) {
-        if (c.isSpace() || c.category() == QChar::Other_Control) {
-            return false;
-        }
-    }
-    if (trimmed.startsWith(QLatin1Char('-'))) {
+    if (!trimmed.isEmpty() && !ContainerRuntime::isSafeImageReference(trimmed)) {
         return false;
     }
     const QString effective = trimmed.isEmpty() ? QStringLiteral(ZEUS_DEFAULT_IMAGE) : trimmed;
@@ -412,6 +413,47 @@ bool AppSettings::setIdleTimeoutMinutes(int minutes) {
     return true;
 }
 
+int AppSettings::boundedLimit(const QLatin1String& key, int fallback) const {
+    bool ok = false;
+    const int value = m_settings->value(key).toInt(&ok);
+    return ok && value >= 1 && value <= kMaxLimit ? value : fallback;
+}
+
+bool AppSettings::setBoundedLimit(const QLatin1String& key, int value, int fallback) {
+    if (value < 1 || value > kMaxLimit) {
+        return false;
+    }
+    if (boundedLimit(key, fallback) != value) {
+        m_settings->setValue(key, value);
+        Q_EMIT hardeningChanged();  // the sandbox is rebuilt with the new bounds
+    }
+    return true;
+}
+
+int AppSettings::maxContainers() const {
+    return boundedLimit(kMaxContainers, kDefaultMaxContainers);
+}
+
+bool AppSettings::setMaxContainers(int value) {
+    return setBoundedLimit(kMaxContainers, value, kDefaultMaxContainers);
+}
+
+int AppSettings::maxCallsPerSession() const {
+    return boundedLimit(kMaxCallsPerSession, kDefaultMaxCallsPerSession);
+}
+
+bool AppSettings::setMaxCallsPerSession(int value) {
+    return setBoundedLimit(kMaxCallsPerSession, value, kDefaultMaxCallsPerSession);
+}
+
+int AppSettings::maxCallsTotal() const {
+    return boundedLimit(kMaxCallsTotal, kDefaultMaxCallsTotal);
+}
+
+bool AppSettings::setMaxCallsTotal(int value) {
+    return setBoundedLimit(kMaxCallsTotal, value, kDefaultMaxCallsTotal);
+}
+
 bool AppSettings::startAtLogin() const {
     return m_settings->value(kStartAtLogin, false).toBool();
 }
@@ -471,6 +513,10 @@ bool AppSettings::approveWorkspace(const QString& path) {
             return true;
         }
     }
+    if (const QString problem = approvalProblem(canonical); !problem.isEmpty()) {
+        qCWarning(lcApp).noquote() << "workspace not approved:" << problem;
+        return false;
+    }
     if (workspaces.size() >= kMaxApprovedWorkspaces) {
         // The oldest approval goes first; the list is a convenience, not an archive.
         workspaces.removeFirst();
@@ -480,6 +526,33 @@ bool AppSettings::approveWorkspace(const QString& path) {
     qCInfo(lcApp) << "workspace approved:" << canonical;
     Q_EMIT approvedWorkspacesChanged(workspaces);
     return true;
+}
+
+QString AppSettings::approvalProblem(const QString& path) const {
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (canonical.isEmpty()) {
+        return {};
+    }
+    const QStringList workspaces = approvedWorkspaces();
+    const QString other = WorkspaceApproval::overlapping(canonical, workspaces, pathCaseSensitivity());
+    if (other.isEmpty() || samePath(other, canonical)) {
+        return {};
+    }
+    // Nested approvals let a command in the outer folder rename the inner one and put a symlink in its place.
+    const QString shownOther = QDir::toNativeSeparators(other);
+    const QString shown = QDir::toNativeSeparators(canonical);
+    if (other.size() > canonical.size()) {
+        return tr("%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved "
+                  "as well: revoke %2 first, or keep using it.")
+            .arg(shown, shownOther);
+    }
+    return tr("%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as "
+              "well: use %2, or revoke it first.")
+        .arg(shown, shownOther);
+}
+
+WorkspaceApproval::State AppSettings::approvalState(const QString& approved) {
+    return WorkspaceApproval::stateOf(approved, WorkspaceApproval::hostResolver(), pathCaseSensitivity());
 }
 
 bool AppSettings::isWorkspaceApproved(const QString& path) const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/containerspec.h"
+#include "sandbox/workspaceapproval.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -35,6 +36,9 @@ public:
     static const QLatin1String kMemoryMiB;
     static const QLatin1String kCpus;
     static const QLatin1String kIdleTimeoutMinutes;
+    static const QLatin1String kMaxContainers;
+    static const QLatin1String kMaxCallsPerSession;
+    static const QLatin1String kMaxCallsTotal;
     static const QLatin1String kStartAtLogin;
     static const QLatin1String kRecentFolders;
     static const QLatin1String kApprovedWorkspaces;
@@ -57,6 +61,11 @@ public:
     static constexpr double kMinCpus = 0.1;
     static constexpr double kMaxCpus = 256.0;
     static constexpr int kDefaultIdleTimeoutMinutes = 30;
+    // SPEC §3 "Bounded": containers alive at once, calls per session and in total.
+    static constexpr int kDefaultMaxContainers = 8;
+    static constexpr int kDefaultMaxCallsPerSession = 4;
+    static constexpr int kDefaultMaxCallsTotal = 8;
+    static constexpr int kMaxLimit = 64;
     static constexpr int kMinIdleTimeoutMinutes = 1;
     static constexpr int kMaxIdleTimeoutMinutes = 24 * 60;
 
@@ -119,6 +128,14 @@ public:
     int idleTimeoutMinutes() const;
     bool setIdleTimeoutMinutes(int minutes);
 
+    // The bounds of SPEC §3, each 1..kMaxLimit (a hand-edited value outside gives the default).
+    int maxContainers() const;
+    bool setMaxContainers(int value);
+    int maxCallsPerSession() const;
+    bool setMaxCallsPerSession(int value);
+    int maxCallsTotal() const;
+    bool setMaxCallsTotal(int value);
+
     bool startAtLogin() const;
     void setStartAtLogin(bool enabled);
 
@@ -128,9 +145,15 @@ public:
     void clearRecentFolders();
 
     // Approving is explicit: only a user action calls approveWorkspace(). The path must
-    // exist; what is stored is its canonical form (symlinks resolved).
+    // exist; what is stored is its canonical form (symlinks resolved), and from then on that string is the
+    // approval (SPEC §3 "Approvals are exact strings"). A folder inside or containing an approved one is refused
+    // (approvalProblem() says why).
     QStringList approvedWorkspaces() const;
     bool approveWorkspace(const QString& path);
+    // Why `path` cannot be approved (for the user), or empty when it can (or already is).
+    QString approvalProblem(const QString& path) const;
+    // What a stored approval is now: active, missing, or changed since approval (inactive until approved again).
+    static WorkspaceApproval::State approvalState(const QString& approved);
     bool isWorkspaceApproved(const QString& path) const;
     void revokeWorkspace(const QString& path);
 
@@ -170,6 +193,8 @@ Q_SIGNALS:
 
 private:
     QString generatedId(const QString& key);
+    int boundedLimit(const QLatin1String& key, int fallback) const;
+    bool setBoundedLimit(const QLatin1String& key, int value, int fallback);
 
     std::unique_ptr<QSettings> m_settings;
 };

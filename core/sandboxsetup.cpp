@@ -38,6 +38,9 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.memory = QString::number(settings.memoryMiB()) + QStringLiteral("m");
     config.cpus = QString::number(settings.cpus(), 'g', 4);
     config.idleTimeoutMs = settings.idleTimeoutMinutes() * 60 * 1000;
+    config.maxContainers = settings.maxContainers();
+    config.maxCallsPerSession = settings.maxCallsPerSession();
+    config.maxCallsTotal = settings.maxCallsTotal();
     config.execMode =
         execModeFromName(overrides.execMode).value_or(execModeFromName(settings.execMode()).value_or(ExecMode::Agent));
     if (overrides.outputCapBytes > 0) {

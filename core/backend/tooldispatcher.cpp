@@ -7,9 +7,6 @@
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 
-#include <QDir>
-#include <QFileInfo>
-
 #include <algorithm>
 
 namespace zeus {
@@ -50,17 +47,38 @@ void ToolDispatcher::setRuntimeReport(const RuntimeReport& runtime) {
 }
 
 void ToolDispatcher::setApprovedWorkspaces(const QStringList& workspaces) {
+    // Strings only: resolving them here would turn an approval whose component was swapped for a symlink into an
+    // approval of the symlink's target (issue: a nested approval became ~/.local/bin after a restart).
+    const QStringList before = m_approved;
     m_approved.clear();
-    m_approvedSpellings.clear();
     for (const QString& path : workspaces) {
-        if (!path.isEmpty()) {
-            m_approvedSpellings.append(QDir::cleanPath(path));
-        }
-        const QString canonical = canonicalFolder(path);
-        if (!canonical.isEmpty() && !m_approved.contains(canonical)) {
-            m_approved.append(canonical);
+        const QString lexical = WorkspaceApproval::lexicalForm(path);
+        if (!lexical.isEmpty() && !m_approved.contains(lexical)) {
+            m_approved.append(lexical);
         }
     }
+    // A revoked approval ends every session on that folder at once (SPEC §3), background jobs included: the
+    // containers are removed, not left to the idle timeout.
+    for (const QString& revoked : before) {
+        if (!m_approved.contains(revoked) && m_manager) {
+            const int ended = m_manager->endSessionsIn(revoked);
+            if (ended > 0) {
+                qCInfo(lcBackend).noquote() << "approval of" << revoked << "revoked:" << ended << "sessions ended";
+            }
+        }
+    }
+}
+
+QStringList ToolDispatcher::activeWorkspaces() const {
+    const Qt::CaseSensitivity cs =
+        WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    QStringList active;
+    for (const QString& approved : m_approved) {
+        if (WorkspaceApproval::stateOf(approved, m_resolver, cs) == WorkspaceApproval::State::Active) {
+            active.append(approved);
+        }
+    }
+    return active;
 }
 
 void ToolDispatcher::setResultLimits(const ResultStore::Limits& limits) {
@@ -120,7 +138,7 @@ void ToolDispatcher::setSecretBroker(SecretBroker* broker) {
 HelloMessage ToolDispatcher::hello() const {
     HelloMessage hello = m_client;
     hello.secrets = m_secretBroker ? m_secretBroker->knownNames() : QStringList();
-    hello.workspaces = m_approved;
+    hello.workspaces = activeWorkspaces();
     hello.pending = m_results.pendingIds();
     return hello;
 }
@@ -183,41 +201,24 @@ ProtocolErrorCode ToolDispatcher::protocolErrorFor(ExecError error) {
     return ProtocolErrorCode::ContainerFailed;  // not reached: the switch handles every value
 }
 
-QString ToolDispatcher::canonicalFolder(const QString& path) {
-    if (path.isEmpty()) {
-        return {};
-    }
-    const QFileInfo info(path);
-    if (!info.isAbsolute() || !info.isDir()) {
-        return {};
-    }
-    return QDir::cleanPath(info.canonicalFilePath());
-}
-
-ToolDispatcher::Approval ToolDispatcher::approvalOf(const QString& workingDirectory) const {
+ToolDispatcher::ApprovalCheck ToolDispatcher::approvalOf(const QString& workingDirectory) const {
     const Qt::CaseSensitivity cs =
         WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
-    const QString canonical = canonicalFolder(workingDirectory);
-    if (!canonical.isEmpty()) {
-        for (const QString& approved : m_approved) {
-            if (canonical.compare(approved, cs) == 0) {
-                return Approval::Approved;
-            }
-        }
-        return Approval::NotApproved;
+    // Lexical first: a path that names no approval is refused without a stat, a canonicalisation or a mount (a
+    // network path would leak the user's credentials or hang, an automounter would fire).
+    const QString approved = WorkspaceApproval::match(workingDirectory, m_approved, cs);
+    if (approved.isEmpty()) {
+        return {};
     }
-    // Nothing to resolve: the folder is gone. Said as such only for the exact (cleaned) spelling of an approval,
-    // or of what it resolved to when it was loaded; never for a path the user did not approve.
-    if (workingDirectory.isEmpty() || !QFileInfo(workingDirectory).isAbsolute()) {
-        return Approval::NotApproved;
+    switch (WorkspaceApproval::stateOf(approved, m_resolver, cs)) {
+        case WorkspaceApproval::State::Active:
+            return {Approval::Approved, approved};
+        case WorkspaceApproval::State::Missing:
+            return {Approval::Gone, approved};
+        case WorkspaceApproval::State::Changed:
+            return {Approval::Changed, approved};
     }
-    const QString cleaned = QDir::cleanPath(workingDirectory);
-    const auto same = [&cleaned, cs](const QString& approved) { return cleaned.compare(approved, cs) == 0; };
-    if (std::any_of(m_approved.cbegin(), m_approved.cend(), same)
-        || std::any_of(m_approvedSpellings.cbegin(), m_approvedSpellings.cend(), same)) {
-        return Approval::Gone;
-    }
-    return Approval::NotApproved;
+    return {};
 }
 
 bool ToolDispatcher::send(const QJsonObject& message) {
@@ -305,22 +306,32 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
                                  call.callId));
         return;
     }
-    const Approval approval = approvalOf(call.workingDirectory);
-    if (approval == Approval::Gone) {
+    const ApprovalCheck check = approvalOf(call.workingDirectory);
+    if (check.approval == Approval::Gone) {
         qCWarning(lcBackend) << "call" << call.callId << "refused: the approved folder no longer exists";
         finish(refusal(call.callId, ProtocolErrorCode::WorkspaceInvalid,
                        tr("The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a "
                           "file). Restore it, or approve another folder in Zeus Desktop.")
-                           .arg(QDir::cleanPath(call.workingDirectory))));
+                           .arg(check.approved)));
         return;
     }
-    if (approval != Approval::Approved) {
+    if (check.approval == Approval::Changed) {
+        qCWarning(lcBackend).noquote() << "call" << call.callId << "refused: the approved folder" << check.approved
+                                       << "changed since approval";
+        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
+                       tr("The approved folder %1 changed since it was approved (a part of its path is now a symbolic "
+                          "link to somewhere else). It stays inactive until the user approves it again in Zeus "
+                          "Desktop.")
+                           .arg(check.approved)));
+        return;
+    }
+    if (check.approval != Approval::Approved) {
         qCWarning(lcBackend) << "call" << call.callId << "refused: working directory not approved";
-        finish(
-            refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
-                    QStringLiteral("The working directory is not one the user approved in Zeus Desktop. "
-                                   "Approved: %1")
-                        .arg(m_approved.isEmpty() ? QStringLiteral("none") : m_approved.join(QStringLiteral(", ")))));
+        const QStringList active = activeWorkspaces();
+        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
+                       QStringLiteral("The working directory is not one the user approved in Zeus Desktop. "
+                                      "Approved: %1")
+                           .arg(active.isEmpty() ? QStringLiteral("none") : active.join(QStringLiteral(", ")))));
         return;
     }
     if (!m_manager) {
@@ -333,13 +344,13 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         return;
     }
     if (!call.secrets.isEmpty() && !m_grantedSecrets.contains(call.callId)) {
-        awaitSecrets(call);
+        awaitSecrets(call, check.approved);
         return;
     }
     ExecRequest request;
     request.callId = call.callId;
     request.sessionId = call.sessionId;
-    request.workspace = canonicalFolder(call.workingDirectory);
+    request.workspace = check.approved;  // the approval's string, never the backend's spelling
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
     request.secrets = m_grantedSecrets.take(call.callId);
@@ -488,7 +499,7 @@ void ToolDispatcher::onExecFinished(const ExecResult& exec) {
     }
 }
 
-void ToolDispatcher::awaitSecrets(const ToolCallMessage& call) {
+void ToolDispatcher::awaitSecrets(const ToolCallMessage& call, const QString& folder) {
     if (m_awaitingSecrets.contains(call.callId)) {
         qCInfo(lcBackend) << "call" << call.callId << "already waits for its secrets; not asked again";
         return;
@@ -500,8 +511,7 @@ void ToolDispatcher::awaitSecrets(const ToolCallMessage& call) {
         return;
     }
     m_awaitingSecrets.insert(call.callId, call);
-    m_secretBroker->request(SecretBroker::Request{call.callId, call.sessionId, canonicalFolder(call.workingDirectory),
-                                                  call.command, call.secrets});
+    m_secretBroker->request(SecretBroker::Request{call.callId, call.sessionId, folder, call.command, call.secrets});
 }
 
 void ToolDispatcher::onSecretsAnswered(const SecretBroker::Answer& answer) {

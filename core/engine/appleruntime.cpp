@@ -104,8 +104,17 @@ QStringList AppleRuntime::runArguments(const ContainerSpec& spec) const {
         args << QStringLiteral("--network") << network;
     }
     args << QStringLiteral("--mount")
-         << QStringLiteral("type=bind,source=") + spec.workspace + QStringLiteral(",target=") + containerWorkspace()
-         << QStringLiteral("--workdir") << containerWorkspace() << spec.image << QStringLiteral("sleep")
+         << QStringLiteral("type=bind,source=") + spec.workspace + QStringLiteral(",target=") + containerWorkspace();
+    for (const WorkspaceOverlay& overlay : spec.overlays) {
+        if (!overlay.directory) {
+            continue;  // the CLI binds directories only (docs/security.md says what that leaves open)
+        }
+        const QString relative = QLatin1Char('/') + overlay.path;
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=bind,source=") + spec.workspace + relative + QStringLiteral(",target=")
+                    + containerWorkspace() + relative + (overlay.readOnly ? QStringLiteral(",readonly") : QString());
+    }
+    args << QStringLiteral("--workdir") << containerWorkspace() << spec.image << QStringLiteral("sleep")
          << QStringLiteral("infinity");
     return args;
 }

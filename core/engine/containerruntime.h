@@ -109,6 +109,10 @@ public:
     // The line of a failed call's stderr that says what went wrong: the last non-empty one before the CLI's
     // "Run 'docker run --help' for more information." hint; at most 500 characters, empty when there is none.
     static QString errorLine(const QByteArray& standardError);
+    // An image reference the CLIs can only read as an image: one word, no control character, not starting with
+    // '-' (a setting "--privileged" would otherwise become a flag of `run`). Checked when the setting is read and
+    // again before every `run`.
+    static bool isSafeImageReference(const QString& reference);
     // The command a user runs to build the sandbox image (for the image_missing message): this engine's build of
     // the Dockerfile folder that `zeus-desktop --build-image` uses (ImageBuilder::locateDockerDirectory()), or that
     // command itself when this installation has no such folder. Looks at the file system.

@@ -59,8 +59,14 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
         args << QStringLiteral("--mount")
              << bindMountValue(spec.agentSource, containerAgentPath()) + QStringLiteral(",readonly");
     }
-    args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace())  //
-         << QStringLiteral("-w") << containerWorkspace()                                       //
+    args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace());
+    for (const WorkspaceOverlay& overlay : spec.overlays) {
+        const QString relative = QLatin1Char('/') + overlay.path;
+        args << QStringLiteral("--mount")
+             << bindMountValue(spec.workspace + relative, containerWorkspace() + relative)
+                    + (overlay.readOnly ? QStringLiteral(",readonly") : QString());
+    }
+    args << QStringLiteral("-w") << containerWorkspace()  //
          << spec.image << QStringLiteral("sleep") << QStringLiteral("infinity");
     return args;
 }

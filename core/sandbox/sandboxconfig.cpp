@@ -1,5 +1,8 @@
 #include "sandbox/sandboxconfig.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QtGlobal>
 
 #if defined(Q_OS_LINUX)
@@ -44,6 +47,31 @@ QStringList SandboxConfig::proxyEnvironment() const {
         // ssh (git over ssh) has no proxy variable: its ProxyCommand is the agent's own CONNECT client.
         QStringLiteral("GIT_SSH_COMMAND=ssh -o 'ProxyCommand=%1 connect %h %p'").arg(agentContainerPath()),
     };
+}
+
+QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace) {
+    const QFileInfo git(workspace + QStringLiteral("/.git"));
+    if (git.isSymLink() || !git.isDir()) {
+        return {};  // no repository here, or a worktree/submodule's .git file (docs/security.md)
+    }
+    QList<WorkspaceOverlay> overlays = {{QStringLiteral(".git"), false, true}};
+    const QString configPath = git.filePath() + QStringLiteral("/config");
+    const QString hooksPath = git.filePath() + QStringLiteral("/hooks");
+    if (!QFileInfo(configPath).isSymLink() && !QFileInfo::exists(configPath)) {
+        QFile(configPath).open(QIODevice::WriteOnly | QIODevice::NewOnly);
+    }
+    if (!QFileInfo(hooksPath).isSymLink() && !QFileInfo::exists(hooksPath)) {
+        QDir().mkdir(hooksPath);
+    }
+    const QFileInfo config(configPath);
+    if (!config.isSymLink() && config.isFile()) {
+        overlays.append({QStringLiteral(".git/config"), true, false});
+    }
+    const QFileInfo hooks(hooksPath);
+    if (!hooks.isSymLink() && hooks.isDir()) {
+        overlays.append({QStringLiteral(".git/hooks"), true, true});
+    }
+    return overlays;
 }
 
 ContainerSpec SandboxConfig::containerSpec(const QString& name, const QString& workspace,

@@ -20,6 +20,13 @@ enum class ExecMode { Agent, Exec };
 QString execModeName(ExecMode mode);  // "agent", "exec"
 std::optional<ExecMode> execModeFromName(const QString& name);
 
+// What direct mode mounts over itself in `workspace` to protect git's executable config (SPEC §3): when the
+// workspace holds a real `.git` directory, `.git` read-write (pinned: a mount point cannot be renamed away and
+// replaced by a fresh .git), then `.git/config` and `.git/hooks` read-only, each unless it is a symbolic link (the
+// engine would follow it and mount its target). A missing `.git/hooks` (empty folder) or `.git/config` (empty file)
+// is created first, so the command cannot plant one where there was none; nothing else is written.
+QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace);
+
 // Every setting of the sandbox in one plain value, filled by the composition root from
 // the user's settings and the command line. No QSettings here: the core stays testable
 // and the tests choose small limits and short timeouts.
@@ -68,6 +75,9 @@ struct SandboxConfig {
     // Concurrency: over a limit a call is refused with `busy` (never queued).
     int maxCallsPerSession = 4;
     int maxCallsTotal = 8;
+    // Containers alive at once (SPEC §3 "Bounded"): a new session over it evicts the least recently used idle
+    // session's container; with none idle the call is refused with `busy`.
+    int maxContainers = 8;
 
     // Sessions.
     int idleTimeoutMs = 30 * 60 * 1000;

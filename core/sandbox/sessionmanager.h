@@ -5,6 +5,7 @@
 #include "sandbox/egress/egressproxy.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sessionlog.h"
+#include "sandbox/workspaceapproval.h"
 #include "support/sessionstate.h"
 
 #include <QElapsedTimer>
@@ -53,6 +54,8 @@ public:
     void setOutputPaused(const QString& callId, bool paused);
     // Cancels the session's calls and removes its container.
     void endSession(const QString& sessionId);
+    // Ends every session whose container mounts `workspace` (an approval was revoked); returns how many.
+    int endSessionsIn(const QString& workspace);
     // Cancels everything and removes every container; shutdownFinished() follows.
     void shutdown();
 
@@ -67,6 +70,11 @@ public:
     // while the session has no container.
     QString execPath(const QString& sessionId) const;
     int runningCalls() const { return int(m_calls.size()); }
+    // Containers alive or being made now (never more than config().maxContainers).
+    int liveContainers() const;
+    // Ended sessions kept for their logs (the views show them); older ones are forgotten, so memory does not grow
+    // with the number of session ids a backend makes up.
+    static constexpr int kKeptEndedSessions = 32;
 
     // Egress (SPEC §8). A new policy for every session from now on (live ones too: their tunnels keep going).
     void setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow);
@@ -113,6 +121,9 @@ private:
         QStringList sessionAllow;      // "Allow for this session" rules, added to the config's policy
         QTimer idleTimer;
         QElapsedTimer lastUsed;
+        // The approved folder's device and inode, taken before `run` (Linux); compared with /workspace after it.
+        std::optional<WorkspaceApproval::Identity> expectedIdentity;
+        quint64 endedAt = 0;  // when it last stopped or failed (m_clock), for forgetting the oldest first
         SessionLog log;
         // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,
         // also those started before or after, and from its log. Forgotten with the session.
@@ -125,6 +136,9 @@ private:
     void ensureContainer(Session& session);
     void createContainer(Session& session);
     void onContainerCreated(const QString& sessionId, const QString& name, EngineCommand* process);
+    // Checks that the new container's /workspace is the approved folder; removes the container if not.
+    void verifyMount(const QString& sessionId, const QString& containerId);
+    void markReady(Session& session);
     void reportCreateFailure(const QString& sessionId, const QString& diagnostic);
     void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
     void startWaiting(Session& session);
@@ -140,6 +154,9 @@ private:
     void addSessionSecrets(Session& session, const QList<SecretValue>& secrets);
     void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done);
     void maybeFinishShutdown();
+    // Room for one more container: evicts the least recently used idle one when at the cap. False: none is idle.
+    bool makeRoomForContainer(const Session* forSession);
+    void forgetEndedSessions();
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxConfig m_config;
@@ -149,6 +166,8 @@ private:
     int m_removalsPending = 0;  // shutdown's `rm -f` calls in flight
     bool m_shuttingDown = false;
     bool m_shutdownEmitted = false;
+    quint64 m_clock = 0;
+    bool m_forgetScheduled = false;
 };
 
 }  // namespace zeus

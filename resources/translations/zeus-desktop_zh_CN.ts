@@ -121,6 +121,17 @@
     </message>
 </context>
 <context>
+    <name>zeus::AppSettings</name>
+    <message>
+        <source>%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved as well: revoke %2 first, or keep using it.</source>
+        <translation>%1 包含已批准的文件夹 %2。已批准文件夹内部或外层的文件夹不能再被批准：请先撤销 %2，或继续使用它。</translation>
+    </message>
+    <message>
+        <source>%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as well: use %2, or revoke it first.</source>
+        <translation>%1 位于已批准的文件夹 %2 之内。已批准文件夹内部或外层的文件夹不能再被批准：请使用 %2，或先撤销它。</translation>
+    </message>
+</context>
+<context>
     <name>zeus::AutostartEntry</name>
     <message>
         <source>On macOS, add %1 under System Settings › General › Login Items.</source>
@@ -2024,6 +2035,12 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>Secre&amp;ts</source>
         <translation>密钥(&amp;T)</translation>
+        <source>%1 (missing: commands for it are refused)</source>
+        <translation>%1（不存在：针对它的命令会被拒绝）</translation>
+    </message>
+    <message>
+        <source>%1 (changed since approval: inactive until approved again)</source>
+        <translation>%1（批准后已改变：重新批准前不可用）</translation>
     </message>
 </context>
 <context>
@@ -2035,6 +2052,8 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>No secret named %1 is stored on this computer.</source>
         <translation>此计算机上没有存储名为 %1 的密钥。</translation>
+        <source>The approved folder %1 changed since it was approved (a part of its path is now a symbolic link to somewhere else). It stays inactive until the user approves it again in Zeus Desktop.</source>
+        <translation>已批准的文件夹 %1 在批准后发生了改变（其路径的一部分现在是指向别处的符号链接）。在用户于 Zeus Desktop 中重新批准之前，它保持不可用。</translation>
     </message>
 </context>
 <context>
@@ -2074,6 +2093,10 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>No recent folders</source>
         <translation>没有最近的文件夹</translation>
+    </message>
+    <message>
+        <source>%1 (changed since approval)</source>
+        <translation>%1（批准后已改变）</translation>
     </message>
 </context>
 <context>
@@ -2222,10 +2245,6 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <translation>驱动器的根目录不能作为工作目录：%1</translation>
     </message>
     <message>
-        <source>%1 holds credentials (%2) and cannot be a working directory.</source>
-        <translation>%1 存放着凭据（%2），不能作为工作目录。</translation>
-    </message>
-    <message>
         <source>%1 is your home folder or contains it; choose a project folder inside it.</source>
         <translation>%1 是您的主文件夹或包含主文件夹；请选择其中的某个项目文件夹。</translation>
     </message>
@@ -2236,6 +2255,14 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>%1 is a system folder (%2) and cannot be a working directory.</source>
         <translation>%1 是系统文件夹（%2），不能作为工作目录。</translation>
+    </message>
+    <message>
+        <source>%1 is the shared temporary folder (other programs&apos; sockets are in it); choose a folder inside it.</source>
+        <translation>%1 是共享的临时文件夹（其中有其他程序的套接字）；请选择其中的某个文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 holds credentials, browser data or programs this computer runs (%2) and cannot be a working directory.</source>
+        <translation>%1 存放凭据、浏览器数据或这台计算机会运行的程序（%2），不能作为工作目录。</translation>
     </message>
 </context>
 <context>
@@ -2299,6 +2326,14 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>Approved, but the folder no longer exists: %1. Commands for it are refused (workspace_invalid) until it is back. Restore it, choose another folder, or revoke the approval in Settings.</source>
         <translation>已批准，但该文件夹已不存在：%1。在它恢复之前，针对它的命令都会被拒绝（workspace_invalid）。请恢复它、选择另一个文件夹，或在“设置”中撤销批准。</translation>
+    </message>
+    <message>
+        <source>Commands can change every file in the approved folder. Git&apos;s config and hooks are protected; build files, scripts and editor tasks are not: look at what changed before you build or open the project on this computer.</source>
+        <translation>命令可以修改已批准文件夹中的每个文件。Git 的配置和钩子受到保护；构建文件、脚本和编辑器任务则没有：在这台计算机上构建或打开项目之前，请先查看改动了什么。</translation>
+    </message>
+    <message>
+        <source>Changed since approval: %1 now leads to %2 (a part of its path was replaced by a symbolic link). Commands for it are refused until it is the approved folder again; revoke it in Settings if it should stay this way.</source>
+        <translation>批准后已改变：%1 现在指向 %2（其路径的一部分被替换成了符号链接）。在它重新成为已批准的文件夹之前，针对它的命令都会被拒绝；如果应保持现状，请在“设置”中撤销批准。</translation>
     </message>
 </context>
 </TS>

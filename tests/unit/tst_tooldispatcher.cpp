@@ -11,6 +11,7 @@
 #include "sandbox/sessionmanager.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QTcpServer>
@@ -31,7 +32,10 @@ const char kFakeEngine[] =
     "cmd=$1; shift\n"
     "case \"$cmd\" in\n"
     "  run) echo fakecontainer0123456789; exit 0 ;;\n"
-    "  exec) [ \"$1\" = -i ] && shift; shift; exec \"$@\" ;;\n"
+    "  exec) [ \"$1\" = -i ] && shift; shift\n"
+    // The app's check of /workspace after `run`: answered as an engine in a VM would (nothing to compare).
+    "    case \"$*\" in *random/boot_id*) echo not-this-kernel; echo '1 1'; exit 0 ;; esac\n"
+    "    exec \"$@\" ;;\n"
     "  rm) exit 0 ;;\n"
     "  inspect) echo '[{\"Id\":\"fakecontainer0123456789\",\"Name\":\"/f\",\"State\":{\"Status\":\"running\","
     "\"Running\":true},\"Config\":{\"Labels\":{}}}]'; exit 0 ;;\n"
@@ -349,30 +353,119 @@ private Q_SLOTS:
         QFile::remove(gone);
     }
 
-    void approvedThroughAnotherSpelling() {
+    // SPEC §3 "Approvals are exact strings": a cleaned spelling of the approval matches; a symlink to it is another
+    // path and does not (it could point anywhere by the time the engine mounts it).
+    void approvedSpellingsAreLexical() {
         auto rig = makeRig();
         QVERIFY(rig);
-        // A symlink to the approved folder, and a spelling with a trailing slash, are the same folder.
         rig->server.send(BackendServer::toolCall(QStringLiteral("l1"), QStringLiteral("s1"), QStringLiteral("pwd"),
                                                  m_dir.filePath(QStringLiteral("link-to-workspace"))));
         rig->server.send(BackendServer::toolCall(QStringLiteral("l2"), QStringLiteral("s1"), QStringLiteral("true"),
                                                  m_workspace + QLatin1Char('/')));
+        rig->server.send(BackendServer::toolCall(QStringLiteral("l3"), QStringLiteral("s1"), QStringLiteral("true"),
+                                                 m_workspace + QStringLiteral("/./sub/..")));
         QVERIFY(rig->server.waitForResult(QStringLiteral("l1"), 10000));
         QVERIFY(rig->server.waitForResult(QStringLiteral("l2"), 10000));
-        QCOMPARE(rig->server.resultsFor(QStringLiteral("l1")).first().value(QStringLiteral("status")).toString(),
-                 QStringLiteral("ok"));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("l3"), 10000));
+        const QJsonObject viaLink = rig->server.resultsFor(QStringLiteral("l1")).first();
+        QCOMPARE(viaLink.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("workspace_not_approved"));
         QCOMPARE(rig->server.resultsFor(QStringLiteral("l2")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ok"));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("l3")).first().value(QStringLiteral("status")).toString(),
                  QStringLiteral("ok"));
     }
 
-    // callStarted names the folder the call runs in (the canonical approved one, whatever the backend's
+    // Issue item 1, the attack: ~/work and ~/work/app approved (older settings), a command in ~/work runs
+    // `mv app app.o; ln -s ~/.local/bin app`. After the approvals are loaded again (a restart, any approval change)
+    // ~/.local/bin must not be approved, announced, or mounted: ~/work/app is "changed since approval".
+    void symlinkSwapOfANestedApproval() {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString root = QDir(home.path()).canonicalPath();
+        QVERIFY(QDir(root).mkpath(QStringLiteral("work/app")));
+        QVERIFY(QDir(root).mkpath(QStringLiteral(".local/bin")));
+        const QString work = root + QStringLiteral("/work");
+        const QString app = work + QStringLiteral("/app");
+        const QString bin = root + QStringLiteral("/.local/bin");
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->dispatcher->setApprovedWorkspaces({work, app});
+        QVERIFY(QDir(work).rename(QStringLiteral("app"), QStringLiteral("app.o")));
+        QVERIFY(QFile::link(bin, app));
+        rig->dispatcher->setApprovedWorkspaces({work, app});  // as after a restart
+
+        const QStringList announced = rig->dispatcher->hello().workspaces;
+        QVERIFY2(!announced.contains(bin), qPrintable(announced.join(QLatin1Char(' '))));
+        QVERIFY(!announced.contains(app));
+        QVERIFY(announced.contains(work));
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("x1"), QStringLiteral("s1"), QStringLiteral("true"), app));
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("x2"), QStringLiteral("s1"), QStringLiteral("true"), bin));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("x1"), 5000));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("x2"), 5000));
+        for (const QString& id : {QStringLiteral("x1"), QStringLiteral("x2")}) {
+            const QJsonObject error = rig->server.resultsFor(id).first().value(QStringLiteral("error")).toObject();
+            QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_not_approved"));
+        }
+        QVERIFY2(rig->server.resultsFor(QStringLiteral("x1"))
+                     .first()
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("message"))
+                     .toString()
+                     .contains(QLatin1String("changed since it was approved")),
+                 "the refusal says the approval changed");
+        QCOMPARE(started.size(), 0);
+        QCOMPARE(rig->manager->sessionIds().size(), 0);
+    }
+
+    // Issue item 6: the app touches no path the backend chose before it matched an approval. Network spellings are
+    // refused outright (on Linux `//host/...` used to be cleaned into a local path and approved); nothing that did
+    // not match an approval reaches the resolver.
+    void unmatchedPathsAreNeverResolved_data() {
+        QTest::addColumn<QString>("workingDirectory");
+        QTest::newRow("//host spelling of the approval") << QStringLiteral("/") + m_workspace;
+        QTest::newRow("UNC") << QStringLiteral("\\\\attacker\\s");
+        QTest::newRow("UNC with forward slashes") << QStringLiteral("//attacker/s");
+        QTest::newRow("automounter") << QStringLiteral("/net/attacker/share");
+        QTest::newRow("another folder") << m_other;
+        QTest::newRow("through a symlink") << m_dir.filePath(QStringLiteral("link-to-workspace"));
+    }
+    void unmatchedPathsAreNeverResolved() {
+        QFETCH(QString, workingDirectory);
+        auto rig = makeRig();
+        QVERIFY(rig);
+        QStringList resolved;
+        WorkspaceApproval::Resolver resolver;
+        const WorkspaceApproval::Resolver host = WorkspaceApproval::hostResolver();
+        resolver.canonicalDirectory = [&resolved, host](const QString& path) {
+            resolved << path;
+            return host.canonicalDirectory(path);
+        };
+        rig->dispatcher->setPathResolver(resolver);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("n1"), QStringLiteral("s1"), QStringLiteral("true"),
+                                                 workingDirectory));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("n1"), 5000));
+        const QJsonObject error =
+            rig->server.resultsFor(QStringLiteral("n1")).first().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_not_approved"));
+        for (const QString& path : std::as_const(resolved)) {
+            QCOMPARE(path, m_workspace);  // only the approval itself, for the refusal's list of approved folders
+        }
+        QCOMPARE(rig->manager->sessionIds().size(), 0);
+    }
+
+    // callStarted names the folder the call runs in (the approval's own string, whatever the backend's
     // spelling), so a view needs no second look at the message; a refused call never starts.
     void callStartedCarriesTheWorkspace_data() {
         QTest::addColumn<QString>("workingDirectory");
         QTest::addColumn<bool>("started");
         QTest::newRow("canonical") << m_workspace << true;
         QTest::newRow("trailing slash") << m_workspace + QLatin1Char('/') << true;
-        QTest::newRow("through a symlink") << m_dir.filePath(QStringLiteral("link-to-workspace")) << true;
+        QTest::newRow("through a symlink") << m_dir.filePath(QStringLiteral("link-to-workspace")) << false;
         QTest::newRow("not approved") << m_other << false;
         QTest::newRow("missing") << m_dir.filePath(QStringLiteral("missing")) << false;
     }
@@ -734,6 +827,31 @@ private Q_SLOTS:
         rig->server.send(
             BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), QStringLiteral("zz")));
         QVERIFY(rig->server.waitFor(stopped(QStringLiteral("zz")), 5000, before));
+    }
+
+    // Issue item 8: revoking an approval ends every session on that folder within 2 s (the container is removed,
+    // background loops with it), not at the idle timeout; the backend hears the result and session_state stopped.
+    void revokingAnApprovalEndsItsSessions() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("rv1"), QStringLiteral("s-rv"),
+                                                 QStringLiteral("sleep 30"), m_workspace));
+        QTRY_COMPARE(rig->dispatcher->runningCalls(), 1);
+        QTRY_COMPARE(rig->manager->runningCalls(), 1);
+        QElapsedTimer clock;
+        clock.start();
+        rig->dispatcher->setApprovedWorkspaces({m_other});  // the user revoked the workspace
+        QVERIFY(rig->server.waitForResult(QStringLiteral("rv1"), 2000));
+        QVERIFY(clock.elapsed() < 2000);
+        QCOMPARE(rig->manager->sessionState(QStringLiteral("s-rv")), SessionState::Stopped);
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("session_state")
+                       && m.value(QStringLiteral("session_id")).toString() == QLatin1String("s-rv")
+                       && m.value(QStringLiteral("state")).toString() == QLatin1String("stopped");
+            },
+            2000));
+        rig->dispatcher->setApprovedWorkspaces({m_workspace});
     }
 
     // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and

@@ -287,7 +287,19 @@ void SettingsDialog::load() {
 void SettingsDialog::reloadApproved() {
     m_approved->clear();
     for (const QString& path : m_settings->approvedWorkspaces()) {
-        auto* item = new QListWidgetItem(QDir::toNativeSeparators(path), m_approved);
+        QString label = QDir::toNativeSeparators(path);
+        switch (AppSettings::approvalState(path)) {
+            case WorkspaceApproval::State::Active:
+                break;
+            case WorkspaceApproval::State::Missing:
+                label = tr("%1 (missing: commands for it are refused)").arg(label);
+                break;
+            case WorkspaceApproval::State::Changed:
+                // Part of its path is a symlink now: not the folder the user approved.
+                label = tr("%1 (changed since approval: inactive until approved again)").arg(label);
+                break;
+        }
+        auto* item = new QListWidgetItem(label, m_approved);
         item->setData(Qt::UserRole, path);
     }
     if (m_approved->count() == 0) {
