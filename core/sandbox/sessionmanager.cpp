@@ -424,7 +424,9 @@ void SessionManager::onContainerCreated(const QString& sessionId, const QString&
     }
     if (created) {
         session->containerId = id;
-        if (session->expectedIdentity) {
+        // Apple's containers always run in a VM, where a shared folder's device and inode say nothing about the
+        // host's: the check would cost an exec per container and could never compare (docs/security.md).
+        if (session->expectedIdentity && m_runtime->kind() != RuntimeKind::Apple) {
             verifyMount(sessionId, id);  // still Creating until /workspace is known to be the approved folder
             return;
         }

@@ -119,6 +119,42 @@
         <source>zeus-desktop: secret %1 deleted.</source>
         <translation>zeus-desktop：密钥 %1 已删除。</translation>
     </message>
+    <message>
+        <source>The sandbox&apos;s network: allowlist (default), none or open.</source>
+        <translation>沙箱的网络：allowlist（默认，允许列表）、none（无网络）或 open（开放）。</translation>
+    </message>
+    <message>
+        <source>Allow a host through the allowlist (example.com, *.example.com, host:port, an address or a CIDR block); repeatable.</source>
+        <translation>允许某个主机通过允许列表（example.com、*.example.com、主机:端口、地址或 CIDR 网段）；可重复。</translation>
+    </message>
+    <message>
+        <source>Deny a host, whatever allows it; repeatable.</source>
+        <translation>拒绝某个主机，无论是否有规则允许它；可重复。</translation>
+    </message>
+    <message>
+        <source>The allowlist&apos;s preset: dev (package registries, GitHub) or locked.</source>
+        <translation>允许列表的预设：dev（软件包仓库、GitHub）或 locked（锁定）。</translation>
+    </message>
+    <message>
+        <source>Use this address for a host and port (HOST:PORT:ADDRESS); repeatable.</source>
+        <translation>为某个主机和端口使用此地址（主机:端口:地址）；可重复。</translation>
+    </message>
+    <message>
+        <source>--network must be allowlist, none or open</source>
+        <translation>--network 必须是 allowlist、none 或 open</translation>
+    </message>
+    <message>
+        <source>--network-preset must be dev or locked</source>
+        <translation>--network-preset 必须是 dev 或 locked</translation>
+    </message>
+    <message>
+        <source>--allow-host/--deny-host: %1</source>
+        <translation>--allow-host/--deny-host：%1</translation>
+    </message>
+    <message>
+        <source>--resolve: %1</source>
+        <translation>--resolve：%1</translation>
+    </message>
 </context>
 <context>
     <name>zeus::AppSettings</name>
@@ -404,6 +440,10 @@
     <message>
         <source>C&amp;hoose Folder…</source>
         <translation>选择文件夹(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Net&amp;work</source>
+        <translation>网络(&amp;W)</translation>
     </message>
 </context>
 <context>
@@ -824,6 +864,38 @@ History:
         <source>ok (version %1, %2)</source>
         <translation>正常（版本 %1，%2）</translation>
     </message>
+    <message>
+        <source>open: the container has the engine&apos;s whole network (the local network, cloud metadata, any host). Nothing is filtered.</source>
+        <translation>open：容器拥有引擎的全部网络（局域网、云元数据、任意主机），不做任何过滤。</translation>
+    </message>
+    <message>
+        <source>none: the container has no network at all.</source>
+        <translation>none：容器完全没有网络。</translation>
+    </message>
+    <message>
+        <source>allowlist: no network but the app&apos;s proxy; preset %1 (%2 hosts), %3 allow and %4 deny rules of your own.</source>
+        <translation>allowlist：除应用的代理外没有网络；预设 %1（%2 个主机），您自己的允许规则 %3 条、拒绝规则 %4 条。</translation>
+    </message>
+    <message>
+        <source>Commands run with plain exec: without the sandbox agent nothing gets out at all.</source>
+        <translation>命令以普通 exec 方式运行：没有沙箱代理时，任何连接都无法出去。</translation>
+    </message>
+    <message>
+        <source>Allow: %1</source>
+        <translation>允许：%1</translation>
+    </message>
+    <message>
+        <source>Deny: %1</source>
+        <translation>拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Resolve: %1</source>
+        <translation>解析：%1</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>
@@ -1026,6 +1098,14 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>Allow a secret?</source>
         <translation>允许使用密钥？</translation>
+    </message>
+    <message>
+        <source>Blocked: %1:%2</source>
+        <translation>已拦截：%1:%2</translation>
+    </message>
+    <message>
+        <source>A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). Click to allow it once, for this session, or always for this folder.</source>
+        <translation>会话 %1 中的一条命令试图访问 %2:%3，网络允许列表不允许该访问（%4）。点击可允许一次、在此会话中允许，或始终对此文件夹允许。</translation>
     </message>
 </context>
 <context>
@@ -1234,6 +1314,160 @@ Approve the folder in the dashboard if the agent should work there.</source>
     <message>
         <source>Commands run in a container that sees only %1 (mounted at /workspace). No backend is involved.</source>
         <translation>命令在只能看到 %1（挂载于 /workspace）的容器中运行，不涉及后端。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::NetworkPage</name>
+    <message>
+        <source>As the profile says (Standard: allowlist, Hardened: none)</source>
+        <translation>按加固配置决定（标准：允许列表，加固：无网络）</translation>
+    </message>
+    <message>
+        <source>Allowlist: only the hosts below, through the app&apos;s proxy</source>
+        <translation>允许列表：仅限下列主机，经由应用的代理</translation>
+    </message>
+    <message>
+        <source>None: no network at all</source>
+        <translation>无：完全没有网络</translation>
+    </message>
+    <message>
+        <source>Open: the engine&apos;s whole network, unfiltered</source>
+        <translation>开放：引擎的全部网络，不做过滤</translation>
+    </message>
+    <message>
+        <source>&amp;Network:</source>
+        <translation>网络(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Developer (package registries, GitHub)</source>
+        <translation>开发者（软件包仓库、GitHub）</translation>
+    </message>
+    <message>
+        <source>Locked (only your own rules)</source>
+        <translation>锁定（仅限您自己的规则）</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>预设(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>example.com
+*.example.com
+host.example:8443</source>
+        <translation>example.com
+*.example.com
+host.example:8443</translation>
+    </message>
+    <message>
+        <source>&amp;Allow:</source>
+        <translation>允许(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Deny wins over any allow rule</source>
+        <translation>拒绝规则优先于任何允许规则</translation>
+    </message>
+    <message>
+        <source>&amp;Deny:</source>
+        <translation>拒绝(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>HOST:PORT:ADDRESS (like curl --resolve)</source>
+        <translation>主机:端口:地址（与 curl --resolve 相同）</translation>
+    </message>
+    <message>
+        <source>&amp;Resolve:</source>
+        <translation>解析(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>host or host:port</source>
+        <translation>主机或 主机:端口</translation>
+    </message>
+    <message>
+        <source>C&amp;heck a host:</source>
+        <translation>检查主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>A host name that resolves to a private, loopback or link-local address is refused unless an address rule or a resolve entry names that address. Rule changes apply to running sessions at once.</source>
+        <translation>解析到私有、回环或链路本地地址的主机名会被拒绝，除非有地址规则或解析条目指明该地址。规则的更改会立即应用到正在运行的会话。</translation>
+    </message>
+    <message>
+        <source>Nothing is allowed but your own rules.</source>
+        <translation>除您自己的规则外，不允许任何主机。</translation>
+    </message>
+    <message>
+        <source>Allows: %1</source>
+        <translation>允许：%1</translation>
+    </message>
+    <message>
+        <source>Type a host to see which rule decides it.</source>
+        <translation>输入一个主机，查看由哪条规则决定。</translation>
+    </message>
+    <message>
+        <source>✔ %1:%2 is allowed (%3).</source>
+        <translation>✔ %1:%2 被允许（%3）。</translation>
+    </message>
+    <message>
+        <source>✘ %1:%2 is denied (%3).</source>
+        <translation>✘ %1:%2 被拒绝（%3）。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::NetworkPanel</name>
+    <message>
+        <source>No connection attempts yet. With the allowlist, every host a command asks for shows up here with the rule that decided it.</source>
+        <translation>尚无连接尝试。使用允许列表时，命令请求的每个主机都会显示在这里，并附上做出决定的规则。</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>最近一次</translation>
+    </message>
+    <message>
+        <source>Network policy log</source>
+        <translation>网络策略日志</translation>
+    </message>
+    <message>
+        <source>Allow &amp;Once</source>
+        <translation>允许一次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Allow for This &amp;Session</source>
+        <translation>在此会话中允许(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Always Allow for This &amp;Folder</source>
+        <translation>始终对此文件夹允许(&amp;F)</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>已允许</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
     </message>
 </context>
 <context>
@@ -2033,14 +2267,20 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <translation>代理为每个会话保持一个通道：一条命令只需几毫秒，而不是一次新的 exec。容器中没有代理时，命令使用 exec，会话日志会说明原因。</translation>
     </message>
     <message>
-        <source>Secre&amp;ts</source>
-        <translation>密钥(&amp;T)</translation>
         <source>%1 (missing: commands for it are refused)</source>
         <translation>%1（不存在：针对它的命令会被拒绝）</translation>
     </message>
     <message>
         <source>%1 (changed since approval: inactive until approved again)</source>
         <translation>%1（批准后已改变：重新批准前不可用）</translation>
+    </message>
+    <message>
+        <source>&amp;Network</source>
+        <translation>网络(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Secre&amp;ts</source>
+        <translation>密钥(&amp;T)</translation>
     </message>
 </context>
 <context>
@@ -2050,10 +2290,12 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <translation>已批准的文件夹 %1 在这台计算机上已不存在（已被删除、移动或被文件替换）。请恢复它，或在 Zeus Desktop 中批准另一个文件夹。</translation>
     </message>
     <message>
-        <source>No secret named %1 is stored on this computer.</source>
-        <translation>此计算机上没有存储名为 %1 的密钥。</translation>
         <source>The approved folder %1 changed since it was approved (a part of its path is now a symbolic link to somewhere else). It stays inactive until the user approves it again in Zeus Desktop.</source>
         <translation>已批准的文件夹 %1 在批准后发生了改变（其路径的一部分现在是指向别处的符号链接）。在用户于 Zeus Desktop 中重新批准之前，它保持不可用。</translation>
+    </message>
+    <message>
+        <source>No secret named %1 is stored on this computer.</source>
+        <translation>这台计算机上没有存储名为 %1 的密钥。</translation>
     </message>
 </context>
 <context>

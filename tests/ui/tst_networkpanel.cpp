@@ -123,6 +123,38 @@ private Q_SLOTS:
         QCOMPARE(NetworkPanel::ruleFor(QStringLiteral("::1"), 8080), QStringLiteral("[::1]:8080"));
     }
 
+    void screenshot() {
+        const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
+        if (shots.isEmpty()) {
+            QSKIP("set ZEUS_SCREENSHOT_DIR to save screenshots");
+        }
+        QVERIFY(
+            m_settings->setAllowedHosts({QStringLiteral("intranet.example"), QStringLiteral("*.corp.example:8443")}));
+        QVERIFY(m_settings->setDeniedHosts({QStringLiteral("raw.githubusercontent.com")}));
+        NetworkPage page(m_settings.get());
+        page.findChild<QLineEdit*>(QStringLiteral("checkHost"))->setText(QStringLiteral("pypi.org"));
+        page.resize(640, 560);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.grab().save(shots + QStringLiteral("/settings-network.png")));
+        NetworkPanel panel;
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("registry.npmjs.org"), 443, true,
+                        QStringLiteral("preset dev: registry.npmjs.org"), QStringLiteral("connected to 104.16.1.34"),
+                        now});
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("evil.example"), 443, false,
+                        QStringLiteral("no rule"), QString(), now});
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("evil.example"), 443, false,
+                        QStringLiteral("no rule"), QString(), now});
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("metadata.internal"), 80, false,
+                        QStringLiteral("cloud metadata address 169.254.169.254"), QString(), now});
+        panel.findChild<QTableWidget*>(QStringLiteral("policyLog"))->selectRow(1);
+        panel.resize(820, 360);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.grab().save(shots + QStringLiteral("/dashboard-network.png")));
+    }
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<AppSettings> m_settings;
