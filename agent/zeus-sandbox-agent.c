@@ -23,6 +23,8 @@
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +40,9 @@ enum {
     MAX_IN_PAYLOAD = 1 << 20,
     MAX_CHUNK = 32768,
     WINDOW0 = 256 * 1024,
+    /* What the app may send on a tunnel before the agent wrote it to the client: a download's window. Wider
+     * than a call's because a download is the bulk of egress; it is buffered here, inside the container. */
+    TUNNEL_IN_WINDOW = 2 * 1024 * 1024,
     MAX_CALLS = 64,
     /* One environment string may hold at most MAX_ARG_STRLEN (32 pages) bytes: a long command
      * travels in several variables of at most this size. */
@@ -46,7 +51,13 @@ enum {
     OUTQ_SOFT = 1 << 20,
     SWEEP_RETRY_MS = 5,
     SWEEP_GIVE_UP_MS = 5000,
+    /* Egress tunnels (SPEC §8): accepted connections on the proxy listeners, ids chosen here. */
+    MAX_TUNNELS = 256,
+    MAX_LISTENERS = 4,
+    PROXY_PORT = 3128,
+    CONNECT_HEAD_MAX = 8192,
 };
+#define TUNNEL_BIT 0x80000000u
 
 enum {
     T_EXEC = 0x02,
@@ -55,6 +66,9 @@ enum {
     T_STOP = 0x05,
     T_WINDOW = 0x06,
     T_CLOSE = 0x07,
+    T_LISTEN = 0x08,
+    T_TDATA = 0x09,
+    T_TCLOSE = 0x0A,
     T_HELLO = 0x81,
     T_STARTED = 0x82,
     T_STDOUT = 0x83,
@@ -62,6 +76,10 @@ enum {
     T_EXIT = 0x85,
     T_ERROR = 0x86,
     T_WINDOW_OUT = 0x87,
+    T_TOPEN = 0x88,
+    T_TDATA_OUT = 0x89,
+    T_TCLOSED = 0x8A,
+    T_LISTENING = 0x8B,
 };
 
 enum { REASON_SELF = 0, REASON_TIMEOUT = 1, REASON_STOP = 2 };
@@ -89,6 +107,27 @@ struct call {
 };
 
 static struct call calls[MAX_CALLS];
+
+/* One accepted connection on a proxy listener: bytes both ways, nothing read from them. */
+struct tunnel {
+    int used;
+    uint32_t id;
+    int fd;
+    uint64_t window; /* bytes we may still send to the app */
+    unsigned char* inq;
+    size_t inlen;
+    uint32_t in_credit; /* bytes the app may still send us */
+    int in_eof;         /* the app said its side is done: shut our write side once inq is written */
+    int wr_shut, rd_eof;
+};
+
+static struct tunnel tunnels[MAX_TUNNELS];
+static uint32_t next_tunnel = 1;
+static struct {
+    int fd;
+    uint32_t kind;
+} listeners[MAX_LISTENERS];
+static int nlisteners;
 static int sigfd = -1;
 static int in_open = 1;
 static pid_t self_pid;
@@ -890,12 +929,219 @@ static void protocol_error(const char* msg) {
     shutdown_all(1, 1);
 }
 
+/* ---- egress tunnels --------------------------------------------------------------------- */
+
+static struct tunnel* find_tunnel(uint32_t id) {
+    for (int i = 0; i < MAX_TUNNELS; i++) {
+        if (tunnels[i].used && tunnels[i].id == id) {
+            return &tunnels[i];
+        }
+    }
+    return NULL;
+}
+
+static void free_tunnel(struct tunnel* t) {
+    close_fd(&t->fd);
+    free(t->inq);
+    memset(t, 0, sizeof *t);
+    t->fd = -1;
+}
+
+/* The connection is over (an error, or both directions done): say so once and forget it. */
+static void end_tunnel(struct tunnel* t) {
+    put_frame(T_TCLOSED, t->id, NULL, 0);
+    free_tunnel(t);
+}
+
+static void do_listen(const unsigned char* p, size_t n) {
+    if (n != 8) {
+        protocol_error("bad listen frame");
+    }
+    uint32_t port = get32(p), kind = get32(p + 4);
+    if (port == 0 || port > 65535 || kind == 0) {
+        protocol_error("bad listen frame");
+    }
+    unsigned char reply[8];
+    put32(reply, port);
+    int err = 0;
+    int fd = -1;
+    if (nlisteners == MAX_LISTENERS) {
+        err = EMFILE;
+    } else {
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        int one = 1;
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+            bind(fd, (struct sockaddr*)&a, sizeof a) != 0 || listen(fd, 128) != 0) {
+            err = errno ? errno : EINVAL;
+            if (fd >= 0) {
+                close(fd);
+            }
+            fd = -1;
+        }
+    }
+    if (fd >= 0) {
+        listeners[nlisteners].fd = fd;
+        listeners[nlisteners].kind = kind;
+        nlisteners++;
+    }
+    put32(reply + 4, (uint32_t)err);
+    put_frame(T_LISTENING, 0, reply, sizeof reply);
+}
+
+static void accept_tunnel(int k) {
+    for (;;) {
+        int fd = accept4(listeners[k].fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            return; /* EAGAIN, or the client gave up already */
+        }
+        struct tunnel* t = NULL;
+        for (int i = 0; i < MAX_TUNNELS && !t; i++) {
+            if (!tunnels[i].used) {
+                t = &tunnels[i];
+            }
+        }
+        if (!t) {
+            close(fd); /* over the limit: the client sees the connection reset */
+            note("too many tunnels: a connection was refused");
+            return;
+        }
+        memset(t, 0, sizeof *t);
+        t->used = 1;
+        t->id = TUNNEL_BIT | next_tunnel;
+        next_tunnel = next_tunnel == 0x7fffffffu ? 1 : next_tunnel + 1;
+        t->fd = fd;
+        t->window = WINDOW0;
+        t->in_credit = TUNNEL_IN_WINDOW;
+        unsigned char b[4];
+        put32(b, listeners[k].kind);
+        put_frame(T_TOPEN, t->id, b, sizeof b);
+    }
+}
+
+/* Reads one chunk of a tunnel's socket into a frame, as its window allows. */
+static void tunnel_pump(struct tunnel* t) {
+    size_t want = MAX_CHUNK;
+    if (want > t->window) {
+        want = (size_t)t->window;
+    }
+    if (want == 0 || t->rd_eof) {
+        return;
+    }
+    unsigned char* p = outq_reserve(HDR + want);
+    ssize_t n;
+    do {
+        n = read(t->fd, p + HDR, want);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0) {
+        put_header(p, (uint32_t)n, T_TDATA_OUT, t->id);
+        outq.len += HDR + (size_t)n;
+        t->window -= (uint64_t)n;
+    } else if (n == 0) {
+        t->rd_eof = 1;
+        put_frame(T_TDATA_OUT, t->id, NULL, 0); /* an empty frame: the client is done sending */
+        if (t->wr_shut) {
+            end_tunnel(t);
+        }
+    } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        end_tunnel(t);
+    }
+}
+
+static void tunnel_feed(struct tunnel* t) {
+    size_t done = 0;
+    while (done < t->inlen) {
+        ssize_t n = write(t->fd, t->inq + done, t->inlen - done);
+        if (n > 0) {
+            done += (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            break;
+        } else {
+            end_tunnel(t);
+            return;
+        }
+    }
+    if (done > 0) {
+        memmove(t->inq, t->inq + done, t->inlen - done);
+        t->inlen -= done;
+        t->in_credit += (uint32_t)done;
+        put_u32_frame(T_WINDOW_OUT, t->id, (uint32_t)done);
+    }
+    if (t->inlen == 0 && t->in_eof && !t->wr_shut) {
+        shutdown(t->fd, SHUT_WR);
+        t->wr_shut = 1;
+        if (t->rd_eof) {
+            end_tunnel(t);
+        }
+    }
+}
+
+static void tunnel_frame(uint8_t type, uint32_t ch, const unsigned char* p, size_t n) {
+    struct tunnel* t = find_tunnel(ch);
+    if (type == T_TCLOSE) {
+        if (n != 0) {
+            protocol_error("bad tunnel close frame");
+        }
+        if (t) {
+            free_tunnel(t); /* the app is done with it: no `closed` follows */
+        }
+        return;
+    }
+    if (type == T_WINDOW) {
+        if (n != 4) {
+            protocol_error("bad frame length");
+        }
+        if (t) {
+            t->window += get32(p);
+        }
+        return;
+    }
+    if (type != T_TDATA) {
+        protocol_error("a call's frame on a tunnel");
+    }
+    if (!t) {
+        return; /* it crossed our `closed` on the pipe */
+    }
+    if (t->in_eof) {
+        protocol_error("tunnel data after its end");
+    }
+    if (n > t->in_credit) {
+        protocol_error("tunnel data beyond the window");
+    }
+    if (n == 0) {
+        t->in_eof = 1;
+    } else {
+        t->inq = xrealloc(t->inq, t->inlen + n);
+        memcpy(t->inq + t->inlen, p, n);
+        t->inlen += n;
+        t->in_credit -= (uint32_t)n;
+    }
+    tunnel_feed(t);
+}
+
 static void handle_frame(uint8_t type, uint32_t ch, const unsigned char* p, size_t n) {
     if (type == T_CLOSE) {
         if (ch != 0 || n != 0) {
             protocol_error("bad close frame");
         }
         shutdown_all(0, 1);
+    }
+    if (type == T_LISTEN) {
+        if (ch != 0) {
+            protocol_error("listen on a channel");
+        }
+        do_listen(p, n);
+        return;
+    }
+    if (ch & TUNNEL_BIT) {
+        tunnel_frame(type, ch, p, n);
+        return;
+    }
+    if (type == T_TDATA || type == T_TCLOSE) {
+        protocol_error("a tunnel frame on a call's channel");
     }
     if (ch == 0) {
         protocol_error("a call's frame on channel 0");
@@ -972,7 +1218,7 @@ static void read_input(void) {
         if (len > MAX_IN_PAYLOAD) {
             protocol_error("frame over the size limit");
         }
-        if (type < T_EXEC || type > T_CLOSE) {
+        if (type < T_EXEC || type > T_TCLOSE) {
             protocol_error("unknown frame type");
         }
         if (inlen - off < HDR + (size_t)len) {
@@ -1027,16 +1273,141 @@ static void shutdown_all(int code, int send_frames) {
     exit(code);
 }
 
+/* ---- connect HOST PORT ------------------------------------------------------------------ */
+
+/* `zeus-sandbox-agent connect HOST PORT`: a ProxyCommand for ssh (GIT_SSH_COMMAND). It asks the
+ * agent's HTTP proxy on 127.0.0.1:3128 for a CONNECT tunnel and then relays stdin and stdout to
+ * it. Whether HOST may be reached is the app's decision, made behind the proxy, as for curl. */
+static int write_all(int fd, const char* p, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int run_connect(const char* host, const char* port) {
+    size_t hl = strlen(host);
+    if (hl == 0 || hl > 253 || strlen(port) == 0 || strlen(port) > 5 || strspn(port, "0123456789") != strlen(port)) {
+        fprintf(stderr, "zeus-sandbox-agent connect: bad host or port\n");
+        return 2;
+    }
+    for (size_t i = 0; i < hl; i++) {
+        unsigned char c = (unsigned char)host[i];
+        if (c <= ' ' || c == 0x7f || c == '/' || c == '@' || c == '[' || c == ']') {
+            fprintf(stderr, "zeus-sandbox-agent connect: bad host\n");
+            return 2;
+        }
+    }
+    signal(SIGPIPE, SIG_IGN);
+    /* The port is fixed in a container; the override is for the agent's own tests on a host. */
+    int proxy_port = PROXY_PORT;
+    const char* override = getenv("ZEUS_EGRESS_PROXY_PORT");
+    if (override && atoi(override) > 0 && atoi(override) < 65536) {
+        proxy_port = atoi(override);
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)proxy_port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr*)&a, sizeof a) != 0) {
+        fprintf(stderr, "zeus-sandbox-agent connect: no egress proxy on 127.0.0.1:%d (the network policy is not allowlist)\n",
+                proxy_port);
+        return 1;
+    }
+    const int v6 = strchr(host, ':') != NULL;
+    char req[600];
+    int len = snprintf(req, sizeof req, "CONNECT %s%s%s:%s HTTP/1.1\r\nHost: %s%s%s:%s\r\n\r\n", v6 ? "[" : "", host,
+                       v6 ? "]" : "", port, v6 ? "[" : "", host, v6 ? "]" : "", port);
+    if (len <= 0 || (size_t)len >= sizeof req || write_all(fd, req, (size_t)len) != 0) {
+        fprintf(stderr, "zeus-sandbox-agent connect: the proxy closed the connection\n");
+        return 1;
+    }
+    /* The response head, byte by byte: nothing after it may be swallowed. */
+    char head[CONNECT_HEAD_MAX + 1];
+    size_t got = 0;
+    while (got < CONNECT_HEAD_MAX) {
+        ssize_t r = read(fd, head + got, 1);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            break;
+        }
+        got++;
+        if (got >= 4 && memcmp(head + got - 4, "\r\n\r\n", 4) == 0) {
+            break;
+        }
+    }
+    head[got] = 0;
+    if (got < 12 || strncmp(head, "HTTP/1.", 7) != 0 || strncmp(head + 9, "200", 3) != 0) {
+        char* eol = strstr(head, "\r\n");
+        if (eol) {
+            *eol = 0;
+        }
+        fprintf(stderr, "zeus-sandbox-agent connect: %s:%s refused by the egress proxy (%s)\n", host, port,
+                got ? head : "no answer");
+        return 1;
+    }
+    /* Relay until both directions are done. */
+    unsigned char buf[MAX_CHUNK];
+    int in_open_ = 1, sock_open = 1;
+    while (sock_open) {
+        struct pollfd p[2] = {{.fd = in_open_ ? 0 : -1, .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return 1;
+        }
+        if (p[0].revents) {
+            ssize_t r = read(0, buf, sizeof buf);
+            if (r > 0) {
+                if (write_all(fd, (const char*)buf, (size_t)r) != 0) {
+                    return 1;
+                }
+            } else if (r == 0 || errno != EINTR) {
+                in_open_ = 0;
+                shutdown(fd, SHUT_WR);
+            }
+        }
+        if (p[1].revents) {
+            ssize_t r = read(fd, buf, sizeof buf);
+            if (r > 0) {
+                if (write_all(1, (const char*)buf, (size_t)r) != 0) {
+                    return 1;
+                }
+            } else if (r == 0 || errno != EINTR) {
+                sock_open = 0;
+            }
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
         printf("zeus-sandbox-agent %s\n", ZEUS_AGENT_VERSION);
         return 0;
     }
+    if (argc == 4 && strcmp(argv[1], "connect") == 0) {
+        return run_connect(argv[2], argv[3]);
+    }
     if (argc != 1) {
         fprintf(stderr,
-                "usage: zeus-sandbox-agent [--version]\n"
-                "Speaks the framed protocol of docs/agent-protocol.md on stdin and stdout.\n");
+                "usage: zeus-sandbox-agent [--version | connect HOST PORT]\n"
+                "Speaks the framed protocol of docs/agent-protocol.md on stdin and stdout;\n"
+                "`connect` is an ssh ProxyCommand through the egress proxy on 127.0.0.1:3128.\n");
         return 2;
+    }
+    for (int i = 0; i < MAX_TUNNELS; i++) {
+        tunnels[i].fd = -1;
     }
     self_pid = getpid();
     signal(SIGPIPE, SIG_IGN);
@@ -1059,13 +1430,15 @@ int main(int argc, char** argv) {
     fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK);
 
     unsigned char hello[4 + sizeof ZEUS_AGENT_VERSION - 1];
-    put32(hello, 1);
+    put32(hello, 2);
     memcpy(hello + 4, ZEUS_AGENT_VERSION, sizeof ZEUS_AGENT_VERSION - 1);
     put_frame(T_HELLO, 0, hello, sizeof hello);
 
-    struct pollfd pfd[3 + 3 * MAX_CALLS];
-    struct call* owner[3 + 3 * MAX_CALLS];
-    int kind[3 + 3 * MAX_CALLS];
+    enum { NPOLL = 3 + 3 * MAX_CALLS + MAX_LISTENERS + MAX_TUNNELS };
+    static struct pollfd pfd[NPOLL];
+    static struct call* owner[NPOLL];
+    static int kind[NPOLL]; /* 0, 1: a call's stdout, stderr; 2: its stdin; 3: a listener; 4: a tunnel */
+    static int slot[NPOLL]; /* kind 3, 4: the listener's or the tunnel's index */
     for (;;) {
         if (flush_out() < 0) {
             note("the app is gone (stdout closed)");
@@ -1102,6 +1475,34 @@ int main(int argc, char** argv) {
                 kind[np++] = 2;
             }
         }
+        int first_net = np;
+        int tunnels_free = 0;
+        for (int i = 0; i < MAX_TUNNELS; i++) {
+            tunnels_free += !tunnels[i].used;
+        }
+        for (int k = 0; k < nlisteners; k++) {
+            pfd[np] = (struct pollfd){.fd = tunnels_free > 0 ? listeners[k].fd : -1, .events = POLLIN};
+            owner[np] = NULL;
+            slot[np] = k;
+            kind[np++] = 3;
+        }
+        for (int i = 0; i < MAX_TUNNELS; i++) {
+            struct tunnel* t = &tunnels[i];
+            if (!t->used) {
+                continue;
+            }
+            short ev = 0;
+            if (!t->rd_eof && t->window > 0 && outq.len < OUTQ_SOFT) {
+                ev |= POLLIN;
+            }
+            if (t->inlen > 0 || (t->in_eof && !t->wr_shut)) {
+                ev |= POLLOUT;
+            }
+            pfd[np] = (struct pollfd){.fd = ev ? t->fd : -1, .events = ev};
+            owner[np] = NULL;
+            slot[np] = i;
+            kind[np++] = 4;
+        }
         int r = poll(pfd, (nfds_t)np, next_timeout());
         if (r < 0 && errno != EINTR) {
             note("poll failed");
@@ -1120,7 +1521,26 @@ int main(int argc, char** argv) {
         if (r > 0 && pfd[1].revents) {
             read_input();
         }
-        for (int i = 3; r > 0 && i < np; i++) {
+        for (int i = first_net; r > 0 && i < np; i++) {
+            if (kind[i] == 3) {
+                if (pfd[i].revents) {
+                    accept_tunnel(slot[i]);
+                }
+                continue;
+            }
+            struct tunnel* t = &tunnels[slot[i]];
+            /* A frame handled above may have ended this tunnel (and an accept may have reused its slot). */
+            if (!pfd[i].revents || !t->used || pfd[i].fd != t->fd) {
+                continue;
+            }
+            if (pfd[i].revents & (POLLOUT | POLLERR | POLLHUP)) {
+                tunnel_feed(t);
+            }
+            if (t->used && (pfd[i].revents & (POLLIN | POLLERR | POLLHUP)) && !t->rd_eof) {
+                tunnel_pump(t);
+            }
+        }
+        for (int i = 3; r > 0 && i < first_net; i++) {
             struct call* c = owner[i];
             if (!pfd[i].revents || !c->used) {
                 continue;

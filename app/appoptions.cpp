@@ -1,6 +1,7 @@
 #include "appoptions.h"
 
 #include "approval/commandanalyser.h"
+#include "secrets/secretstore.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -10,8 +11,9 @@
 namespace zeus {
 
 bool wantsConsoleMode(int argc, char** argv) {
-    static const char* const consoleFlags[] = {"--version",  "-v",     "--diagnose", "--exec",
-                                               "--headless", "--help", "-h",         "--build-image"};
+    static const char* const consoleFlags[] = {
+        "--version",     "-v",           "--diagnose",      "--exec",        "--headless", "--help", "-h",
+        "--build-image", "--set-secret", "--delete-secret", "--list-secrets"};
     for (int i = 1; i < argc; ++i) {
         for (const char* flag : consoleFlags) {
             if (std::strcmp(argv[i], flag) == 0) {
@@ -75,8 +77,44 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("deny-command"),
         QCoreApplication::translate("main", "Refuse commands starting with these words, in every mode (repeatable)."),
         QStringLiteral("prefix"));
-    parser.addOptions({diagnose, json, runtime, image, profile, execMode, workspace, exec, timeout, buildImage,
-                       headless, backend, approval, allowCommand, denyCommand});
+    const QCommandLineOption network(
+        QStringLiteral("network"),
+        QCoreApplication::translate("main", "The sandbox's network: allowlist (default), none or open."),
+        QStringLiteral("mode"));
+    const QCommandLineOption allowHost(
+        QStringLiteral("allow-host"),
+        QCoreApplication::translate("main",
+                                    "Allow a host through the allowlist (example.com, *.example.com, "
+                                    "host:port, an address or a CIDR block); repeatable."),
+        QStringLiteral("rule"));
+    const QCommandLineOption denyHost(
+        QStringLiteral("deny-host"),
+        QCoreApplication::translate("main", "Deny a host, whatever allows it; repeatable."), QStringLiteral("rule"));
+    const QCommandLineOption networkPreset(
+        QStringLiteral("network-preset"),
+        QCoreApplication::translate("main", "The allowlist's preset: dev (package registries, GitHub) or locked."),
+        QStringLiteral("preset"));
+    const QCommandLineOption resolve(
+        QStringLiteral("resolve"),
+        QCoreApplication::translate("main", "Use this address for a host and port (HOST:PORT:ADDRESS); repeatable."),
+        QStringLiteral("entry"));
+    const QCommandLineOption setSecret(
+        QStringLiteral("set-secret"),
+        QCoreApplication::translate("main", "Store a secret in the OS keychain; its value is read from stdin."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption deleteSecret(QStringLiteral("delete-secret"),
+                                          QCoreApplication::translate("main", "Delete a secret from the keychain."),
+                                          QStringLiteral("NAME"));
+    const QCommandLineOption listSecrets(QStringLiteral("list-secrets"),
+                                         QCoreApplication::translate("main", "List the names of the stored secrets."));
+    const QCommandLineOption allowSecret(
+        QStringLiteral("allow-secret"),
+        QCoreApplication::translate("main", "With --headless: approve the use of this secret (repeatable)."),
+        QStringLiteral("NAME"));
+    parser.addOptions({diagnose,     json,        runtime,     image,         profile,      execMode,
+                       workspace,    exec,        timeout,     buildImage,    headless,     backend,
+                       network,      allowHost,   denyHost,    networkPreset, resolve,      setSecret,
+                       deleteSecret, listSecrets, allowSecret, approval,      allowCommand, denyCommand});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -108,6 +146,36 @@ AppOptions parseAppOptions(const QStringList& arguments) {
                     .arg(prefix);
         }
     }
+    options.network = parser.value(network);
+    options.networkPreset = parser.value(networkPreset);
+    options.allowHosts = parser.values(allowHost);
+    options.denyHosts = parser.values(denyHost);
+    options.resolve = parser.values(resolve);
+    if (!options.network.isEmpty() && !networkModeFromName(options.network)) {
+        options.error = QCoreApplication::translate("main", "--network must be allowlist, none or open");
+    }
+    if (!options.networkPreset.isEmpty() && !EgressPolicy::presetNames().contains(options.networkPreset)) {
+        options.error = QCoreApplication::translate("main", "--network-preset must be dev or locked");
+    }
+    for (const QString& rule : options.allowHosts + options.denyHosts) {
+        QString why;
+        if (!HostRule::parse(rule, &why)) {
+            options.error = QCoreApplication::translate("main", "--allow-host/--deny-host: %1").arg(why);
+        }
+    }
+    for (const QString& entry : std::as_const(options.resolve)) {
+        QString why;
+        if (!ResolveOverride::parse(entry, &why)) {
+            options.error = QCoreApplication::translate("main", "--resolve: %1").arg(why);
+        }
+    }
+    options.allowedSecrets = parser.values(allowSecret);
+    for (const QString& name : std::as_const(options.allowedSecrets)) {
+        if (!SecretStore::isValidName(name)) {
+            options.error =
+                QCoreApplication::translate("main", "--allow-secret: %1").arg(SecretStore::nameProblem(name));
+        }
+    }
     if (parser.isSet(timeout)) {
         bool ok = false;
         options.timeoutSeconds = parser.value(timeout).toInt(&ok);
@@ -131,8 +199,25 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         options.error = QCoreApplication::translate("main", "--exec-mode must be agent or exec");
     }
 
+    const int secretActions =
+        int(parser.isSet(setSecret)) + int(parser.isSet(deleteSecret)) + int(parser.isSet(listSecrets));
     if (parser.isSet(version)) {
         options.mode = AppOptions::Mode::Version;
+    } else if (secretActions > 1) {
+        options.error = QCoreApplication::translate(
+            "main", "use one of --set-secret, --delete-secret and --list-secrets at a time");
+    } else if (secretActions == 1) {
+        options.mode = AppOptions::Mode::Secrets;
+        if (parser.isSet(listSecrets)) {
+            options.secretAction = AppOptions::SecretAction::List;
+        } else {
+            options.secretAction =
+                parser.isSet(setSecret) ? AppOptions::SecretAction::Set : AppOptions::SecretAction::Delete;
+            options.secretName = parser.value(parser.isSet(setSecret) ? setSecret : deleteSecret);
+            if (!SecretStore::isValidName(options.secretName)) {
+                options.error = SecretStore::nameProblem(options.secretName);
+            }
+        }
     } else if (parser.isSet(diagnose)) {
         options.mode = AppOptions::Mode::Diagnose;
     } else if (parser.isSet(exec)) {
@@ -149,6 +234,19 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         }
     }
     return options;
+}
+
+SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
+    SandboxOverrides overrides;
+    overrides.image = options.image;
+    overrides.profile = options.profile;
+    overrides.execMode = options.execMode;
+    overrides.network = options.network;
+    overrides.networkPreset = options.networkPreset;
+    overrides.allowHosts = options.allowHosts;
+    overrides.denyHosts = options.denyHosts;
+    overrides.resolve = options.resolve;
+    return overrides;
 }
 
 }  // namespace zeus

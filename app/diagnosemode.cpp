@@ -49,6 +49,7 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
     imageFacts.buildCommand = buildCommand;
     report.addSection(DiagnosticSections::image(imageFacts));
     report.addSection(DiagnosticSections::agent(agent));
+    report.addSection(DiagnosticSections::network(SandboxSetup::configFrom(settings, sandboxOverridesOf(options))));
     report.addSection(
         DiagnosticSections::resourceLimits(detection, settings.pidsLimit(), settings.memoryMiB(), settings.cpus()));
     report.addSection(
@@ -108,10 +109,7 @@ int runDiagnoseMode(const AppOptions& options) {
         detection = result;
         exitCode = result.isUsable() ? 0 : 1;
         // The same setup every mode uses: the detected CLI path and, for Apple, its version.
-        SandboxOverrides overrides;
-        overrides.image = options.image;
-        overrides.profile = options.profile;
-        overrides.execMode = options.execMode;
+        SandboxOverrides overrides = sandboxOverridesOf(options);
         SandboxSetup setup = SandboxSetup::from(result, settings, overrides);
         runtime = std::move(setup.runtime);
         agent.runtime = result.chosen;

@@ -42,10 +42,7 @@ void refuse(const QString& message) {
 }  // namespace
 
 SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings, const DetectionResult& detection) {
-    SandboxOverrides overrides;
-    overrides.image = options.image;
-    overrides.profile = options.profile;
-    overrides.execMode = options.execMode;
+    SandboxOverrides overrides = sandboxOverridesOf(options);
     return SandboxSetup::from(detection, settings, overrides);
 }
 

@@ -68,6 +68,7 @@ DiagnosticsReport GuiService::buildReport() const {
         }
     }
     report.addSection(DiagnosticSections::agent(agent));
+    report.addSection(DiagnosticSections::network(config));
     report.addSection(DiagnosticSections::resourceLimits(detection, m_settings->pidsLimit(), m_settings->memoryMiB(),
                                                          m_settings->cpus()));
     report.addSection(DiagnosticSections::workspaces(DiagnosticSections::checkFolders(approved, runFolder)));

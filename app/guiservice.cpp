@@ -5,6 +5,7 @@
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/localconsole.h"
+#include "dashboard/networkpanel.h"
 #include "dashboard/runtimepanel.h"
 #include "dashboard/workspacepanel.h"
 #include "modes.h"
@@ -14,6 +15,7 @@
 #include "sessions/sessiontablemodel.h"
 #include "settings/settingsdialog.h"
 #include "support/logging.h"
+#include "tray/secretapprovaldialog.h"
 #include "tray/trayicon.h"
 
 #include <zeus/buildinfo.h>
@@ -21,6 +23,7 @@
 #include <QApplication>
 #include <QStandardPaths>
 #include <QSysInfo>
+#include <QSystemTrayIcon>
 #include <QUrl>
 #include <QUuid>
 
@@ -61,10 +64,7 @@ void GuiService::activate() {
 }
 
 SandboxOverrides GuiService::sandboxOverrides() const {
-    SandboxOverrides overrides;
-    overrides.image = m_options.image;
-    overrides.profile = m_options.profile;
-    overrides.execMode = m_options.execMode;
+    SandboxOverrides overrides = sandboxOverridesOf(m_options);
     return overrides;
 }
 
@@ -79,6 +79,7 @@ void GuiService::start() {
     client.arch = QSysInfo::currentCpuArchitecture();
     client.deviceId = m_settings->deviceId();
     m_dispatcher.setClientInfo(client);
+    wireSecrets();
 
     m_dashboard =
         std::make_unique<DashboardWindow>(m_settings, &m_detector, &m_connection, [this] { return buildReport(); });
@@ -102,6 +103,7 @@ void GuiService::start() {
     connectCalls();
     connectSettings();
     connectApproval();
+    connectNetworkPanel();
 
     m_tray->show();
     updateStatus();
@@ -303,6 +305,64 @@ void GuiService::onDetection(const DetectionResult& detection) {
 }
 
 // A new manager and monitor (first runtime, other runtime or new settings): show what they do.
+void GuiService::onEgressDecided(const EgressEvent& event) {
+    m_dashboard->networkPanel()->addEvent(event);
+    if (event.allowed) {
+        return;
+    }
+    // One notification per host and session a minute: a retry loop must not flood the desktop.
+    const QString key =
+        event.sessionId + QLatin1Char(' ') + event.host + QLatin1Char(':') + QString::number(event.port);
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime last = m_deniedNotified.value(key);
+    if (last.isValid() && last.secsTo(now) < 60) {
+        return;
+    }
+    if (m_deniedNotified.size() > 256) {
+        m_deniedNotified.clear();
+    }
+    m_deniedNotified.insert(key, now);
+    m_lastDenied = event;
+    m_lastDeniedShown.start();
+    m_tray->notify(tr("Blocked: %1:%2").arg(event.host).arg(event.port),
+                   tr("A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). "
+                      "Click to allow it once, for this session, or always for this folder.")
+                       .arg(event.sessionId, event.host)
+                       .arg(event.port)
+                       .arg(event.rule),
+                   true);
+}
+
+void GuiService::connectNetworkPanel() {
+    NetworkPanel* panel = m_dashboard->networkPanel();
+    connect(panel, &NetworkPanel::allowOnceRequested, this,
+            [this](const QString& session, const QString& host, int port) {
+                if (SessionManager* manager = m_sandbox.manager()) {
+                    manager->allowHostOnce(session, host, port);
+                }
+            });
+    connect(panel, &NetworkPanel::allowForSessionRequested, this, [this](const QString& session, const QString& rule) {
+        if (SessionManager* manager = m_sandbox.manager()) {
+            manager->allowHostForSession(session, rule);
+        }
+    });
+    connect(panel, &NetworkPanel::allowForFolderRequested, this, [this](const QString& session, const QString& rule) {
+        const SessionManager* manager = m_sandbox.manager();
+        const QString folder = manager != nullptr ? manager->sessionWorkspace(session) : QString();
+        if (!folder.isEmpty()) {
+            m_settings->addFolderAllowedHost(folder, rule);  // the live sessions get it through the settings
+        }
+    });
+    // A click on the last "Blocked" notification opens the policy log at that host.
+    connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, [this] {
+        if (m_lastDeniedShown.isValid() && m_lastDeniedShown.elapsed() < 15000) {
+            m_dashboard->bringToFront();
+            m_dashboard->showPage(DashboardWindow::Page::Network);
+            m_dashboard->networkPanel()->selectHost(m_lastDenied.sessionId, m_lastDenied.host, m_lastDenied.port);
+        }
+    });
+}
+
 void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor) {
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
     LocalConsole* console = m_dashboard->console();
@@ -326,6 +386,7 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
                 updateStatus();
             });
     connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
+    connect(manager, &SessionManager::egressDecided, this, &GuiService::onEgressDecided);
     connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
     if (monitor) {
         connect(monitor, &ContainerMonitor::containerEvent, this,
@@ -421,10 +482,49 @@ void GuiService::setUserDisconnected(bool disconnected) {
     }
 }
 
+// SPEC §9: the broker asks through a tray notification and a dialog naming the secret, the command and the folder;
+// "always in this folder" and the last use are remembered in the settings (names only).
+void GuiService::wireSecrets() {
+    m_secrets.setInteractive(true);
+    m_secrets.setKnownNames(m_settings->secretNames());
+    m_secrets.setFolderApprovals(m_settings->secretFolderGrants());
+    connect(m_settings, &AppSettings::secretsChanged, this, [this] {
+        m_secrets.setKnownNames(m_settings->secretNames());
+        m_secrets.setFolderApprovals(m_settings->secretFolderGrants());
+    });
+    connect(&m_secrets, &SecretBroker::alwaysApproved, this,
+            [this](const QString& name, const QString& folder) { m_settings->addSecretFolderGrant(name, folder); });
+    connect(&m_secrets, &SecretBroker::used, this, [this](const QStringList& names) {
+        for (const QString& name : names) {
+            m_settings->setSecretLastUsed(name, QDateTime::currentDateTimeUtc());
+        }
+    });
+    connect(&m_secrets, &SecretBroker::approvalNeeded, this, [this](const SecretBroker::Request& request) {
+        if (m_tray) {
+            m_tray->notify(tr("Allow a secret?"), SecretApprovalDialog::question(request));
+        }
+        auto* dialog = new SecretApprovalDialog(request, m_dashboard.get());
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &SecretApprovalDialog::decided, &m_secrets, &SecretBroker::decide);
+        m_secretDialogs.insert(request.id, dialog);
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
+    connect(&m_secrets, &SecretBroker::approvalSettled, this, [this](const QString& id) {
+        const QPointer<SecretApprovalDialog> dialog = m_secretDialogs.take(id);
+        if (dialog) {
+            dialog->close();  // answered here, timed out or cancelled
+        }
+    });
+    m_dispatcher.setSecretBroker(&m_secrets);
+}
+
 void GuiService::openSettings() {
     if (!m_settingsDialog) {
         m_settingsDialog = new SettingsDialog(m_settings, &m_tokens, m_dashboard.get());
         m_settingsDialog->setStartAtLogin(&m_loginItem);
+        m_settingsDialog->setSecretStore(&m_secretStore);
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_settingsDialog->show();

@@ -10,10 +10,16 @@
 #include "diagnosticsreport.h"
 #include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
+#include "sandbox/egress/egressproxy.h"
 #include "sandboxhost.h"
+#include "secrets/secretbroker.h"
+#include "secrets/secretstore.h"
 #include "settings/keychaintokenstore.h"
 #include "tray/traystatus.h"
 
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
@@ -28,6 +34,7 @@ class ApprovalDialog;
 class ContainerMonitor;
 class DashboardWindow;
 class SessionManager;
+class SecretApprovalDialog;
 class SettingsDialog;
 class TrayIcon;
 
@@ -62,6 +69,8 @@ private:
     void connectApproval();
     void onDetection(const DetectionResult& detection);
     void onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor);
+    void onEgressDecided(const EgressEvent& event);
+    void connectNetworkPanel();
     void readToken();
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
     // Asks the sandbox's runtime whether it has the sandbox's image (for the Diagnostics page's image row).
@@ -93,18 +102,26 @@ private:
     ApprovalQueue m_approvals;
     std::unique_ptr<ApprovalDialog> m_approvalDialog;
     KeychainTokenStore m_tokens;
+    SecretStore m_secretStore;  // Settings -> Secrets
+    SecretBroker m_secrets;     // who may use which secret: the dialogs below ask the user
+    QHash<QString, QPointer<SecretApprovalDialog>> m_secretDialogs;
     SandboxHost m_sandbox;
     std::unique_ptr<DashboardWindow> m_dashboard;
     std::unique_ptr<TrayIcon> m_tray;
     QPointer<SettingsDialog> m_settingsDialog;
     AutostartLoginItem m_loginItem;
 
+    void wireSecrets();
     QString m_token;              // in memory only, for the connection (and so diagnostics can redact it)
     bool m_tokenChecked = false;  // the keychain answered: the sign-in banner may show
     bool m_detectedOnce = false;  // the first detection starts the connection (hello names the runtime)
     bool m_userDisconnected = false;
     bool m_shuttingDown = false;
     bool m_warnedNoRuntime = false;
+    // Network denials: when each was last notified (a retry loop notifies once a minute), and the last one shown.
+    QHash<QString, QDateTime> m_deniedNotified;
+    EgressEvent m_lastDenied;
+    QElapsedTimer m_lastDeniedShown;
     QStringList m_recentErrors;
     // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
     std::optional<CredentialStore::Result> m_lastTokenRead;

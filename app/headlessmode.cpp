@@ -12,6 +12,7 @@
 #include "runtime/runtimedetector.h"
 #include "sandbox/workspaceguard.h"
 #include "sandboxhost.h"
+#include "secrets/secretbroker.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
@@ -65,6 +66,7 @@ struct HeadlessService {
     AppSettings settings;
     RuntimeDetector detector;
     CredentialStore credentials;
+    SecretBroker secrets;
     BackendConnection connection;
     ToolDispatcher dispatcher{&connection};
     SandboxHost sandbox;
@@ -154,10 +156,7 @@ struct HeadlessService {
 }  // namespace
 
 SandboxOverrides headlessSandboxOverrides(const AppOptions& options) {
-    SandboxOverrides overrides;
-    overrides.image = options.image;
-    overrides.profile = options.profile;
-    overrides.execMode = options.execMode;
+    SandboxOverrides overrides = sandboxOverridesOf(options);
     overrides.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", 0);
     return overrides;
 }
@@ -236,6 +235,16 @@ int runHeadlessMode(const AppOptions& options) {
     // Command approval (SPEC §11): the folder's settings plus this run's --approval and rules. No queue is set:
     // headless there is nobody to ask, so what would be asked is denied.
     applyApprovalOptions(options, service.settings, service.dispatcher);
+    // No one to ask: only the names given with --allow-secret are approved (SPEC §9).
+    service.secrets.setKnownNames(service.settings.secretNames());
+    service.secrets.setPreApproved(options.allowedSecrets);
+    service.secrets.setInteractive(false);
+    QObject::connect(&service.secrets, &SecretBroker::used, &service.dispatcher, [&service](const QStringList& names) {
+        for (const QString& name : names) {
+            service.settings.setSecretLastUsed(name, QDateTime::currentDateTimeUtc());
+        }
+    });
+    service.dispatcher.setSecretBroker(&service.secrets);
     // Results the last run owed this backend, and the calls it left running (SPEC §5 "Results survive the app").
     service.dispatcher.setJournalPath(
         ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), url.toString()));

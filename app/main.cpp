@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
             return zeus::runBuildImageMode(options);
         case zeus::AppOptions::Mode::Headless:
             return zeus::runHeadlessMode(options);
+        case zeus::AppOptions::Mode::Secrets:
+            return zeus::runSecretsMode(options);
         case zeus::AppOptions::Mode::Gui:
 #ifdef ZEUS_HAS_GUI
             return zeus::runGuiMode(options);

@@ -14,6 +14,7 @@ int runDiagnoseMode(const AppOptions& options);    // diagnosemode.cpp
 int runExecMode(const AppOptions& options);        // execmode.cpp
 int runBuildImageMode(const AppOptions& options);  // buildimagemode.cpp
 int runHeadlessMode(const AppOptions& options);    // headlessmode.cpp
+int runSecretsMode(const AppOptions& options);     // secretsmode.cpp
 #ifdef ZEUS_HAS_GUI
 int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 #endif

@@ -2,10 +2,14 @@
 
 #include "approval/commandanalyser.h"
 #include "backend/backendurl.h"
+#include "engine/containerruntime.h"
+#include "sandbox/egress/egresspolicy.h"
+#include "secrets/secretstore.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,12 +32,18 @@ const QLatin1String AppSettings::kPidsLimit("sandbox/pidsLimit");
 const QLatin1String AppSettings::kMemoryMiB("sandbox/memoryMiB");
 const QLatin1String AppSettings::kCpus("sandbox/cpus");
 const QLatin1String AppSettings::kIdleTimeoutMinutes("sessions/idleTimeoutMinutes");
+const QLatin1String AppSettings::kMaxContainers("sessions/maxContainers");
+const QLatin1String AppSettings::kMaxCallsPerSession("sessions/maxCallsPerSession");
+const QLatin1String AppSettings::kMaxCallsTotal("sessions/maxCallsTotal");
 const QLatin1String AppSettings::kStartAtLogin("app/startAtLogin");
 const QLatin1String AppSettings::kRecentFolders("workspaces/recent");
 const QLatin1String AppSettings::kApprovedWorkspaces("workspaces/approved");
 const QLatin1String AppSettings::kInstallId("identity/installId");
 const QLatin1String AppSettings::kDeviceId("identity/deviceId");
 const QLatin1String AppSettings::kApprovalPolicies("approval/folders");
+const QLatin1String AppSettings::kSecretNames("secrets/names");
+const QLatin1String AppSettings::kSecretLastUsed("secrets/lastUsed");
+const QLatin1String AppSettings::kSecretFolderGrants("secrets/alwaysInFolders");
 
 namespace {
 
@@ -163,19 +173,15 @@ bool AppSettings::setRuntimePreference(const QString& value) {
 
 QString AppSettings::image() const {
     const QString value = m_settings->value(kImage).toString().trimmed();
-    return value.isEmpty() ? QStringLiteral(ZEUS_DEFAULT_IMAGE) : value;
+    // A hand-edited store is read like a typed value: "--privileged" must never reach `run` as a flag.
+    return ContainerRuntime::isSafeImageReference(value) ? value : QStringLiteral(ZEUS_DEFAULT_IMAGE);
 }
 
 bool AppSettings::setImage(const QString& reference) {
     const QString trimmed = reference.trimmed();
     // An image reference is one word; whitespace or a leading dash would be read as
     // something else by the engine's command line.
-    for (const QChar c : trimmed) {
-        if (c.isSpace() || c.category() == QChar::Other_Control) {
-            return false;
-        }
-    }
-    if (trimmed.startsWith(QLatin1Char('-'))) {
+    if (!trimmed.isEmpty() && !ContainerRuntime::isSafeImageReference(trimmed)) {
         return false;
     }
     const QString effective = trimmed.isEmpty() ? QStringLiteral(ZEUS_DEFAULT_IMAGE) : trimmed;
@@ -219,6 +225,126 @@ bool AppSettings::setExecMode(const QString& value) {
     if (execMode() != value) {
         m_settings->setValue(kExecMode, value);
         Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+namespace {
+const QLatin1String kNetworkMode("network/mode");
+const QLatin1String kNetworkPreset("network/preset");
+const QLatin1String kAllowedHosts("network/allow");
+const QLatin1String kDeniedHosts("network/deny");
+const QLatin1String kResolve("network/resolve");
+const QLatin1String kFolderAllow("network/folderAllow");
+
+bool allRulesParse(const QStringList& rules) {
+    return std::all_of(rules.cbegin(), rules.cend(), [](const QString& r) { return HostRule::parse(r).has_value(); });
+}
+}  // namespace
+
+QString AppSettings::networkMode() const {
+    const QString value = m_settings->value(kNetworkMode).toString();
+    return networkModeFromName(value) ? value : QString();
+}
+
+bool AppSettings::setNetworkMode(const QString& value) {
+    if (!value.isEmpty() && !networkModeFromName(value)) {
+        return false;
+    }
+    if (networkMode() != value) {
+        m_settings->setValue(kNetworkMode, value);
+        Q_EMIT hardeningChanged();
+    }
+    return true;
+}
+
+QString AppSettings::networkPreset() const {
+    const QString value = m_settings->value(kNetworkPreset).toString();
+    return EgressPolicy::presetNames().contains(value) ? value : QStringLiteral("dev");
+}
+
+bool AppSettings::setNetworkPreset(const QString& value) {
+    if (!EgressPolicy::presetNames().contains(value)) {
+        return false;
+    }
+    if (networkPreset() != value) {
+        m_settings->setValue(kNetworkPreset, value);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QStringList AppSettings::allowedHosts() const {
+    return m_settings->value(kAllowedHosts).toStringList();
+}
+
+bool AppSettings::setAllowedHosts(const QStringList& rules) {
+    if (!allRulesParse(rules)) {
+        return false;
+    }
+    if (allowedHosts() != rules) {
+        m_settings->setValue(kAllowedHosts, rules);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QStringList AppSettings::deniedHosts() const {
+    return m_settings->value(kDeniedHosts).toStringList();
+}
+
+bool AppSettings::setDeniedHosts(const QStringList& rules) {
+    if (!allRulesParse(rules)) {
+        return false;
+    }
+    if (deniedHosts() != rules) {
+        m_settings->setValue(kDeniedHosts, rules);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QStringList AppSettings::resolveOverrides() const {
+    return m_settings->value(kResolve).toStringList();
+}
+
+bool AppSettings::setResolveOverrides(const QStringList& entries) {
+    for (const QString& entry : entries) {
+        if (!ResolveOverride::parse(entry)) {
+            return false;
+        }
+    }
+    if (resolveOverrides() != entries) {
+        m_settings->setValue(kResolve, entries);
+        Q_EMIT networkPolicyChanged();
+    }
+    return true;
+}
+
+QHash<QString, QStringList> AppSettings::allFolderAllowedHosts() const {
+    QHash<QString, QStringList> out;
+    const QVariantMap map = m_settings->value(kFolderAllow).toMap();
+    for (auto it = map.cbegin(); it != map.cend(); ++it) {
+        out.insert(it.key(), it.value().toStringList());
+    }
+    return out;
+}
+
+QStringList AppSettings::folderAllowedHosts(const QString& folder) const {
+    return allFolderAllowedHosts().value(folder);
+}
+
+bool AppSettings::addFolderAllowedHost(const QString& folder, const QString& rule) {
+    if (folder.isEmpty() || !HostRule::parse(rule)) {
+        return false;
+    }
+    QVariantMap map = m_settings->value(kFolderAllow).toMap();
+    QStringList rules = map.value(folder).toStringList();
+    if (!rules.contains(rule)) {
+        rules << rule;
+        map.insert(folder, rules);
+        m_settings->setValue(kFolderAllow, map);
+        Q_EMIT networkPolicyChanged();
     }
     return true;
 }
@@ -292,6 +418,47 @@ bool AppSettings::setIdleTimeoutMinutes(int minutes) {
     return true;
 }
 
+int AppSettings::boundedLimit(const QLatin1String& key, int fallback) const {
+    bool ok = false;
+    const int value = m_settings->value(key).toInt(&ok);
+    return ok && value >= 1 && value <= kMaxLimit ? value : fallback;
+}
+
+bool AppSettings::setBoundedLimit(const QLatin1String& key, int value, int fallback) {
+    if (value < 1 || value > kMaxLimit) {
+        return false;
+    }
+    if (boundedLimit(key, fallback) != value) {
+        m_settings->setValue(key, value);
+        Q_EMIT hardeningChanged();  // the sandbox is rebuilt with the new bounds
+    }
+    return true;
+}
+
+int AppSettings::maxContainers() const {
+    return boundedLimit(kMaxContainers, kDefaultMaxContainers);
+}
+
+bool AppSettings::setMaxContainers(int value) {
+    return setBoundedLimit(kMaxContainers, value, kDefaultMaxContainers);
+}
+
+int AppSettings::maxCallsPerSession() const {
+    return boundedLimit(kMaxCallsPerSession, kDefaultMaxCallsPerSession);
+}
+
+bool AppSettings::setMaxCallsPerSession(int value) {
+    return setBoundedLimit(kMaxCallsPerSession, value, kDefaultMaxCallsPerSession);
+}
+
+int AppSettings::maxCallsTotal() const {
+    return boundedLimit(kMaxCallsTotal, kDefaultMaxCallsTotal);
+}
+
+bool AppSettings::setMaxCallsTotal(int value) {
+    return setBoundedLimit(kMaxCallsTotal, value, kDefaultMaxCallsTotal);
+}
+
 bool AppSettings::startAtLogin() const {
     return m_settings->value(kStartAtLogin, false).toBool();
 }
@@ -351,6 +518,10 @@ bool AppSettings::approveWorkspace(const QString& path) {
             return true;
         }
     }
+    if (const QString problem = approvalProblem(canonical); !problem.isEmpty()) {
+        qCWarning(lcApp).noquote() << "workspace not approved:" << problem;
+        return false;
+    }
     if (workspaces.size() >= kMaxApprovedWorkspaces) {
         // The oldest approval goes first; the list is a convenience, not an archive.
         workspaces.removeFirst();
@@ -360,6 +531,33 @@ bool AppSettings::approveWorkspace(const QString& path) {
     qCInfo(lcApp) << "workspace approved:" << canonical;
     Q_EMIT approvedWorkspacesChanged(workspaces);
     return true;
+}
+
+QString AppSettings::approvalProblem(const QString& path) const {
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (canonical.isEmpty()) {
+        return {};
+    }
+    const QStringList workspaces = approvedWorkspaces();
+    const QString other = WorkspaceApproval::overlapping(canonical, workspaces, pathCaseSensitivity());
+    if (other.isEmpty() || samePath(other, canonical)) {
+        return {};
+    }
+    // Nested approvals let a command in the outer folder rename the inner one and put a symlink in its place.
+    const QString shownOther = QDir::toNativeSeparators(other);
+    const QString shown = QDir::toNativeSeparators(canonical);
+    if (other.size() > canonical.size()) {
+        return tr("%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved "
+                  "as well: revoke %2 first, or keep using it.")
+            .arg(shown, shownOther);
+    }
+    return tr("%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as "
+              "well: use %2, or revoke it first.")
+        .arg(shown, shownOther);
+}
+
+WorkspaceApproval::State AppSettings::approvalState(const QString& approved) {
+    return WorkspaceApproval::stateOf(approved, WorkspaceApproval::hostResolver(), pathCaseSensitivity());
 }
 
 bool AppSettings::isWorkspaceApproved(const QString& path) const {
@@ -384,6 +582,81 @@ void AppSettings::revokeWorkspace(const QString& path) {
         qCInfo(lcApp) << "workspace approval revoked:" << path;
         Q_EMIT approvedWorkspacesChanged(workspaces);
     }
+}
+
+QStringList AppSettings::secretNames() const {
+    QStringList names;
+    for (const QString& name : m_settings->value(kSecretNames).toStringList()) {
+        if (SecretStore::isValidName(name) && !names.contains(name)) {
+            names.append(name);
+        }
+    }
+    names.sort();
+    return names;
+}
+
+void AppSettings::addSecretName(const QString& name) {
+    QStringList names = secretNames();
+    if (!SecretStore::isValidName(name) || names.contains(name)) {
+        return;
+    }
+    names.append(name);
+    names.sort();
+    m_settings->setValue(kSecretNames, names);
+    Q_EMIT secretsChanged();
+}
+
+void AppSettings::removeSecretName(const QString& name) {
+    QStringList names = secretNames();
+    if (names.removeAll(name) == 0) {
+        return;
+    }
+    m_settings->setValue(kSecretNames, names);
+    m_settings->remove(QString(kSecretLastUsed) + u'/' + name);
+    m_settings->remove(QString(kSecretFolderGrants) + u'/' + name);
+    Q_EMIT secretsChanged();
+}
+
+QDateTime AppSettings::secretLastUsed(const QString& name) const {
+    if (!SecretStore::isValidName(name)) {
+        return {};
+    }
+    return m_settings->value(QString(kSecretLastUsed) + u'/' + name).toDateTime();
+}
+
+void AppSettings::setSecretLastUsed(const QString& name, const QDateTime& when) {
+    if (!secretNames().contains(name)) {
+        return;
+    }
+    m_settings->setValue(QString(kSecretLastUsed) + u'/' + name, when.toUTC());
+    Q_EMIT secretsChanged();
+}
+
+QHash<QString, QStringList> AppSettings::secretFolderGrants() const {
+    QHash<QString, QStringList> grants;
+    for (const QString& name : secretNames()) {
+        for (const QString& folder : m_settings->value(QString(kSecretFolderGrants) + u'/' + name).toStringList()) {
+            if (!folder.isEmpty()) {
+                grants[folder].append(name);
+            }
+        }
+    }
+    return grants;
+}
+
+void AppSettings::addSecretFolderGrant(const QString& name, const QString& folder) {
+    if (!secretNames().contains(name) || folder.isEmpty()) {
+        return;
+    }
+    const QString key = QString(kSecretFolderGrants) + u'/' + name;
+    QStringList folders = m_settings->value(key).toStringList();
+    if (folders.contains(folder)) {
+        return;
+    }
+    folders.append(folder);
+    m_settings->setValue(key, folders);
+    qCInfo(lcApp).noquote() << "secret" << name << "approved always in" << folder;
+    Q_EMIT secretsChanged();
 }
 
 QString AppSettings::generatedId(const QString& key) {

@@ -2,6 +2,7 @@
 
 #include "approval/approvalpolicy.h"
 #include "engine/containerspec.h"
+#include "sandbox/workspaceapproval.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -37,12 +38,18 @@ public:
     static const QLatin1String kMemoryMiB;
     static const QLatin1String kCpus;
     static const QLatin1String kIdleTimeoutMinutes;
+    static const QLatin1String kMaxContainers;
+    static const QLatin1String kMaxCallsPerSession;
+    static const QLatin1String kMaxCallsTotal;
     static const QLatin1String kStartAtLogin;
     static const QLatin1String kRecentFolders;
     static const QLatin1String kApprovedWorkspaces;
     static const QLatin1String kInstallId;
     static const QLatin1String kDeviceId;
     static const QLatin1String kApprovalPolicies;
+    static const QLatin1String kSecretNames;
+    static const QLatin1String kSecretLastUsed;      // group: NAME -> UTC time
+    static const QLatin1String kSecretFolderGrants;  // group: NAME -> folders approved "always" for it
 
     static constexpr int kMaxRecentFolders = 10;
     static constexpr int kMaxApprovedWorkspaces = 100;
@@ -59,6 +66,11 @@ public:
     static constexpr double kMinCpus = 0.1;
     static constexpr double kMaxCpus = 256.0;
     static constexpr int kDefaultIdleTimeoutMinutes = 30;
+    // SPEC §3 "Bounded": containers alive at once, calls per session and in total.
+    static constexpr int kDefaultMaxContainers = 8;
+    static constexpr int kDefaultMaxCallsPerSession = 4;
+    static constexpr int kDefaultMaxCallsTotal = 8;
+    static constexpr int kMaxLimit = 64;
     static constexpr int kMinIdleTimeoutMinutes = 1;
     static constexpr int kMaxIdleTimeoutMinutes = 24 * 60;
 
@@ -91,6 +103,26 @@ public:
     QString execMode() const;
     bool setExecMode(const QString& value);
 
+    // The network (SPEC §8): "" (the profile decides: standard allowlist, hardened none), "open", "none" or
+    // "allowlist". A change rebuilds the sandbox (hardeningChanged); rule changes apply to live sessions
+    // (networkPolicyChanged).
+    QString networkMode() const;
+    bool setNetworkMode(const QString& value);
+    QString networkPreset() const;  // "dev" (default) or "locked"
+    bool setNetworkPreset(const QString& value);
+    // Rules as the user wrote them; setters refuse a list with a rule that does not parse (nothing is stored).
+    QStringList allowedHosts() const;
+    bool setAllowedHosts(const QStringList& rules);
+    QStringList deniedHosts() const;
+    bool setDeniedHosts(const QStringList& rules);
+    // HOST:PORT:ADDRESS, like curl's --resolve.
+    QStringList resolveOverrides() const;
+    bool setResolveOverrides(const QStringList& entries);
+    // "Always for this folder": rules that hold for sessions in one approved folder only.
+    QStringList folderAllowedHosts(const QString& folder) const;
+    QHash<QString, QStringList> allFolderAllowedHosts() const;
+    bool addFolderAllowedHost(const QString& folder, const QString& rule);
+
     int pidsLimit() const;
     bool setPidsLimit(int value);
     int memoryMiB() const;
@@ -101,6 +133,14 @@ public:
     int idleTimeoutMinutes() const;
     bool setIdleTimeoutMinutes(int minutes);
 
+    // The bounds of SPEC §3, each 1..kMaxLimit (a hand-edited value outside gives the default).
+    int maxContainers() const;
+    bool setMaxContainers(int value);
+    int maxCallsPerSession() const;
+    bool setMaxCallsPerSession(int value);
+    int maxCallsTotal() const;
+    bool setMaxCallsTotal(int value);
+
     bool startAtLogin() const;
     void setStartAtLogin(bool enabled);
 
@@ -110,9 +150,15 @@ public:
     void clearRecentFolders();
 
     // Approving is explicit: only a user action calls approveWorkspace(). The path must
-    // exist; what is stored is its canonical form (symlinks resolved).
+    // exist; what is stored is its canonical form (symlinks resolved), and from then on that string is the
+    // approval (SPEC §3 "Approvals are exact strings"). A folder inside or containing an approved one is refused
+    // (approvalProblem() says why).
     QStringList approvedWorkspaces() const;
     bool approveWorkspace(const QString& path);
+    // Why `path` cannot be approved (for the user), or empty when it can (or already is).
+    QString approvalProblem(const QString& path) const;
+    // What a stored approval is now: active, missing, or changed since approval (inactive until approved again).
+    static WorkspaceApproval::State approvalState(const QString& approved);
     bool isWorkspaceApproved(const QString& path) const;
     void revokeWorkspace(const QString& path);
 
@@ -129,6 +175,16 @@ public:
                                   const QDateTime& when = QDateTime::currentDateTimeUtc());
     // When the rule last matched in `folder`; invalid when never.
     QDateTime approvalRuleLastMatched(const QString& folder, const QString& prefix) const;
+    // The names (never the values: those are in the OS keychain) of the secrets stored on this computer, sorted,
+    // when each was last handed to a command, and the folders each is approved for "always" (SPEC §9).
+    QStringList secretNames() const;
+    void addSecretName(const QString& name);     // a valid name only (SecretStore::isValidName)
+    void removeSecretName(const QString& name);  // with its last-used time and folder approvals
+    QDateTime secretLastUsed(const QString& name) const;
+    void setSecretLastUsed(const QString& name, const QDateTime& when);
+    // folder (canonical) -> names approved "always" in it.
+    QHash<QString, QStringList> secretFolderGrants() const;
+    void addSecretFolderGrant(const QString& name, const QString& folder);
 
     // Random UUIDs generated once and then kept: the install id labels this install's
     // containers (zeus.desktop.owner); the device id identifies it to the backend.
@@ -145,6 +201,7 @@ Q_SIGNALS:
     void imageChanged(const QString& image);
     // The profile, one of the limits or the exec mode changed (the sandbox is rebuilt).
     void hardeningChanged();
+    void networkPolicyChanged();
     void idleTimeoutMinutesChanged(int minutes);
     void startAtLoginChanged(bool enabled);
     void recentFoldersChanged(const QStringList& folders);
@@ -153,10 +210,15 @@ Q_SIGNALS:
     void approvalPoliciesChanged();
     void approvalRuleMatched(const QString& folder, const QString& prefix);
 
+    // A secret was added or removed, used, or approved for a folder.
+    void secretsChanged();
+
 private:
     QString generatedId(const QString& key);
     QJsonObject approvalStore() const;
     void setApprovalStore(const QJsonObject& store);
+    int boundedLimit(const QLatin1String& key, int fallback) const;
+    bool setBoundedLimit(const QLatin1String& key, int value, int fallback);
 
     std::unique_ptr<QSettings> m_settings;
 };

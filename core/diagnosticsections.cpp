@@ -312,6 +312,66 @@ DiagnosticSection DiagnosticSections::agent(const AgentFacts& facts) {
     return DiagnosticSection{QStringLiteral("agent"), tr("Sandbox agent"), value, text, {check}};
 }
 
+DiagnosticSection DiagnosticSections::network(const SandboxConfig& config) {
+    const NetworkMode mode = config.effectiveNetworkMode();
+    const EgressPolicy& policy = config.egress;
+    const auto texts = [](const QList<HostRule>& rules) {
+        QStringList out;
+        for (const HostRule& rule : rules) {
+            out << rule.text;
+        }
+        return out;
+    };
+    QStringList overrides;
+    for (const ResolveOverride& o : policy.overrides) {
+        overrides << QStringLiteral("%1:%2:%3").arg(o.host).arg(o.port).arg(o.address.toString());
+    }
+    QJsonObject value;
+    value.insert(QStringLiteral("mode"), networkModeName(mode));
+    value.insert(QStringLiteral("chosen_by"),
+                 config.networkMode ? QStringLiteral("setting") : QStringLiteral("profile"));
+    value.insert(QStringLiteral("preset"), policy.preset);
+    value.insert(QStringLiteral("preset_hosts"), QJsonArray::fromStringList(EgressPolicy::presetRules(policy.preset)));
+    value.insert(QStringLiteral("allow"), QJsonArray::fromStringList(texts(policy.allow)));
+    value.insert(QStringLiteral("deny"), QJsonArray::fromStringList(texts(policy.deny)));
+    value.insert(QStringLiteral("resolve"), QJsonArray::fromStringList(overrides));
+    QString text;
+    switch (mode) {
+        case NetworkMode::Open:
+            text =
+                tr("open: the container has the engine's whole network (the local network, cloud metadata, any "
+                   "host). Nothing is filtered.");
+            break;
+        case NetworkMode::None:
+            text = tr("none: the container has no network at all.");
+            break;
+        case NetworkMode::Allowlist:
+            text = tr("allowlist: no network but the app's proxy; preset %1 (%2 hosts), %3 allow and %4 deny rules "
+                      "of your own.")
+                       .arg(policy.preset)
+                       .arg(EgressPolicy::presetRules(policy.preset).size())
+                       .arg(policy.allow.size())
+                       .arg(policy.deny.size());
+            if (config.execMode == ExecMode::Exec) {
+                text += QLatin1Char('\n')
+                        + tr("Commands run with plain exec: without the sandbox agent nothing gets out at all.");
+            }
+            break;
+    }
+    if (mode == NetworkMode::Allowlist) {
+        if (!policy.allow.isEmpty()) {
+            text += QLatin1Char('\n') + tr("Allow: %1").arg(texts(policy.allow).join(QStringLiteral(", ")));
+        }
+        if (!policy.deny.isEmpty()) {
+            text += QLatin1Char('\n') + tr("Deny: %1").arg(texts(policy.deny).join(QStringLiteral(", ")));
+        }
+        if (!overrides.isEmpty()) {
+            text += QLatin1Char('\n') + tr("Resolve: %1").arg(overrides.join(QStringLiteral(", ")));
+        }
+    }
+    return DiagnosticSection{QStringLiteral("network"), tr("Network"), value, text, {}};
+}
+
 DiagnosticSection DiagnosticSections::resourceLimits(const std::optional<DetectionResult>& detection, int pidsLimit,
                                                      int memoryMiB, double cpus) {
     QJsonObject value;

@@ -6,6 +6,7 @@
 #include "engine/imageinspection.h"
 #include "runtime/detectionresult.h"
 #include "runtime/installguidance.h"
+#include "sandbox/sandboxconfig.h"
 #include "sandbox/workspaceguard.h"
 
 #include <QJsonValue>
@@ -88,6 +89,9 @@ public:
         QStringList sessions;                // live sessions' exec paths ("s1: agent 0.1.0"), GUI only
     };
     static DiagnosticSection agent(const AgentFacts& facts);
+
+    // "network": the egress policy in force (SPEC §8) -- mode, preset, the user's rules and overrides.
+    static DiagnosticSection network(const SandboxConfig& config);
 
     // "resource_limits": whether the chosen engine will enforce --memory, --pids-limit and --cpus (from its
     // probe's cgroup facts; Apple's VM bounds memory and CPUs itself).

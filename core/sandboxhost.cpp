@@ -22,6 +22,13 @@ SandboxHost::SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObj
     connect(m_settings, &AppSettings::imageChanged, this, &SandboxHost::requestRebuild);
     connect(m_settings, &AppSettings::hardeningChanged, this, &SandboxHost::requestRebuild);
     connect(m_settings, &AppSettings::idleTimeoutMinutesChanged, this, &SandboxHost::requestRebuild);
+    // Network rules apply to the live sessions at once: "Allow" must work without a restart (SPEC §8).
+    connect(m_settings, &AppSettings::networkPolicyChanged, this, [this] {
+        if (m_manager) {
+            const SandboxConfig config = SandboxSetup::configFrom(*m_settings, m_overrides);
+            m_manager->setEgressPolicy(config.egress, config.folderAllow);
+        }
+    });
 }
 
 SandboxHost::~SandboxHost() {

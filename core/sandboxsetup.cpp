@@ -38,12 +38,29 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.memory = QString::number(settings.memoryMiB()) + QStringLiteral("m");
     config.cpus = QString::number(settings.cpus(), 'g', 4);
     config.idleTimeoutMs = settings.idleTimeoutMinutes() * 60 * 1000;
+    config.maxContainers = settings.maxContainers();
+    config.maxCallsPerSession = settings.maxCallsPerSession();
+    config.maxCallsTotal = settings.maxCallsTotal();
     config.execMode =
         execModeFromName(overrides.execMode).value_or(execModeFromName(settings.execMode()).value_or(ExecMode::Agent));
     if (overrides.outputCapBytes > 0) {
         config.outputCapBytes = overrides.outputCapBytes;
     }
+    const QString network = overrides.network.isEmpty() ? settings.networkMode() : overrides.network;
+    if (const auto mode = networkModeFromName(network)) {
+        config.networkMode = *mode;
+    }
+    config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
+    config.folderAllow = settings.allFolderAllowedHosts();
     return config;
+}
+
+EgressPolicy SandboxSetup::egressPolicyFrom(AppSettings& settings, const SandboxOverrides& overrides, NetworkMode mode,
+                                            QStringList* errors) {
+    const QString preset = overrides.networkPreset.isEmpty() ? settings.networkPreset() : overrides.networkPreset;
+    return EgressPolicy::fromStrings(mode, preset, settings.allowedHosts() + overrides.allowHosts,
+                                     settings.deniedHosts() + overrides.denyHosts,
+                                     settings.resolveOverrides() + overrides.resolve, errors);
 }
 
 std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult& detection, SandboxConfig& config) {

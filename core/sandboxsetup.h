@@ -19,6 +19,12 @@ struct SandboxOverrides {
     QString profile;            // --profile; an unknown name leaves the setting
     QString execMode;           // --exec-mode agent|exec; an unknown name leaves the setting
     qint64 outputCapBytes = 0;  // > 0: the output cap of a call (headless test hook, docs/headless.md)
+    // Network (SPEC §8): --network, --network-preset (empty: the settings), and rules added to the settings' own.
+    QString network;
+    QString networkPreset;
+    QStringList allowHosts;
+    QStringList denyHosts;
+    QStringList resolve;
 };
 
 // The one composition of detection, settings and command-line overrides into the sandbox every mode runs
@@ -39,6 +45,10 @@ struct SandboxSetup {
 
     // The user's sandbox settings (image, profile, limits, idle timeout, install id), then the overrides.
     static SandboxConfig configFrom(AppSettings& settings, const SandboxOverrides& overrides = SandboxOverrides());
+    // The egress policy of the settings plus the overrides (mode: the config's effective one); every rule
+    // that does not parse is named in *errors and left out.
+    static EgressPolicy egressPolicyFrom(AppSettings& settings, const SandboxOverrides& overrides, NetworkMode mode,
+                                         QStringList* errors = nullptr);
     // The runtime the detection chose, driving the CLI that was found, or null when nothing is usable.
     // Sets config.podmanRootless from the probe (rootless Podman only).
     static std::unique_ptr<ContainerRuntime> runtimeFor(const DetectionResult& detection, SandboxConfig& config);

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,8 +36,17 @@ enum {
     T_EXIT = 0x85,
     T_ERROR = 0x86,
     T_WINDOW_OUT = 0x87,
+    T_LISTEN = 0x08,
+    T_TDATA = 0x09,
+    T_TCLOSE = 0x0A,
+    T_TOPEN = 0x88,
+    T_TDATA_OUT = 0x89,
+    T_TCLOSED = 0x8A,
+    T_LISTENING = 0x8B,
 };
-enum { NCH = 128, WINDOW0 = 256 * 1024 };
+enum { NCH = 128, WINDOW0 = 256 * 1024, NTUN = 512 };
+#define TUNNEL_BIT 0x80000000u
+
 
 static const char* agent_path;
 static int failures, checks;
@@ -83,6 +94,13 @@ struct chan {
     size_t frames_after_end;
 };
 
+struct tun {
+    int opened, closed, eof, frames_after_close;
+    uint32_t kind;
+    struct buf data;
+    uint64_t granted;
+};
+
 static struct {
     pid_t pid;
     int to, from, eof;
@@ -92,6 +110,10 @@ static struct {
     uint32_t protocol;
     char version[64], ch0msg[256];
     struct chan ch[NCH];
+    struct tun tun[NTUN];
+    uint32_t tunnel_order[NTUN]; /* tunnel ids in the order they were opened */
+    int ntunnels, listening, listen_errno;
+    uint32_t listen_port;
 } A;
 
 static uint64_t now_ms(void) {
@@ -122,6 +144,9 @@ static void free_chans(void) {
         free(A.ch[i].out.p);
         free(A.ch[i].err.p);
         free(A.ch[i].order.p);
+    }
+    for (int i = 0; i < NTUN; i++) {
+        free(A.tun[i].data.p);
     }
 }
 
@@ -204,6 +229,38 @@ static void dispatch(uint8_t type, uint32_t ch, const unsigned char* p, size_t n
     A.frames++;
     if (A.frames == 1) {
         A.first_was_hello = type == T_HELLO && ch == 0;
+    }
+    if (ch & TUNNEL_BIT) {
+        uint32_t i = ch & ~TUNNEL_BIT;
+        if (i >= NTUN) {
+            return;
+        }
+        struct tun* t = &A.tun[i];
+        if (t->closed) {
+            t->frames_after_close++;
+        }
+        if (type == T_TOPEN) {
+            t->opened = 1;
+            t->kind = n == 4 ? get32(p) : 0;
+            if (A.ntunnels < NTUN) {
+                A.tunnel_order[A.ntunnels++] = ch;
+            }
+        } else if (type == T_TDATA_OUT && n == 0) {
+            t->eof = 1;
+        } else if (type == T_TDATA_OUT) {
+            buf_add(&t->data, p, n);
+        } else if (type == T_TCLOSED) {
+            t->closed = 1;
+        } else if (type == T_WINDOW_OUT && n == 4) {
+            t->granted += get32(p);
+        }
+        return;
+    }
+    if (ch == 0 && type == T_LISTENING && n == 8) {
+        A.listening = 1;
+        A.listen_port = get32(p);
+        A.listen_errno = (int)get32(p + 4);
+        return;
     }
     if (ch == 0) {
         if (type == T_HELLO && n >= 4) {
@@ -436,7 +493,7 @@ static void test_hello_and_basic(void) {
     agent_start();
     WAIT_FOR(A.hello, 5000);
     CHECK(A.hello && A.first_was_hello, "hello is the first frame");
-    CHECK(A.protocol == 1, "hello says protocol 1 (got %u)", A.protocol);
+    CHECK(A.protocol == 2, "hello says protocol 2 (got %u)", A.protocol);
     CHECK(A.version[0] != 0, "hello carries a version (%s)", A.version);
 
     send_exec(1, 0, 0, 0, NULL, "echo hi; echo err >&2; exit 3");
@@ -784,6 +841,282 @@ static void test_version(void) {
           "--version prints the version (%.*s)", (int)strcspn(out, "\n"), out);
 }
 
+/* ---- egress tunnels ---------------------------------------------------------------------- */
+
+static int free_port(void) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t l = sizeof a;
+    if (fd < 0 || bind(fd, (struct sockaddr*)&a, sizeof a) != 0 || getsockname(fd, (struct sockaddr*)&a, &l) != 0) {
+        return 0;
+    }
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+static int dial(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr*)&a, sizeof a) != 0) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    return fd;
+}
+
+/* Reads from a socket until n bytes came, EOF, or the deadline; keeps the agent's frames flowing. */
+static size_t sock_read(int fd, char* out, size_t n, int ms, int* eof) {
+    size_t got = 0;
+    uint64_t until = now_ms() + (uint64_t)ms;
+    *eof = 0;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    while (got < n && now_ms() < until) {
+        ssize_t r = read(fd, out + got, n - got);
+        if (r > 0) {
+            got += (size_t)r;
+            continue;
+        }
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+            *eof = 1;
+            break;
+        }
+        agent_poll(5);
+    }
+    return got;
+}
+
+static int start_listener(uint32_t kind) {
+    for (int attempt = 0; attempt < 5; attempt++) {
+        int port = free_port();
+        unsigned char b[8];
+        put32(b, (uint32_t)port);
+        put32(b + 4, kind);
+        A.listening = 0;
+        send_frame(T_LISTEN, 0, b, 8);
+        WAIT_FOR(A.listening, 3000);
+        if (A.listening && A.listen_errno == 0 && A.listen_port == (uint32_t)port) {
+            return port;
+        }
+    }
+    return 0;
+}
+
+static void test_tunnels(void) {
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    int port = start_listener(1);
+    CHECK(port > 0, "listen: the agent listens on 127.0.0.1:%d and says so", port);
+
+    /* One connection, both ways, then a clean close from both sides. */
+    int c = dial(port);
+    WAIT_FOR(A.ntunnels == 1, 3000);
+    uint32_t id = A.ntunnels ? A.tunnel_order[0] : 0;
+    struct tun* t = &A.tun[id & ~TUNNEL_BIT];
+    CHECK(c >= 0 && A.ntunnels == 1 && (id & TUNNEL_BIT) && t->kind == 1,
+          "an accepted connection opens a tunnel with the listener's kind and an id with the high bit (%08x)", id);
+    if (write(c, "CONNECT x:443 HTTP/1.1\r\n\r\n", 26) != 26) {
+        CHECK(0, "write to the tunnel");
+    }
+    WAIT_FOR(t->data.len >= 26, 3000);
+    CHECK(t->data.len == 26 && memcmp(t->data.p, "CONNECT x:443", 13) == 0,
+          "the client's bytes arrive unchanged in tunnel data frames (%zu bytes)", t->data.len);
+    send_frame(T_TDATA, id, "HTTP/1.1 200 OK\r\n\r\n", 19);
+    char back[64];
+    int eof = 0;
+    size_t got = sock_read(c, back, 19, 3000, &eof);
+    CHECK(got == 19 && memcmp(back, "HTTP/1.1 200 OK", 15) == 0, "the app's bytes reach the client (%zu bytes)", got);
+    WAIT_FOR(t->granted >= 19, 3000);
+    CHECK(t->granted == 19, "the agent gives back the window of what it wrote (%llu)", (unsigned long long)t->granted);
+    shutdown(c, SHUT_WR);
+    WAIT_FOR(t->eof, 3000);
+    CHECK(t->eof && !t->closed, "the client's end of sending arrives as an empty data frame; the tunnel stays open");
+    send_frame(T_TDATA, id, NULL, 0);
+    got = sock_read(c, back, sizeof back, 3000, &eof);
+    CHECK(got == 0 && eof, "the app's empty data frame ends the client's reading (EOF)");
+    WAIT_FOR(t->closed, 3000);
+    CHECK(t->closed, "both directions done: the agent says the tunnel is closed");
+    close(c);
+
+    /* Flow control: a client that sends 600 KiB gets 256 KiB through until the app grants more. */
+    c = dial(port);
+    WAIT_FOR(A.ntunnels == 2, 3000);
+    id = A.ntunnels == 2 ? A.tunnel_order[1] : 0;
+    t = &A.tun[id & ~TUNNEL_BIT];
+    static char big[600 * 1024];
+    memset(big, 'z', sizeof big);
+    fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK);
+    size_t sent = 0;
+    uint64_t until = now_ms() + 3000;
+    while (sent < sizeof big && now_ms() < until) {
+        ssize_t w = write(c, big + sent, sizeof big - sent);
+        if (w > 0) {
+            sent += (size_t)w;
+        }
+        agent_poll(5);
+    }
+    drain_for(300);
+    CHECK(t->data.len == WINDOW0, "without a grant the agent sends exactly the 256 KiB window (%zu)", t->data.len);
+    send_u32(T_WINDOW, id, 1 << 20);
+    until = now_ms() + 5000;
+    while (sent < sizeof big && now_ms() < until) {
+        ssize_t w = write(c, big + sent, sizeof big - sent);
+        if (w > 0) {
+            sent += (size_t)w;
+        }
+        agent_poll(5);
+    }
+    WAIT_FOR(t->data.len == sizeof big, 5000);
+    CHECK(t->data.len == sizeof big, "after a grant the rest flows (%zu of %zu)", t->data.len, sizeof big);
+
+    /* The app closes a tunnel: the client sees the end at once and the agent says nothing more. */
+    send_frame(T_TCLOSE, id, NULL, 0);
+    got = sock_read(c, back, sizeof back, 3000, &eof);
+    CHECK(eof, "tunnel close from the app ends the client's connection");
+    drain_for(100);
+    CHECK(!t->closed && t->frames_after_close == 0, "no frame follows the app's own close");
+    close(c);
+
+    /* Frames for a tunnel that is gone are ignored (they crossed on the pipe). */
+    send_frame(T_TDATA, id, "late", 4);
+    send_u32(T_WINDOW, id, 100);
+    drain_for(100);
+    CHECK(!A.eof && A.ch0_errors == 0, "frames for an ended tunnel are ignored");
+
+    /* Many connections at once: each gets its own tunnel. */
+    int many[100];
+    for (int i = 0; i < 100; i++) {
+        many[i] = dial(port);
+    }
+    WAIT_FOR(A.ntunnels == 102, 5000);
+    CHECK(A.ntunnels == 102, "100 concurrent connections open 100 tunnels (%d)", A.ntunnels - 2);
+    for (int i = 0; i < 100; i++) {
+        close(many[i]);
+    }
+    send_frame(T_CLOSE, 0, NULL, 0);
+    int st = agent_wait(5000);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "close ends the agent with tunnels open");
+
+    /* A hostile app gets nowhere either: data beyond the window is a protocol error. */
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    port = start_listener(2);
+    c = dial(port);
+    WAIT_FOR(A.ntunnels == 1, 3000);
+    id = A.ntunnels ? A.tunnel_order[0] : 0;
+    CHECK(A.tun[id & ~TUNNEL_BIT].kind == 2, "a second kind of listener keeps its kind (socks: 2)");
+    /* The app may send 2 MiB on a tunnel (a download's window) plus what the agent gave back as it wrote to the
+     * client. The client reads nothing, so once the socket buffers are full nothing more is given back: then one
+     * byte beyond the window is a protocol error. */
+    static char mib[1 << 20];
+    struct tun* tt = &A.tun[id & ~TUNNEL_BIT];
+    uint64_t pushed = 0;
+    for (int rounds = 0; rounds < 64; rounds++) {
+        uint64_t room = 2u * 1024 * 1024 + tt->granted - pushed;
+        if (room >= sizeof mib) {
+            send_frame(T_TDATA, id, mib, sizeof mib);
+            pushed += sizeof mib;
+            continue;
+        }
+        uint64_t before = tt->granted;
+        drain_for(300);
+        if (tt->granted == before) {
+            break; /* the client's socket is full: no more window comes */
+        }
+    }
+    uint64_t room = 2u * 1024 * 1024 + tt->granted - pushed;
+    CHECK(!A.eof && A.ch0_errors == 0 && room < sizeof mib,
+          "a tunnel takes its window and what the agent gave back (%llu bytes sent)", (unsigned long long)pushed);
+    send_frame(T_TDATA, id, mib, (size_t)room + 1);
+    WAIT_FOR(A.eof, 5000);
+    CHECK(A.ch0_errors == 1 && strstr(A.ch0msg, "window"), "tunnel data beyond the window is a protocol error (%s)",
+          A.ch0msg);
+    agent_wait(5000);
+    close(c);
+
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    send_exec(TUNNEL_BIT | 5, 0, 0, 0, NULL, "true");
+    WAIT_FOR(A.eof, 5000);
+    CHECK(A.ch0_errors == 1, "exec on a tunnel id is a protocol error (%s)", A.ch0msg);
+    agent_wait(5000);
+}
+
+/* A fake egress proxy for `connect`: answers the CONNECT with `status` and then echoes. */
+static void test_connect_mode(const char* status, int expect_ok) {
+    int ls = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t l = sizeof a;
+    bind(ls, (struct sockaddr*)&a, sizeof a);
+    listen(ls, 1);
+    getsockname(ls, (struct sockaddr*)&a, &l);
+    char portstr[16];
+    snprintf(portstr, sizeof portstr, "%d", ntohs(a.sin_port));
+    int in[2], out[2], err[2];
+    if (pipe(in) || pipe(out) || pipe(err)) {
+        abort();
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        setenv("ZEUS_EGRESS_PROXY_PORT", portstr, 1);
+        execl(agent_path, agent_path, "connect", "git.example.test", "22", (char*)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    int s = accept(ls, NULL, NULL);
+    char req[256] = {0};
+    size_t got = 0;
+    while (got < sizeof req - 1 && !strstr(req, "\r\n\r\n")) {
+        ssize_t r = read(s, req + got, sizeof req - 1 - got);
+        if (r <= 0) {
+            break;
+        }
+        got += (size_t)r;
+    }
+    CHECK(strncmp(req, "CONNECT git.example.test:22 HTTP/1.1\r\n", 38) == 0, "connect asks the proxy with CONNECT HOST:PORT");
+    char resp[128];
+    int n = snprintf(resp, sizeof resp, "HTTP/1.1 %s\r\nX-Test: 1\r\n\r\nSSH-2.0-fake\r\n", status);
+    if (write(s, resp, (size_t)n) != n) {
+        abort();
+    }
+    if (expect_ok) {
+        if (write(in[1], "client-hello", 12) != 12) {
+            abort();
+        }
+        char echo[32] = {0};
+        ssize_t r = read(s, echo, 12);
+        CHECK(r == 12 && memcmp(echo, "client-hello", 12) == 0, "connect relays stdin to the tunnel");
+        char outb[64] = {0};
+        r = read(out[0], outb, sizeof outb - 1);
+        CHECK(r > 0 && strcmp(outb, "SSH-2.0-fake\r\n") == 0, "connect relays the tunnel to stdout, after the head only");
+    }
+    close(in[1]);
+    close(s);
+    int st;
+    waitpid(pid, &st, 0);
+    char errb[256] = {0};
+    ssize_t r = read(err[0], errb, sizeof errb - 1);
+    (void)r;
+    if (expect_ok) {
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "connect exits 0 when both sides are done");
+    } else {
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(errb, "refused by the egress proxy"),
+              "a refusal from the proxy ends connect with 1 and says why (%s)", errb);
+    }
+    close(out[0]);
+    close(err[0]);
+    close(ls);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: agent_test PATH_TO_AGENT\n");
@@ -805,6 +1138,9 @@ int main(int argc, char** argv) {
     test_eof();
     test_stdin();
     test_bad_frames();
+    test_tunnels();
+    test_connect_mode("200 Connection established", 1);
+    test_connect_mode("403 Forbidden", 0);
     printf("agent_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -56,6 +56,7 @@ QString TestBackend::help() {
         "  :end [SESSION]    end the session (its container is removed)\n"
         "  :raw TEXT         send TEXT as one frame, unchecked (to try bad messages)\n"
         "  :sleep MS         pause before the next line\n"
+        "  :secret N1,N2 CMD run CMD with the secrets N1, N2 in its environment (args.secrets)\n"
         "  :wait             wait for every outstanding result\n"
         "  :quit             exit\n"
         "  # ...             a comment\n");
@@ -161,7 +162,7 @@ void TestBackend::onFrame(const QString& text) {
     const QString type = message.value(QStringLiteral("type")).toString();
     const QString callId = message.value(QStringLiteral("call_id")).toString();
     if (type == QLatin1String("hello")) {
-        m_out << "hello " << jsonText(message) << Qt::endl;
+        m_out << "hello " << printable(jsonText(message)) << Qt::endl;
         m_helloSeen = true;
         processLines();
     } else if (type == QLatin1String("tool_output")) {
@@ -170,18 +171,22 @@ void TestBackend::onFrame(const QString& text) {
     } else if (type == QLatin1String("tool_result")) {
         flushOutput(callId);
         if (m_resultsSeen.contains(callId)) {
-            m_out << "duplicate result " << callId << Qt::endl;
+            m_out << "duplicate result " << printable(callId) << Qt::endl;
         } else {
             m_resultsSeen.insert(callId);
             const QJsonValue exitCode = message.value(QStringLiteral("exit_code"));
-            m_out << "result " << callId << ' ' << message.value(QStringLiteral("status")).toString()
+            m_out << "result " << printable(callId) << ' '
+                  << printable(message.value(QStringLiteral("status")).toString())
                   << " exit=" << (exitCode.isDouble() ? QString::number(exitCode.toInt()) : QStringLiteral("null"))
                   << " truncated=" << (message.value(QStringLiteral("truncated")).toBool() ? "true" : "false")
                   << " duration_ms=" << qint64(message.value(QStringLiteral("duration_ms")).toDouble());
+            if (message.value(QStringLiteral("redacted")).toInt() > 0) {
+                m_out << " redacted=" << message.value(QStringLiteral("redacted")).toInt();
+            }
             const QJsonObject error = message.value(QStringLiteral("error")).toObject();
             if (!error.isEmpty()) {
-                m_out << " error=" << error.value(QStringLiteral("code")).toString() << ": "
-                      << error.value(QStringLiteral("message")).toString();
+                m_out << " error=" << printable(error.value(QStringLiteral("code")).toString()) << ": "
+                      << printable(error.value(QStringLiteral("message")).toString());
             }
             m_out << Qt::endl;
         }
@@ -196,9 +201,9 @@ void TestBackend::onFrame(const QString& text) {
         checkDone();
     } else if (type == QLatin1String("session_state")) {
         const QJsonValue container = message.value(QStringLiteral("container"));
-        m_out << "session " << message.value(QStringLiteral("session_id")).toString() << ' '
-              << message.value(QStringLiteral("state")).toString() << ' '
-              << (container.isString() && !container.toString().isEmpty() ? container.toString().left(12)
+        m_out << "session " << printable(message.value(QStringLiteral("session_id")).toString()) << ' '
+              << printable(message.value(QStringLiteral("state")).toString()) << ' '
+              << (container.isString() && !container.toString().isEmpty() ? printable(container.toString().left(12))
                                                                           : QStringLiteral("-"))
               << Qt::endl;
         const QString state = message.value(QStringLiteral("state")).toString();
@@ -211,11 +216,11 @@ void TestBackend::onFrame(const QString& text) {
     } else if (type == QLatin1String("call_state")) {
         m_out << "call_state " << callId << ' ' << message.value(QStringLiteral("state")).toString() << Qt::endl;
     } else if (type == QLatin1String("error")) {
-        m_out << "error " << message.value(QStringLiteral("code")).toString()
-              << " call=" << (callId.isEmpty() ? QStringLiteral("-") : callId) << ' '
-              << message.value(QStringLiteral("message")).toString() << Qt::endl;
+        m_out << "error " << printable(message.value(QStringLiteral("code")).toString())
+              << " call=" << (callId.isEmpty() ? QStringLiteral("-") : printable(callId)) << ' '
+              << printable(message.value(QStringLiteral("message")).toString()) << Qt::endl;
     } else {
-        m_out << "unknown " << text << Qt::endl;
+        m_out << "unknown " << printable(text) << Qt::endl;
     }
 }
 
@@ -240,6 +245,10 @@ void TestBackend::processLines() {
                 m_waitingFor = QStringLiteral("session:") + end.sessionId;
             } else if (word == QLatin1String(":raw")) {
                 sendRaw(rest);
+            } else if (word == QLatin1String(":secret")) {
+                // ":secret NAME1,NAME2 command": the names travel in args.secrets, never a value.
+                const QStringList names = rest.section(QLatin1Char(' '), 0, 0).split(u',', Qt::SkipEmptyParts);
+                sendToolCall(rest.section(QLatin1Char(' '), 1).trimmed(), true, names);
             } else if (word == QLatin1String(":sleep")) {
                 m_waitingFor = QStringLiteral(":sleep");
                 QTimer::singleShot(rest.toInt(), this, [this] {
@@ -271,13 +280,14 @@ void TestBackend::processLines() {
     }
 }
 
-void TestBackend::sendToolCall(const QString& command, bool wait) {
+void TestBackend::sendToolCall(const QString& command, bool wait, const QStringList& secrets) {
     ToolCallMessage call;
     call.callId = QStringLiteral("c") + QString::number(++m_nextCall);
     call.sessionId = m_options.sessionId;
     call.tool = QString(Protocol::kDesktopExec);
     call.command = command;
     call.workingDirectory = m_options.workspace;
+    call.secrets = secrets;
     if (m_options.timeoutSeconds > 0) {
         call.timeoutMs = qint64(m_options.timeoutSeconds) * 1000;
     }
@@ -299,18 +309,33 @@ void TestBackend::sendRaw(const QString& text) {
     }
 }
 
+QString TestBackend::printable(QStringView text) {
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (u == u'\t' || (u >= 0x20 && u < 0x7f) || u > 0x9f) {
+            out += c;
+        } else if (u < 0x100) {
+            out += QStringLiteral("\\x%1").arg(uint(u), 2, 16, QLatin1Char('0'));
+        }
+    }
+    return out;
+}
+
 void TestBackend::printOutput(const QString& callId, const QString& stream, const QString& data, bool flush) {
     const QString key = callId + QLatin1Char('\n') + stream;
     QString buffer = m_partial.take(key) + data;
     int start = 0;
     for (int newline = int(buffer.indexOf(QLatin1Char('\n'))); newline >= 0;
          newline = int(buffer.indexOf(QLatin1Char('\n'), start))) {
-        m_out << '[' << callId << ' ' << stream << "] " << QStringView(buffer).mid(start, newline - start) << '\n';
+        m_out << '[' << printable(callId) << ' ' << printable(stream) << "] "
+              << printable(QStringView(buffer).mid(start, newline - start)) << '\n';
         start = newline + 1;
     }
     buffer = buffer.mid(start);
     if (flush && !buffer.isEmpty()) {
-        m_out << '[' << callId << ' ' << stream << "] " << buffer << '\n';
+        m_out << '[' << printable(callId) << ' ' << printable(stream) << "] " << printable(buffer) << '\n';
         buffer.clear();
     }
     if (!buffer.isEmpty()) {

@@ -57,6 +57,10 @@ public:
     static QString help();
     // 256 random bits from the system's generator, as 64 hex digits.
     static QString randomToken();
+    // What the terminal gets of a text the app (or the command behind it) chose: C0 and C1 control characters and
+    // DEL as visible escapes (\x1b, \x9b), tabs kept, so output cannot move the cursor, retitle the window or
+    // send the terminal a query (escape-sequence injection).
+    static QString printable(QStringView text);
     // Whether an upgrade request's head carries exactly `Authorization: Bearer <token>` (scheme in any case).
     static bool isAuthorized(const QByteArray& head, const QString& token);
 
@@ -70,7 +74,7 @@ private:
     void onAppDisconnected();
     void onFrame(const QString& text);
     void processLines();
-    void sendToolCall(const QString& command, bool wait);
+    void sendToolCall(const QString& command, bool wait, const QStringList& secrets = {});
     void sendJson(const QJsonObject& message);
     void sendRaw(const QString& text);
     void printOutput(const QString& callId, const QString& stream, const QString& data, bool flush);

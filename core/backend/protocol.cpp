@@ -193,6 +193,31 @@ IncomingMessage parseToolCall(const QJsonObject& object) {
         }
         message.timeoutMs = static_cast<qint64>(std::ceil(seconds * 1000.0));
     }
+    const auto secrets = args.constFind(QLatin1String("secrets"));
+    // null and [] mean the same as absent: no secret.
+    if (secrets != args.constEnd() && !secrets.value().isNull()) {
+        if (!secrets.value().isArray()) {
+            return invalid(QStringLiteral("field \"args.secrets\" must be an array of names"), message.callId);
+        }
+        const QJsonArray names = secrets.value().toArray();
+        if (names.size() > Protocol::kMaxSecretsPerCall) {
+            return invalid(
+                QStringLiteral("field \"args.secrets\" holds more than %1 names").arg(Protocol::kMaxSecretsPerCall),
+                message.callId);
+        }
+        for (const QJsonValue& name : names) {
+            if (!name.isString() || !Protocol::isValidSecretName(name.toString())) {
+                return invalid(QStringLiteral("field \"args.secrets\" must hold names of the form [A-Z_][A-Z0-9_]* "
+                                              "(at most %1 characters)")
+                                   .arg(Protocol::kMaxSecretNameLength),
+                               message.callId);
+            }
+            if (message.secrets.contains(name.toString())) {
+                return invalid(QStringLiteral("field \"args.secrets\" names a secret twice"), message.callId);
+            }
+            message.secrets.append(name.toString());
+        }
+    }
     return message;
 }
 
@@ -225,6 +250,21 @@ bool Protocol::isValidId(const QString& id) {
     }
     for (const QChar c : id) {
         if (c.unicode() < 0x21 || c.unicode() > 0x7e) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool Protocol::isValidSecretName(const QString& name) {
+    if (name.isEmpty() || name.size() > kMaxSecretNameLength) {
+        return false;
+    }
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const char16_t c = name.at(i).unicode();
+        const bool letter = (c >= u'A' && c <= u'Z') || c == u'_';
+        const bool digit = c >= u'0' && c <= u'9';
+        if (!letter && !(digit && i > 0)) {
             return false;
         }
     }
@@ -306,6 +346,7 @@ QJsonObject Protocol::makeHello(const HelloMessage& hello) {
              {QStringLiteral("reason"), hello.runtime.reason}}},
         {QStringLiteral("workspaces"), workspaces},
         {QStringLiteral("pending"), QJsonArray::fromStringList(hello.pending)},
+        {QStringLiteral("secrets"), QJsonArray::fromStringList(hello.secrets)},
     };
 }
 
@@ -328,6 +369,7 @@ QJsonObject Protocol::makeToolResult(const ToolResultMessage& result) {
         {QStringLiteral("output"), result.output},
         {QStringLiteral("truncated"), result.truncated},
         {QStringLiteral("duration_ms"), result.durationMs},
+        {QStringLiteral("redacted"), result.redacted},
     };
     if (result.status == ExecStatus::Error) {
         object.insert(QStringLiteral("error"), QJsonObject{{QStringLiteral("code"), errorCodeName(result.errorCode)},
@@ -361,6 +403,22 @@ QLatin1String Protocol::callStateName(CallState state) {
     return QLatin1String("waiting_approval");
 }
 
+QJsonObject Protocol::makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
+                                       const QString& rule) {
+    QJsonObject object{
+        {QStringLiteral("type"), QStringLiteral("network_event")},
+        {QStringLiteral("session_id"), sessionId},
+        {QStringLiteral("host"), host},
+        {QStringLiteral("port"), port},
+        {QStringLiteral("decision"), QStringLiteral("denied")},
+        {QStringLiteral("rule"), rule},
+    };
+    if (!callId.isEmpty()) {
+        object.insert(QStringLiteral("call_id"), callId);
+    }
+    return object;
+}
+
 QJsonObject Protocol::makeError(const ProtocolError& error) {
     return makeError(error.code, error.message, error.callId);
 }
@@ -388,6 +446,9 @@ QJsonObject Protocol::toJson(const ToolCallMessage& message) {
                      {QStringLiteral("working_directory"), message.workingDirectory}};
     if (message.timeoutMs) {
         args.insert(QStringLiteral("timeout_s"), static_cast<double>(*message.timeoutMs) / 1000.0);
+    }
+    if (!message.secrets.isEmpty()) {
+        args.insert(QStringLiteral("secrets"), QJsonArray::fromStringList(message.secrets));
     }
     return QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_call")},
                        {QStringLiteral("call_id"), message.callId},
@@ -536,6 +597,8 @@ QByteArray Protocol::toolResultFrame(const ToolResultMessage& result) {
     frame.append(",\"output\":");
     appendJsonString(frame, output);
     output = QByteArray();  // the big transient copy goes before the caller makes its own
+    frame.append(",\"redacted\":");
+    frame.append(QByteArray::number(result.redacted));
     frame.append(R"(,"status":")");
     frame.append(execStatusName(result.status).latin1());
     frame.append(R"(","truncated":)");
@@ -562,6 +625,10 @@ QLatin1String Protocol::errorCodeName(ProtocolErrorCode code) {
             return QLatin1String("container_failed");
         case ProtocolErrorCode::Busy:
             return QLatin1String("busy");
+        case ProtocolErrorCode::SecretDenied:
+            return QLatin1String("secret_denied");
+        case ProtocolErrorCode::SecretUnknown:
+            return QLatin1String("secret_unknown");
         case ProtocolErrorCode::ApprovalDenied:
             return QLatin1String("approval_denied");
     }
@@ -572,7 +639,8 @@ std::optional<ProtocolErrorCode> Protocol::errorCodeFromName(const QString& name
     for (const ProtocolErrorCode code :
          {ProtocolErrorCode::InvalidMessage, ProtocolErrorCode::UnsupportedTool, ProtocolErrorCode::NoRuntime,
           ProtocolErrorCode::WorkspaceNotApproved, ProtocolErrorCode::WorkspaceInvalid, ProtocolErrorCode::ImageMissing,
-          ProtocolErrorCode::ContainerFailed, ProtocolErrorCode::Busy, ProtocolErrorCode::ApprovalDenied}) {
+          ProtocolErrorCode::ContainerFailed, ProtocolErrorCode::Busy, ProtocolErrorCode::SecretDenied,
+          ProtocolErrorCode::SecretUnknown, ProtocolErrorCode::ApprovalDenied}) {
         if (name == errorCodeName(code)) {
             return code;
         }

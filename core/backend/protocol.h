@@ -20,6 +20,8 @@ public:
     static constexpr int kMaxPathBytes = 4096;                      // args.working_directory: UTF-8 bytes
     static constexpr int kMaxServerLength = 256;                    // welcome.server: characters
     static constexpr int kMaxTimeoutSeconds = 3600;                 // args.timeout_s: (0, 3600]
+    static constexpr int kMaxSecretsPerCall = 32;                   // args.secrets: names
+    static constexpr int kMaxSecretNameLength = 128;                // one name: characters
     static constexpr qint64 kDefaultMaxMessageBytes = 1024 * 1024;  // inbound frame limit (transport)
     static constexpr QLatin1String kDesktopExec{"desktop_exec"};
 
@@ -34,6 +36,9 @@ public:
     static QJsonObject makeToolResult(const ToolResultMessage& result);
     static QJsonObject makeSessionState(const QString& sessionId, SessionState state, const QString& container);
     static QJsonObject makeCallState(const QString& callId, CallState state);
+    // A request the egress policy denied (SPEC §8); callId empty when the call is not known.
+    static QJsonObject makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
+                                        const QString& rule);
     static QJsonObject makeError(const ProtocolError& error);
     static QJsonObject makeError(ProtocolErrorCode code, const QString& message, const QString& callId = {});
 
@@ -67,6 +72,8 @@ public:
 
     // A call_id or session_id the app accepts: 1..128 printable ASCII characters, no space.
     static bool isValidId(const QString& id);
+    // A secret's name: [A-Z_][A-Z0-9_]*, 1..128 characters (an environment variable name).
+    static bool isValidSecretName(const QString& name);
 };
 
 }  // namespace zeus

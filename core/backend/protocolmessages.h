@@ -26,6 +26,8 @@ enum class ProtocolErrorCode {
     ImageMissing,
     ContainerFailed,
     Busy,
+    SecretDenied,    // SPEC §9: the user (or, headless, --allow-secret) did not approve a secret the call asked for
+    SecretUnknown,   // SPEC §9: no secret of that name is stored on this computer
     ApprovalDenied,  // SPEC §11: the user, a deny rule or a timeout refused the command
 };
 
@@ -62,10 +64,12 @@ struct ToolCallMessage {
     QString workingDirectory;
     // The requested timeout in milliseconds; empty when the backend left it to the app's default.
     std::optional<qint64> timeoutMs;
+    // args.secrets: the names of the secrets this one command needs in its environment (SPEC §9); distinct.
+    QStringList secrets;
 
     bool operator==(const ToolCallMessage& o) const {
         return callId == o.callId && sessionId == o.sessionId && tool == o.tool && command == o.command
-               && workingDirectory == o.workingDirectory && timeoutMs == o.timeoutMs;
+               && workingDirectory == o.workingDirectory && timeoutMs == o.timeoutMs && secrets == o.secrets;
     }
 };
 
@@ -109,6 +113,7 @@ struct HelloMessage {
     RuntimeReport runtime;
     QStringList workspaces;  // approved host folders
     QStringList pending;     // call_ids whose results are kept and not acknowledged yet
+    QStringList secrets;     // the names of the secrets stored on this computer; never a value (SPEC §9)
 };
 
 struct ToolResultMessage {
@@ -118,6 +123,7 @@ struct ToolResultMessage {
     QString output;               // stdout and stderr in arrival order, capped
     bool truncated = false;
     qint64 durationMs = 0;
+    qint64 redacted = 0;  // secret forms replaced in the output (SPEC §9)
     // Only with status Error:
     ProtocolErrorCode errorCode = ProtocolErrorCode::ContainerFailed;
     QString errorMessage;

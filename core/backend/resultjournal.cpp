@@ -49,6 +49,7 @@ std::optional<ToolResultMessage> resultFromJson(const QJsonObject& object) {
     result.output = object.value(QStringLiteral("output")).toString();
     result.truncated = object.value(QStringLiteral("truncated")).toBool();
     result.durationMs = qint64(object.value(QStringLiteral("duration_ms")).toDouble());
+    result.redacted = qint64(object.value(QStringLiteral("redacted")).toDouble());
     if (result.status == ExecStatus::Error) {
         result.errorCode = Protocol::errorCodeFromName(object.value(QStringLiteral("error_code")).toString())
                                .value_or(ProtocolErrorCode::ContainerFailed);
@@ -93,7 +94,8 @@ QByteArray ResultJournal::resultLine(const ToolResultMessage& result) {
                        {QStringLiteral("exit_code"), result.exitCode ? QJsonValue(*result.exitCode) : QJsonValue()},
                        {QStringLiteral("output"), result.output},
                        {QStringLiteral("truncated"), result.truncated},
-                       {QStringLiteral("duration_ms"), double(result.durationMs)}};
+                       {QStringLiteral("duration_ms"), double(result.durationMs)},
+                       {QStringLiteral("redacted"), double(result.redacted)}};
     if (result.status == ExecStatus::Error) {
         object.insert(QStringLiteral("error_code"), Protocol::errorCodeName(result.errorCode));
         object.insert(QStringLiteral("error_message"), result.errorMessage);

@@ -9,9 +9,6 @@
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 
-#include <QDir>
-#include <QFileInfo>
-
 #include <algorithm>
 
 namespace zeus {
@@ -44,6 +41,7 @@ void ToolDispatcher::setSessionManager(SessionManager* manager) {
     connect(manager, &SessionManager::outputUtf8, this, &ToolDispatcher::onOutput);
     connect(manager, &SessionManager::callFinished, this, &ToolDispatcher::onExecFinished);
     connect(manager, &SessionManager::sessionStateChanged, this, &ToolDispatcher::onSessionStateChanged);
+    connect(manager, &SessionManager::egressDecided, this, &ToolDispatcher::onEgressDecided);
 }
 
 void ToolDispatcher::setClientInfo(const HelloMessage& info) {
@@ -57,17 +55,38 @@ void ToolDispatcher::setRuntimeReport(const RuntimeReport& runtime) {
 }
 
 void ToolDispatcher::setApprovedWorkspaces(const QStringList& workspaces) {
+    // Strings only: resolving them here would turn an approval whose component was swapped for a symlink into an
+    // approval of the symlink's target (issue: a nested approval became ~/.local/bin after a restart).
+    const QStringList before = m_approved;
     m_approved.clear();
-    m_approvedSpellings.clear();
     for (const QString& path : workspaces) {
-        if (!path.isEmpty()) {
-            m_approvedSpellings.append(QDir::cleanPath(path));
-        }
-        const QString canonical = canonicalFolder(path);
-        if (!canonical.isEmpty() && !m_approved.contains(canonical)) {
-            m_approved.append(canonical);
+        const QString lexical = WorkspaceApproval::lexicalForm(path);
+        if (!lexical.isEmpty() && !m_approved.contains(lexical)) {
+            m_approved.append(lexical);
         }
     }
+    // A revoked approval ends every session on that folder at once (SPEC §3), background jobs included: the
+    // containers are removed, not left to the idle timeout.
+    for (const QString& revoked : before) {
+        if (!m_approved.contains(revoked) && m_manager) {
+            const int ended = m_manager->endSessionsIn(revoked);
+            if (ended > 0) {
+                qCInfo(lcBackend).noquote() << "approval of" << revoked << "revoked:" << ended << "sessions ended";
+            }
+        }
+    }
+}
+
+QStringList ToolDispatcher::activeWorkspaces() const {
+    const Qt::CaseSensitivity cs =
+        WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    QStringList active;
+    for (const QString& approved : m_approved) {
+        if (WorkspaceApproval::stateOf(approved, m_resolver, cs) == WorkspaceApproval::State::Active) {
+            active.append(approved);
+        }
+    }
+    return active;
 }
 
 void ToolDispatcher::setResultLimits(const ResultStore::Limits& limits) {
@@ -114,9 +133,20 @@ void ToolDispatcher::forget(const QString& callId) {
     }
 }
 
+void ToolDispatcher::setSecretBroker(SecretBroker* broker) {
+    if (m_secretBroker) {
+        m_secretBroker->disconnect(this);
+    }
+    m_secretBroker = broker;
+    if (broker) {
+        connect(broker, &SecretBroker::answered, this, &ToolDispatcher::onSecretsAnswered);
+    }
+}
+
 HelloMessage ToolDispatcher::hello() const {
     HelloMessage hello = m_client;
-    hello.workspaces = m_approved;
+    hello.secrets = m_secretBroker ? m_secretBroker->knownNames() : QStringList();
+    hello.workspaces = activeWorkspaces();
     hello.pending = m_results.pendingIds();
     return hello;
 }
@@ -155,6 +185,7 @@ ToolResultMessage ToolDispatcher::toResultMessage(const ExecResult& exec) {
     result.output = exec.output;
     result.truncated = exec.truncated;
     result.durationMs = exec.durationMs;
+    result.redacted = exec.redacted;
     if (result.status == ExecStatus::Error) {
         result.errorCode = protocolErrorFor(exec.errorCode);
         result.errorMessage = exec.errorMessage;
@@ -182,41 +213,24 @@ ProtocolErrorCode ToolDispatcher::protocolErrorFor(ExecError error) {
     return ProtocolErrorCode::ContainerFailed;  // not reached: the switch handles every value
 }
 
-QString ToolDispatcher::canonicalFolder(const QString& path) {
-    if (path.isEmpty()) {
-        return {};
-    }
-    const QFileInfo info(path);
-    if (!info.isAbsolute() || !info.isDir()) {
-        return {};
-    }
-    return QDir::cleanPath(info.canonicalFilePath());
-}
-
-ToolDispatcher::Approval ToolDispatcher::approvalOf(const QString& workingDirectory) const {
+ToolDispatcher::ApprovalCheck ToolDispatcher::approvalOf(const QString& workingDirectory) const {
     const Qt::CaseSensitivity cs =
         WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
-    const QString canonical = canonicalFolder(workingDirectory);
-    if (!canonical.isEmpty()) {
-        for (const QString& approved : m_approved) {
-            if (canonical.compare(approved, cs) == 0) {
-                return Approval::Approved;
-            }
-        }
-        return Approval::NotApproved;
+    // Lexical first: a path that names no approval is refused without a stat, a canonicalisation or a mount (a
+    // network path would leak the user's credentials or hang, an automounter would fire).
+    const QString approved = WorkspaceApproval::match(workingDirectory, m_approved, cs);
+    if (approved.isEmpty()) {
+        return {};
     }
-    // Nothing to resolve: the folder is gone. Said as such only for the exact (cleaned) spelling of an approval,
-    // or of what it resolved to when it was loaded; never for a path the user did not approve.
-    if (workingDirectory.isEmpty() || !QFileInfo(workingDirectory).isAbsolute()) {
-        return Approval::NotApproved;
+    switch (WorkspaceApproval::stateOf(approved, m_resolver, cs)) {
+        case WorkspaceApproval::State::Active:
+            return {Approval::Approved, approved};
+        case WorkspaceApproval::State::Missing:
+            return {Approval::Gone, approved};
+        case WorkspaceApproval::State::Changed:
+            return {Approval::Changed, approved};
     }
-    const QString cleaned = QDir::cleanPath(workingDirectory);
-    const auto same = [&cleaned, cs](const QString& approved) { return cleaned.compare(approved, cs) == 0; };
-    if (std::any_of(m_approved.cbegin(), m_approved.cend(), same)
-        || std::any_of(m_approvedSpellings.cbegin(), m_approvedSpellings.cend(), same)) {
-        return Approval::Gone;
-    }
-    return Approval::NotApproved;
+    return {};
 }
 
 bool ToolDispatcher::send(const QJsonObject& message) {
@@ -305,22 +319,32 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
                                  call.callId));
         return;
     }
-    const Approval approval = approvalOf(call.workingDirectory);
-    if (approval == Approval::Gone) {
+    const ApprovalCheck check = approvalOf(call.workingDirectory);
+    if (check.approval == Approval::Gone) {
         qCWarning(lcBackend) << "call" << call.callId << "refused: the approved folder no longer exists";
         finish(refusal(call.callId, ProtocolErrorCode::WorkspaceInvalid,
                        tr("The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a "
                           "file). Restore it, or approve another folder in Zeus Desktop.")
-                           .arg(QDir::cleanPath(call.workingDirectory))));
+                           .arg(check.approved)));
         return;
     }
-    if (approval != Approval::Approved) {
+    if (check.approval == Approval::Changed) {
+        qCWarning(lcBackend).noquote() << "call" << call.callId << "refused: the approved folder" << check.approved
+                                       << "changed since approval";
+        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
+                       tr("The approved folder %1 changed since it was approved (a part of its path is now a symbolic "
+                          "link to somewhere else). It stays inactive until the user approves it again in Zeus "
+                          "Desktop.")
+                           .arg(check.approved)));
+        return;
+    }
+    if (check.approval != Approval::Approved) {
         qCWarning(lcBackend) << "call" << call.callId << "refused: working directory not approved";
-        finish(
-            refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
-                    QStringLiteral("The working directory is not one the user approved in Zeus Desktop. "
-                                   "Approved: %1")
-                        .arg(m_approved.isEmpty() ? QStringLiteral("none") : m_approved.join(QStringLiteral(", ")))));
+        const QStringList active = activeWorkspaces();
+        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
+                       QStringLiteral("The working directory is not one the user approved in Zeus Desktop. "
+                                      "Approved: %1")
+                           .arg(active.isEmpty() ? QStringLiteral("none") : active.join(QStringLiteral(", ")))));
         return;
     }
     if (!m_manager) {
@@ -332,15 +356,20 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         finish(refusal(call.callId, ProtocolErrorCode::NoRuntime, reason));
         return;
     }
-    if (!passesApproval(call)) {
+    if (!call.secrets.isEmpty() && !m_grantedSecrets.contains(call.callId)) {
+        awaitSecrets(call, check.approved);
+        return;
+    }
+    if (!passesApproval(call, check.approved)) {
         return;
     }
     ExecRequest request;
     request.callId = call.callId;
     request.sessionId = call.sessionId;
-    request.workspace = canonicalFolder(call.workingDirectory);
+    request.workspace = check.approved;  // the approval's string, never the backend's spelling
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
+    request.secrets = m_grantedSecrets.take(call.callId);
     m_running.insert(call.callId, RunningCall{call.sessionId, 0});
     m_backendSessions.insert(call.sessionId);
     if (m_journal && !m_journal->recordStarted(call.callId)) {
@@ -353,6 +382,10 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
 void ToolDispatcher::onCancel(const CancelMessage& cancel) {
     if (m_waiting.contains(cancel.callId)) {
         endWaiting(cancel.callId, QStringLiteral("cancelled by the backend while waiting for approval"));
+        return;
+    }
+    if (m_awaitingSecrets.contains(cancel.callId) && m_secretBroker) {
+        m_secretBroker->cancel(cancel.callId);  // its answer ends the call as cancelled
         return;
     }
     if (m_running.contains(cancel.callId)) {
@@ -378,6 +411,9 @@ void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
         if (ofSession) {
             endWaiting(callId, QStringLiteral("its session ended while it waited for approval"));
         }
+    }
+    if (m_secretBroker) {
+        m_secretBroker->endSession(end.sessionId);
     }
     if (isLocalSessionId(end.sessionId)) {
         send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
@@ -491,6 +527,53 @@ void ToolDispatcher::onExecFinished(const ExecResult& exec) {
     }
 }
 
+void ToolDispatcher::awaitSecrets(const ToolCallMessage& call, const QString& folder) {
+    if (m_awaitingSecrets.contains(call.callId)) {
+        qCInfo(lcBackend) << "call" << call.callId << "already waits for its secrets; not asked again";
+        return;
+    }
+    if (!m_secretBroker) {
+        finish(
+            refusal(call.callId, ProtocolErrorCode::SecretUnknown,
+                    tr("No secret named %1 is stored on this computer.").arg(call.secrets.join(QStringLiteral(", ")))));
+        return;
+    }
+    m_awaitingSecrets.insert(call.callId, call);
+    m_secretBroker->request(SecretBroker::Request{call.callId, call.sessionId, folder, call.command, call.secrets});
+}
+
+void ToolDispatcher::onSecretsAnswered(const SecretBroker::Answer& answer) {
+    const auto it = m_awaitingSecrets.find(answer.id);
+    if (it == m_awaitingSecrets.end()) {
+        return;
+    }
+    const ToolCallMessage call = *it;
+    m_awaitingSecrets.erase(it);
+    switch (answer.outcome) {
+        case SecretBroker::Outcome::Granted:
+            m_grantedSecrets.insert(call.callId, answer.values);
+            onToolCall(call);  // every check again: the folder or the runtime may have gone meanwhile
+            m_grantedSecrets.remove(call.callId);
+            return;
+        case SecretBroker::Outcome::Cancelled: {
+            ToolResultMessage result;
+            result.callId = call.callId;
+            result.status = ExecStatus::Cancelled;
+            finish(result);
+            return;
+        }
+        case SecretBroker::Outcome::Unknown:
+            qCInfo(lcBackend) << "call" << call.callId << "refused: unknown secret";
+            finish(refusal(call.callId, ProtocolErrorCode::SecretUnknown, answer.message));
+            return;
+        case SecretBroker::Outcome::Denied:
+        case SecretBroker::Outcome::Failed:
+            qCInfo(lcBackend) << "call" << call.callId << "refused: secret not approved or not readable";
+            finish(refusal(call.callId, ProtocolErrorCode::SecretDenied, answer.message));
+            return;
+    }
+}
+
 void ToolDispatcher::finish(const ToolResultMessage& result) {
     const QStringList dropped = m_results.add(result);
     for (const QString& id : dropped) {
@@ -515,6 +598,23 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
     Q_EMIT callFinished(result);
 }
 
+void ToolDispatcher::onEgressDecided(const EgressEvent& event) {
+    if (event.allowed || !m_backendSessions.contains(event.sessionId)) {
+        return;  // only denials, and never the local console's
+    }
+    // The tunnel does not say which command opened it: the call is named when it is the session's only one.
+    QString callId;
+    int calls = 0;
+    for (auto it = m_running.cbegin(); it != m_running.cend(); ++it) {
+        if (it->sessionId == event.sessionId) {
+            callId = it.key();
+            calls++;
+        }
+    }
+    send(Protocol::makeNetworkEvent(event.sessionId, calls == 1 ? callId : QString(), event.host, event.port,
+                                    event.rule));
+}
+
 void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId) {
     if (!m_backendSessions.contains(sessionId)) {
         return;  // the local console's (or an ended one's): never reported to the backend
@@ -530,8 +630,8 @@ void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionStat
 void ToolDispatcher::setApprovalPolicies(const QHash<QString, ApprovalPolicy>& byFolder) {
     m_approvalPolicies.clear();
     for (auto it = byFolder.cbegin(); it != byFolder.cend(); ++it) {
-        const QString canonical = canonicalFolder(it.key());
-        m_approvalPolicies.insert(canonical.isEmpty() ? QDir::cleanPath(it.key()) : canonical, it.value());
+        // Keys are approvals as stored: exact strings, compared lexically like the approvals themselves (SPEC §3).
+        m_approvalPolicies.insert(QDir::cleanPath(it.key()), it.value());
     }
 }
 
@@ -558,11 +658,10 @@ void ToolDispatcher::setApprovalQueue(ApprovalQueue* queue) {
     }
 }
 
-bool ToolDispatcher::passesApproval(const ToolCallMessage& call) {
+bool ToolDispatcher::passesApproval(const ToolCallMessage& call, const QString& folder) {
     if (m_approvedCalls.remove(call.callId)) {
         return true;  // the user said yes: it runs now, and its timeout starts now
     }
-    const QString folder = canonicalFolder(call.workingDirectory);
     const ApprovalPolicy policy = approvalPolicyFor(folder);
     const ApprovalDecision decision = CommandAnalyser::decide(call.command, policy);
     switch (decision.verdict) {
@@ -611,7 +710,7 @@ void ToolDispatcher::onApprovalAnswered(const QString& callId, const ApprovalAns
         return;
     }
     const ToolCallMessage call = *it;
-    const QString folder = canonicalFolder(call.workingDirectory);
+    const QString folder = approvalOf(call.workingDirectory).approved;  // lexical: no file system access
     if (answer.kind == ApprovalAnswer::Kind::Deny) {
         m_waiting.remove(callId);
         QString by;

@@ -6,6 +6,8 @@
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
 #include "sandbox/commandexecution.h"
+#include "sandbox/workspaceapproval.h"
+#include "secrets/secretbroker.h"
 #include "support/sessionstate.h"
 
 #include <QHash>
@@ -20,6 +22,7 @@ namespace zeus {
 
 class ApprovalQueue;
 class ResultJournal;
+struct EgressEvent;
 class SessionManager;
 
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
@@ -54,10 +57,19 @@ public:
     // pending fields are filled in by the dispatcher.
     void setClientInfo(const HelloMessage& info);
     void setRuntimeReport(const RuntimeReport& runtime);
-    // The folders the user approved (any spelling: they are compared after resolving symlinks).
+    // The folders the user approved, as the strings stored when they were approved (SPEC §3 "Approvals are exact
+    // strings"). A working_directory is matched against them lexically before anything touches the file system;
+    // the matched string is what the container mounts. hello lists the active ones.
     void setApprovedWorkspaces(const QStringList& workspaces);
     QStringList approvedWorkspaces() const { return m_approved; }
+    // The approved folders that resolve to themselves now (what hello.workspaces says).
+    QStringList activeWorkspaces() const;
+    // The file system seam of the approval checks (tests count and steer what is resolved).
+    void setPathResolver(const WorkspaceApproval::Resolver& resolver) { m_resolver = resolver; }
     void setResultLimits(const ResultStore::Limits& limits);
+    // Who decides a call's args.secrets (SPEC §9); null: every call that asks for one gets secret_unknown.
+    // hello.secrets lists its known names.
+    void setSecretBroker(SecretBroker* broker);
     // Keeps the unacknowledged results, and which calls run, in a journal at `path` (SPEC §5 "Results survive
     // the app"): loads what an earlier run left there -- its results are kept and re-sent as after a reconnect,
     // and the calls it left running end as interrupted (error, container_failed) -- and records from then on.
@@ -113,12 +125,9 @@ public:
     static ToolResultMessage refusal(const QString& callId, ProtocolErrorCode code, const QString& message);
     // The protocol form of an execution result (pure).
     static ToolResultMessage toResultMessage(const ExecResult& exec);
-    // The canonical form of a folder for approval checks: symlinks resolved, no trailing slash; empty when it
-    // does not exist.
-    static QString canonicalFolder(const QString& path);
 
 Q_SIGNALS:
-    // workspace: the approved folder the call runs in, canonical (symlinks resolved), as the container mounts it.
+    // workspace: the approved folder the call runs in, the approval's own string, as the container mounts it.
     void callStarted(const QString& callId, const QString& sessionId, const QString& command, const QString& workspace);
     void callFinished(const zeus::ToolResultMessage& result);
     // Every call this dispatcher started has finished (after cancelAll(), or whenever the last one ends).
@@ -147,18 +156,30 @@ private:
     void setOutputPaused(bool paused);
     void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
+    void onEgressDecided(const EgressEvent& event);
     void finish(const ToolResultMessage& result);
     void forget(const QString& callId);
     void compactJournal();
     // Puts a kept result in line to be sent (once) and sends what the connection has room for.
     void queueResult(const QString& callId);
     void pumpResults();
-    // Approved: an approved folder that exists; Gone: it names an approved folder that no longer exists (deleted,
-    // moved, replaced by a file): workspace_invalid; NotApproved: anything else.
-    enum class Approval { Approved, Gone, NotApproved };
-    Approval approvalOf(const QString& workingDirectory) const;
+    // Approved: it names an approval that resolves to itself; Gone: it names an approved folder that no longer
+    // exists (deleted, moved, replaced by a file): workspace_invalid; Changed: it names an approval that resolves
+    // elsewhere now (a component became a symlink): inactive until approved again; NotApproved: anything else,
+    // decided without touching the file system.
+    enum class Approval { Approved, Gone, Changed, NotApproved };
+    struct ApprovalCheck {
+        Approval approval = Approval::NotApproved;
+        QString approved;  // the approval's string, when one matched
+    };
+    ApprovalCheck approvalOf(const QString& workingDirectory) const;
+    // SPEC §9: asks the broker for the call's secrets (folder: the approval the call runs in); the call runs
+    // (onToolCall again, with the values) only once they are granted, else it ends as secret_unknown / secret_denied,
+    // never having run.
+    void awaitSecrets(const ToolCallMessage& call, const QString& folder);
+    void onSecretsAnswered(const SecretBroker::Answer& answer);
     // The approval gate: true when the call may run now; otherwise it was refused or waits for the user.
-    bool passesApproval(const ToolCallMessage& call);
+    bool passesApproval(const ToolCallMessage& call, const QString& folder);
     void onApprovalAnswered(const QString& callId, const ApprovalAnswer& answer);
     void recordApproval(const ToolCallMessage& call, const QString& folder, ApprovalDecision::Verdict verdict,
                         const QString& by, const QString& rule, const QString& reason);
@@ -170,8 +191,8 @@ private:
     QPointer<BackendConnection> m_connection;
     QPointer<SessionManager> m_manager;
     HelloMessage m_client;
-    QStringList m_approved;           // canonical
-    QStringList m_approvedSpellings;  // as the settings hold them, cleaned: also those that no longer exist
+    QStringList m_approved;  // as the settings hold them (canonical when approved), cleaned
+    WorkspaceApproval::Resolver m_resolver = WorkspaceApproval::hostResolver();
     ResultStore m_results;
     std::unique_ptr<ResultJournal> m_journal;
     QHash<QString, RunningCall> m_running;
@@ -192,6 +213,9 @@ private:
     QHash<QString, ToolCallMessage> m_waiting;  // calls whose question is in m_approvals
     QSet<QString> m_approvedCalls;              // answered Run once / Always allow: the next pass runs them
     QList<ApprovalRecord> m_approvalHistory;
+    QPointer<SecretBroker> m_secretBroker;
+    QHash<QString, ToolCallMessage> m_awaitingSecrets;    // calls whose secrets are being decided
+    QHash<QString, QList<SecretValue>> m_grantedSecrets;  // granted values, until the call's ExecRequest takes them
 };
 
 }  // namespace zeus

@@ -96,13 +96,25 @@ QStringList AppleRuntime::runArguments(const ContainerSpec& spec) const {
     // --tmpfs takes only a path here (no mode); the VM's tmpfs is writable.
     args << QStringLiteral("--tmpfs") << containerHome() << QStringLiteral("--env")
          << QStringLiteral("HOME=") + containerHome();
+    for (const QString& entry : spec.environment) {
+        args << QStringLiteral("--env") << entry;
+    }
     const QString network = spec.effectiveNetwork();
     if (!network.isEmpty()) {
         args << QStringLiteral("--network") << network;
     }
     args << QStringLiteral("--mount")
-         << QStringLiteral("type=bind,source=") + spec.workspace + QStringLiteral(",target=") + containerWorkspace()
-         << QStringLiteral("--workdir") << containerWorkspace() << spec.image << QStringLiteral("sleep")
+         << QStringLiteral("type=bind,source=") + spec.workspace + QStringLiteral(",target=") + containerWorkspace();
+    for (const WorkspaceOverlay& overlay : spec.overlays) {
+        if (!overlay.directory) {
+            continue;  // the CLI binds directories only (docs/security.md says what that leaves open)
+        }
+        const QString relative = QLatin1Char('/') + overlay.path;
+        args << QStringLiteral("--mount")
+             << QStringLiteral("type=bind,source=") + spec.workspace + relative + QStringLiteral(",target=")
+                    + containerWorkspace() + relative + (overlay.readOnly ? QStringLiteral(",readonly") : QString());
+    }
+    args << QStringLiteral("--workdir") << containerWorkspace() << spec.image << QStringLiteral("sleep")
          << QStringLiteral("infinity");
     return args;
 }
@@ -113,6 +125,16 @@ QStringList AppleRuntime::execArguments(const QString& container, const QStringL
 
 QStringList AppleRuntime::execWithStdinArguments(const QString& container, const QStringList& command) const {
     return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
+}
+
+QStringList AppleRuntime::execWithStdinArguments(const QString& container, const QStringList& command,
+                                                 const QStringList& inheritedNames) const {
+    // `container exec --env NAME`, like docker's, takes a value-less variable from the CLI's environment.
+    QStringList args{QStringLiteral("exec"), QStringLiteral("-i")};
+    for (const QString& name : inheritedNames) {
+        args << QStringLiteral("--env") << name;
+    }
+    return args << container << command;
 }
 
 QStringList AppleRuntime::logsArguments(const QString& container, int lines) const {

@@ -23,6 +23,8 @@ public:
     QStringList runArguments(const ContainerSpec& spec) const override;
     QStringList execArguments(const QString& container, const QStringList& command) const override;
     QStringList execWithStdinArguments(const QString& container, const QStringList& command) const override;
+    QStringList execWithStdinArguments(const QString& container, const QStringList& command,
+                                       const QStringList& inheritedNames) const override;
     QStringList logsArguments(const QString& container, int lines) const override;
     QStringList removeArguments(const QStringList& containers) const override;
     // `list --all --format json` cannot filter by label: the caller filters by the owner label.

@@ -12,7 +12,18 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace zeus {
+
+bool ContainerRuntime::isSafeImageReference(const QString& reference) {
+    if (reference.isEmpty() || reference.startsWith(QLatin1Char('-'))) {
+        return false;
+    }
+    return std::none_of(reference.cbegin(), reference.cend(), [](QChar c) {
+        return c.isSpace() || c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+    });
+}
 
 QString ContainerRuntime::unsupportedReason(const ContainerSpec& /*spec*/) const {
     return {};

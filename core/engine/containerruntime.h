@@ -60,6 +60,10 @@ public:
     // `exec -i CONTAINER COMMAND...`: the command's stdin is what the app writes to the CLI's stdin (the command
     // text travels there, never in an argument list: SPEC §3), no tty.
     virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command) const = 0;
+    // The same, with each of `names` set in the command's environment to its value in the CLI's own environment
+    // (`-e NAME`): a secret's value never appears in an argument list (SPEC §9).
+    virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command,
+                                               const QStringList& inheritedNames) const = 0;
     // The last `lines` lines of a container's log (its main process's output), also of an exited one.
     virtual QStringList logsArguments(const QString& container, int lines) const;
     // `rm -f IDS...`
@@ -105,6 +109,10 @@ public:
     // The line of a failed call's stderr that says what went wrong: the last non-empty one before the CLI's
     // "Run 'docker run --help' for more information." hint; at most 500 characters, empty when there is none.
     static QString errorLine(const QByteArray& standardError);
+    // An image reference the CLIs can only read as an image: one word, no control character, not starting with
+    // '-' (a setting "--privileged" would otherwise become a flag of `run`). Checked when the setting is read and
+    // again before every `run`.
+    static bool isSafeImageReference(const QString& reference);
     // The command a user runs to build the sandbox image (for the image_missing message): this engine's build of
     // the Dockerfile folder that `zeus-desktop --build-image` uses (ImageBuilder::locateDockerDirectory()), or that
     // command itself when this installation has no such folder. Looks at the file system.

@@ -2,7 +2,9 @@
 
 #include "engine/hardeningprofile.h"
 
+#include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace zeus {
 
@@ -20,6 +22,13 @@ inline QString cpusArgument(double cpus) {
     return QString::number(cpus, 'g', 4);
 }
 }  // namespace sandboxdefaults
+
+// A path inside the workspace mounted over itself (SPEC §3 "Direct mode protects git's executable config").
+struct WorkspaceOverlay {
+    QString path;           // relative to the workspace, "/"-separated, no ".." (".git/config")
+    bool readOnly = false;  // read-write: only pinned in place (a mount point cannot be renamed or removed)
+    bool directory = true;  // a file otherwise (Apple's CLI mounts directories only)
+};
 
 // Everything that decides how one session's container is created. Built by the
 // SessionManager from the SandboxConfig and a guarded workspace; turned into an argument
@@ -41,6 +50,11 @@ struct ContainerSpec {
     bool podmanRootless = false;
     // The host's sandbox agent, mounted read-only at containerAgentPath(); empty: none (the image's copy is used).
     QString agentSource;
+    // NAME=value entries for the container's environment (the egress proxy's variables). Never a secret: the
+    // engine shows them in `inspect`.
+    QStringList environment;
+    // Mounted over themselves after the workspace, in this order (a parent before what is inside it).
+    QList<WorkspaceOverlay> overlays;
 
     // The network the container gets ("" = engine default).
     QString effectiveNetwork() const {

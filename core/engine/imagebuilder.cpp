@@ -1,6 +1,7 @@
 #include "engine/imagebuilder.h"
 
 #include "support/logging.h"
+#include "support/processrunner.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -176,6 +177,7 @@ bool ImageBuilder::start(const Request& request) {
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardInputFile(QProcess::nullDevice());
     process->setWorkingDirectory(request.contextDir);
+    process->setProcessEnvironment(ProcessRunner::childEnvironment());  // never the app's secrets
     connect(process, &QProcess::readyReadStandardOutput, this, &ImageBuilder::readOutput);
     connect(process, &QProcess::finished, this, &ImageBuilder::onProcessFinished);
     connect(process, &QProcess::errorOccurred, this, &ImageBuilder::onProcessError);

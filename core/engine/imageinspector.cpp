@@ -8,9 +8,8 @@
 namespace zeus {
 
 ImageInspector::ImageInspector(QObject* parent) : QObject(parent) {
-    m_environment = QProcessEnvironment::systemEnvironment();
-    // The engine's CLI never needs the backend token.
-    m_environment.remove(QStringLiteral("ZEUS_DESKTOP_TOKEN"));
+    // The engine's CLI never needs the backend token or another secret of the app.
+    m_environment = ProcessRunner::childEnvironment();
 }
 
 ImageInspector::~ImageInspector() {

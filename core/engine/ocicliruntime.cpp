@@ -47,6 +47,9 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
     // --user the image's own home would not be writable.
     args << QStringLiteral("--tmpfs") << containerHome() + QStringLiteral(":rw,exec,mode=1777")  //
          << QStringLiteral("-e") << QStringLiteral("HOME=") + containerHome();
+    for (const QString& entry : spec.environment) {
+        args << QStringLiteral("-e") << entry;
+    }
     const QString network = spec.effectiveNetwork();
     if (!network.isEmpty()) {
         args << QStringLiteral("--network") << network;
@@ -56,8 +59,14 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
         args << QStringLiteral("--mount")
              << bindMountValue(spec.agentSource, containerAgentPath()) + QStringLiteral(",readonly");
     }
-    args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace())  //
-         << QStringLiteral("-w") << containerWorkspace()                                       //
+    args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace());
+    for (const WorkspaceOverlay& overlay : spec.overlays) {
+        const QString relative = QLatin1Char('/') + overlay.path;
+        args << QStringLiteral("--mount")
+             << bindMountValue(spec.workspace + relative, containerWorkspace() + relative)
+                    + (overlay.readOnly ? QStringLiteral(",readonly") : QString());
+    }
+    args << QStringLiteral("-w") << containerWorkspace()  //
          << spec.image << QStringLiteral("sleep") << QStringLiteral("infinity");
     return args;
 }
@@ -68,6 +77,16 @@ QStringList OciCliRuntime::execArguments(const QString& container, const QString
 
 QStringList OciCliRuntime::execWithStdinArguments(const QString& container, const QStringList& command) const {
     return QStringList{QStringLiteral("exec"), QStringLiteral("-i"), container} + command;
+}
+
+QStringList OciCliRuntime::execWithStdinArguments(const QString& container, const QStringList& command,
+                                                  const QStringList& inheritedNames) const {
+    // docker and podman: `-e NAME` without a value takes the value from the CLI's environment.
+    QStringList args{QStringLiteral("exec"), QStringLiteral("-i")};
+    for (const QString& name : inheritedNames) {
+        args << QStringLiteral("-e") << name;
+    }
+    return args << container << command;
 }
 
 QStringList OciCliRuntime::removeArguments(const QStringList& containers) const {

@@ -13,6 +13,8 @@ public:
     QStringList runArguments(const ContainerSpec& spec) const override;
     QStringList execArguments(const QString& container, const QStringList& command) const override;
     QStringList execWithStdinArguments(const QString& container, const QStringList& command) const override;
+    QStringList execWithStdinArguments(const QString& container, const QStringList& command,
+                                       const QStringList& inheritedNames) const override;
     QStringList removeArguments(const QStringList& containers) const override;
     QStringList inspectArguments(const QString& container) const override;
     QList<ContainerInfo> parseInspectAll(const QByteArray& output) const override;

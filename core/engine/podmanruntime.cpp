@@ -6,6 +6,13 @@
 
 namespace zeus {
 
+QStringList PodmanRuntime::runArguments(const ContainerSpec& spec) const {
+    QStringList args = OciCliRuntime::runArguments(spec);
+    const qsizetype pull = args.indexOf(QStringLiteral("--pull"));
+    args.insert(pull >= 0 ? pull + 2 : 1, QStringLiteral("--http-proxy=false"));
+    return args;
+}
+
 QStringList PodmanRuntime::userArguments(const ContainerSpec& spec) const {
     if (spec.podmanRootless) {
         return {QStringLiteral("--userns=keep-id")};

@@ -12,6 +12,9 @@ public:
     RuntimeKind kind() const override { return RuntimeKind::Podman; }
     QStringList listArguments(const QString& ownerId) const override;
     QList<ContainerInfo> parseList(const QByteArray& output) const override;
+    // Podman copies the host's proxy variables (often with passwords in them) into every container unless told not
+    // to: --http-proxy=false (SPEC §3).
+    QStringList runArguments(const ContainerSpec& spec) const override;
 
 protected:
     QStringList userArguments(const ContainerSpec& spec) const override;

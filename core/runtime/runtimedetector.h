@@ -3,6 +3,7 @@
 #include "runtime/detectionresult.h"
 #include "runtime/runtimekind.h"
 #include "support/processresult.h"
+#include "support/processrunner.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -29,7 +30,7 @@ class RuntimeDetector : public QObject {
 public:
     // Injection points for tests and for packaging (a CLI outside PATH).
     struct Options {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        QProcessEnvironment environment = ProcessRunner::childEnvironment();
         int appleTimeoutMs = 3000;  // for both Apple steps together
         int dockerTimeoutMs = 5000;
         int podmanTimeoutMs = 5000;

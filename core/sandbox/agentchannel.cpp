@@ -2,6 +2,7 @@
 
 #include "engine/containerruntime.h"
 #include "sandbox/agentcall.h"
+#include "sandbox/agenttunnel.h"
 #include "sandbox/enginecommand.h"
 #include "support/logging.h"
 
@@ -49,6 +50,7 @@ void AgentChannel::start() {
         }
     });
     connect(m_process, &EngineCommand::finished, this, &AgentChannel::onProcessFinished);
+    connect(m_process, &EngineCommand::inputWritten, this, &AgentChannel::onInputWritten);
     m_handshake.start();
     m_process->start();
 }
@@ -214,6 +216,14 @@ void AgentChannel::handle(const agentframe::AgentFrame& frame) {
         fail(QStringLiteral("the agent broke the protocol: a frame before its hello"));
         return;
     }
+    if (frame.type == Type::Listening) {
+        Q_EMIT listening(quint16(frame.value), frame.error);
+        return;
+    }
+    if ((frame.channel & agentframe::kTunnelBit) != 0) {
+        handleTunnel(frame);
+        return;
+    }
     if (frame.channel == 0) {
         if (frame.type == Type::Error) {
             // The agent exits after it; the process's end fails the open calls with this reason.
@@ -328,7 +338,135 @@ void AgentChannel::fail(const QString& reason) {
             channel.call->agentFailed(reason, true);
         }
     }
+    const QHash<quint32, Tunnel> tunnels = std::exchange(m_tunnels, {});
+    for (const Tunnel& tunnel : tunnels) {
+        if (tunnel.handler != nullptr) {
+            tunnel.handler->tunnelClosed();
+        }
+    }
     Q_EMIT failed(reason);
+}
+
+void AgentChannel::listen(quint16 port, agentframe::ListenerKind kind) {
+    if (m_state == State::Ready && !m_closed) {
+        send(agentframe::listenFrame(port, kind));
+    }
+}
+
+void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
+    using agentframe::Type;
+    if (frame.type == Type::TunnelOpen) {
+        if (m_tunnels.contains(frame.channel) || m_tunnels.size() >= agentframe::kMaxTunnels) {
+            fail(QStringLiteral("the agent broke the protocol: tunnel %1 opened twice or over the limit")
+                     .arg(frame.channel, 8, 16, QLatin1Char('0')));
+            return;
+        }
+        AgentTunnel* handler = m_acceptor ? m_acceptor(frame.channel, agentframe::ListenerKind(frame.value)) : nullptr;
+        if (handler == nullptr) {
+            send(agentframe::tunnelCloseFrame(frame.channel));
+            return;
+        }
+        Tunnel tunnel;
+        tunnel.handler = handler;
+        m_tunnels.insert(frame.channel, tunnel);
+        return;
+    }
+    const auto it = m_tunnels.find(frame.channel);
+    if (it == m_tunnels.end()) {
+        return;  // the app closed it: these crossed its close on the pipe
+    }
+    AgentTunnel* handler = it->handler;
+    switch (frame.type) {
+        case Type::TunnelDataOut: {
+            const auto size = quint32(frame.data.size());
+            if (size > it->credit) {
+                fail(QStringLiteral("the agent broke the protocol: tunnel data past the window"));
+                return;
+            }
+            it->credit -= size;
+            handler->tunnelData(frame.data);
+            return;
+        }
+        case Type::AgentWindow:
+            // The agent gives back what it wrote: the room can never grow past the window it started with.
+            if (quint64(it->room) + frame.value > agentframe::kTunnelSendWindow) {
+                fail(QStringLiteral("the agent broke the protocol: a tunnel window past what was sent"));
+                return;
+            }
+            it->room += frame.value;
+            handler->tunnelWritable();
+            return;
+        case Type::TunnelClosed:
+            m_tunnels.erase(it);
+            handler->tunnelClosed();
+            return;
+        default:
+            fail(QStringLiteral("the agent broke the protocol: a call's frame on a tunnel"));
+            return;
+    }
+}
+
+quint32 AgentChannel::tunnelRoom(quint32 tunnel) const {
+    const auto it = m_tunnels.constFind(tunnel);
+    if (it == m_tunnels.constEnd() || it->sentEnd || !m_process) {
+        return 0;
+    }
+    // Every tunnel shares the one pipe to the agent: past kMaxInputBacklog waiting in it, nobody sends, so the
+    // app's memory is bounded by the pipe and not by the number of tunnels times their windows.
+    const qint64 backlog = m_process->bytesToWrite();
+    if (backlog >= kMaxInputBacklog) {
+        m_tunnelsThrottled = true;
+        return 0;
+    }
+    return quint32(qMin<qint64>(it->room, kMaxInputBacklog - backlog));
+}
+
+void AgentChannel::onInputWritten() {
+    if (!m_tunnelsThrottled || !m_process || m_process->bytesToWrite() > kMaxInputBacklog / 2) {
+        return;
+    }
+    m_tunnelsThrottled = false;
+    const QList<quint32> ids = m_tunnels.keys();
+    for (const quint32 id : ids) {
+        const auto it = m_tunnels.constFind(id);  // a handler may have closed another tunnel meanwhile
+        if (it != m_tunnels.constEnd() && it->handler != nullptr && tunnelRoom(id) > 0) {
+            it->handler->tunnelWritable();
+        }
+    }
+}
+
+qsizetype AgentChannel::sendTunnel(quint32 tunnel, const QByteArray& data) {
+    const auto it = m_tunnels.find(tunnel);
+    if (it == m_tunnels.end() || it->sentEnd || m_state != State::Ready) {
+        return 0;
+    }
+    if (data.isEmpty()) {
+        it->sentEnd = true;
+        send(agentframe::tunnelDataFrame(tunnel, {}));
+        return 0;
+    }
+    const auto n =
+        qsizetype(qMin<quint32>(quint32(qMin<qsizetype>(data.size(), agentframe::kMaxAppPayload)), it->room));
+    if (n > 0) {
+        it->room -= quint32(n);
+        send(agentframe::tunnelDataFrame(tunnel, data.left(n)));
+    }
+    return n;
+}
+
+void AgentChannel::consumedTunnel(quint32 tunnel, quint32 bytes) {
+    const auto it = m_tunnels.find(tunnel);
+    if (it == m_tunnels.end() || bytes == 0 || m_state != State::Ready) {
+        return;
+    }
+    it->credit += bytes;
+    send(agentframe::windowFrame(tunnel, bytes));
+}
+
+void AgentChannel::closeTunnel(quint32 tunnel) {
+    if (m_tunnels.remove(tunnel) > 0 && m_state == State::Ready) {
+        send(agentframe::tunnelCloseFrame(tunnel));
+    }
 }
 
 }  // namespace zeus

@@ -8,9 +8,12 @@
 #include <QString>
 #include <QTimer>
 
+#include <functional>
+
 namespace zeus {
 
 class AgentCall;
+class AgentTunnel;
 class ContainerRuntime;
 class EngineCommand;
 
@@ -57,9 +60,29 @@ public:
     // Ends the agent: every call is stopped and every process they left is killed; the agent exits.
     void close();
 
+    // Egress (SPEC §8). Asks the agent to listen on 127.0.0.1:port in the container; listening() says how it went.
+    void listen(quint16 port, agentframe::ListenerKind kind);
+    // Who takes the tunnels the agent opens: called once per new tunnel, it returns the tunnel's handler (owned by
+    // the caller, alive until tunnelClosed() or closeTunnel()), or null to drop the connection. Without an acceptor
+    // every tunnel is dropped.
+    using TunnelAcceptor = std::function<AgentTunnel*(quint32 tunnel, agentframe::ListenerKind kind)>;
+    void setTunnelAcceptor(TunnelAcceptor acceptor) { m_acceptor = std::move(acceptor); }
+    // Bytes the app may send on a tunnel now (the agent's window); sendTunnel() sends at most that much.
+    quint32 tunnelRoom(quint32 tunnel) const;
+    // Sends bytes to the client (at most tunnelRoom()); empty: the app is done sending (the client reads EOF).
+    // Returns the bytes sent.
+    qsizetype sendTunnel(quint32 tunnel, const QByteArray& data);
+    // The app handed on `bytes` of the client's data: the agent may read that much more from the client.
+    void consumedTunnel(quint32 tunnel, quint32 bytes);
+    // Drops a tunnel at once (the client's connection is closed); its handler hears nothing more.
+    void closeTunnel(quint32 tunnel);
+    int openTunnels() const { return int(m_tunnels.size()); }
+
 Q_SIGNALS:
     void ready();
     void failed(const QString& reason);
+    // The answer to listen(): error is 0, or the errno of the failed bind in the container.
+    void listening(quint16 port, quint32 error);
     // A line the agent wrote on its stderr (it never writes a command or an environment value there).
     void logLine(const QString& line);
 
@@ -71,6 +94,15 @@ private:
         bool paused = false;
         bool widened = false;  // the window was widened past the initial one (first renewal)
     };
+    struct Tunnel {
+        AgentTunnel* handler = nullptr;
+        quint32 room = agentframe::kTunnelSendWindow;  // the app may send this much
+        quint32 credit = agentframe::kInitialWindow;   // the agent may send this much
+        bool sentEnd = false;
+    };
+    void handleTunnel(const agentframe::AgentFrame& frame);
+    void onInputWritten();
+    static constexpr qint64 kMaxInputBacklog = 4 * 1024 * 1024;
     void onOutput(const QByteArray& bytes);
     void onStderr(const QByteArray& bytes);
     void onProcessFinished();
@@ -86,6 +118,9 @@ private:
     QPointer<EngineCommand> m_process;
     agentframe::Reader m_reader;
     QHash<quint32, Channel> m_channels;
+    QHash<quint32, Tunnel> m_tunnels;
+    TunnelAcceptor m_acceptor;
+    mutable bool m_tunnelsThrottled = false;  // a tunnel found no room because of the backlog: wake them all
     QTimer m_handshake;
     QByteArray m_stderrLine;
     QByteArray m_preamble;

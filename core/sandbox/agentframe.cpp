@@ -78,6 +78,42 @@ QByteArray closeFrame() {
     return anyFrame(Type::Close, 0, {});
 }
 
+QByteArray listenFrame(quint16 port, ListenerKind kind) {
+    QByteArray payload;
+    putU32(payload, port);
+    putU32(payload, quint32(kind));
+    return anyFrame(Type::Listen, 0, payload);
+}
+
+QByteArray tunnelDataFrame(quint32 tunnel, const QByteArray& data) {
+    return anyFrame(Type::TunnelData, tunnel, data);
+}
+
+QByteArray tunnelCloseFrame(quint32 tunnel) {
+    return anyFrame(Type::TunnelClose, tunnel, {});
+}
+
+QByteArray tunnelOpenFrame(quint32 tunnel, ListenerKind kind) {
+    QByteArray payload;
+    putU32(payload, quint32(kind));
+    return anyFrame(Type::TunnelOpen, tunnel, payload);
+}
+
+QByteArray tunnelOutFrame(quint32 tunnel, const QByteArray& data) {
+    return anyFrame(Type::TunnelDataOut, tunnel, data);
+}
+
+QByteArray tunnelClosedFrame(quint32 tunnel) {
+    return anyFrame(Type::TunnelClosed, tunnel, {});
+}
+
+QByteArray listeningFrame(quint16 port, quint32 error) {
+    QByteArray payload;
+    putU32(payload, port);
+    putU32(payload, error);
+    return anyFrame(Type::Listening, 0, payload);
+}
+
 QByteArray helloFrame(quint32 protocol, const QByteArray& version) {
     QByteArray payload;
     putU32(payload, protocol);
@@ -114,7 +150,9 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
     };
     AgentFrame frame;
     frame.channel = channel;
-    const auto needsCall = [&]() { return channel == 0; };
+    // A call's frames name a call's channel; a tunnel's name a tunnel (the agent's ids, with the tunnel bit).
+    const auto needsCall = [&]() { return channel == 0 || (channel & kTunnelBit) != 0; };
+    const auto needsTunnel = [&]() { return (channel & kTunnelBit) == 0; };
     switch (type) {
         case quint8(Type::Hello):
             if (channel != 0 || payload.size() < 4 || payload.size() > 4 + 128) {
@@ -166,11 +204,44 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
             frame.text = QString::fromUtf8(payload);
             return frame;
         case quint8(Type::AgentWindow):
-            if (needsCall() || payload.size() != 4) {
+            if (channel == 0 || payload.size() != 4) {
                 return refuse(QStringLiteral("malformed window frame"));
             }
             frame.type = Type::AgentWindow;
             frame.value = getU32(payload.constData());
+            return frame;
+        case quint8(Type::TunnelOpen): {
+            const quint32 kind = payload.size() == 4 ? getU32(payload.constData()) : 0;
+            if (needsTunnel() || (kind != quint32(ListenerKind::HttpProxy) && kind != quint32(ListenerKind::Socks5))) {
+                return refuse(QStringLiteral("malformed tunnel open frame"));
+            }
+            frame.type = Type::TunnelOpen;
+            frame.value = kind;
+            return frame;
+        }
+        case quint8(Type::TunnelDataOut):
+            if (needsTunnel() || quint32(payload.size()) > kMaxDataChunk) {
+                return refuse(QStringLiteral("malformed tunnel data frame"));
+            }
+            frame.type = Type::TunnelDataOut;
+            frame.data = payload;
+            return frame;
+        case quint8(Type::TunnelClosed):
+            if (needsTunnel() || !payload.isEmpty()) {
+                return refuse(QStringLiteral("malformed tunnel closed frame"));
+            }
+            frame.type = Type::TunnelClosed;
+            return frame;
+        case quint8(Type::Listening):
+            if (channel != 0 || payload.size() != 8) {
+                return refuse(QStringLiteral("malformed listening frame"));
+            }
+            frame.type = Type::Listening;
+            frame.value = getU32(payload.constData());
+            frame.error = getU32(payload.constData() + 4);
+            if (frame.value == 0 || frame.value > 65535) {
+                return refuse(QStringLiteral("malformed listening frame"));
+            }
             return frame;
         default:
             return refuse(QStringLiteral("unknown frame type 0x%1").arg(type, 2, 16, QLatin1Char('0')));

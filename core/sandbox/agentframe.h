@@ -17,7 +17,7 @@ namespace zeus {
 // not define, and never allocates more than one frame's worth ahead of the bytes it was given.
 namespace agentframe {
 
-inline constexpr quint32 kProtocolVersion = 1;
+inline constexpr quint32 kProtocolVersion = 2;
 inline constexpr int kHeaderSize = 9;
 // Limits of docs/agent-protocol.md.
 inline constexpr quint32 kMaxAgentPayload = 64 * 1024;  // agent -> app
@@ -26,6 +26,14 @@ inline constexpr quint32 kMaxDataChunk = 32 * 1024;     // one stdout/stderr fra
 inline constexpr quint32 kInitialWindow = 256 * 1024;   // per call and direction
 inline constexpr int kMaxChannels = 64;
 inline constexpr quint32 kExecFlagStdin = 0x1;
+// Egress tunnels (SPEC §8): the agent picks their ids, always with this bit set, so they never meet a call's.
+inline constexpr quint32 kTunnelBit = 0x80000000u;
+inline constexpr int kMaxTunnels = 256;
+// What the app may send on a tunnel before the agent wrote it to the client (a download's window; the agent
+// buffers it inside the container). The other direction starts at kInitialWindow, like a call.
+inline constexpr quint32 kTunnelSendWindow = 2 * 1024 * 1024;
+// What a listener carries: the app reads the first bytes of each tunnel as this protocol.
+enum class ListenerKind : quint32 { HttpProxy = 1, Socks5 = 2 };
 
 // Frame types. App -> agent first, then agent -> app (high bit set).
 enum class Type : quint8 {
@@ -35,6 +43,9 @@ enum class Type : quint8 {
     Stop = 0x05,
     Window = 0x06,
     Close = 0x07,
+    Listen = 0x08,
+    TunnelData = 0x09,
+    TunnelClose = 0x0A,
     Hello = 0x81,
     Started = 0x82,
     Stdout = 0x83,
@@ -42,6 +53,10 @@ enum class Type : quint8 {
     Exit = 0x85,
     Error = 0x86,
     AgentWindow = 0x87,
+    TunnelOpen = 0x88,
+    TunnelDataOut = 0x89,
+    TunnelClosed = 0x8A,
+    Listening = 0x8B,
 };
 
 // One frame from the agent, already checked against the protocol: its payload has the layout its
@@ -49,8 +64,9 @@ enum class Type : quint8 {
 struct AgentFrame {
     Type type = Type::Error;
     quint32 channel = 0;
-    QByteArray data;         // Stdout / Stderr: the bytes
-    quint32 value = 0;       // Hello: protocol; Started: pid; AgentWindow: bytes
+    QByteArray data;         // Stdout / Stderr / TunnelDataOut: the bytes (TunnelDataOut: empty = end of sending)
+    quint32 value = 0;       // Hello: protocol; Started: pid; AgentWindow: bytes; TunnelOpen: kind; Listening: port
+    quint32 error = 0;       // Listening: 0, or the errno of a failed bind
     QString text;            // Hello: the agent's version; Error: the message
     bool signalled = false;  // Exit: killed by a signal (value: its number) or exited (exitCode)
     int exitCode = 0;        // Exit
@@ -68,6 +84,11 @@ QByteArray signalFrame(quint32 channel, quint32 signalNumber);
 QByteArray stopFrame(quint32 channel, quint32 graceMs);
 QByteArray windowFrame(quint32 channel, quint32 bytes);
 QByteArray closeFrame();
+// Egress (docs/agent-protocol.md "Tunnels"): listen on 127.0.0.1:port inside the container; bytes for a
+// tunnel (empty: the app is done sending); drop a tunnel at once.
+QByteArray listenFrame(quint16 port, ListenerKind kind);
+QByteArray tunnelDataFrame(quint32 tunnel, const QByteArray& data);
+QByteArray tunnelCloseFrame(quint32 tunnel);
 
 // Any frame, for the agent side of tests and the fuzz target's round trip.
 QByteArray anyFrame(Type type, quint32 channel, const QByteArray& payload);
@@ -76,6 +97,10 @@ QByteArray startedFrame(quint32 channel, quint32 pid);
 QByteArray outputFrame(quint32 channel, OutputStream stream, const QByteArray& data);
 QByteArray exitFrame(quint32 channel, bool signalled, qint32 value, ExitReason reason);
 QByteArray errorFrame(quint32 channel, const QByteArray& message);
+QByteArray tunnelOpenFrame(quint32 tunnel, ListenerKind kind);
+QByteArray tunnelOutFrame(quint32 tunnel, const QByteArray& data);
+QByteArray tunnelClosedFrame(quint32 tunnel);
+QByteArray listeningFrame(quint16 port, quint32 error);
 
 // Reads the agent's byte stream frame by frame. Feed it what the pipe gave; take frames until
 // next() returns nothing. After a protocol error it stays failed (the channel is over): the

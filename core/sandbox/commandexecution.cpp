@@ -147,6 +147,14 @@ CommandExecution::~CommandExecution() {
     }
 }
 
+void CommandExecution::addRedaction(const QList<SecretValue>& secrets) {
+    for (const SecretValue& secret : secrets) {
+        for (Redactor& redactor : m_redactors) {
+            redactor.add(secret);
+        }
+    }
+}
+
 void CommandExecution::start(const QString& containerId, AgentChannel* agent) {
     if (m_finished || m_started) {
         return;
@@ -161,8 +169,19 @@ void CommandExecution::start(const QString& containerId, AgentChannel* agent) {
         }
         qCInfo(lcExec) << "call" << m_request.callId << "the agent has no free channel; plain exec";
     }
+    // A secret's value travels in the CLI's own environment and `exec -e NAME`, never in an argument.
+    QStringList names;
+    QList<QPair<QString, QByteArray>> variables;
+    for (const SecretValue& secret : std::as_const(m_request.secrets)) {
+        names.append(secret.name);
+        variables.append({secret.name, secret.value});
+    }
     m_exec = new EngineCommand(m_runtime.program(),
-                               m_runtime.execWithStdinArguments(containerId, wrapperCommand(m_pidFile)), 0, this);
+                               names.isEmpty()
+                                   ? m_runtime.execWithStdinArguments(containerId, wrapperCommand(m_pidFile))
+                                   : m_runtime.execWithStdinArguments(containerId, wrapperCommand(m_pidFile), names),
+                               0, this);
+    m_exec->setExtraEnvironment(variables);
     m_exec->setStandardInputData(m_request.command.toUtf8());
     m_exec->setStreaming(true);
     connect(m_exec, &EngineCommand::outputReady, this, &CommandExecution::deliver);
@@ -177,8 +196,13 @@ void CommandExecution::start(const QString& containerId, AgentChannel* agent) {
 void CommandExecution::startWithAgent(AgentChannel* agent) {
     const qint64 agentTimeoutMs = qint64(m_timeoutSeconds) * 1000 + kAgentTimeoutMarginMs;
     m_agent = agent;
-    m_channel = agent->exec(this, m_request.command.toUtf8(), {}, quint32(qMin<qint64>(agentTimeoutMs, 0x7fffffff)),
-                            quint32(qMax(0, m_killGraceMs)));
+    // The approved secrets go in this exec frame's environment: this command's only.
+    QList<QByteArray> environment;
+    for (const SecretValue& secret : std::as_const(m_request.secrets)) {
+        environment.append(secret.name.toUtf8() + '=' + secret.value);
+    }
+    m_channel = agent->exec(this, m_request.command.toUtf8(), environment,
+                            quint32(qMin<qint64>(agentTimeoutMs, 0x7fffffff)), quint32(qMax(0, m_killGraceMs)));
     if (m_channel == 0) {
         m_agent.clear();
         return;
@@ -190,7 +214,13 @@ void CommandExecution::startWithAgent(AgentChannel* agent) {
 }
 
 void CommandExecution::deliver(OutputStream stream, const QByteArray& chunk) {
-    const OutputCollector::Added added = m_collector.append(stream, chunk);
+    // Redaction comes first, so neither the live stream, nor the kept result, nor a view ever holds a secret.
+    Redactor& redactor = m_redactors[stream == OutputStream::Stderr ? 1 : 0];
+    const QByteArray clean = redactor.isEmpty() ? chunk : redactor.feed(chunk);
+    if (clean.isEmpty()) {
+        return;
+    }
+    const OutputCollector::Added added = m_collector.append(stream, clean);
     if (!added.live.isEmpty()) {
         Q_EMIT output(m_request.callId, stream, added.live, added.kept);
     }
@@ -455,6 +485,15 @@ void CommandExecution::finishWith(ExecResult result) {
     m_timeout.stop();
     m_cliGrace.stop();
     for (const OutputStream stream : {OutputStream::Stdout, OutputStream::Stderr}) {
+        // What the redactor held back in case it began a secret's form: passed on now, like the rest.
+        const QByteArray heldBack = m_redactors[stream == OutputStream::Stderr ? 1 : 0].flush();
+        if (!heldBack.isEmpty()) {
+            const OutputCollector::Added added = m_collector.append(stream, heldBack);
+            result.output += QString::fromUtf8(added.kept);
+            if (!added.live.isEmpty()) {
+                Q_EMIT output(m_request.callId, stream, added.live, added.kept);
+            }
+        }
         // A character cut off by the end of the output: U+FFFD, streamed and kept like the rest.
         const OutputCollector::Added tail = m_collector.finish(stream);
         if (!tail.kept.isEmpty()) {
@@ -465,6 +504,12 @@ void CommandExecution::finishWith(ExecResult result) {
         }
     }
     m_collector.releaseText();  // up to the cap (the result has it): not kept twice while the result is sent
+    result.truncated = m_collector.truncated();
+    result.stdoutBytes = m_collector.bytes(OutputStream::Stdout);
+    result.stderrBytes = m_collector.bytes(OutputStream::Stderr);
+    result.redacted = m_redactors[0].count() + m_redactors[1].count();
+    // An error message may quote the command's or the engine's words: redacted like the output.
+    result.errorMessage = m_redactors[0].redacted(result.errorMessage);
     if (m_agent && m_channel != 0 && !m_execDone) {
         m_agent->detach(m_channel);
         m_execDone = true;

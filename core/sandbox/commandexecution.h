@@ -2,6 +2,7 @@
 
 #include "sandbox/agentcall.h"
 #include "sandbox/outputcollector.h"
+#include "secrets/redactor.h"
 #include "support/execstatus.h"
 
 #include <QDateTime>
@@ -39,6 +40,8 @@ struct ExecRequest {
     QString workspace;       // host folder the user approved; guarded again before use
     QString command;         // run by bash -c (sh -c where the image has no bash)
     int timeoutSeconds = 0;  // <= 0: the configured default; clamped to the maximum
+    // Approved secrets (SPEC §9): set in this command's environment only, and redacted from every session output.
+    QList<SecretValue> secrets;
 };
 
 // What a call ended with (the fields of tool_result).
@@ -56,6 +59,7 @@ struct ExecResult {
     qint64 stderrBytes = 0;
     QDateTime started;
     bool containerLost = false;  // the container stopped or vanished under the call
+    qint64 redacted = 0;         // secret forms replaced in the output (SPEC §9)
 
     static ExecResult failure(const ExecRequest& request, ExecError code, const QString& message);
 };
@@ -83,6 +87,9 @@ public:
     // The sandbox image, named in the message when the container exits right after it started.
     void setImage(const QString& image) { m_image = image; }
     bool isStarted() const { return m_started; }
+    // Secrets to remove from this call's output (every secret its session used so far, and its own): each form
+    // becomes [REDACTED:NAME] before the output is streamed, kept or shown. May grow while the call runs.
+    void addRedaction(const QList<SecretValue>& secrets);
 
     // Starts the command in this container, through the agent when one is given (it must be Ready).
     // finished() follows exactly once.
@@ -130,6 +137,7 @@ private:
     ExecRequest m_request;
     const ContainerRuntime& m_runtime;
     OutputCollector m_collector;
+    Redactor m_redactors[2];  // stdout, stderr: each stream holds back its own partial match
     int m_timeoutSeconds;
     int m_killGraceMs;
     QString m_containerId;

@@ -1,6 +1,7 @@
 #include "sandbox/enginecommand.h"
 
 #include "support/logging.h"
+#include "support/processrunner.h"
 
 #ifdef Q_OS_UNIX
 #include <QSocketNotifier>
@@ -69,6 +70,7 @@ EngineCommand::EngineCommand(QString program, QStringList arguments, int timeout
             m_stdout += chunk;
         }
     });
+    connect(&m_process, &QProcess::bytesWritten, this, &EngineCommand::inputWritten);
     connect(&m_process, &QProcess::readyReadStandardError, this,
             [this] { deliver(OutputStream::Stderr, m_process.readAllStandardError()); });
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -110,6 +112,13 @@ void EngineCommand::start() {
     m_clock.start();
     m_process.setProgram(m_program);
     m_process.setArguments(m_arguments);
+    // The engine CLI (and what it starts) never gets the backend token or another secret of the app (SPEC §3);
+    // a call's own secret is added back for this one process only (`exec -e NAME`, SPEC §9).
+    QProcessEnvironment environment = ProcessRunner::childEnvironment();
+    for (const auto& [name, value] : std::as_const(m_extraEnvironment)) {
+        environment.insert(name, QString::fromUtf8(value));
+    }
+    m_process.setProcessEnvironment(environment);
 #ifdef Q_OS_UNIX
     if (m_streaming && openPipes()) {
         m_ownPipes = true;

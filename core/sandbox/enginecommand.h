@@ -45,6 +45,9 @@ public:
     // Bytes written to the CLI's stdin once it started, which is then closed (without them: closed at once). For
     // data that must stay out of argument lists: the command text of an exec.
     void setStandardInputData(const QByteArray& data) { m_stdinData = data; }
+    // Variables added to the CLI's own environment (the app's, inherited), for values that must stay out of
+    // argument lists: a secret the CLI passes on with `exec -e NAME`.
+    void setExtraEnvironment(const QList<QPair<QString, QByteArray>>& variables) { m_extraEnvironment = variables; }
     void start();
     // Stops (true) or resumes reading the streamed output. While paused the command is slowed
     // down by its full pipe, never its output dropped. A no-op where the platform has no own
@@ -70,6 +73,8 @@ public:
 Q_SIGNALS:
     void outputReady(zeus::OutputStream stream, const QByteArray& chunk);
     void finished();
+    // Interactive: bytes given to write() reached the process's stdin pipe.
+    void inputWritten(qint64 bytes);
 
 private:
     void finish();
@@ -97,6 +102,7 @@ private:
     QByteArray m_stdout;
     QByteArray m_stderr;
     QByteArray m_stdinData;
+    QList<QPair<QString, QByteArray>> m_extraEnvironment;
     int m_exitCode = -1;
     bool m_streaming = false;
     bool m_interactive = false;

@@ -1,5 +1,8 @@
 #include "sandbox/sandboxconfig.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QtGlobal>
 
 #if defined(Q_OS_LINUX)
@@ -27,6 +30,50 @@ std::optional<ExecMode> execModeFromName(const QString& name) {
     return std::nullopt;
 }
 
+QStringList SandboxConfig::proxyEnvironment() const {
+    const QString http = QStringLiteral("http://127.0.0.1:3128");
+    const QString socks = QStringLiteral("socks5h://127.0.0.1:1080");
+    const QString local = QStringLiteral("localhost,127.0.0.1");
+    return {
+        QStringLiteral("HTTP_PROXY=") + http,
+        QStringLiteral("HTTPS_PROXY=") + http,
+        QStringLiteral("http_proxy=") + http,
+        QStringLiteral("https_proxy=") + http,
+        QStringLiteral("ALL_PROXY=") + socks,
+        QStringLiteral("all_proxy=") + socks,
+        QStringLiteral("NO_PROXY=") + local,
+        QStringLiteral("no_proxy=") + local,
+        QStringLiteral("NODE_USE_ENV_PROXY=1"),
+        // ssh (git over ssh) has no proxy variable: its ProxyCommand is the agent's own CONNECT client.
+        QStringLiteral("GIT_SSH_COMMAND=ssh -o 'ProxyCommand=%1 connect %h %p'").arg(agentContainerPath()),
+    };
+}
+
+QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace) {
+    const QFileInfo git(workspace + QStringLiteral("/.git"));
+    if (git.isSymLink() || !git.isDir()) {
+        return {};  // no repository here, or a worktree/submodule's .git file (docs/security.md)
+    }
+    QList<WorkspaceOverlay> overlays = {{QStringLiteral(".git"), false, true}};
+    const QString configPath = git.filePath() + QStringLiteral("/config");
+    const QString hooksPath = git.filePath() + QStringLiteral("/hooks");
+    if (!QFileInfo(configPath).isSymLink() && !QFileInfo::exists(configPath)) {
+        QFile(configPath).open(QIODevice::WriteOnly | QIODevice::NewOnly);
+    }
+    if (!QFileInfo(hooksPath).isSymLink() && !QFileInfo::exists(hooksPath)) {
+        QDir().mkdir(hooksPath);
+    }
+    const QFileInfo config(configPath);
+    if (!config.isSymLink() && config.isFile()) {
+        overlays.append({QStringLiteral(".git/config"), true, false});
+    }
+    const QFileInfo hooks(hooksPath);
+    if (!hooks.isSymLink() && hooks.isDir()) {
+        overlays.append({QStringLiteral(".git/hooks"), true, true});
+    }
+    return overlays;
+}
+
 ContainerSpec SandboxConfig::containerSpec(const QString& name, const QString& workspace,
                                            const QString& sessionId) const {
     ContainerSpec spec;
@@ -39,7 +86,12 @@ ContainerSpec SandboxConfig::containerSpec(const QString& name, const QString& w
     spec.pidsLimit = pidsLimit;
     spec.memory = memory;
     spec.cpus = cpus;
-    spec.network = network;
+    const NetworkMode mode = effectiveNetworkMode();
+    // allowlist: no route at all; the agent's listeners are the only way out (SPEC §8).
+    spec.network = mode == NetworkMode::Open ? network : QStringLiteral("none");
+    if (mode == NetworkMode::Allowlist) {
+        spec.environment = proxyEnvironment();
+    }
     spec.podmanRootless = podmanRootless;
     if (execMode == ExecMode::Agent) {
         spec.agentSource = agentHostPath;

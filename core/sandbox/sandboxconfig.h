@@ -2,9 +2,11 @@
 
 #include "engine/containerspec.h"
 #include "engine/hardeningprofile.h"
+#include "sandbox/egress/egresspolicy.h"
 
 #include <zeus/buildinfo.h>
 
+#include <QHash>
 #include <QString>
 
 #include <optional>
@@ -18,6 +20,13 @@ enum class ExecMode { Agent, Exec };
 QString execModeName(ExecMode mode);  // "agent", "exec"
 std::optional<ExecMode> execModeFromName(const QString& name);
 
+// What direct mode mounts over itself in `workspace` to protect git's executable config (SPEC §3): when the
+// workspace holds a real `.git` directory, `.git` read-write (pinned: a mount point cannot be renamed away and
+// replaced by a fresh .git), then `.git/config` and `.git/hooks` read-only, each unless it is a symbolic link (the
+// engine would follow it and mount its target). A missing `.git/hooks` (empty folder) or `.git/config` (empty file)
+// is created first, so the command cannot plant one where there was none; nothing else is written.
+QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace);
+
 // Every setting of the sandbox in one plain value, filled by the composition root from
 // the user's settings and the command line. No QSettings here: the core stays testable
 // and the tests choose small limits and short timeouts.
@@ -30,9 +39,23 @@ struct SandboxConfig {
     int pidsLimit = sandboxdefaults::kPidsLimit;
     QString memory = sandboxdefaults::memoryArgument(sandboxdefaults::kMemoryMiB);
     QString cpus = sandboxdefaults::cpusArgument(sandboxdefaults::kCpus);
-    // Empty: the profile decides (standard: the engine's default network, hardened: none).
-    // Set it to force one, e.g. "none" where the engine has no bridge.
+    // The engine network of an `open` session. Empty: the engine's default; set it to force one, e.g. "none"
+    // where the engine has no bridge. `none` and `allowlist` sessions always get `--network none`.
     QString network;
+    // The session's network (SPEC §8). Unset: the profile decides (standard: allowlist, hardened: none).
+    std::optional<NetworkMode> networkMode;
+    NetworkMode effectiveNetworkMode() const {
+        if (networkMode) {
+            return *networkMode;
+        }
+        return profile == HardeningProfile::Hardened ? NetworkMode::None : NetworkMode::Allowlist;
+    }
+    // The rules of `allowlist` (its mode field is ignored: effectiveNetworkMode() decides).
+    EgressPolicy egress;
+    // "Always for this folder" rules: approved folder -> rules added for sessions in that folder.
+    QHash<QString, QStringList> folderAllow;
+    // The container environment that sends every tool through the agent's proxy listeners (allowlist only).
+    QStringList proxyEnvironment() const;
     // Rootless Podman keeps the host uid through --userns=keep-id instead of --user.
     bool podmanRootless = false;
 
@@ -52,6 +75,9 @@ struct SandboxConfig {
     // Concurrency: over a limit a call is refused with `busy` (never queued).
     int maxCallsPerSession = 4;
     int maxCallsTotal = 8;
+    // Containers alive at once (SPEC §3 "Bounded"): a new session over it evicts the least recently used idle
+    // session's container; with none idle the call is refused with `busy`.
+    int maxContainers = 8;
 
     // Sessions.
     int idleTimeoutMs = 30 * 60 * 1000;

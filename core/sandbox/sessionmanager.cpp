@@ -2,13 +2,18 @@
 
 #include "sandbox/agentchannel.h"
 #include "sandbox/enginecommand.h"
+#include "sandbox/workspaceapproval.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 
+#include <QDir>
+#include <QFile>
 #include <QMetaMethod>
 #include <QUuid>
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace zeus {
 
@@ -110,11 +115,30 @@ void SessionManager::execute(const ExecRequest& incoming) {
                guard.message + QStringLiteral(" (rule: ") + WorkspaceGuard::ruleName(guard.rule) + QLatin1Char(')'));
         return;
     }
-    request.workspace = guard.canonicalPath;
+    // The folder is mounted by the string it was approved as; one that resolves elsewhere now (a component was
+    // swapped for a symlink) is not the folder the user approved (SPEC §3 "Approvals are exact strings").
+    const QString approved = QDir::cleanPath(request.workspace);
+    const Qt::CaseSensitivity cs =
+        WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    if (guard.canonicalPath.compare(approved, cs) != 0) {
+        refuse(request, ExecError::WorkspaceInvalid,
+               QStringLiteral("The folder %1 changed since it was approved: it now resolves to %2. Approve it again "
+                              "in Zeus Desktop.")
+                   .arg(approved, guard.canonicalPath));
+        return;
+    }
+    request.workspace = approved;
     if (m_calls.size() >= m_config.maxCallsTotal) {
         refuse(request, ExecError::Busy,
                QStringLiteral("%1 commands are already running; try again when one has finished.")
                    .arg(m_config.maxCallsTotal));
+        return;
+    }
+    const Session* existing = findSession(request.sessionId);
+    if ((!existing || existing->phase == ContainerPhase::None) && !makeRoomForContainer(existing)) {
+        refuse(request, ExecError::Busy,
+               QStringLiteral("%1 sandbox containers are running and none is idle; try again when one has finished.")
+                   .arg(m_config.maxContainers));
         return;
     }
     Session& session = sessionFor(request.sessionId);
@@ -140,6 +164,8 @@ void SessionManager::execute(const ExecRequest& incoming) {
         new CommandExecution(request, *m_runtime, m_config.outputCapBytes,
                              m_config.effectiveTimeoutSeconds(request.timeoutSeconds), m_config.killGraceMs, this);
     execution->setImage(m_config.image);
+    addSessionSecrets(session, request.secrets);
+    execution->addRedaction(session.secrets.secrets());
     connect(execution, &CommandExecution::output, this,
             [this](const QString& callId, OutputStream stream, const QByteArray& live, const QByteArray& kept) {
                 Q_EMIT outputUtf8(callId, stream, live);
@@ -195,16 +221,98 @@ void SessionManager::execute(const ExecRequest& incoming) {
     }
 }
 
+int SessionManager::liveContainers() const {
+    int live = 0;
+    for (const auto& entry : m_sessions) {
+        live += entry.second->phase != ContainerPhase::None ? 1 : 0;
+    }
+    return live;
+}
+
+bool SessionManager::makeRoomForContainer(const Session* forSession) {
+    if (liveContainers() < m_config.maxContainers) {
+        return true;
+    }
+    Session* victim = nullptr;
+    for (const auto& entry : m_sessions) {
+        Session* s = entry.second.get();
+        const bool idle = s->phase == ContainerPhase::Ready && s->calls.isEmpty() && s->waiting.isEmpty();
+        if (s == forSession || !idle) {
+            continue;
+        }
+        if (!victim || !s->lastUsed.isValid()
+            || (victim->lastUsed.isValid() && s->lastUsed.elapsed() > victim->lastUsed.elapsed())) {
+            victim = s;
+        }
+    }
+    if (!victim) {
+        return false;
+    }
+    // Its background jobs end with it; the session itself may come back (a new container on its next call).
+    removeContainer(*victim,
+                    QStringLiteral("Container removed to make room: at most %1 run at once, and this session was idle "
+                                   "the longest.")
+                        .arg(m_config.maxContainers),
+                    SessionState::Stopped);
+    return true;
+}
+
+int SessionManager::endSessionsIn(const QString& workspace) {
+    QStringList ids;
+    for (const auto& entry : m_sessions) {
+        const Session& s = *entry.second;
+        if (s.workspace == workspace && (s.phase != ContainerPhase::None || !s.calls.isEmpty())) {
+            ids << s.id;
+        }
+    }
+    for (const QString& id : std::as_const(ids)) {
+        if (Session* s = findSession(id)) {
+            logEvent(*s, QStringLiteral("The approval of %1 was revoked.").arg(workspace));
+        }
+        endSession(id);
+    }
+    return int(ids.size());
+}
+
+void SessionManager::forgetEndedSessions() {
+    m_forgetScheduled = false;
+    std::vector<Session*> ended;
+    for (const auto& entry : m_sessions) {
+        Session* s = entry.second.get();
+        if (s->phase == ContainerPhase::None && s->calls.isEmpty() && s->waiting.isEmpty() && !s->agent
+            && (s->state == SessionState::Stopped || s->state == SessionState::Failed)) {
+            ended.push_back(s);
+        }
+    }
+    if (ended.size() <= size_t(kKeptEndedSessions)) {
+        return;
+    }
+    std::sort(ended.begin(), ended.end(), [](const Session* a, const Session* b) { return a->endedAt < b->endedAt; });
+    const size_t forget = ended.size() - size_t(kKeptEndedSessions);
+    QStringList ids;
+    for (size_t i = 0; i < forget; ++i) {
+        ids << ended[i]->id;
+    }
+    for (const QString& id : std::as_const(ids)) {
+        m_sessions.erase(id);
+    }
+    qCDebug(lcSession) << "forgot" << ids.size() << "ended sessions";
+}
+
 void SessionManager::createContainer(Session& session) {
     closeAgent(session);
     session.agentFallback.clear();
     session.agentFailures = 0;
     session.phase = ContainerPhase::Creating;
     setState(session, SessionState::Starting);
-    const ContainerSpec spec = m_config.containerSpec(
+    ContainerSpec spec = m_config.containerSpec(
         QStringLiteral("zeus-") + QUuid::createUuid().toString(QUuid::Id128).left(12), session.workspace, session.id);
+    spec.overlays = gitProtectionOverlays(session.workspace);
     const QString sessionId = session.id;
-    const QString unsupported = m_runtime->unsupportedReason(spec);
+    const QString unsupported =
+        ContainerRuntime::isSafeImageReference(spec.image)
+            ? m_runtime->unsupportedReason(spec)
+            : QStringLiteral("The sandbox image setting \"%1\" is not an image reference.").arg(spec.image);
     if (!unsupported.isEmpty()) {
         QTimer::singleShot(0, this, [this, sessionId, unsupported] {
             onCreateFailed(sessionId, ExecError::ContainerFailed, unsupported);
@@ -216,10 +324,85 @@ void SessionManager::createContainer(Session& session) {
                   [](EngineCommand&) {});
         session.staleContainerId.clear();
     }
+    session.expectedIdentity.reset();
+#if defined(Q_OS_LINUX)
+    // Taken just before `run`: a folder swapped between this and the engine's mount shows as another inode.
+    session.expectedIdentity = WorkspaceApproval::hostIdentity(session.workspace);
+    if (!session.expectedIdentity) {
+        const QString message = QStringLiteral("The folder %1 cannot be read.").arg(session.workspace);
+        QTimer::singleShot(
+            0, this, [this, sessionId, message] { onCreateFailed(sessionId, ExecError::WorkspaceInvalid, message); });
+        return;
+    }
+#endif
     ++m_creating;
     const QString name = spec.name;
     runEngine(m_runtime->runArguments(spec), m_config.engineCallTimeoutMs,
               [this, sessionId, name](EngineCommand& process) { onContainerCreated(sessionId, name, &process); });
+}
+
+void SessionManager::verifyMount(const QString& sessionId, const QString& containerId) {
+    // One fixed script (no backend text): the kernel's boot id tells an engine on this kernel from one in a VM,
+    // where device and inode numbers of a shared folder mean nothing on the host.
+    const QStringList script = {
+        QStringLiteral("sh"), QStringLiteral("-c"),
+        QStringLiteral("cat /proc/sys/kernel/random/boot_id && stat -L -c '%d %i' ") + containerWorkspace()};
+    runEngine(
+        m_runtime->execArguments(containerId, script), m_config.engineCallTimeoutMs,
+        [this, sessionId, containerId](EngineCommand& process) {
+            Session* s = findSession(sessionId);
+            if (!s || s->phase != ContainerPhase::Creating || s->containerId != containerId) {
+                return;  // ended meanwhile: its removal took the container
+            }
+            const QStringList lines =
+                QString::fromUtf8(process.standardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QFile hostBootId(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+            const QString hostBoot =
+                hostBootId.open(QIODevice::ReadOnly) ? QString::fromLatin1(hostBootId.readAll()).trimmed() : QString();
+            const auto seen = lines.size() == 2 ? WorkspaceApproval::parseIdentity(lines.at(1))
+                                                : std::optional<WorkspaceApproval::Identity>();
+            QString problem;
+            if (!process.succeeded()) {
+                // The container died at start, or cannot run `sh`: the command's own exec fails next and says why
+                // (with the container's log). Nothing unapproved can be reached through a container that is not there.
+                qCInfo(lcSession).noquote()
+                    << "session" << sessionId << "/workspace could not be checked:" << process.diagnostic();
+                markReady(*s);
+                return;
+            }
+            if (!seen) {
+                // The check ran but said nothing useful (no `stat` in the image): fail closed.
+                problem = QStringLiteral("the container's /workspace could not be checked (unexpected output)");
+            } else if (lines.at(0).trimmed() != hostBoot) {
+                // A VM engine: nothing to compare with. Said once per container, the mount stands.
+                logEvent(*s, QStringLiteral("The engine runs in a virtual machine: the device/inode check of "
+                                            "/workspace does not apply."));
+            } else if (*seen != *s->expectedIdentity) {
+                problem = QStringLiteral(
+                              "/workspace in the container is not the approved folder %1 (it "
+                              "changed between the check and the mount)")
+                              .arg(s->workspace);
+            }
+            if (problem.isEmpty()) {
+                markReady(*s);
+                return;
+            }
+            qCWarning(lcSession).noquote() << "session" << sessionId << problem;
+            runEngine(m_runtime->removeArguments({containerId}), m_config.engineCallTimeoutMs, [](EngineCommand&) {});
+            s->containerId.clear();
+            onCreateFailed(sessionId, ExecError::WorkspaceInvalid,
+                           QStringLiteral("Container removed: %1.").arg(problem));
+        });
+}
+
+void SessionManager::markReady(Session& session) {
+    session.phase = ContainerPhase::Ready;
+    session.lastUsed.restart();
+    logEvent(session, QStringLiteral("Container %1 started (%2, %3 profile) with %4 at /workspace.")
+                          .arg(shortId(session.containerId), m_config.image, hardeningProfileName(m_config.profile),
+                               session.workspace));
+    setState(session, SessionState::Running);
+    startWaiting(session);
 }
 
 void SessionManager::onContainerCreated(const QString& sessionId, const QString& name, EngineCommand* process) {
@@ -241,13 +424,13 @@ void SessionManager::onContainerCreated(const QString& sessionId, const QString&
     }
     if (created) {
         session->containerId = id;
-        session->phase = ContainerPhase::Ready;
-        session->lastUsed.restart();
-        logEvent(*session,
-                 QStringLiteral("Container %1 started (%2, %3 profile) with %4 at /workspace.")
-                     .arg(shortId(id), m_config.image, hardeningProfileName(m_config.profile), session->workspace));
-        setState(*session, SessionState::Running);
-        startWaiting(*session);
+        // Apple's containers always run in a VM, where a shared folder's device and inode say nothing about the
+        // host's: the check would cost an exec per container and could never compare (docs/security.md).
+        if (session->expectedIdentity && m_runtime->kind() != RuntimeKind::Apple) {
+            verifyMount(sessionId, id);  // still Creating until /workspace is known to be the approved folder
+            return;
+        }
+        markReady(*session);
         return;
     }
     if (process->failedToStart()) {
@@ -345,6 +528,7 @@ void SessionManager::startAgent(Session& session) {
             return;
         }
         logEvent(*s, QStringLiteral("Sandbox agent %1 ready: commands run through it.").arg(agent->version()));
+        startEgress(*s, agent);
         announceExecPath(*s);
         runWaiting(*s);
     });
@@ -378,6 +562,83 @@ void SessionManager::startAgent(Session& session) {
             [sessionId](const QString& line) { qCInfo(lcSession) << "session" << sessionId << "agent:" << line; });
     announceExecPath(session);
     agent->start();
+}
+
+void SessionManager::startEgress(Session& session, AgentChannel* agent) {
+    if (m_config.effectiveNetworkMode() != NetworkMode::Allowlist) {
+        return;
+    }
+    // A child of the channel: it goes with the agent, and a restarted agent gets a new one.
+    auto* proxy = new EgressProxy(session.id, agent, egressPolicy(session.id), agent);
+    session.egress = proxy;
+    const QString sessionId = session.id;
+    connect(proxy, &EgressProxy::decided, this, [this, sessionId](const EgressEvent& event) {
+        if (Session* s = findSession(sessionId); s != nullptr && !event.allowed) {
+            logEvent(*s, QStringLiteral("Network: %1:%2 denied (%3).").arg(event.host).arg(event.port).arg(event.rule));
+        }
+        Q_EMIT egressDecided(event);
+    });
+    connect(proxy, &EgressProxy::listenFailed, this, [this, sessionId](quint16, const QString& reason) {
+        if (Session* s = findSession(sessionId)) {
+            logEvent(*s, QStringLiteral("Network: %1; connections through the proxy will fail.").arg(reason));
+        }
+    });
+    proxy->start();
+}
+
+QString SessionManager::sessionWorkspace(const QString& sessionId) const {
+    const Session* s = findSession(sessionId);
+    return s != nullptr ? s->workspace : QString();
+}
+
+EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
+    EgressPolicy policy = m_config.egress;
+    policy.mode = m_config.effectiveNetworkMode();
+    if (const Session* s = findSession(sessionId)) {
+        for (const QString& text : m_config.folderAllow.value(s->workspace)) {
+            if (auto rule = HostRule::parse(text)) {
+                rule->text = QStringLiteral("folder: %1").arg(text);
+                policy.allow.append(*rule);
+            }
+        }
+        for (const QString& text : s->sessionAllow) {
+            if (auto rule = HostRule::parse(text)) {
+                rule->text = QStringLiteral("session: %1").arg(text);
+                policy.allow.append(*rule);
+            }
+        }
+    }
+    return policy;
+}
+
+void SessionManager::setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow) {
+    m_config.egress = policy;
+    m_config.folderAllow = folderAllow;
+    for (const auto& [id, session] : m_sessions) {
+        if (session->egress) {
+            session->egress->setPolicy(egressPolicy(id));
+        }
+    }
+}
+
+void SessionManager::allowHostForSession(const QString& sessionId, const QString& rule) {
+    Session* s = findSession(sessionId);
+    if (s == nullptr || !HostRule::parse(rule)) {
+        return;
+    }
+    s->sessionAllow.append(rule);
+    logEvent(*s, QStringLiteral("Network: %1 allowed for this session.").arg(rule));
+    if (s->egress) {
+        s->egress->setPolicy(egressPolicy(sessionId));
+    }
+}
+
+void SessionManager::allowHostOnce(const QString& sessionId, const QString& host, int port) {
+    Session* s = findSession(sessionId);
+    if (s != nullptr && s->egress) {
+        s->egress->allowOnce(host, port);
+        logEvent(*s, QStringLiteral("Network: %1:%2 allowed once.").arg(host).arg(port));
+    }
 }
 
 void SessionManager::closeAgent(Session& session) const {
@@ -430,15 +691,16 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
         entry.kind = SessionLogEntry::Kind::Command;
         entry.time = result.started;
         entry.callId = result.callId;
-        entry.command = execution->request().command;
+        entry.command = session->secrets.redacted(execution->request().command);
         entry.durationMs = result.durationMs;
         entry.exitCode = result.exitCode;
         entry.status = result.status;
         entry.bytes = result.stdoutBytes + result.stderrBytes;
         entry.truncated = result.truncated;
-        entry.message = result.errorCode == ExecError::None
-                            ? result.errorMessage
-                            : execErrorName(result.errorCode) + QStringLiteral(": ") + result.errorMessage;
+        entry.message = session->secrets.redacted(result.errorCode == ExecError::None
+                                                      ? result.errorMessage
+                                                      : execErrorName(result.errorCode) + QStringLiteral(": ")
+                                                            + result.errorMessage);
         session->log.append(entry);
         Q_EMIT sessionLogEntryAdded(session->id, entry);
         if (session->calls.isEmpty() && session->phase == ContainerPhase::Ready && !m_shuttingDown) {
@@ -600,6 +862,13 @@ void SessionManager::setState(Session& session, SessionState state) {
         return;
     }
     session.state = state;
+    if (state == SessionState::Stopped || state == SessionState::Failed) {
+        session.endedAt = ++m_clock;
+        if (!m_forgetScheduled) {
+            m_forgetScheduled = true;  // later: the caller may still hold the session
+            QTimer::singleShot(0, this, &SessionManager::forgetEndedSessions);
+        }
+    }
     qCInfo(lcSession) << "session" << session.id << sessionStateName(state) << shortId(session.containerId);
     Q_EMIT sessionStateChanged(session.id, state, session.containerId);
 }
@@ -608,10 +877,28 @@ void SessionManager::logEvent(Session& session, const QString& message) {
     SessionLogEntry entry;
     entry.kind = SessionLogEntry::Kind::Event;
     entry.time = QDateTime::currentDateTimeUtc();
-    entry.message = message;
+    entry.message = session.secrets.redacted(message);
     session.log.append(entry);
-    qCInfo(lcSession) << "session" << session.id << message;
+    qCInfo(lcSession) << "session" << session.id << entry.message;
     Q_EMIT sessionLogEntryAdded(session.id, entry);
+}
+
+void SessionManager::addSessionSecrets(Session& session, const QList<SecretValue>& secrets) {
+    QList<SecretValue> added;
+    for (const SecretValue& secret : secrets) {
+        if (session.secrets.add(secret)) {
+            added.append(secret);
+        }
+    }
+    if (added.isEmpty()) {
+        return;
+    }
+    // The calls already running in this session may print what a newer one was given (through a shared file).
+    for (const QPointer<CommandExecution>& call : std::as_const(session.calls)) {
+        if (call) {
+            call->addRedaction(added);
+        }
+    }
 }
 
 void SessionManager::runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done) {

@@ -2,8 +2,10 @@
 
 #include "engine/containerruntime.h"
 #include "sandbox/commandexecution.h"
+#include "sandbox/egress/egressproxy.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sessionlog.h"
+#include "sandbox/workspaceapproval.h"
 #include "support/sessionstate.h"
 
 #include <QElapsedTimer>
@@ -52,18 +54,36 @@ public:
     void setOutputPaused(const QString& callId, bool paused);
     // Cancels the session's calls and removes its container.
     void endSession(const QString& sessionId);
+    // Ends every session whose container mounts `workspace` (an approval was revoked); returns how many.
+    int endSessionsIn(const QString& workspace);
     // Cancels everything and removes every container; shutdownFinished() follows.
     void shutdown();
 
     QStringList sessionIds() const;
     SessionState sessionState(const QString& sessionId) const;
     QString containerId(const QString& sessionId) const;
+    // The approved folder the session's container mounts; empty for an unknown session.
+    QString sessionWorkspace(const QString& sessionId) const;
     QList<SessionLogEntry> sessionLog(const QString& sessionId) const;
     // How the session's commands reach its container, for the sessions table and diagnostics:
     // "agent 0.1.0", "agent (starting)", "exec (forced)", "exec: <why the agent is not used>", or empty
     // while the session has no container.
     QString execPath(const QString& sessionId) const;
     int runningCalls() const { return int(m_calls.size()); }
+    // Containers alive or being made now (never more than config().maxContainers).
+    int liveContainers() const;
+    // Ended sessions kept for their logs (the views show them); older ones are forgotten, so memory does not grow
+    // with the number of session ids a backend makes up.
+    static constexpr int kKeptEndedSessions = 32;
+
+    // Egress (SPEC §8). A new policy for every session from now on (live ones too: their tunnels keep going).
+    void setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow);
+    // "Allow for this session": the rule is added to this session's policy only.
+    void allowHostForSession(const QString& sessionId, const QString& rule);
+    // "Allow once": the next request of this session for host:port passes.
+    void allowHostOnce(const QString& sessionId, const QString& host, int port);
+    // The policy a session's requests are judged by now (the config's when the session has none of its own).
+    EgressPolicy egressPolicy(const QString& sessionId) const;
 
 Q_SIGNALS:
     // The kept output (within the output cap) as it arrives, decoded, for the local views. Only decoded when
@@ -77,6 +97,8 @@ Q_SIGNALS:
     void sessionLogEntryAdded(const QString& sessionId, const zeus::SessionLogEntry& entry);
     // execPath() changed (agent ready, fell back, restarted).
     void sessionExecPathChanged(const QString& sessionId, const QString& execPath);
+    // Every decision of a session's egress proxy (allowed and denied), for the policy log and network_event.
+    void egressDecided(const zeus::EgressEvent& event);
     void orphanSweepFinished(int removed);
     void shutdownFinished();
 
@@ -93,11 +115,19 @@ private:
         QList<QPointer<CommandExecution>> waiting;       // waiting for the container
         QPointer<AgentChannel> agent;                    // the container's agent, while it starts or runs
         QList<QPointer<CommandExecution>> agentWaiting;  // waiting for the agent's hello
-        QString agentFallback;  // why this container's commands run with plain exec; empty: through the agent
-        int agentFailures = 0;  // agent crashes in this container
+        QString agentFallback;         // why this container's commands run with plain exec; empty: through the agent
+        int agentFailures = 0;         // agent crashes in this container
+        QPointer<EgressProxy> egress;  // allowlist: the proxy behind the agent's listeners, while the agent runs
+        QStringList sessionAllow;      // "Allow for this session" rules, added to the config's policy
         QTimer idleTimer;
         QElapsedTimer lastUsed;
+        // The approved folder's device and inode, taken before `run` (Linux); compared with /workspace after it.
+        std::optional<WorkspaceApproval::Identity> expectedIdentity;
+        quint64 endedAt = 0;  // when it last stopped or failed (m_clock), for forgetting the oldest first
         SessionLog log;
+        // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,
+        // also those started before or after, and from its log. Forgotten with the session.
+        Redactor secrets;
     };
 
     Session& sessionFor(const QString& sessionId);
@@ -106,19 +136,27 @@ private:
     void ensureContainer(Session& session);
     void createContainer(Session& session);
     void onContainerCreated(const QString& sessionId, const QString& name, EngineCommand* process);
+    // Checks that the new container's /workspace is the approved folder; removes the container if not.
+    void verifyMount(const QString& sessionId, const QString& containerId);
+    void markReady(Session& session);
     void reportCreateFailure(const QString& sessionId, const QString& diagnostic);
     void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
     void startWaiting(Session& session);
     void dispatch(Session& session, CommandExecution* execution);
     void startAgent(Session& session);
     void closeAgent(Session& session) const;
+    void startEgress(Session& session, AgentChannel* agent);
     void announceExecPath(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);
     void setState(Session& session, SessionState state);
     void logEvent(Session& session, const QString& message);
+    void addSessionSecrets(Session& session, const QList<SecretValue>& secrets);
     void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done);
     void maybeFinishShutdown();
+    // Room for one more container: evicts the least recently used idle one when at the cap. False: none is idle.
+    bool makeRoomForContainer(const Session* forSession);
+    void forgetEndedSessions();
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxConfig m_config;
@@ -128,6 +166,8 @@ private:
     int m_removalsPending = 0;  // shutdown's `rm -f` calls in flight
     bool m_shuttingDown = false;
     bool m_shutdownEmitted = false;
+    quint64 m_clock = 0;
+    bool m_forgetScheduled = false;
 };
 
 }  // namespace zeus

@@ -90,6 +90,20 @@ const QStringList& WorkspaceGuard::secretStores() {
         QStringLiteral("Library/Application Support"),
         QStringLiteral("Library/Preferences"),
         QStringLiteral("AppData"),
+        // Programs and start-up items this computer runs by itself: a command writing there runs on the host.
+        QStringLiteral(".local/bin"),
+        QStringLiteral("bin"),
+        QStringLiteral("Library/LaunchAgents"),
+        QStringLiteral("Library/LaunchDaemons"),
+        QStringLiteral("Library/StartupItems"),
+        // Browser profiles (cookies, saved passwords); Chromium's and the Linux ones under ~/.config are covered.
+        QStringLiteral(".mozilla"),
+        QStringLiteral(".thunderbird"),
+        QStringLiteral("snap/firefox"),
+        QStringLiteral("snap/chromium"),
+        QStringLiteral("Library/Safari"),
+        QStringLiteral("Library/Cookies"),
+        QStringLiteral("Library/Containers"),
     };
     return stores;
 }
@@ -216,13 +230,24 @@ WorkspaceGuard::Result WorkspaceGuard::checkResolved(const QString& canonicalPat
     }
 
     const Qt::CaseSensitivity cs = environment.caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    // The shared temporary folder itself (other programs' sockets live there, the X11 display's among them); a
+    // folder inside it is fine.
+    for (const QLatin1String shared : {QLatin1String("/tmp"), QLatin1String("/private/tmp")}) {
+        if (canonical.compare(shared, cs) == 0) {
+            return refuse(Rule::SystemTree, canonical,
+                          tr("%1 is the shared temporary folder (other programs' sockets are in it); choose a folder "
+                             "inside it.")
+                              .arg(canonical));
+        }
+    }
     const QString home = environment.homePath.isEmpty() ? QString() : resolvedHome(environment.homePath);
     // Secret stores first: ~/.ssh is also "inside home" and must name the stricter rule.
     if (!home.isEmpty()) {
         for (const QString& store : secretStores()) {
             if (isSameOrInside(canonical, home + QLatin1Char('/') + store, cs)) {
                 return refuse(Rule::SecretStore, canonical,
-                              tr("%1 holds credentials (%2) and cannot be a working directory.")
+                              tr("%1 holds credentials, browser data or programs this computer runs (%2) and cannot "
+                                 "be a working directory.")
                                   .arg(canonical, QStringLiteral("~/") + store));
             }
         }

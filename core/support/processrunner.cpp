@@ -6,10 +6,11 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <algorithm>
+
 namespace zeus {
 
-ProcessRunner::ProcessRunner(QObject* parent)
-    : QObject(parent), m_environment(QProcessEnvironment::systemEnvironment()) {
+ProcessRunner::ProcessRunner(QObject* parent) : QObject(parent), m_environment(childEnvironment()) {
     qRegisterMetaType<zeus::ProcessResult>();
     m_timeoutTimer.setSingleShot(true);
     // A coarse timer may fire 5 % early; a timeout is a promise to the caller.
@@ -30,6 +31,30 @@ ProcessRunner::~ProcessRunner() {
         m_process->disconnect(this);
         m_process->kill();
     }
+}
+
+QProcessEnvironment ProcessRunner::scrubbed(const QProcessEnvironment& environment) {
+    static const QStringList secretWords = {
+        QStringLiteral("TOKEN"),      QStringLiteral("SECRET"), QStringLiteral("PASSWORD"), QStringLiteral("PASSWD"),
+        QStringLiteral("CREDENTIAL"), QStringLiteral("KEY"),    QStringLiteral("AUTH")};
+    QProcessEnvironment clean = environment;
+    const QStringList names = environment.keys();
+    for (const QString& name : names) {
+        if (!name.startsWith(QLatin1String("ZEUS_"), Qt::CaseInsensitive)) {
+            continue;
+        }
+        const bool secret = std::any_of(secretWords.cbegin(), secretWords.cend(), [&name](const QString& word) {
+            return name.contains(word, Qt::CaseInsensitive);
+        });
+        if (secret) {
+            clean.remove(name);
+        }
+    }
+    return clean;
+}
+
+QProcessEnvironment ProcessRunner::childEnvironment() {
+    return scrubbed(QProcessEnvironment::systemEnvironment());
 }
 
 QString ProcessRunner::findExecutable(const QString& program, const QProcessEnvironment& environment) {

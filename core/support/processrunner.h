@@ -62,6 +62,13 @@ public:
     // The child's pid while it runs, else 0 (for tests and diagnostics).
     qint64 processId() const;
 
+    // What child processes (engine CLIs above all) get: `environment` without the app's secrets (SPEC §3): the
+    // backend token (ZEUS_DESKTOP_TOKEN) and every ZEUS_* variable whose name says it holds a secret (TOKEN,
+    // SECRET, PASSWORD, PASSWD, CREDENTIAL, KEY, AUTH). Pure.
+    static QProcessEnvironment scrubbed(const QProcessEnvironment& environment);
+    // scrubbed(QProcessEnvironment::systemEnvironment()): the default of every runner.
+    static QProcessEnvironment childEnvironment();
+
     // Looks program up on the PATH of environment (absolute or relative paths are checked
     // as they are). Empty when not found or not executable.
     static QString findExecutable(const QString& program, const QProcessEnvironment& environment);

@@ -280,6 +280,91 @@
     <message>
         <source>The rule could not be added (too many rules for this folder).</source>
         <translation>无法添加规则（此文件夹的规则过多）。</translation>
+        <source>Store a secret in the OS keychain; its value is read from stdin.</source>
+        <translation>将一个密钥存入系统钥匙串；其值从标准输入读取。</translation>
+    </message>
+    <message>
+        <source>Delete a secret from the keychain.</source>
+        <translation>从钥匙串中删除一个密钥。</translation>
+    </message>
+    <message>
+        <source>List the names of the stored secrets.</source>
+        <translation>列出已存储密钥的名称。</translation>
+    </message>
+    <message>
+        <source>With --headless: approve the use of this secret (repeatable).</source>
+        <translation>与 --headless 一起使用：批准使用此密钥（可重复）。</translation>
+    </message>
+    <message>
+        <source>--allow-secret: %1</source>
+        <translation>--allow-secret：%1</translation>
+    </message>
+    <message>
+        <source>use one of --set-secret, --delete-secret and --list-secrets at a time</source>
+        <translation>一次只能使用 --set-secret、--delete-secret 和 --list-secrets 中的一个</translation>
+    </message>
+    <message>
+        <source>Value of %1 (not shown): </source>
+        <translation>%1 的值（不显示）：</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: no secrets are stored.</source>
+        <translation>zeus-desktop：没有存储任何密钥。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 stored in the keychain.</source>
+        <translation>zeus-desktop：密钥 %1 已存入钥匙串。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 deleted.</source>
+        <translation>zeus-desktop：密钥 %1 已删除。</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s network: allowlist (default), none or open.</source>
+        <translation>沙箱的网络：allowlist（默认，允许列表）、none（无网络）或 open（开放）。</translation>
+    </message>
+    <message>
+        <source>Allow a host through the allowlist (example.com, *.example.com, host:port, an address or a CIDR block); repeatable.</source>
+        <translation>允许某个主机通过允许列表（example.com、*.example.com、主机:端口、地址或 CIDR 网段）；可重复。</translation>
+    </message>
+    <message>
+        <source>Deny a host, whatever allows it; repeatable.</source>
+        <translation>拒绝某个主机，无论是否有规则允许它；可重复。</translation>
+    </message>
+    <message>
+        <source>The allowlist&apos;s preset: dev (package registries, GitHub) or locked.</source>
+        <translation>允许列表的预设：dev（软件包仓库、GitHub）或 locked（锁定）。</translation>
+    </message>
+    <message>
+        <source>Use this address for a host and port (HOST:PORT:ADDRESS); repeatable.</source>
+        <translation>为某个主机和端口使用此地址（主机:端口:地址）；可重复。</translation>
+    </message>
+    <message>
+        <source>--network must be allowlist, none or open</source>
+        <translation>--network 必须是 allowlist、none 或 open</translation>
+    </message>
+    <message>
+        <source>--network-preset must be dev or locked</source>
+        <translation>--network-preset 必须是 dev 或 locked</translation>
+    </message>
+    <message>
+        <source>--allow-host/--deny-host: %1</source>
+        <translation>--allow-host/--deny-host：%1</translation>
+    </message>
+    <message>
+        <source>--resolve: %1</source>
+        <translation>--resolve：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::AppSettings</name>
+    <message>
+        <source>%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved as well: revoke %2 first, or keep using it.</source>
+        <translation>%1 包含已批准的文件夹 %2。已批准文件夹内部或外层的文件夹不能再被批准：请先撤销 %2，或继续使用它。</translation>
+    </message>
+    <message>
+        <source>%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as well: use %2, or revoke it first.</source>
+        <translation>%1 位于已批准的文件夹 %2 之内。已批准文件夹内部或外层的文件夹不能再被批准：请使用 %2，或先撤销它。</translation>
     </message>
 </context>
 <context>
@@ -555,6 +640,10 @@
     <message>
         <source>C&amp;hoose Folder…</source>
         <translation>选择文件夹(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Net&amp;work</source>
+        <translation>网络(&amp;W)</translation>
     </message>
 </context>
 <context>
@@ -975,6 +1064,38 @@ History:
         <source>ok (version %1, %2)</source>
         <translation>正常（版本 %1，%2）</translation>
     </message>
+    <message>
+        <source>open: the container has the engine&apos;s whole network (the local network, cloud metadata, any host). Nothing is filtered.</source>
+        <translation>open：容器拥有引擎的全部网络（局域网、云元数据、任意主机），不做任何过滤。</translation>
+    </message>
+    <message>
+        <source>none: the container has no network at all.</source>
+        <translation>none：容器完全没有网络。</translation>
+    </message>
+    <message>
+        <source>allowlist: no network but the app&apos;s proxy; preset %1 (%2 hosts), %3 allow and %4 deny rules of your own.</source>
+        <translation>allowlist：除应用的代理外没有网络；预设 %1（%2 个主机），您自己的允许规则 %3 条、拒绝规则 %4 条。</translation>
+    </message>
+    <message>
+        <source>Commands run with plain exec: without the sandbox agent nothing gets out at all.</source>
+        <translation>命令以普通 exec 方式运行：没有沙箱代理时，任何连接都无法出去。</translation>
+    </message>
+    <message>
+        <source>Allow: %1</source>
+        <translation>允许：%1</translation>
+    </message>
+    <message>
+        <source>Deny: %1</source>
+        <translation>拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Resolve: %1</source>
+        <translation>解析：%1</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>
@@ -1187,6 +1308,16 @@ Approve the folder in the dashboard if the agent should work there.</source>
 in %2</source>
         <translation>%1
 位于 %2</translation>
+        <source>Allow a secret?</source>
+        <translation>允许使用密钥？</translation>
+    </message>
+    <message>
+        <source>Blocked: %1:%2</source>
+        <translation>已拦截：%1:%2</translation>
+    </message>
+    <message>
+        <source>A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). Click to allow it once, for this session, or always for this folder.</source>
+        <translation>会话 %1 中的一条命令试图访问 %2:%3，网络允许列表不允许该访问（%4）。点击可允许一次、在此会话中允许，或始终对此文件夹允许。</translation>
     </message>
 </context>
 <context>
@@ -1398,6 +1529,160 @@ in %2</source>
     </message>
 </context>
 <context>
+    <name>zeus::NetworkPage</name>
+    <message>
+        <source>As the profile says (Standard: allowlist, Hardened: none)</source>
+        <translation>按加固配置决定（标准：允许列表，加固：无网络）</translation>
+    </message>
+    <message>
+        <source>Allowlist: only the hosts below, through the app&apos;s proxy</source>
+        <translation>允许列表：仅限下列主机，经由应用的代理</translation>
+    </message>
+    <message>
+        <source>None: no network at all</source>
+        <translation>无：完全没有网络</translation>
+    </message>
+    <message>
+        <source>Open: the engine&apos;s whole network, unfiltered</source>
+        <translation>开放：引擎的全部网络，不做过滤</translation>
+    </message>
+    <message>
+        <source>&amp;Network:</source>
+        <translation>网络(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Developer (package registries, GitHub)</source>
+        <translation>开发者（软件包仓库、GitHub）</translation>
+    </message>
+    <message>
+        <source>Locked (only your own rules)</source>
+        <translation>锁定（仅限您自己的规则）</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>预设(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>example.com
+*.example.com
+host.example:8443</source>
+        <translation>example.com
+*.example.com
+host.example:8443</translation>
+    </message>
+    <message>
+        <source>&amp;Allow:</source>
+        <translation>允许(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Deny wins over any allow rule</source>
+        <translation>拒绝规则优先于任何允许规则</translation>
+    </message>
+    <message>
+        <source>&amp;Deny:</source>
+        <translation>拒绝(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>HOST:PORT:ADDRESS (like curl --resolve)</source>
+        <translation>主机:端口:地址（与 curl --resolve 相同）</translation>
+    </message>
+    <message>
+        <source>&amp;Resolve:</source>
+        <translation>解析(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>host or host:port</source>
+        <translation>主机或 主机:端口</translation>
+    </message>
+    <message>
+        <source>C&amp;heck a host:</source>
+        <translation>检查主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>A host name that resolves to a private, loopback or link-local address is refused unless an address rule or a resolve entry names that address. Rule changes apply to running sessions at once.</source>
+        <translation>解析到私有、回环或链路本地地址的主机名会被拒绝，除非有地址规则或解析条目指明该地址。规则的更改会立即应用到正在运行的会话。</translation>
+    </message>
+    <message>
+        <source>Nothing is allowed but your own rules.</source>
+        <translation>除您自己的规则外，不允许任何主机。</translation>
+    </message>
+    <message>
+        <source>Allows: %1</source>
+        <translation>允许：%1</translation>
+    </message>
+    <message>
+        <source>Type a host to see which rule decides it.</source>
+        <translation>输入一个主机，查看由哪条规则决定。</translation>
+    </message>
+    <message>
+        <source>✔ %1:%2 is allowed (%3).</source>
+        <translation>✔ %1:%2 被允许（%3）。</translation>
+    </message>
+    <message>
+        <source>✘ %1:%2 is denied (%3).</source>
+        <translation>✘ %1:%2 被拒绝（%3）。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::NetworkPanel</name>
+    <message>
+        <source>No connection attempts yet. With the allowlist, every host a command asks for shows up here with the rule that decided it.</source>
+        <translation>尚无连接尝试。使用允许列表时，命令请求的每个主机都会显示在这里，并附上做出决定的规则。</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>最近一次</translation>
+    </message>
+    <message>
+        <source>Network policy log</source>
+        <translation>网络策略日志</translation>
+    </message>
+    <message>
+        <source>Allow &amp;Once</source>
+        <translation>允许一次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Allow for This &amp;Session</source>
+        <translation>在此会话中允许(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Always Allow for This &amp;Folder</source>
+        <translation>始终对此文件夹允许(&amp;F)</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>已允许</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+</context>
+<context>
     <name>zeus::RuntimePanel</name>
     <message>
         <source>Re-&amp;check</source>
@@ -1569,6 +1854,198 @@ in %2</source>
     <message>
         <source>`container system status` failed (exit code %1): %2</source>
         <translation>`container system status` 失败（退出码 %1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretApprovalDialog</name>
+    <message>
+        <source>Allow a secret?</source>
+        <translation>允许使用密钥？</translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>The value goes into this command&apos;s environment only and is redacted from its output. Without an answer within 2 minutes the command is denied.</source>
+        <translation>该值只会进入此命令的环境，并会从其输出中遮蔽。如果 2 分钟内没有回答，该命令将被拒绝。</translation>
+    </message>
+    <message>
+        <source>Allow &amp;once</source>
+        <translation>允许一次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Allow for this &amp;session</source>
+        <translation>在此会话中允许(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Always in this folder</source>
+        <translation>在此文件夹中始终允许(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>The agent asks to run a command with the secret %1.</source>
+        <translation>代理请求使用密钥 %1 运行一条命令。</translation>
+    </message>
+    <message>
+        <source>The agent asks to run a command with the secrets %1.</source>
+        <translation>代理请求使用密钥 %1 运行一条命令。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretBroker</name>
+    <message>
+        <source>No secret named %1 is stored on this computer. Stored: %2.</source>
+        <translation>此计算机上没有存储名为 %1 的密钥。已存储：%2。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The secret %1 was not approved for this command: without a user to ask, only the names given with --allow-secret are approved.</source>
+        <translation>密钥 %1 未被批准用于此命令：没有可以询问的用户时，只有通过 --allow-secret 指定的名称才被批准。</translation>
+    </message>
+    <message>
+        <source>Nobody approved the use of the secret within %1 seconds, so the command did not run.</source>
+        <translation>在 %1 秒内无人批准使用该密钥，因此命令未运行。</translation>
+    </message>
+    <message>
+        <source>The user denied the use of the secret for this command.</source>
+        <translation>用户拒绝此命令使用该密钥。</translation>
+    </message>
+    <message>
+        <source>Cancelled while waiting for the approval of a secret.</source>
+        <translation>在等待密钥批准时已取消。</translation>
+    </message>
+    <message>
+        <source>Cancelled while reading the secret from the keychain.</source>
+        <translation>在从钥匙串读取密钥时已取消。</translation>
+    </message>
+    <message>
+        <source>The secret %1 could not be read from the keychain: %2</source>
+        <translation>无法从钥匙串读取密钥 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretStore</name>
+    <message>
+        <source>A secret&apos;s name is an environment variable name: capital letters, digits and _, not starting with a digit (e.g. GITHUB_TOKEN).</source>
+        <translation>密钥名称是一个环境变量名：由大写字母、数字和 _ 组成，且不能以数字开头（例如 GITHUB_TOKEN）。</translation>
+    </message>
+    <message>
+        <source>%1 is a name the sandbox or the shell relies on; choose another.</source>
+        <translation>%1 是沙箱或 shell 依赖的名称；请选择其他名称。</translation>
+    </message>
+    <message>
+        <source>A secret must be at least %1 bytes long: a shorter one would be redacted from ordinary output.</source>
+        <translation>密钥长度至少为 %1 字节：更短的密钥会把普通输出也遮蔽掉。</translation>
+    </message>
+    <message>
+        <source>A secret may be at most %1 bytes long.</source>
+        <translation>密钥长度最多为 %1 字节。</translation>
+    </message>
+    <message>
+        <source>A secret cannot contain a NUL byte (it goes into an environment variable).</source>
+        <translation>密钥不能包含 NUL 字节（它会被放入环境变量）。</translation>
+    </message>
+    <message>
+        <source>The keychain did not answer within %1 seconds. It may be locked and waiting for its password.</source>
+        <translation>钥匙串在 %1 秒内没有响应。它可能已锁定，正在等待输入密码。</translation>
+    </message>
+    <message>
+        <source>No value is stored in the keychain for this secret.</source>
+        <translation>钥匙串中没有此密钥的值。</translation>
+    </message>
+    <message>
+        <source>The keychain is locked or access to it was denied. Unlock it and try again.</source>
+        <translation>钥匙串已锁定或访问被拒绝。请解锁后重试。</translation>
+    </message>
+    <message>
+        <source>The keychain reported an error: %1</source>
+        <translation>钥匙串报告了一个错误：%1</translation>
+    </message>
+    <message>
+        <source>No keychain is available for secrets (%1). Zeus Desktop never stores a secret in plain text: start a keyring such as GNOME Keyring or KWallet.</source>
+        <translation>没有可用于存储密钥的钥匙串（%1）。Zeus Desktop 从不以明文存储密钥：请启动 GNOME Keyring 或 KWallet 等密钥环。</translation>
+    </message>
+    <message>
+        <source>no keychain service</source>
+        <translation>没有钥匙串服务</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretsPage</name>
+    <message>
+        <source>Secrets live in the system keychain. A command gets one only when it asks for it by name and you allow it; its value is never shown to the agent and is redacted from the output.</source>
+        <translation>密钥保存在系统钥匙串中。只有当命令按名称请求且你允许时，它才能获得密钥；其值从不向代理显示，并会从输出中遮蔽。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>上次使用</translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Replace value…</source>
+        <translation>替换值(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>De&amp;lete</source>
+        <translation>删除(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Delete secret</source>
+        <translation>删除密钥</translation>
+    </message>
+    <message>
+        <source>Delete the secret %1 from the keychain?</source>
+        <translation>要从钥匙串中删除密钥 %1 吗？</translation>
+    </message>
+    <message>
+        <source>%1 is stored in the keychain.</source>
+        <translation>%1 已存入钥匙串。</translation>
+    </message>
+    <message>
+        <source>%1 was deleted.</source>
+        <translation>%1 已删除。</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>Waiting for the keychain…</source>
+        <translation>正在等待钥匙串…</translation>
+    </message>
+    <message>
+        <source>Add a secret</source>
+        <translation>添加密钥</translation>
+    </message>
+    <message>
+        <source>Replace %1</source>
+        <translation>替换 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>值(&amp;V)：</translation>
     </message>
 </context>
 <context>
@@ -2004,6 +2481,20 @@ in %2</source>
     <message>
         <source>Command &amp;Approval</source>
         <translation>命令审批(&amp;A)</translation>
+        <source>%1 (missing: commands for it are refused)</source>
+        <translation>%1（不存在：针对它的命令会被拒绝）</translation>
+    </message>
+    <message>
+        <source>%1 (changed since approval: inactive until approved again)</source>
+        <translation>%1（批准后已改变：重新批准前不可用）</translation>
+    </message>
+    <message>
+        <source>&amp;Network</source>
+        <translation>网络(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Secre&amp;ts</source>
+        <translation>密钥(&amp;T)</translation>
     </message>
 </context>
 <context>
@@ -2011,6 +2502,14 @@ in %2</source>
     <message>
         <source>The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a file). Restore it, or approve another folder in Zeus Desktop.</source>
         <translation>已批准的文件夹 %1 在这台计算机上已不存在（已被删除、移动或被文件替换）。请恢复它，或在 Zeus Desktop 中批准另一个文件夹。</translation>
+    </message>
+    <message>
+        <source>The approved folder %1 changed since it was approved (a part of its path is now a symbolic link to somewhere else). It stays inactive until the user approves it again in Zeus Desktop.</source>
+        <translation>已批准的文件夹 %1 在批准后发生了改变（其路径的一部分现在是指向别处的符号链接）。在用户于 Zeus Desktop 中重新批准之前，它保持不可用。</translation>
+    </message>
+    <message>
+        <source>No secret named %1 is stored on this computer.</source>
+        <translation>这台计算机上没有存储名为 %1 的密钥。</translation>
     </message>
 </context>
 <context>
@@ -2050,6 +2549,10 @@ in %2</source>
     <message>
         <source>No recent folders</source>
         <translation>没有最近的文件夹</translation>
+    </message>
+    <message>
+        <source>%1 (changed since approval)</source>
+        <translation>%1（批准后已改变）</translation>
     </message>
 </context>
 <context>
@@ -2198,10 +2701,6 @@ in %2</source>
         <translation>驱动器的根目录不能作为工作目录：%1</translation>
     </message>
     <message>
-        <source>%1 holds credentials (%2) and cannot be a working directory.</source>
-        <translation>%1 存放着凭据（%2），不能作为工作目录。</translation>
-    </message>
-    <message>
         <source>%1 is your home folder or contains it; choose a project folder inside it.</source>
         <translation>%1 是您的主文件夹或包含主文件夹；请选择其中的某个项目文件夹。</translation>
     </message>
@@ -2212,6 +2711,14 @@ in %2</source>
     <message>
         <source>%1 is a system folder (%2) and cannot be a working directory.</source>
         <translation>%1 是系统文件夹（%2），不能作为工作目录。</translation>
+    </message>
+    <message>
+        <source>%1 is the shared temporary folder (other programs&apos; sockets are in it); choose a folder inside it.</source>
+        <translation>%1 是共享的临时文件夹（其中有其他程序的套接字）；请选择其中的某个文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 holds credentials, browser data or programs this computer runs (%2) and cannot be a working directory.</source>
+        <translation>%1 存放凭据、浏览器数据或这台计算机会运行的程序（%2），不能作为工作目录。</translation>
     </message>
 </context>
 <context>
@@ -2275,6 +2782,14 @@ in %2</source>
     <message>
         <source>Approved, but the folder no longer exists: %1. Commands for it are refused (workspace_invalid) until it is back. Restore it, choose another folder, or revoke the approval in Settings.</source>
         <translation>已批准，但该文件夹已不存在：%1。在它恢复之前，针对它的命令都会被拒绝（workspace_invalid）。请恢复它、选择另一个文件夹，或在“设置”中撤销批准。</translation>
+    </message>
+    <message>
+        <source>Commands can change every file in the approved folder. Git&apos;s config and hooks are protected; build files, scripts and editor tasks are not: look at what changed before you build or open the project on this computer.</source>
+        <translation>命令可以修改已批准文件夹中的每个文件。Git 的配置和钩子受到保护；构建文件、脚本和编辑器任务则没有：在这台计算机上构建或打开项目之前，请先查看改动了什么。</translation>
+    </message>
+    <message>
+        <source>Changed since approval: %1 now leads to %2 (a part of its path was replaced by a symbolic link). Commands for it are refused until it is the approved folder again; revoke it in Settings if it should stay this way.</source>
+        <translation>批准后已改变：%1 现在指向 %2（其路径的一部分被替换成了符号链接）。在它重新成为已批准的文件夹之前，针对它的命令都会被拒绝；如果应保持现状，请在“设置”中撤销批准。</translation>
     </message>
 </context>
 </TS>

@@ -98,6 +98,7 @@ private Q_SLOTS:
     void checksWithFakeRuntimes_data();
     void checksWithFakeRuntimes();
     void badRuntimeName();
+    void networkPolicyInForce();
 };
 
 void TestDiagnose::jsonWithRealDocker() {
@@ -364,6 +365,41 @@ void TestDiagnose::badRuntimeName() {
     QCOMPARE(run.exitCode, 2);
     QVERIFY(run.out.isEmpty());
     QVERIFY(!run.err.isEmpty());
+}
+
+// SPEC §8: --diagnose says which network policy the sessions would get, the command line's rules added.
+void TestDiagnose::networkPolicyInForce() {
+    QTemporaryDir empty;
+    QVERIFY(empty.isValid());
+    const QStringList args{
+        QStringLiteral("--diagnose"),          QStringLiteral("--allow-host"), QStringLiteral("extra.test"),
+        QStringLiteral("--deny-host"),         QStringLiteral("bad.test"),     QStringLiteral("--resolve"),
+        QStringLiteral("a.test:443:127.0.0.1")};
+    const Run run = runApp(args + QStringList{QStringLiteral("--json")}, {{QStringLiteral("PATH"), empty.path()}});
+    const QJsonObject network = parse(run).value(QLatin1String("network")).toObject();
+    QCOMPARE(network.value(QLatin1String("mode")).toString(), QStringLiteral("allowlist"));  // the default
+    QCOMPARE(network.value(QLatin1String("chosen_by")).toString(), QStringLiteral("profile"));
+    QCOMPARE(network.value(QLatin1String("preset")).toString(), QStringLiteral("dev"));
+    QVERIFY(network.value(QLatin1String("preset_hosts")).toArray().contains(QStringLiteral("registry.npmjs.org")));
+    QCOMPARE(network.value(QLatin1String("allow")).toArray(), QJsonArray{QStringLiteral("extra.test")});
+    QCOMPARE(network.value(QLatin1String("deny")).toArray(), QJsonArray{QStringLiteral("bad.test")});
+    QCOMPARE(network.value(QLatin1String("resolve")).toArray(), QJsonArray{QStringLiteral("a.test:443:127.0.0.1")});
+    const Run text = runApp(args, {{QStringLiteral("PATH"), empty.path()}});
+    const QString out = QString::fromUtf8(text.out);
+    QVERIFY2(out.contains(QStringLiteral("allowlist: no network but the app's proxy; preset dev")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("Deny: bad.test")), qPrintable(out));
+    // The hardened profile keeps no network unless the user picks the allowlist.
+    const Run hardened = runApp({QStringLiteral("--diagnose"), QStringLiteral("--json"), QStringLiteral("--profile"),
+                                 QStringLiteral("hardened")},
+                                {{QStringLiteral("PATH"), empty.path()}});
+    QCOMPARE(parse(hardened).value(QLatin1String("network")).toObject().value(QLatin1String("mode")).toString(),
+             QStringLiteral("none"));
+    const Run picked = runApp({QStringLiteral("--diagnose"), QStringLiteral("--json"), QStringLiteral("--profile"),
+                               QStringLiteral("hardened"), QStringLiteral("--network"), QStringLiteral("allowlist")},
+                              {{QStringLiteral("PATH"), empty.path()}});
+    const QJsonObject pickedNetwork = parse(picked).value(QLatin1String("network")).toObject();
+    QCOMPARE(pickedNetwork.value(QLatin1String("mode")).toString(), QStringLiteral("allowlist"));
+    QCOMPARE(pickedNetwork.value(QLatin1String("chosen_by")).toString(), QStringLiteral("setting"));
 }
 
 QTEST_GUILESS_MAIN(TestDiagnose)

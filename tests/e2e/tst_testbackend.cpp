@@ -139,7 +139,10 @@ private Q_SLOTS:
         const QString script = m_root.filePath(QStringLiteral("script.txt"));
         QFile file(script);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("# a comment\nls /workspace\ncat /workspace/notes.txt; echo warned >&2; exit 2\n:end\n");
+        // c3: escape sequences in the output (clear screen, window title, a C1 CSI) reach the terminal as text.
+        file.write(
+            "# a comment\nls /workspace\ncat /workspace/notes.txt; echo warned >&2; exit 2\n"
+            "printf 'a\\033[2Jb\\033]0;pwned\\007c\\302\\233d\\n'\n:end\n");
         file.close();
 
         Program backend;
@@ -161,7 +164,10 @@ private Q_SLOTS:
         QVERIFY2(out.contains(QStringLiteral("[c2 stderr] warned\n")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("result c2 ok exit=2")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("session %1 stopped").arg(session)), qPrintable(out));
-        QVERIFY2(out.contains(QStringLiteral("done: 2 results")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("[c3 stdout] a\\x1b[2Jb\\x1b]0;pwned\\x07c\\x9bd\n")), qPrintable(out));
+        QVERIFY2(!backend.out.contains('\x1b') && !backend.out.contains('\x07') && !backend.out.contains("\xc2\x9b"),
+                 "no control character reaches the terminal");
+        QVERIFY2(out.contains(QStringLiteral("done: 3 results")), qPrintable(out));
         stopApp(app);
     }
 

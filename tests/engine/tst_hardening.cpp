@@ -22,6 +22,8 @@ private Q_SLOTS:
     void hostileWorkspaces();
     void profile_data();
     void profile();
+    void gitConfigAndHooksAreReadOnly_data();
+    void gitConfigAndHooksAreReadOnly();
     void canaryBesideTheWorkspaceIsUnreachable_data();
     void canaryBesideTheWorkspaceIsUnreachable();
     void forkBombHitsThePidLimit_data();
@@ -197,6 +199,72 @@ void TestHardening::profile() {
         QCOMPARE(m.value(QLatin1String("RW")).toBool(), true);
     }
     QCOMPARE(binds, 2);
+}
+
+void TestHardening::gitConfigAndHooksAreReadOnly_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("podman") << QStringLiteral("podman");
+}
+
+// Issue item 2: the agent must not plant what the user's own git runs on the host (core.fsmonitor, hooks,
+// core.hooksPath, core.sshCommand). The test image has no git: the files are written directly, as git would.
+void TestHardening::gitConfigAndHooksAreReadOnly() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("git-") + engine);
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/hooks")));
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/objects")));
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/refs/heads")));
+    QFile config(ws + QStringLiteral("/.git/config"));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("[core]\n\tbare = false\n");
+    config.close();
+
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), ws,
+                QStringLiteral("printf '[core]\\n\\tfsmonitor = id > /tmp/pwned\\n' >> .git/config && echo config=rw; "
+                               "printf '#!/bin/sh\\nid\\n' > .git/hooks/pre-commit && echo hook=rw; "
+                               "echo commit > .git/objects/new && echo ref > .git/refs/heads/main && echo objects=rw; "
+                               "mv .git .git-moved && echo moved; "
+                               "echo ok"));
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    const QString out = result.output;
+    QVERIFY2(!out.contains(QLatin1String("config=rw")), qPrintable(out));
+    QVERIFY2(!out.contains(QLatin1String("hook=rw")), qPrintable(out));
+    QVERIFY2(!out.contains(QLatin1String("moved")), qPrintable(out));
+    QVERIFY2(out.contains(QLatin1String("objects=rw")), qPrintable(out));  // a commit still works
+    QFile after(ws + QStringLiteral("/.git/config"));
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), QByteArray("[core]\n\tbare = false\n"));
+    QVERIFY(!QFile::exists(ws + QStringLiteral("/.git/hooks/pre-commit")));
+    QVERIFY(QFile::exists(ws + QStringLiteral("/.git/refs/heads/main")));
+
+    // Exactly these bind mounts: the workspace, the agent, .git pinned, config and hooks read-only.
+    const ProcessOutput raw =
+        runProgram(engine, {QStringLiteral("inspect"), manager->containerId(QStringLiteral("s"))});
+    QCOMPARE(raw.exitCode, 0);
+    const QJsonObject info = QJsonDocument::fromJson(raw.out).array().first().toObject();
+    QMap<QString, bool> binds;  // destination -> writable
+    for (const QJsonValue& mount : info.value(QLatin1String("Mounts")).toArray()) {
+        const QJsonObject m = mount.toObject();
+        if (m.value(QLatin1String("Type")).toString() == QLatin1String("bind")) {
+            const QString destination = m.value(QLatin1String("Destination")).toString();
+            binds.insert(destination, m.value(QLatin1String("RW")).toBool());
+            if (destination.startsWith(QLatin1String("/workspace"))) {
+                QCOMPARE(m.value(QLatin1String("Source")).toString(), ws + destination.mid(10));
+            }
+        }
+    }
+    QMap<QString, bool> expected;
+    expected.insert(QStringLiteral("/workspace"), true);
+    expected.insert(QStringLiteral("/run/zeus/agent"), false);
+    expected.insert(QStringLiteral("/workspace/.git"), true);
+    expected.insert(QStringLiteral("/workspace/.git/config"), false);
+    expected.insert(QStringLiteral("/workspace/.git/hooks"), false);
+    QCOMPARE(binds, expected);
 }
 
 void TestHardening::canaryBesideTheWorkspaceIsUnreachable_data() {

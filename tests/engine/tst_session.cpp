@@ -3,6 +3,7 @@
 // missing image, concurrency limits and ten concurrent commands.
 #include "sessionfixture.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 
@@ -20,6 +21,12 @@ private Q_SLOTS:
     void firstCommandCreatesThenReuses();
     void unusualWorkspaceName_data() { engines_data(); }
     void unusualWorkspaceName();
+    void folderSwappedBeforeTheMountIsRefused_data() { engines_data(); }
+    void folderSwappedBeforeTheMountIsRefused();
+    void changedApprovalIsRefused_data() { engines_data(); }
+    void changedApprovalIsRefused();
+    void revokedFolderEndsItsSessionsWithin2s_data() { engines_data(); }
+    void revokedFolderEndsItsSessionsWithin2s();
     void endSessionRemovesContainer_data() { engines_data(); }
     void endSessionRemovesContainer();
     void idleTimeoutRemovesThenRecreates_data() { engines_data(); }
@@ -136,6 +143,86 @@ void TestSession::unusualWorkspaceName() {
     const ExecResult result = rec.run(QStringLiteral("s1"), ws, QStringLiteral("cat inside.txt"));
     QCOMPARE(result.errorMessage, QString());
     QCOMPARE(result.output, QStringLiteral("seen through the mount"));
+}
+
+// Issue item 1: the approved folder is swapped for a symlink to another folder after the app checked it and before
+// the engine mounts it (what a command in a folder around it could do). The container's /workspace is then not the
+// approved folder: the app sees another device/inode, removes the container and runs nothing.
+void TestSession::folderSwappedBeforeTheMountIsRefused() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("swap-") + engine);
+    const QString secret = makeWorkspace(m_dir, QStringLiteral("swap-secret-") + engine);
+    QFile marker(secret + QStringLiteral("/secret.txt"));
+    QVERIFY(marker.open(QIODevice::WriteOnly));
+    marker.write("not for the sandbox");
+    marker.close();
+
+    const QString callId = rec.start(QStringLiteral("s1"), ws, QStringLiteral("cat secret.txt"));
+    // The checks ran inside execute(); the engine CLI has not reached its daemon yet.
+    QVERIFY(QDir().rename(ws, ws + QStringLiteral(".o")));
+    QVERIFY(QFile::link(secret, ws));
+    QVERIFY(rec.waitFor(callId, 60000));
+    const ExecResult result = rec.results.value(callId);
+    QVERIFY2(!result.output.contains(QLatin1String("not for the sandbox")), qPrintable(result.output));
+    QCOMPARE(QString(execStatusName(result.status)), QStringLiteral("error"));
+    QCOMPARE(execErrorName(result.errorCode), execErrorName(ExecError::WorkspaceInvalid));
+    QVERIFY2(result.errorMessage.contains(QLatin1String("not the approved folder")), qPrintable(result.errorMessage));
+    QTRY_VERIFY_WITH_TIMEOUT(containersOf(engine, m_owner).isEmpty(), 30000);
+    QFile::remove(ws);
+    QDir().rename(ws + QStringLiteral(".o"), ws);
+}
+
+// An approval that resolves elsewhere before the call (a component is a symlink now) is refused before any
+// container is made.
+void TestSession::changedApprovalIsRefused() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("changed-") + engine);
+    const QString other = makeWorkspace(m_dir, QStringLiteral("changed-other-") + engine);
+    QVERIFY(QDir().rename(ws, ws + QStringLiteral(".o")));
+    QVERIFY(QFile::link(other, ws));
+    const ExecResult result = rec.run(QStringLiteral("s1"), ws, QStringLiteral("true"));
+    QCOMPARE(execErrorName(result.errorCode), execErrorName(ExecError::WorkspaceInvalid));
+    QVERIFY2(result.errorMessage.contains(QLatin1String("changed since it was approved")),
+             qPrintable(result.errorMessage));
+    QVERIFY(containersOf(engine, m_owner).isEmpty());
+    QFile::remove(ws);
+    QDir().rename(ws + QStringLiteral(".o"), ws);
+}
+
+// Issue item 8: revoking an approval ends every session on that folder within 2 s, background loops included;
+// a session on another folder goes on.
+void TestSession::revokedFolderEndsItsSessionsWithin2s() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("revoke-") + engine);
+    const QString other = makeWorkspace(m_dir, QStringLiteral("revoke-other-") + engine);
+    QCOMPARE(rec.run(m_owner + QStringLiteral("-v1"), ws, QStringLiteral("(while :; do sleep 1; done) &"))
+                 .exitCode.value_or(-1),
+             0);
+    const QString running = rec.start(m_owner + QStringLiteral("-v2"), ws, QStringLiteral("sleep 100"));
+    QCOMPARE(rec.run(m_owner + QStringLiteral("-v3"), other, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(manager->sessionState(m_owner + QStringLiteral("-v2")), SessionState::Running, 30000);
+    QTest::qWait(500);
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(manager->endSessionsIn(ws), 2);
+    // The running command's exec ends when its container is removed: that is the 2 s bound. The listing below is
+    // the test's own (slow) check that both containers are gone.
+    QVERIFY(rec.waitFor(running, 2000));
+    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+    QTRY_VERIFY_WITH_TIMEOUT(containersOfSession(engine, m_owner + QStringLiteral("-v1")).isEmpty()
+                                 && containersOfSession(engine, m_owner + QStringLiteral("-v2")).isEmpty(),
+                             10000);
+    QCOMPARE(containersOfSession(engine, m_owner + QStringLiteral("-v3")).size(), 1);
+    QCOMPARE(manager->sessionState(m_owner + QStringLiteral("-v3")), SessionState::Running);
 }
 
 void TestSession::endSessionRemovesContainer() {

@@ -35,6 +35,14 @@ QByteArray encode(const AgentFrame& frame) {
             qToBigEndian(frame.value, bytes);
             return anyFrame(Type::AgentWindow, frame.channel, QByteArray(bytes, 4));
         }
+        case Type::TunnelOpen:
+            return tunnelOpenFrame(frame.channel, ListenerKind(frame.value));
+        case Type::TunnelDataOut:
+            return tunnelOutFrame(frame.channel, frame.data);
+        case Type::TunnelClosed:
+            return tunnelClosedFrame(frame.channel);
+        case Type::Listening:
+            return listeningFrame(quint16(frame.value), frame.error);
         default:
             std::abort();  // the reader never returns an app -> agent type
     }

@@ -30,6 +30,8 @@ private Q_SLOTS:
     void refusedForThisRunIsNotApproved();
     void recentFoldersChooseAgain();
     void deletedApprovedFolder();
+    void nestedFolderCannotBeApproved();
+    void changedApprovalIsShown();
     void screenshot();
 
 private:
@@ -150,6 +152,38 @@ void TestWorkspacePanel::approvedForThisRunOnly() {
     QVERIFY(QDir().mkpath(m_home + QStringLiteral("/projects/other")));
     panel->chooseFolder(m_home + QStringLiteral("/projects/other"));
     QVERIFY(panel->currentWorkspace().isEmpty());
+}
+
+// SPEC §3: a folder inside (or around) an approved one cannot be approved as well; the panel says why.
+void TestWorkspacePanel::nestedFolderCannotBeApproved() {
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/projects/site/app")));
+    const QString site = QFileInfo(m_home + QStringLiteral("/projects/site")).canonicalFilePath();
+    QVERIFY(m_settings->approveWorkspace(site));
+    auto panel = makePanel();
+    panel->chooseFolder(site + QStringLiteral("/app"));
+    auto* verdict = panel->findChild<QLabel*>(QStringLiteral("verdict"));
+    QVERIFY2(verdict->text().contains(QLatin1String("inside the approved folder")), qPrintable(verdict->text()));
+    QVERIFY(!panel->findChild<QPushButton*>(QStringLiteral("approveFolder"))->isEnabled());
+    QVERIFY(!panel->approveChosen());
+    QCOMPARE(m_settings->approvedWorkspaces(), QStringList{site});
+    // What direct mode leaves open is said where the user approves.
+    QVERIFY(panel->findChild<QLabel*>(QStringLiteral("directModeCaveat"))->text().contains(QLatin1String("build")));
+}
+
+// An approved folder swapped for a symlink: "changed since approval", not approved, nothing to approve here.
+void TestWorkspacePanel::changedApprovalIsShown() {
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/projects/swapped")));
+    const QString folder = QFileInfo(m_home + QStringLiteral("/projects/swapped")).canonicalFilePath();
+    QVERIFY(m_settings->approveWorkspace(folder));
+    QVERIFY(QDir().rename(folder, folder + QStringLiteral(".o")));
+    QVERIFY(QFile::link(QFileInfo(m_home + QStringLiteral("/projects/site")).canonicalFilePath(), folder));
+    auto panel = makePanel();
+    panel->chooseFolder(folder);
+    QVERIFY(panel->currentWorkspace().isEmpty());
+    QCOMPARE(panel->changedApprovedWorkspace(), folder);
+    auto* verdict = panel->findChild<QLabel*>(QStringLiteral("verdict"));
+    QVERIFY2(verdict->text().contains(QLatin1String("Changed since approval")), qPrintable(verdict->text()));
+    QCOMPARE(AppSettings::approvalState(folder), zeus::WorkspaceApproval::State::Changed);
 }
 
 // An approved folder deleted on the host: the panel says that the approved folder no longer exists (not that it

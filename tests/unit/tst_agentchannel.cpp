@@ -6,6 +6,7 @@
 #include "sandbox/agentcall.h"
 #include "sandbox/agentchannel.h"
 #include "sandbox/agentframe.h"
+#include "sandbox/agenttunnel.h"
 
 #include <zeus/buildinfo.h>
 
@@ -22,6 +23,16 @@ const QString kFakeEngine = QStringLiteral(ZEUS_TEST_FAKES_DIR "/agent/engine");
 const QString kAgent = QStringLiteral(ZEUS_AGENT_BINARY);
 
 // Records what the channel tells one call.
+// Takes a tunnel's bytes and says when it ended.
+class TunnelRecorder : public AgentTunnel {
+public:
+    void tunnelData(const QByteArray& data) override { received += data; }
+    void tunnelWritable() override {}
+    void tunnelClosed() override { closed = true; }
+    QByteArray received;
+    bool closed = false;
+};
+
 class Recorder : public QObject, public AgentCall {
     Q_OBJECT
 public:
@@ -230,9 +241,9 @@ void TestAgentChannel::hostileAgents_data() {
     QTest::addColumn<QByteArray>("reply");
     QTest::addColumn<bool>("becomesReady");
     QTest::addColumn<QString>("reason");
-    const QByteArray hello = helloFrame(1, "9.9.9");
-    QTest::newRow("another protocol") << helloFrame(2, "2.0.0") << QByteArray() << false
-                                      << QStringLiteral("speaks protocol 2");
+    const QByteArray hello = helloFrame(kProtocolVersion, "9.9.9");
+    QTest::newRow("another protocol") << helloFrame(1, "1.0.0") << QByteArray() << false
+                                      << QStringLiteral("speaks protocol 1");
     QTest::newRow("a frame before hello")
         << startedFrame(1, 5) << QByteArray() << false << QStringLiteral("before its hello");
     QTest::newRow("an engine's error instead of a hello")
@@ -255,6 +266,27 @@ void TestAgentChannel::hostileAgents_data() {
     }
     QTest::newRow("output past the window of a paused call")
         << hello << flood << true << QStringLiteral("past the window");
+    // Tunnels (SPEC §8): the agent picks their ids, but it cannot open one twice, overrun its window, claim
+    // window it was never owed, or send a call's frames on one.
+    const quint32 tunnel = kTunnelBit | 1;
+    QByteArray tunnelFlood = tunnelOpenFrame(tunnel, ListenerKind::HttpProxy);
+    for (quint32 sent = 0; sent <= kInitialWindow; sent += kMaxDataChunk) {
+        tunnelFlood += tunnelOutFrame(tunnel, QByteArray(int(kMaxDataChunk), 'x'));
+    }
+    QTest::newRow("tunnel data past the window")
+        << hello << tunnelFlood << true << QStringLiteral("tunnel data past the window");
+    QTest::newRow("a tunnel opened twice")
+        << hello << tunnelOpenFrame(tunnel, ListenerKind::HttpProxy) + tunnelOpenFrame(tunnel, ListenerKind::Socks5)
+        << true << QStringLiteral("opened twice");
+    QByteArray oneMore;
+    oneMore.append(char(0)).append(char(0)).append(char(0)).append(char(1));
+    QTest::newRow("a tunnel window never owed")
+        << hello << tunnelOpenFrame(tunnel, ListenerKind::HttpProxy) + anyFrame(Type::AgentWindow, tunnel, oneMore)
+        << true << QStringLiteral("a tunnel window past what was sent");
+    QTest::newRow("a call's frame on a tunnel")
+        << hello << startedFrame(tunnel, 1) << true << QStringLiteral("malformed started frame");
+    QTest::newRow("a tunnel frame on a call's channel")
+        << hello << tunnelOutFrame(1, "x") << true << QStringLiteral("malformed tunnel data frame");
 }
 
 void TestAgentChannel::hostileAgents() {
@@ -271,6 +303,8 @@ void TestAgentChannel::hostileAgents() {
     auto channel = startChannel();
     QSignalSpy ready(channel.get(), &AgentChannel::ready);
     QSignalSpy failed(channel.get(), &AgentChannel::failed);
+    TunnelRecorder tunnel;
+    channel->setTunnelAcceptor([&tunnel](quint32, agentframe::ListenerKind) { return &tunnel; });
     Recorder call;
     if (becomesReady) {
         QVERIFY(ready.wait(10000));

@@ -77,6 +77,25 @@ void TestAgentFrame::appFramesByteForByte_data() {
                                    "06"
                                    "01020304"
                                    "00010000");
+    QTest::newRow("listen") << listenFrame(3128, ListenerKind::HttpProxy)
+                            << hex("00000008"
+                                   "08"
+                                   "00000000"
+                                   "00000c38"
+                                   "00000001");
+    QTest::newRow("tunnel data") << tunnelDataFrame(0x80000002, "hi")
+                                 << hex("00000002"
+                                        "09"
+                                        "80000002"
+                                        "6869");
+    QTest::newRow("tunnel eof") << tunnelDataFrame(0x80000002, {})
+                                << hex("00000000"
+                                       "09"
+                                       "80000002");
+    QTest::newRow("tunnel close") << tunnelCloseFrame(0x80000003)
+                                  << hex("00000000"
+                                         "0a"
+                                         "80000003");
     QTest::newRow("close") << closeFrame()
                            << hex("00000000"
                                   "07"
@@ -91,14 +110,18 @@ void TestAgentFrame::appFramesByteForByte() {
 
 void TestAgentFrame::readsEveryAgentFrame() {
     Reader reader;
-    reader.feed(helloFrame(1, "0.1.0") + startedFrame(5, 42) + outputFrame(5, OutputStream::Stdout, "out")
+    reader.feed(helloFrame(kProtocolVersion, "0.1.0") + startedFrame(5, 42)
+                + outputFrame(5, OutputStream::Stdout, "out")
                 + outputFrame(5, OutputStream::Stderr, QByteArray("\xff\x00", 2))
                 + exitFrame(5, false, 3, ExitReason::Itself) + exitFrame(6, true, 9, ExitReason::Stopped)
-                + errorFrame(7, "no shell") + errorFrame(0, "bye") + anyFrame(Type::AgentWindow, 5, hex("00001000")));
+                + errorFrame(7, "no shell") + errorFrame(0, "bye") + anyFrame(Type::AgentWindow, 5, hex("00001000"))
+                + tunnelOpenFrame(0x80000001, ListenerKind::Socks5) + tunnelOutFrame(0x80000001, "req")
+                + tunnelOutFrame(0x80000001, {}) + anyFrame(Type::AgentWindow, 0x80000001, hex("00000010"))
+                + tunnelClosedFrame(0x80000001) + listeningFrame(1080, 98));
     auto frame = reader.next();
     QVERIFY(frame);
     QCOMPARE(frame->type, Type::Hello);
-    QCOMPARE(frame->value, 1u);
+    QCOMPARE(frame->value, kProtocolVersion);
     QCOMPARE(frame->text, QStringLiteral("0.1.0"));
     frame = reader.next();
     QCOMPARE(frame->type, Type::Started);
@@ -128,13 +151,33 @@ void TestAgentFrame::readsEveryAgentFrame() {
     frame = reader.next();
     QCOMPARE(frame->type, Type::AgentWindow);
     QCOMPARE(frame->value, 4096u);
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::TunnelOpen);
+    QCOMPARE(frame->channel, 0x80000001u);
+    QCOMPARE(frame->value, quint32(ListenerKind::Socks5));
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::TunnelDataOut);
+    QCOMPARE(frame->data, QByteArray("req"));
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::TunnelDataOut);
+    QVERIFY(frame->data.isEmpty());  // the client is done sending
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::AgentWindow);
+    QCOMPARE(frame->channel, 0x80000001u);
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::TunnelClosed);
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::Listening);
+    QCOMPARE(frame->value, 1080u);
+    QCOMPARE(frame->error, 98u);
     QVERIFY(!reader.next());
     QVERIFY(!reader.failed());
     QCOMPARE(reader.buffered(), 0);
 }
 
 void TestAgentFrame::readsAcrossAnySplit() {
-    const QByteArray stream = helloFrame(1, "v") + outputFrame(1, OutputStream::Stdout, QByteArray(1000, 'x'))
+    const QByteArray stream = helloFrame(kProtocolVersion, "v")
+                              + outputFrame(1, OutputStream::Stdout, QByteArray(1000, 'x'))
                               + exitFrame(1, false, 0, ExitReason::Itself);
     for (int step = 1; step <= 17; ++step) {
         Reader reader;
@@ -185,6 +228,21 @@ void TestAgentFrame::refusesBadFrames_data() {
     QTest::newRow("signal 1000") << exitFrame(1, true, 1000, ExitReason::Itself) << QStringLiteral("malformed exit");
     QTest::newRow("huge error text") << errorFrame(1, QByteArray(2000, 'e')) << QStringLiteral("malformed error");
     QTest::newRow("window without size") << anyFrame(Type::AgentWindow, 1, {}) << QStringLiteral("malformed window");
+    QTest::newRow("window on channel 0") << anyFrame(Type::AgentWindow, 0, hex("00000001"))
+                                         << QStringLiteral("malformed window");
+    QTest::newRow("tunnel open on a call's id")
+        << tunnelOpenFrame(5, ListenerKind::Socks5) << QStringLiteral("malformed tunnel open");
+    QTest::newRow("tunnel open of an unknown kind")
+        << anyFrame(Type::TunnelOpen, 0x80000001, hex("00000009")) << QStringLiteral("malformed tunnel open");
+    QTest::newRow("tunnel data over 32 KiB")
+        << tunnelOutFrame(0x80000001, QByteArray(32769, 'x')) << QStringLiteral("malformed tunnel data");
+    QTest::newRow("tunnel closed with a payload")
+        << anyFrame(Type::TunnelClosed, 0x80000001, "x") << QStringLiteral("malformed tunnel closed");
+    QTest::newRow("listening on a channel")
+        << anyFrame(Type::Listening, 1, hex("0000000100000000")) << QStringLiteral("malformed listening");
+    QTest::newRow("listening on port 0") << listeningFrame(0, 0) << QStringLiteral("malformed listening");
+    QTest::newRow("stdout on a tunnel") << outputFrame(0x80000001, OutputStream::Stdout, "x")
+                                        << QStringLiteral("malformed output");
     QTest::newRow("over the size limit") << hex(
         "00010001"
         "83"
@@ -203,10 +261,10 @@ void TestAgentFrame::refusesBadFrames() {
 
 void TestAgentFrame::staysFailedAfterAnError() {
     Reader reader;
-    reader.feed(anyFrame(Type(0x42), 0, {}) + helloFrame(1, "v"));
+    reader.feed(anyFrame(Type(0x42), 0, {}) + helloFrame(kProtocolVersion, "v"));
     QVERIFY(!reader.next());
     QVERIFY(reader.failed());
-    reader.feed(helloFrame(1, "v"));
+    reader.feed(helloFrame(kProtocolVersion, "v"));
     QVERIFY(!reader.next());  // no resynchronising on a stream that lied once
     QCOMPARE(reader.buffered(), 0);
 }

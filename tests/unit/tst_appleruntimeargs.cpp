@@ -132,6 +132,12 @@ void TestAppleRuntimeArgs::sessionThroughTheFake() {
     QVERIFY(runArgs.contains(QStringLiteral("--init")));
     QVERIFY(runArgs.contains(QStringLiteral("--cap-drop")));
     QVERIFY(runArgs.contains(QStringLiteral("200M")));  // 64m raised to Apple's minimum
+    // The default network is the allowlist (SPEC §8): no network, and the proxy variables pointing at the agent.
+    QVERIFY(runArgs.join(QLatin1Char(' ')).contains(QStringLiteral("--network none")));
+    QVERIFY(runArgs.join(QLatin1Char(' ')).contains(QStringLiteral("--env HTTPS_PROXY=http://127.0.0.1:3128")));
+    QVERIFY(runArgs.join(QLatin1Char(' ')).contains(QStringLiteral("--env ALL_PROXY=socks5h://127.0.0.1:1080")));
+    QVERIFY(runArgs.contains(QStringLiteral(
+        "GIT_SSH_COMMAND=ssh -o 'ProxyCommand=/usr/local/libexec/zeus/zeus-sandbox-agent connect %h %p'")));
     QVERIFY(runArgs.contains(QStringLiteral("type=bind,source=") + m_ws + QStringLiteral(",target=/workspace")));
     QCOMPARE(runArgs.mid(runArgs.size() - 3), (QStringList{QStringLiteral("zeus-desktop-sandbox:latest"),
                                                            QStringLiteral("sleep"), QStringLiteral("infinity")}));

@@ -46,6 +46,17 @@ void TestAppOptions::usageErrors_data() {
                                                 QStringLiteral("--workspace"), QStringLiteral("/tmp"),
                                                 QStringLiteral("--timeout"),   QStringLiteral("soon")}
                                  << QStringLiteral("--timeout needs");
+    const QStringList diagnose{QStringLiteral("--diagnose")};
+    QTest::newRow("bad network") << diagnose + QStringList{QStringLiteral("--network"), QStringLiteral("bridge")}
+                                 << QStringLiteral("--network must be allowlist, none or open");
+    QTest::newRow("bad preset") << diagnose + QStringList{QStringLiteral("--network-preset"), QStringLiteral("all")}
+                                << QStringLiteral("--network-preset must be dev or locked");
+    QTest::newRow("bad allow rule") << diagnose + QStringList{QStringLiteral("--allow-host"), QStringLiteral("*.com")}
+                                    << QStringLiteral("would allow a whole top-level domain");
+    QTest::newRow("bad deny rule") << diagnose + QStringList{QStringLiteral("--deny-host"), QStringLiteral("a b")}
+                                   << QStringLiteral("is not a host name");
+    QTest::newRow("bad resolve") << diagnose + QStringList{QStringLiteral("--resolve"), QStringLiteral("a.test:443")}
+                                 << QStringLiteral("--resolve: 'a.test:443' is not HOST:PORT:ADDRESS");
     QTest::newRow("headless without backend")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/tmp")}
         << QStringLiteral("--headless needs");

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void recentFolderRule();
     void recentFoldersBoundedAndSignalled();
     void approvedWorkspacesAreCanonicalAndExplicit();
+    void nestedApprovalsAreRefused();
     void idsAreGeneratedOnceAndKept();
     void neverStoresToken();
     void handEditedStoreIsSanitised();
@@ -229,6 +230,32 @@ void TestAppSettings::approvedWorkspacesAreCanonicalAndExplicit() {
     QCOMPARE(spy.count(), 2);
 }
 
+// SPEC §3: a folder inside or containing an approved folder cannot be approved as well (with nested approvals a
+// command in the outer one swaps the inner one for a symlink). The refusal says why; the list is unchanged.
+void TestAppSettings::nestedApprovalsAreRefused() {
+    const QString work = QFileInfo(m_dir->path()).canonicalFilePath() + QStringLiteral("/work");
+    QVERIFY(QDir().mkpath(work + QStringLiteral("/app")));
+    QVERIFY(QDir().mkpath(work + QStringLiteral("shop")));
+    AppSettings settings(settingsPath());
+    QVERIFY(settings.approveWorkspace(work));
+    QSignalSpy spy(&settings, &AppSettings::approvedWorkspacesChanged);
+
+    QVERIFY(!settings.approveWorkspace(work + QStringLiteral("/app")));
+    const QString inside = settings.approvalProblem(work + QStringLiteral("/app"));
+    QVERIFY2(inside.contains(QLatin1String("inside the approved folder")) && inside.contains(work), qPrintable(inside));
+    QVERIFY(!settings.approveWorkspace(m_dir->path()));
+    const QString around = settings.approvalProblem(m_dir->path());
+    QVERIFY2(around.contains(QLatin1String("contains the approved folder")), qPrintable(around));
+    QCOMPARE(spy.count(), 0);
+    QCOMPARE(settings.approvedWorkspaces(), QStringList{work});
+
+    // A sibling that only shares a prefix is another folder; the approved one itself is no problem.
+    QVERIFY(settings.approvalProblem(work).isEmpty());
+    QVERIFY(settings.approvalProblem(work + QStringLiteral("shop")).isEmpty());
+    QVERIFY(settings.approveWorkspace(work + QStringLiteral("shop")));
+    QCOMPARE(AppSettings::approvalState(work), zeus::WorkspaceApproval::State::Active);
+}
+
 void TestAppSettings::idsAreGeneratedOnceAndKept() {
     QString install;
     QString device;
@@ -275,6 +302,10 @@ void TestAppSettings::handEditedStoreIsSanitised() {
         raw.setValue(AppSettings::kPidsLimit, QStringLiteral("many"));
         raw.setValue(AppSettings::kCpus, -3);
         raw.setValue(AppSettings::kIdleTimeoutMinutes, 0);
+        // Issue item 10: a stored image "--privileged" became a flag of `run`.
+        raw.setValue(AppSettings::kImage, QStringLiteral("--privileged"));
+        raw.setValue(AppSettings::kMaxContainers, 1000);
+        raw.setValue(AppSettings::kMaxCallsTotal, 0);
         raw.setValue(AppSettings::kInstallId, QStringLiteral("not-a-uuid"));
         QStringList many;
         for (int i = 0; i < 50; ++i) {
@@ -289,6 +320,9 @@ void TestAppSettings::handEditedStoreIsSanitised() {
     QCOMPARE(settings.pidsLimit(), AppSettings::kDefaultPidsLimit);
     QCOMPARE(settings.cpus(), AppSettings::kDefaultCpus);
     QCOMPARE(settings.idleTimeoutMinutes(), AppSettings::kDefaultIdleTimeoutMinutes);
+    QCOMPARE(settings.image(), QStringLiteral(ZEUS_DEFAULT_IMAGE));
+    QCOMPARE(settings.maxContainers(), AppSettings::kDefaultMaxContainers);
+    QCOMPARE(settings.maxCallsTotal(), AppSettings::kDefaultMaxCallsTotal);
     QVERIFY(!QUuid::fromString(settings.installId()).isNull());
     QStringList recent = settings.recentFolders();
     QCOMPARE(recent.size(), AppSettings::kMaxRecentFolders);

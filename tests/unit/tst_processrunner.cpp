@@ -36,6 +36,7 @@ private Q_SLOTS:
     void exitCodeAndOutput_data();
     void exitCodeAndOutput();
     void argumentsStayLiteral();
+    void childEnvironmentHasNoSecrets();
     void notFound();
     void notExecutable();
     void timeoutTerminates();
@@ -312,6 +313,37 @@ void TestProcessRunner::oneGrace() {
     // Every wrapper's default grace is the terminator's one constant.
     QCOMPARE(ProcessRunner().killGraceMs(), ProcessTerminator::kGraceMs);
     QCOMPARE(ProcessTerminator().graceMs(), ProcessTerminator::kGraceMs);
+}
+
+// SPEC §3 / issue item 10: engine CLIs never inherit the backend token or another ZEUS_* secret; the rest of the
+// environment (PATH, DOCKER_HOST, test fakes' own ZEUS_ variables) is theirs, and a child really gets the scrubbed one.
+void TestProcessRunner::childEnvironmentHasNoSecrets() {
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    environment.insert(QStringLiteral("DOCKER_HOST"), QStringLiteral("unix:///run/docker.sock"));
+    environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("t0ken"));
+    environment.insert(QStringLiteral("ZEUS_SECRET_GITHUB"), QStringLiteral("s"));
+    environment.insert(QStringLiteral("ZEUS_API_KEY"), QStringLiteral("k"));
+    environment.insert(QStringLiteral("zeus_password"), QStringLiteral("p"));
+    environment.insert(QStringLiteral("ZEUS_AUTH_HEADER"), QStringLiteral("a"));
+    environment.insert(QStringLiteral("ZEUS_FAKE_APPLE_STATE"), QStringLiteral("/tmp/x"));
+    environment.insert(QStringLiteral("GITHUB_TOKEN"), QStringLiteral("the user's own, not the app's"));
+    const QProcessEnvironment clean = ProcessRunner::scrubbed(environment);
+    QStringList kept = clean.keys();
+    kept.sort();
+    QCOMPARE(kept, (QStringList{QStringLiteral("DOCKER_HOST"), QStringLiteral("GITHUB_TOKEN"), QStringLiteral("PATH"),
+                                QStringLiteral("ZEUS_FAKE_APPLE_STATE")}));
+
+    qputenv("ZEUS_DESKTOP_TOKEN", "t0ken-in-the-app");
+    ProcessRunner runner(QStringLiteral("env"), {});
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    QVERIFY(finished.wait(10000));
+    qunsetenv("ZEUS_DESKTOP_TOKEN");
+    const auto result = finished.first().at(0).value<ProcessResult>();
+    QVERIFY(result.standardOutput.contains("PATH="));
+    QVERIFY(!result.standardOutput.contains("ZEUS_DESKTOP_TOKEN"));
+    QVERIFY(!result.standardOutput.contains("t0ken-in-the-app"));
 }
 
 #include "tst_processrunner.moc"

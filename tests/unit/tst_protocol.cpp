@@ -193,6 +193,39 @@ void TestProtocol::rejects_data() {
         QTest::addRow("timeout_s %g", bad) << frame(mutate(validToolCall(), QStringLiteral("args.timeout_s"), bad))
                                            << invalidMessage << timeoutRange << QStringLiteral("call-1");
     }
+    // args.secrets (SPEC §9): an array of distinct environment-variable names.
+    const QString secretNames = QStringLiteral("must hold names of the form [A-Z_][A-Z0-9_]*");
+    QTest::newRow("secrets string") << frame(
+        mutate(validToolCall(), QStringLiteral("args.secrets"), QStringLiteral("GITHUB_TOKEN")))
+                                    << invalidMessage << QStringLiteral("\"args.secrets\" must be an array")
+                                    << QStringLiteral("call-1");
+    QTest::newRow("secrets lower case") << frame(
+        mutate(validToolCall(), QStringLiteral("args.secrets"), QJsonArray{QStringLiteral("github_token")}))
+                                        << invalidMessage << secretNames << QStringLiteral("call-1");
+    QTest::newRow("secrets leading digit")
+        << frame(mutate(validToolCall(), QStringLiteral("args.secrets"), QJsonArray{QStringLiteral("1TOKEN")}))
+        << invalidMessage << secretNames << QStringLiteral("call-1");
+    QTest::newRow("secrets with =") << frame(
+        mutate(validToolCall(), QStringLiteral("args.secrets"), QJsonArray{QStringLiteral("A=B")}))
+                                    << invalidMessage << secretNames << QStringLiteral("call-1");
+    QTest::newRow("secrets number") << frame(mutate(validToolCall(), QStringLiteral("args.secrets"), QJsonArray{7}))
+                                    << invalidMessage << secretNames << QStringLiteral("call-1");
+    QTest::newRow("secrets twice") << frame(mutate(validToolCall(), QStringLiteral("args.secrets"),
+                                                   QJsonArray{QStringLiteral("A_TOKEN"), QStringLiteral("A_TOKEN")}))
+                                   << invalidMessage << QStringLiteral("names a secret twice")
+                                   << QStringLiteral("call-1");
+    QTest::newRow("secrets 129 characters")
+        << frame(mutate(validToolCall(), QStringLiteral("args.secrets"), QJsonArray{QString(129, QLatin1Char('A'))}))
+        << invalidMessage << secretNames << QStringLiteral("call-1");
+    {
+        QJsonArray many;
+        for (int i = 0; i < 33; ++i) {
+            many.append(QStringLiteral("T_%1").arg(i));
+        }
+        QTest::newRow("secrets 33 names")
+            << frame(mutate(validToolCall(), QStringLiteral("args.secrets"), many)) << invalidMessage
+            << QStringLiteral("more than 32 names") << QStringLiteral("call-1");
+    }
     QTest::newRow("timeout_s 1e400 (out of double range: not JSON for Qt)") << QByteArray(
         R"({"type":"tool_call","call_id":"c","session_id":"s","tool":"desktop_exec","args":{"command":"x","working_directory":"/w","timeout_s":1e400}})")
                                                                             << invalidMessage
@@ -418,6 +451,8 @@ void TestProtocol::roundTripIncoming_data() {
     QTest::newRow("tool_call") << Protocol::toJson(call);
     call.timeoutMs.reset();
     QTest::newRow("tool_call default timeout") << Protocol::toJson(call);
+    call.secrets = QStringList{QStringLiteral("GITHUB_TOKEN"), QStringLiteral("_X9")};
+    QTest::newRow("tool_call with secrets") << Protocol::toJson(call);
     QTest::newRow("welcome") << Protocol::toJson(WelcomeMessage{1, QStringLiteral("backend 1.0")});
     QTest::newRow("cancel") << Protocol::toJson(CancelMessage{QStringLiteral("c-1")});
     QTest::newRow("session_end") << Protocol::toJson(SessionEndMessage{QStringLiteral("s-1")});
@@ -535,6 +570,7 @@ void TestProtocol::makeToolResult() {
     QCOMPARE(o.value(QStringLiteral("output")).toString(), result.output);
     QCOMPARE(o.value(QStringLiteral("truncated")).toBool(), true);
     QCOMPARE(o.value(QStringLiteral("duration_ms")).toInteger(), result.durationMs);
+    QCOMPARE(o.value(QStringLiteral("redacted")).toInteger(), result.redacted);
     if (result.status == ExecStatus::Error) {
         const QJsonObject error = o.value(QStringLiteral("error")).toObject();
         QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_not_approved"));
@@ -609,6 +645,7 @@ void TestProtocol::toolResultFrame() {
     result.output = output;
     result.truncated = status == int(ExecStatus::Timeout);
     result.durationMs = 12345678901LL;
+    result.redacted = status == int(ExecStatus::Ok) ? 3 : 0;
     result.errorCode = ProtocolErrorCode::ContainerFailed;
     result.errorMessage = errorMessage;
     const QByteArray frame = Protocol::toolResultFrame(result);
@@ -678,6 +715,7 @@ void TestProtocol::errorCodeNames() {
                             QStringLiteral("no_runtime"),        QStringLiteral("workspace_not_approved"),
                             QStringLiteral("workspace_invalid"), QStringLiteral("image_missing"),
                             QStringLiteral("container_failed"),  QStringLiteral("busy"),
+                            QStringLiteral("secret_denied"),     QStringLiteral("secret_unknown"),
                             QStringLiteral("approval_denied")};
     for (const QString& name : names) {
         const std::optional<ProtocolErrorCode> code = Protocol::errorCodeFromName(name);

@@ -2,8 +2,12 @@
 #include "engine/appleruntime.h"
 #include "engine/dockerruntime.h"
 #include "engine/podmanruntime.h"
+#include "sandbox/sandboxconfig.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace zeus;
@@ -51,6 +55,9 @@ private Q_SLOTS:
     void mountQuoting_data();
     void mountQuoting();
     void podmanRootlessKeepsId();
+    void gitOverlaysMountOverThemselves();
+    void gitProtectionOverlays_data();
+    void gitProtectionOverlays();
     void networkOverride();
     void execRemoveInspect();
     void dockerList();
@@ -102,6 +109,8 @@ void TestRuntimeArgs::profiles() {
     QCOMPARE(valuesOf(args, QStringLiteral("--cpus")), QStringList{QStringLiteral("1.5")});
     QCOMPARE(valuesOf(args, QStringLiteral("--user")), QStringList{QStringLiteral("1000:1001")});
     QCOMPARE(valuesOf(args, QStringLiteral("--pull")), QStringList{QStringLiteral("never")});
+    // Podman would copy the host's proxy variables (passwords included) into the container.
+    QCOMPARE(args.contains(QStringLiteral("--http-proxy=false")), engine == QLatin1String("podman"));
     QCOMPARE(valuesOf(args, QStringLiteral("-w")), QStringList{QStringLiteral("/workspace")});
     QCOMPARE(valuesOf(args, QStringLiteral("-e")), QStringList{QStringLiteral("HOME=/home/zeus")});
     QCOMPARE(valuesOf(args, QStringLiteral("--mount")),
@@ -154,6 +163,88 @@ void TestRuntimeArgs::mountQuoting() {
     QFETCH(QString, source);
     QFETCH(QString, expected);
     QCOMPARE(OciCliRuntime::bindMountValue(source, QStringLiteral("/workspace")), expected);
+}
+
+// SPEC §3 "Direct mode protects git's executable config": the overlays follow the workspace mount, in order,
+// .git pinned read-write, config and hooks read-only; Apple (directories only) gets what it can bind.
+void TestRuntimeArgs::gitOverlaysMountOverThemselves() {
+    ContainerSpec s = spec(HardeningProfile::Standard);
+    s.workspace = QStringLiteral("/home/u/my proj");
+    s.overlays = {{QStringLiteral(".git"), false, true},
+                  {QStringLiteral(".git/config"), true, false},
+                  {QStringLiteral(".git/hooks"), true, true}};
+    const QStringList docker = DockerRuntime().runArguments(s);
+    QStringList mounts;
+    for (int i = 0; i + 1 < docker.size(); ++i) {
+        if (docker.at(i) == QLatin1String("--mount")) {
+            mounts << docker.at(i + 1);
+        }
+    }
+    QCOMPARE(mounts, (QStringList{QStringLiteral("type=bind,source=/home/u/my proj,target=/workspace"),
+                                  QStringLiteral("type=bind,source=/home/u/my proj/.git,target=/workspace/.git"),
+                                  QStringLiteral("type=bind,source=/home/u/my proj/.git/config,target=/workspace/"
+                                                 ".git/config,readonly"),
+                                  QStringLiteral("type=bind,source=/home/u/my proj/.git/hooks,target=/workspace/"
+                                                 ".git/hooks,readonly")}));
+    QCOMPARE(PodmanRuntime().runArguments(s).count(QStringLiteral("--mount")), 4);
+    AppleRuntime apple;
+    apple.setVersion(QVersionNumber(0, 12, 0));
+    const QStringList appleArgs = apple.runArguments(s);
+    QVERIFY(appleArgs.contains(
+        QStringLiteral("type=bind,source=/home/u/my proj/.git/hooks,target=/workspace/.git/hooks,readonly")));
+    QVERIFY(!appleArgs.join(QLatin1Char(' ')).contains(QLatin1String(".git/config")));
+}
+
+void TestRuntimeArgs::gitProtectionOverlays_data() {
+    QTest::addColumn<QString>("layout");  // what the workspace holds
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("no repository") << QStringLiteral("") << QStringList();
+    QTest::newRow("repository") << QStringLiteral("git")
+                                << QStringList{QStringLiteral(".git rw"), QStringLiteral(".git/config ro"),
+                                               QStringLiteral(".git/hooks ro")};
+    QTest::newRow("repository without hooks or config: made")
+        << QStringLiteral("bare-git")
+        << QStringList{QStringLiteral(".git rw"), QStringLiteral(".git/config ro"), QStringLiteral(".git/hooks ro")};
+    QTest::newRow(".git is a file (worktree)") << QStringLiteral("git-file") << QStringList();
+    QTest::newRow(".git is a symlink") << QStringLiteral("git-link") << QStringList();
+    QTest::newRow("config is a symlink") << QStringLiteral("config-link")
+                                         << QStringList{QStringLiteral(".git rw"), QStringLiteral(".git/hooks ro")};
+}
+
+void TestRuntimeArgs::gitProtectionOverlays() {
+    QFETCH(QString, layout);
+    QFETCH(QStringList, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString ws = dir.path();
+    const QString git = ws + QStringLiteral("/.git");
+    if (layout == QLatin1String("git") || layout == QLatin1String("config-link")) {
+        QVERIFY(QDir().mkpath(git + QStringLiteral("/hooks")));
+    }
+    if (layout == QLatin1String("git")) {
+        QFile config(git + QStringLiteral("/config"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+    } else if (layout == QLatin1String("bare-git")) {
+        QVERIFY(QDir().mkpath(git));
+    } else if (layout == QLatin1String("git-file")) {
+        QFile file(git);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("gitdir: /elsewhere\n");
+    } else if (layout == QLatin1String("git-link")) {
+        QVERIFY(QDir().mkpath(ws + QStringLiteral("/real-git/hooks")));
+        QVERIFY(QFile::link(ws + QStringLiteral("/real-git"), git));
+    } else if (layout == QLatin1String("config-link")) {
+        QVERIFY(QFile::link(QStringLiteral("/etc/hostname"), git + QStringLiteral("/config")));
+    }
+    QStringList got;
+    for (const WorkspaceOverlay& overlay : zeus::gitProtectionOverlays(ws)) {
+        got << overlay.path + (overlay.readOnly ? QStringLiteral(" ro") : QStringLiteral(" rw"));
+    }
+    QCOMPARE(got, expected);
+    if (layout == QLatin1String("bare-git")) {
+        QVERIFY(QFileInfo(git + QStringLiteral("/hooks")).isDir());
+        QVERIFY(QFileInfo(git + QStringLiteral("/config")).isFile());
+    }
 }
 
 void TestRuntimeArgs::podmanRootlessKeepsId() {

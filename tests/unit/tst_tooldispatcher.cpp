@@ -12,6 +12,7 @@
 #include "sandbox/sessionmanager.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QTcpServer>
@@ -32,7 +33,10 @@ const char kFakeEngine[] =
     "cmd=$1; shift\n"
     "case \"$cmd\" in\n"
     "  run) echo fakecontainer0123456789; exit 0 ;;\n"
-    "  exec) [ \"$1\" = -i ] && shift; shift; exec \"$@\" ;;\n"
+    "  exec) [ \"$1\" = -i ] && shift; shift\n"
+    // The app's check of /workspace after `run`: answered as an engine in a VM would (nothing to compare).
+    "    case \"$*\" in *random/boot_id*) echo not-this-kernel; echo '1 1'; exit 0 ;; esac\n"
+    "    exec \"$@\" ;;\n"
     "  rm) exit 0 ;;\n"
     "  inspect) echo '[{\"Id\":\"fakecontainer0123456789\",\"Name\":\"/f\",\"State\":{\"Status\":\"running\","
     "\"Running\":true},\"Config\":{\"Labels\":{}}}]'; exit 0 ;;\n"
@@ -350,30 +354,119 @@ private Q_SLOTS:
         QFile::remove(gone);
     }
 
-    void approvedThroughAnotherSpelling() {
+    // SPEC §3 "Approvals are exact strings": a cleaned spelling of the approval matches; a symlink to it is another
+    // path and does not (it could point anywhere by the time the engine mounts it).
+    void approvedSpellingsAreLexical() {
         auto rig = makeRig();
         QVERIFY(rig);
-        // A symlink to the approved folder, and a spelling with a trailing slash, are the same folder.
         rig->server.send(BackendServer::toolCall(QStringLiteral("l1"), QStringLiteral("s1"), QStringLiteral("pwd"),
                                                  m_dir.filePath(QStringLiteral("link-to-workspace"))));
         rig->server.send(BackendServer::toolCall(QStringLiteral("l2"), QStringLiteral("s1"), QStringLiteral("true"),
                                                  m_workspace + QLatin1Char('/')));
+        rig->server.send(BackendServer::toolCall(QStringLiteral("l3"), QStringLiteral("s1"), QStringLiteral("true"),
+                                                 m_workspace + QStringLiteral("/./sub/..")));
         QVERIFY(rig->server.waitForResult(QStringLiteral("l1"), 10000));
         QVERIFY(rig->server.waitForResult(QStringLiteral("l2"), 10000));
-        QCOMPARE(rig->server.resultsFor(QStringLiteral("l1")).first().value(QStringLiteral("status")).toString(),
-                 QStringLiteral("ok"));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("l3"), 10000));
+        const QJsonObject viaLink = rig->server.resultsFor(QStringLiteral("l1")).first();
+        QCOMPARE(viaLink.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(),
+                 QStringLiteral("workspace_not_approved"));
         QCOMPARE(rig->server.resultsFor(QStringLiteral("l2")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ok"));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("l3")).first().value(QStringLiteral("status")).toString(),
                  QStringLiteral("ok"));
     }
 
-    // callStarted names the folder the call runs in (the canonical approved one, whatever the backend's
+    // Issue item 1, the attack: ~/work and ~/work/app approved (older settings), a command in ~/work runs
+    // `mv app app.o; ln -s ~/.local/bin app`. After the approvals are loaded again (a restart, any approval change)
+    // ~/.local/bin must not be approved, announced, or mounted: ~/work/app is "changed since approval".
+    void symlinkSwapOfANestedApproval() {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString root = QDir(home.path()).canonicalPath();
+        QVERIFY(QDir(root).mkpath(QStringLiteral("work/app")));
+        QVERIFY(QDir(root).mkpath(QStringLiteral(".local/bin")));
+        const QString work = root + QStringLiteral("/work");
+        const QString app = work + QStringLiteral("/app");
+        const QString bin = root + QStringLiteral("/.local/bin");
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->dispatcher->setApprovedWorkspaces({work, app});
+        QVERIFY(QDir(work).rename(QStringLiteral("app"), QStringLiteral("app.o")));
+        QVERIFY(QFile::link(bin, app));
+        rig->dispatcher->setApprovedWorkspaces({work, app});  // as after a restart
+
+        const QStringList announced = rig->dispatcher->hello().workspaces;
+        QVERIFY2(!announced.contains(bin), qPrintable(announced.join(QLatin1Char(' '))));
+        QVERIFY(!announced.contains(app));
+        QVERIFY(announced.contains(work));
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("x1"), QStringLiteral("s1"), QStringLiteral("true"), app));
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("x2"), QStringLiteral("s1"), QStringLiteral("true"), bin));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("x1"), 5000));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("x2"), 5000));
+        for (const QString& id : {QStringLiteral("x1"), QStringLiteral("x2")}) {
+            const QJsonObject error = rig->server.resultsFor(id).first().value(QStringLiteral("error")).toObject();
+            QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_not_approved"));
+        }
+        QVERIFY2(rig->server.resultsFor(QStringLiteral("x1"))
+                     .first()
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("message"))
+                     .toString()
+                     .contains(QLatin1String("changed since it was approved")),
+                 "the refusal says the approval changed");
+        QCOMPARE(started.size(), 0);
+        QCOMPARE(rig->manager->sessionIds().size(), 0);
+    }
+
+    // Issue item 6: the app touches no path the backend chose before it matched an approval. Network spellings are
+    // refused outright (on Linux `//host/...` used to be cleaned into a local path and approved); nothing that did
+    // not match an approval reaches the resolver.
+    void unmatchedPathsAreNeverResolved_data() {
+        QTest::addColumn<QString>("workingDirectory");
+        QTest::newRow("//host spelling of the approval") << QStringLiteral("/") + m_workspace;
+        QTest::newRow("UNC") << QStringLiteral("\\\\attacker\\s");
+        QTest::newRow("UNC with forward slashes") << QStringLiteral("//attacker/s");
+        QTest::newRow("automounter") << QStringLiteral("/net/attacker/share");
+        QTest::newRow("another folder") << m_other;
+        QTest::newRow("through a symlink") << m_dir.filePath(QStringLiteral("link-to-workspace"));
+    }
+    void unmatchedPathsAreNeverResolved() {
+        QFETCH(QString, workingDirectory);
+        auto rig = makeRig();
+        QVERIFY(rig);
+        QStringList resolved;
+        WorkspaceApproval::Resolver resolver;
+        const WorkspaceApproval::Resolver host = WorkspaceApproval::hostResolver();
+        resolver.canonicalDirectory = [&resolved, host](const QString& path) {
+            resolved << path;
+            return host.canonicalDirectory(path);
+        };
+        rig->dispatcher->setPathResolver(resolver);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("n1"), QStringLiteral("s1"), QStringLiteral("true"),
+                                                 workingDirectory));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("n1"), 5000));
+        const QJsonObject error =
+            rig->server.resultsFor(QStringLiteral("n1")).first().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_not_approved"));
+        for (const QString& path : std::as_const(resolved)) {
+            QCOMPARE(path, m_workspace);  // only the approval itself, for the refusal's list of approved folders
+        }
+        QCOMPARE(rig->manager->sessionIds().size(), 0);
+    }
+
+    // callStarted names the folder the call runs in (the approval's own string, whatever the backend's
     // spelling), so a view needs no second look at the message; a refused call never starts.
     void callStartedCarriesTheWorkspace_data() {
         QTest::addColumn<QString>("workingDirectory");
         QTest::addColumn<bool>("started");
         QTest::newRow("canonical") << m_workspace << true;
         QTest::newRow("trailing slash") << m_workspace + QLatin1Char('/') << true;
-        QTest::newRow("through a symlink") << m_dir.filePath(QStringLiteral("link-to-workspace")) << true;
+        QTest::newRow("through a symlink") << m_dir.filePath(QStringLiteral("link-to-workspace")) << false;
         QTest::newRow("not approved") << m_other << false;
         QTest::newRow("missing") << m_dir.filePath(QStringLiteral("missing")) << false;
     }
@@ -664,6 +757,55 @@ private Q_SLOTS:
             5000));
     }
 
+    // SPEC §8: each denial of a backend session's egress is a network_event, naming the call when it is the
+    // session's only one; allowed requests and the local console's are never reported.
+    void networkEventForDenials() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("n1"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo started; sleep 30"), m_workspace));
+        QVERIFY(rig->server.waitForType(QStringLiteral("tool_output"), 5000));
+        EgressEvent event;
+        event.sessionId = QStringLiteral("s1");
+        event.host = QStringLiteral("evil.test");
+        event.port = 443;
+        event.rule = QStringLiteral("no rule");
+        Q_EMIT rig->manager->egressDecided(event);
+        EgressEvent allowed = event;
+        allowed.allowed = true;
+        allowed.host = QStringLiteral("ok.test");
+        Q_EMIT rig->manager->egressDecided(allowed);
+        EgressEvent console = event;
+        console.sessionId = QStringLiteral("local-console");
+        console.host = QStringLiteral("console.test");
+        Q_EMIT rig->manager->egressDecided(console);
+        EgressEvent stranger = event;
+        stranger.sessionId = QStringLiteral("never-seen");
+        stranger.host = QStringLiteral("stranger.test");
+        Q_EMIT rig->manager->egressDecided(stranger);
+        QVERIFY(rig->server.waitForType(QStringLiteral("network_event"), 5000));
+        // a marker after them: once it arrives, everything sent before it has too
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("n1")));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("n1"), 10000));
+        const QList<QJsonObject> events = rig->server.ofType(QStringLiteral("network_event"));
+        QCOMPARE(events.size(), 1);
+        const QJsonObject e = events.first();
+        QCOMPARE(e.value(QStringLiteral("session_id")).toString(), QStringLiteral("s1"));
+        QCOMPARE(e.value(QStringLiteral("call_id")).toString(), QStringLiteral("n1"));
+        QCOMPARE(e.value(QStringLiteral("host")).toString(), QStringLiteral("evil.test"));
+        QCOMPARE(e.value(QStringLiteral("port")).toInt(), 443);
+        QCOMPARE(e.value(QStringLiteral("decision")).toString(), QStringLiteral("denied"));
+        QCOMPARE(e.value(QStringLiteral("rule")).toString(), QStringLiteral("no rule"));
+        // With no call running the event still comes, without a call_id.
+        Q_EMIT rig->manager->egressDecided(event);
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("network_event") && !m.contains(QStringLiteral("call_id"));
+            },
+            5000));
+    }
+
     void sessionEndReportsStopped() {
         auto rig = makeRig();
         QVERIFY(rig);
@@ -889,99 +1031,125 @@ private Q_SLOTS:
                  QStringLiteral("cancelled"));
         QVERIFY(queue.pending().isEmpty());
         QCOMPARE(started.size(), 0);
-    }
-
-    // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
-    // any id in that namespace); the console's own calls never reach the backend.
-    void localConsoleSessionIsNotTheBackends() {
-        auto rig = makeRig();
-        QVERIFY(rig);
-        const QString console = QStringLiteral("local-console");
-        QSignalSpy finished(rig->manager.get(), &SessionManager::callFinished);
-        ExecRequest request;
-        request.callId = QStringLiteral("console-1");
-        request.sessionId = console;
-        request.workspace = m_workspace;
-        request.command = QStringLiteral("echo typed by the user");
-        rig->manager->execute(request);  // what the dashboard's console does
-        QVERIFY(finished.wait(10000));
-
-        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
-        for (const QString& id : {console, QStringLiteral("LOCAL-console"), QStringLiteral("local-other")}) {
-            const QString callId = QStringLiteral("join-") + QString::number(qHash(id));
-            rig->server.send(BackendServer::toolCall(callId, id, QStringLiteral("cat /proc/1/cmdline"), m_workspace));
+        // Issue item 8: revoking an approval ends every session on that folder within 2 s (the container is removed,
+        // background loops with it), not at the idle timeout; the backend hears the result and session_state stopped.
+        void revokingAnApprovalEndsItsSessions() {
+            auto rig = makeRig();
+            QVERIFY(rig);
+            rig->server.send(BackendServer::toolCall(QStringLiteral("rv1"), QStringLiteral("s-rv"),
+                                                     QStringLiteral("sleep 30"), m_workspace));
+            QTRY_COMPARE(rig->dispatcher->runningCalls(), 1);
+            QTRY_COMPARE(rig->manager->runningCalls(), 1);
+            QElapsedTimer clock;
+            clock.start();
+            rig->dispatcher->setApprovedWorkspaces({m_other});  // the user revoked the workspace
+            QVERIFY(rig->server.waitForResult(QStringLiteral("rv1"), 2000));
+            QVERIFY(clock.elapsed() < 2000);
+            QCOMPARE(rig->manager->sessionState(QStringLiteral("s-rv")), SessionState::Stopped);
             QVERIFY(rig->server.waitFor(
-                [callId](const QJsonObject& m) {
-                    return typeOf(m) == QLatin1String("error")
-                           && m.value(QStringLiteral("call_id")).toString() == callId
-                           && m.value(QStringLiteral("code")).toString() == QLatin1String("invalid_message");
+                [](const QJsonObject& m) {
+                    return typeOf(m) == QLatin1String("session_state")
+                           && m.value(QStringLiteral("session_id")).toString() == QLatin1String("s-rv")
+                           && m.value(QStringLiteral("state")).toString() == QLatin1String("stopped");
                 },
-                5000));
-            QVERIFY(rig->server.resultsFor(callId).isEmpty());
+                2000));
+            rig->dispatcher->setApprovedWorkspaces({m_workspace});
         }
-        QCOMPARE(started.size(), 0);
-        const int before = int(rig->server.messages.size());
-        rig->server.send(BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), console));
-        QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000, before));
-        QVERIFY(rig->manager->sessionIds().contains(console));
-        QVERIFY(rig->manager->sessionState(console) != SessionState::Stopped);
 
-        // Nothing of the console's session reaches the backend, now or after a reconnect.
-        rig->server.dropClient();
-        QVERIFY(rig->server.waitForType(QStringLiteral("hello"), 5000, before + 1));
-        QTest::qWait(300);
-        for (const QJsonObject& m : std::as_const(rig->server.messages)) {
-            QVERIFY2(m.value(QStringLiteral("session_id")).toString() != console,
-                     QJsonDocument(m).toJson().constData());
-            QVERIFY(m.value(QStringLiteral("call_id")).toString() != QLatin1String("console-1"));
+        // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
+        // any id in that namespace); the console's own calls never reach the backend.
+        void localConsoleSessionIsNotTheBackends() {
+            auto rig = makeRig();
+            QVERIFY(rig);
+            const QString console = QStringLiteral("local-console");
+            QSignalSpy finished(rig->manager.get(), &SessionManager::callFinished);
+            ExecRequest request;
+            request.callId = QStringLiteral("console-1");
+            request.sessionId = console;
+            request.workspace = m_workspace;
+            request.command = QStringLiteral("echo typed by the user");
+            rig->manager->execute(request);  // what the dashboard's console does
+            QVERIFY(finished.wait(10000));
+
+            QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+            for (const QString& id : {console, QStringLiteral("LOCAL-console"), QStringLiteral("local-other")}) {
+                const QString callId = QStringLiteral("join-") + QString::number(qHash(id));
+                rig->server.send(
+                    BackendServer::toolCall(callId, id, QStringLiteral("cat /proc/1/cmdline"), m_workspace));
+                QVERIFY(rig->server.waitFor(
+                    [callId](const QJsonObject& m) {
+                        return typeOf(m) == QLatin1String("error")
+                               && m.value(QStringLiteral("call_id")).toString() == callId
+                               && m.value(QStringLiteral("code")).toString() == QLatin1String("invalid_message");
+                    },
+                    5000));
+                QVERIFY(rig->server.resultsFor(callId).isEmpty());
+            }
+            QCOMPARE(started.size(), 0);
+            const int before = int(rig->server.messages.size());
+            rig->server.send(
+                BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), console));
+            QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000, before));
+            QVERIFY(rig->manager->sessionIds().contains(console));
+            QVERIFY(rig->manager->sessionState(console) != SessionState::Stopped);
+
+            // Nothing of the console's session reaches the backend, now or after a reconnect.
+            rig->server.dropClient();
+            QVERIFY(rig->server.waitForType(QStringLiteral("hello"), 5000, before + 1));
+            QTest::qWait(300);
+            for (const QJsonObject& m : std::as_const(rig->server.messages)) {
+                QVERIFY2(m.value(QStringLiteral("session_id")).toString() != console,
+                         QJsonDocument(m).toJson().constData());
+                QVERIFY(m.value(QStringLiteral("call_id")).toString() != QLatin1String("console-1"));
+            }
         }
-    }
 
-    void toResultMessageMapsEveryStatus_data() {
-        QTest::addColumn<int>("execStatus");
-        QTest::addColumn<int>("errorCode");
-        QTest::addColumn<QString>("wireStatus");
-        QTest::addColumn<QString>("wireCode");
-        const int none = int(ExecError::None);
-        QTest::newRow("ok") << int(ExecStatus::Ok) << none << QStringLiteral("ok") << QString();
-        QTest::newRow("timeout") << int(ExecStatus::Timeout) << none << QStringLiteral("timeout") << QString();
-        QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << none << QStringLiteral("cancelled") << QString();
-        // Every execution error has its own protocol code (an exhaustive switch, no fallback).
-        QTest::newRow("workspace invalid") << int(ExecStatus::Error) << int(ExecError::WorkspaceInvalid)
-                                           << QStringLiteral("error") << QStringLiteral("workspace_invalid");
-        QTest::newRow("image missing") << int(ExecStatus::Error) << int(ExecError::ImageMissing)
-                                       << QStringLiteral("error") << QStringLiteral("image_missing");
-        QTest::newRow("container failed") << int(ExecStatus::Error) << int(ExecError::ContainerFailed)
-                                          << QStringLiteral("error") << QStringLiteral("container_failed");
-        QTest::newRow("busy") << int(ExecStatus::Error) << int(ExecError::Busy) << QStringLiteral("error")
-                              << QStringLiteral("busy");
-        QTest::newRow("no runtime") << int(ExecStatus::Error) << int(ExecError::NoRuntime) << QStringLiteral("error")
-                                    << QStringLiteral("no_runtime");
-        QTest::newRow("error without a code")
-            << int(ExecStatus::Error) << none << QStringLiteral("error") << QStringLiteral("container_failed");
-    }
+        void toResultMessageMapsEveryStatus_data() {
+            QTest::addColumn<int>("execStatus");
+            QTest::addColumn<int>("errorCode");
+            QTest::addColumn<QString>("wireStatus");
+            QTest::addColumn<QString>("wireCode");
+            const int none = int(ExecError::None);
+            QTest::newRow("ok") << int(ExecStatus::Ok) << none << QStringLiteral("ok") << QString();
+            QTest::newRow("timeout") << int(ExecStatus::Timeout) << none << QStringLiteral("timeout") << QString();
+            QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << none << QStringLiteral("cancelled")
+                                       << QString();
+            // Every execution error has its own protocol code (an exhaustive switch, no fallback).
+            QTest::newRow("workspace invalid") << int(ExecStatus::Error) << int(ExecError::WorkspaceInvalid)
+                                               << QStringLiteral("error") << QStringLiteral("workspace_invalid");
+            QTest::newRow("image missing") << int(ExecStatus::Error) << int(ExecError::ImageMissing)
+                                           << QStringLiteral("error") << QStringLiteral("image_missing");
+            QTest::newRow("container failed") << int(ExecStatus::Error) << int(ExecError::ContainerFailed)
+                                              << QStringLiteral("error") << QStringLiteral("container_failed");
+            QTest::newRow("busy") << int(ExecStatus::Error) << int(ExecError::Busy) << QStringLiteral("error")
+                                  << QStringLiteral("busy");
+            QTest::newRow("no runtime") << int(ExecStatus::Error) << int(ExecError::NoRuntime)
+                                        << QStringLiteral("error") << QStringLiteral("no_runtime");
+            QTest::newRow("error without a code")
+                << int(ExecStatus::Error) << none << QStringLiteral("error") << QStringLiteral("container_failed");
+        }
 
-    void toResultMessageMapsEveryStatus() {
-        QFETCH(int, execStatus);
-        QFETCH(int, errorCode);
-        QFETCH(QString, wireStatus);
-        QFETCH(QString, wireCode);
-        ExecResult exec;
-        exec.callId = QStringLiteral("x");
-        exec.status = ExecStatus(execStatus);
-        exec.errorCode = ExecError(errorCode);
-        exec.errorMessage = QStringLiteral("why");
-        exec.output = QStringLiteral("out");
-        exec.truncated = true;
-        exec.durationMs = 42;
-        const QJsonObject json = Protocol::makeToolResult(ToolDispatcher::toResultMessage(exec));
-        QCOMPARE(json.value(QStringLiteral("status")).toString(), wireStatus);
-        QCOMPARE(json.value(QStringLiteral("output")).toString(), QStringLiteral("out"));
-        QCOMPARE(json.value(QStringLiteral("truncated")).toBool(), true);
-        QCOMPARE(json.value(QStringLiteral("duration_ms")).toInt(), 42);
-        QCOMPARE(json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(), wireCode);
-    }
-};
+        void toResultMessageMapsEveryStatus() {
+            QFETCH(int, execStatus);
+            QFETCH(int, errorCode);
+            QFETCH(QString, wireStatus);
+            QFETCH(QString, wireCode);
+            ExecResult exec;
+            exec.callId = QStringLiteral("x");
+            exec.status = ExecStatus(execStatus);
+            exec.errorCode = ExecError(errorCode);
+            exec.errorMessage = QStringLiteral("why");
+            exec.output = QStringLiteral("out");
+            exec.truncated = true;
+            exec.durationMs = 42;
+            const QJsonObject json = Protocol::makeToolResult(ToolDispatcher::toResultMessage(exec));
+            QCOMPARE(json.value(QStringLiteral("status")).toString(), wireStatus);
+            QCOMPARE(json.value(QStringLiteral("output")).toString(), QStringLiteral("out"));
+            QCOMPARE(json.value(QStringLiteral("truncated")).toBool(), true);
+            QCOMPARE(json.value(QStringLiteral("duration_ms")).toInt(), 42);
+            QCOMPARE(json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(), wireCode);
+        }
+    };
 
-QTEST_GUILESS_MAIN(TestToolDispatcher)
+    QTEST_GUILESS_MAIN(TestToolDispatcher)
 #include "tst_tooldispatcher.moc"

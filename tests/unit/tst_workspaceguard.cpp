@@ -43,6 +43,9 @@ void TestWorkspaceGuard::initTestCase() {
     QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.config/gh")));
     QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.local/share/keyrings")));
     QVERIFY(QDir().mkpath(m_home + QStringLiteral("/Library/Keychains")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.local/bin")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/bin")));
+    QVERIFY(QDir().mkpath(m_home + QStringLiteral("/.mozilla/firefox")));
     QFile file(m_home + QStringLiteral("/projects/notes.txt"));
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("x");
@@ -83,6 +86,12 @@ void TestWorkspaceGuard::rules_data() {
     QTest::newRow("dev") << QStringLiteral("/dev") << Rule::SystemTree;
     QTest::newRow("var") << QStringLiteral("/var") << Rule::SystemTree;
     QTest::newRow("boot") << QStringLiteral("/boot") << Rule::SystemTree;
+    // Issue item 10: /tmp itself (the X11 socket lives there), programs the host runs, browser profiles.
+    QTest::newRow("tmp itself") << QStringLiteral("/tmp") << Rule::SystemTree;
+    QTest::newRow("tmp dotted") << QStringLiteral("/tmp/.") << Rule::SystemTree;
+    QTest::newRow("local bin") << h + QStringLiteral("/.local/bin") << Rule::SecretStore;
+    QTest::newRow("home bin") << h + QStringLiteral("/bin") << Rule::SecretStore;
+    QTest::newRow("firefox profile") << h + QStringLiteral("/.mozilla/firefox") << Rule::SecretStore;
 }
 
 void TestWorkspaceGuard::rules() {
@@ -197,6 +206,12 @@ void TestWorkspaceGuard::windowsPaths_data() {
     QTest::newRow("win backslash system")
         << QStringLiteral("C:\\Windows\\System32") << winHome << true << Rule::SystemTree;
     QTest::newRow("unc backslashes") << QStringLiteral("\\\\server\\share") << winHome << true << Rule::DriveRoot;
+    QTest::newRow("mac launch agents") << QStringLiteral("/Users/bob/Library/LaunchAgents") << macHome << true
+                                       << Rule::SecretStore;
+    QTest::newRow("mac safari") << QStringLiteral("/Users/bob/Library/Safari") << macHome << true << Rule::SecretStore;
+    QTest::newRow("mac private tmp") << QStringLiteral("/private/tmp") << macHome << true << Rule::SystemTree;
+    QTest::newRow("mac folder in tmp") << QStringLiteral("/private/tmp/project") << macHome << true << Rule::Accepted;
+    QTest::newRow("folder in tmp") << QStringLiteral("/tmp/project") << macHome << false << Rule::Accepted;
     QTest::newRow("mac keychains") << QStringLiteral("/Users/bob/Library/Keychains") << macHome << true
                                    << Rule::SecretStore;
     QTest::newRow("mac system") << QStringLiteral("/System/Library") << macHome << true << Rule::SystemTree;

@@ -2,6 +2,7 @@
 
 #include "dashboard/connectionpanel.h"
 #include "dashboard/localconsole.h"
+#include "dashboard/networkpanel.h"
 #include "dashboard/runtimepanel.h"
 #include "dashboard/workspacepanel.h"
 #include "sessions/sessionspanel.h"
@@ -83,6 +84,8 @@ DashboardWindow::DashboardWindow(AppSettings* settings, RuntimeDetector* detecto
     m_tabs->addTab(m_sessions, tr("S&essions"));
     m_console = new LocalConsole(m_tabs);
     m_tabs->addTab(m_console, tr("Co&nsole"));
+    m_network = new NetworkPanel(m_tabs);
+    m_tabs->addTab(m_network, tr("Net&work"));
     m_diagnostics = new DiagnosticsPanel(std::move(reportSource), m_tabs);
     m_tabs->addTab(m_diagnostics, tr("&Diagnostics"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {

@@ -15,6 +15,7 @@ class AppSettings;
 class BackendConnection;
 class ConnectionPanel;
 class LocalConsole;
+class NetworkPanel;
 class RuntimeDetector;
 class RuntimePanel;
 class SessionsPanel;
@@ -29,7 +30,7 @@ class WorkspacePanel;
 class DashboardWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Overview, Sessions, Console, Diagnostics };
+    enum class Page { Overview, Sessions, Console, Network, Diagnostics };
     using Banner = DashboardBanner;  // derived by TrayStatus::bannerFor()
 
     DashboardWindow(AppSettings* settings, RuntimeDetector* detector, BackendConnection* connection,
@@ -41,6 +42,7 @@ public:
     SessionsPanel* sessionsPanel() const { return m_sessions; }
     LocalConsole* console() const { return m_console; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    NetworkPanel* networkPanel() const { return m_network; }
 
     void showPage(Page page);
     Page currentPage() const;
@@ -81,6 +83,7 @@ private:
     SessionsPanel* m_sessions = nullptr;
     LocalConsole* m_console = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
+    NetworkPanel* m_network = nullptr;
 };
 
 }  // namespace zeus

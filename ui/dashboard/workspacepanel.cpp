@@ -40,6 +40,15 @@ WorkspacePanel::WorkspacePanel(AppSettings* settings, QWidget* parent)
     m_verdictText->setWordWrap(true);
     m_verdictText->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // What direct mode leaves open, said where the user approves (SPEC §3; docs/security.md).
+    m_caveat = new QLabel(tr("Commands can change every file in the approved folder. Git's config and hooks are "
+                             "protected; build files, scripts and editor tasks are not: look at what changed before "
+                             "you build or open the project on this computer."),
+                          this);
+    m_caveat->setObjectName(QStringLiteral("directModeCaveat"));
+    m_caveat->setWordWrap(true);
+    m_caveat->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
     m_recent = new QListWidget(this);
     m_recent->setObjectName(QStringLiteral("recentFolders"));
     m_recent->setAccessibleName(tr("Recent folders"));
@@ -57,6 +66,7 @@ WorkspacePanel::WorkspacePanel(AppSettings* settings, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(verdictRow);
+    layout->addWidget(m_caveat);
     layout->addWidget(recentLabel);
     layout->addWidget(m_recent);
 
@@ -113,6 +123,7 @@ void WorkspacePanel::chooseFolder(const QString& path) {
 
 bool WorkspacePanel::approveChosen() {
     if (!m_verdict.accepted() || !m_settings->approveWorkspace(m_verdict.canonicalPath)) {
+        showVerdict();  // says why (a folder inside or around an approved one)
         return false;
     }
     showVerdict();
@@ -163,6 +174,18 @@ QString WorkspacePanel::missingApprovedWorkspace() const {
     return {};
 }
 
+QString WorkspacePanel::changedApprovedWorkspace() const {
+    if (m_chosen.isEmpty()) {
+        return {};
+    }
+    const Qt::CaseSensitivity cs = m_environment.caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    const QString approved = WorkspaceApproval::match(m_chosen, m_settings->approvedWorkspaces(), cs);
+    if (!approved.isEmpty() && AppSettings::approvalState(approved) == WorkspaceApproval::State::Changed) {
+        return approved;
+    }
+    return {};
+}
+
 void WorkspacePanel::recheck() {
     if (m_chosen.isEmpty()) {
         return;
@@ -206,6 +229,15 @@ void WorkspacePanel::showVerdict() {
                 .arg(QDir::toNativeSeparators(missing)));
         m_approve->setEnabled(false);
         m_approve->setText(tr("&Approve"));
+    } else if (const QString changed = changedApprovedWorkspace(); !changed.isEmpty()) {
+        m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+        m_verdictText->setText(
+            tr("Changed since approval: %1 now leads to %2 (a part of its path was replaced by a symbolic link). "
+               "Commands for it are refused until it is the approved folder again; revoke it in Settings if it "
+               "should stay this way.")
+                .arg(QDir::toNativeSeparators(changed), QDir::toNativeSeparators(m_verdict.canonicalPath)));
+        m_approve->setEnabled(false);
+        m_approve->setText(tr("&Approve"));
     } else if (!m_verdict.accepted()) {
         m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxCritical).pixmap(iconSize, iconSize));
         m_verdictText->setText(tr("Refused (%1): %2").arg(WorkspaceGuard::ruleName(m_verdict.rule), m_verdict.message));
@@ -222,6 +254,11 @@ void WorkspacePanel::showVerdict() {
                        .arg(QDir::toNativeSeparators(m_verdict.canonicalPath)));
         m_approve->setEnabled(!kept);
         m_approve->setText(kept ? tr("Approved") : tr("&Approve"));
+    } else if (const QString problem = m_settings->approvalProblem(m_verdict.canonicalPath); !problem.isEmpty()) {
+        m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+        m_verdictText->setText(problem);
+        m_approve->setEnabled(false);
+        m_approve->setText(tr("&Approve"));
     } else {
         m_verdictIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxInformation).pixmap(iconSize, iconSize));
         m_verdictText->setText(tr("This folder can be used: %1. Approve it to let the backend run commands in it.")

@@ -45,6 +45,9 @@ public:
     // The chosen folder when it is an approved one that no longer exists (deleted, moved, replaced by a file):
     // commands for it are refused with workspace_invalid. Else empty.
     QString missingApprovedWorkspace() const;
+    // The stored approval the chosen folder names when it changed since approval (resolves elsewhere now);
+    // empty otherwise.
+    QString changedApprovedWorkspace() const;
     // Looks at the chosen folder again (it may have been deleted or restored since) and shows the verdict.
     void recheck();
     const WorkspaceGuard::Result& verdict() const { return m_verdict; }
@@ -68,6 +71,7 @@ private:
     QLabel* m_path = nullptr;
     QLabel* m_verdictIcon = nullptr;
     QLabel* m_verdictText = nullptr;
+    QLabel* m_caveat = nullptr;
     QPushButton* m_choose = nullptr;
     QPushButton* m_approve = nullptr;
     QListWidget* m_recent = nullptr;

@@ -3,6 +3,8 @@
 #include "approval/approvalsettingspanel.h"
 #include "appsettings.h"
 #include "backend/backendurl.h"
+#include "settings/networkpage.h"
+#include "settings/secretspage.h"
 #include "settings/startatlogin.h"
 #include "settings/tokenstore.h"
 
@@ -165,6 +167,10 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
                         makeHint(sandbox, tr("Changes apply to new containers once the current sessions have ended.")));
     tabs->addTab(sandbox, tr("&Sandbox"));
 
+    // Network.
+    m_network = new NetworkPage(m_settings, tabs);
+    tabs->addTab(m_network, tr("&Network"));
+
     // Folders.
     auto* folders = new QWidget(tabs);
     auto* foldersLayout = new QVBoxLayout(folders);
@@ -231,6 +237,16 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     resize(sizeHint().expandedTo(QSize(560, 420)));
 }
 
+void SettingsDialog::setSecretStore(SecretStore* store) {
+    auto* tabs = findChild<QTabWidget*>();
+    if (!store || !tabs || findChild<SecretsPage*>()) {
+        return;
+    }
+    auto* page = new SecretsPage(m_settings, store, tabs);
+    page->setObjectName(QStringLiteral("secretsPage"));
+    tabs->insertTab(tabs->count() - 1, page, tr("Secre&ts"));
+}
+
 void SettingsDialog::setStartAtLogin(StartAtLogin* startAtLogin) {
     m_loginItem = startAtLogin;
     updateStartAtLoginAvailability();
@@ -263,6 +279,7 @@ void SettingsDialog::load() {
     if (m_loginItem && m_loginItem->isSupported()) {
         m_startAtLogin->setChecked(m_loginItem->isEnabled());
     }
+    m_network->load();
     reloadApproved();
     updateUrlProblem();
     updateProfileDescription();
@@ -272,7 +289,19 @@ void SettingsDialog::load() {
 void SettingsDialog::reloadApproved() {
     m_approved->clear();
     for (const QString& path : m_settings->approvedWorkspaces()) {
-        auto* item = new QListWidgetItem(QDir::toNativeSeparators(path), m_approved);
+        QString label = QDir::toNativeSeparators(path);
+        switch (AppSettings::approvalState(path)) {
+            case WorkspaceApproval::State::Active:
+                break;
+            case WorkspaceApproval::State::Missing:
+                label = tr("%1 (missing: commands for it are refused)").arg(label);
+                break;
+            case WorkspaceApproval::State::Changed:
+                // Part of its path is a symlink now: not the folder the user approved.
+                label = tr("%1 (changed since approval: inactive until approved again)").arg(label);
+                break;
+        }
+        auto* item = new QListWidgetItem(label, m_approved);
         item->setData(Qt::UserRole, path);
     }
     if (m_approved->count() == 0) {
@@ -381,6 +410,9 @@ bool SettingsDialog::apply() {
     if (!m_settings->setImage(m_image->text())) {
         m_image->setFocus();
         m_image->selectAll();
+        return false;
+    }
+    if (!m_network->apply()) {
         return false;
     }
     m_settings->setRuntimePreference(m_runtime->currentData().toString());

@@ -18,6 +18,7 @@ namespace zeus {
 class AppSettings;
 class TokenStore;
 class StartAtLogin;
+class SecretStore;
 
 // The settings window (SPEC §6): backend URL and sign-in token, runtime preference, image,
 // hardening profile and limits, idle timeout, start at login, approved folders.
@@ -26,6 +27,8 @@ class StartAtLogin;
 // hands the token straight to the TokenStore (the keychain). It owns only its widgets. It
 // must never keep the token after handing it over, write it anywhere else, or fall back to
 // plain text when the keychain is missing or locked.
+class NetworkPage;
+
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -35,6 +38,8 @@ public:
 
     // The start-at-login switch (the app layer's; null: not available).
     void setStartAtLogin(StartAtLogin* startAtLogin);
+    // Adds the Secrets tab, whose values go to this keychain store (SPEC §9).
+    void setSecretStore(SecretStore* store);
 
     // Re-reads every field from the settings.
     void load();
@@ -78,6 +83,7 @@ private:
     QListWidget* m_approved = nullptr;
     QPushButton* m_revoke = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
+    NetworkPage* m_network = nullptr;
 };
 
 }  // namespace zeus

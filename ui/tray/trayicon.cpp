@@ -117,10 +117,15 @@ void TrayIcon::rebuildRecent() {
     for (const QString& folder : folders) {
         QString label = QDir::toNativeSeparators(folder);
         label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        const bool stored = m_settings->approvedWorkspaces().contains(folder);
+        const bool changed = stored && AppSettings::approvalState(folder) == WorkspaceApproval::State::Changed;
+        if (changed) {
+            label = tr("%1 (changed since approval)").arg(label);
+        }
         QAction* action = m_recent->addAction(label);
         action->setData(folder);
         action->setCheckable(true);
-        action->setChecked(m_settings->isWorkspaceApproved(folder) || folder == m_runApprovedFolder);
+        action->setChecked(!changed && (m_settings->isWorkspaceApproved(folder) || folder == m_runApprovedFolder));
         connect(action, &QAction::triggered, this, [this, folder] { Q_EMIT recentFolderChosen(folder); });
     }
     if (folders.isEmpty()) {

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <QHash>
+#include <QHostAddress>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace zeus {
+
+// A session's network (SPEC §8):
+//   Open      - the engine's own network, nothing filtered;
+//   None      - no network at all;
+//   Allowlist - no network either (`--network none`), but the sandbox agent carries connections to the
+//               app's egress proxy, which lets through only what the rules allow.
+enum class NetworkMode { Open, None, Allowlist };
+QString networkModeName(NetworkMode mode);  // "open", "none", "allowlist"
+std::optional<NetworkMode> networkModeFromName(const QString& name);
+
+// One allow or deny rule, parsed: `example.com`, `*.example.com` (subdomains only), either with an optional
+// `:port` (without one: 80 and 443), an IP literal (`10.0.0.5`, `[::1]:8080`) or a CIDR block (`10.0.0.0/8`,
+// with an optional port too).
+struct HostRule {
+    enum class Kind { Domain, Subdomains, Address, Block };
+    Kind kind = Kind::Domain;
+    QString domain;  // Domain / Subdomains: lower case, no trailing dot, without the `*.`
+    QHostAddress address;
+    int prefixLength = -1;  // Block
+    int port = 0;           // 0: 80 and 443
+    QString text;           // as the user wrote it, for the logs and the policy view
+
+    // Parses one rule; nullopt (and *error says why) when it is not one.
+    static std::optional<HostRule> parse(const QString& text, QString* error = nullptr);
+    bool matchesPort(int port) const;
+    // Whether a host name (lower case, no trailing dot) is named by this rule, port aside.
+    bool matchesName(const QString& host) const;
+    // Whether an address is named by this rule (IP literal or block), port aside.
+    bool matchesAddress(const QHostAddress& address) const;
+    bool isAddressRule() const { return kind == Kind::Address || kind == Kind::Block; }
+};
+
+// `--resolve HOST:PORT:ADDR`: a trusted answer for one name and port, like curl's.
+struct ResolveOverride {
+    QString host;
+    int port = 0;
+    QHostAddress address;
+    static std::optional<ResolveOverride> parse(const QString& text, QString* error = nullptr);
+};
+
+// What the policy says about one request.
+struct EgressDecision {
+    bool allowed = false;
+    // The rule that decided, as written ("github.com", "preset dev: registry.npmjs.org"), or why none did:
+    // "no rule", "private address 10.0.0.5", "network none".
+    QString rule;
+};
+
+// The whole egress policy of a session, as pure functions: which host and port may be reached, and which of the
+// addresses a name resolved to may be connected to. Deny wins over allow. A name that resolves to a loopback,
+// link-local, private, shared (CGNAT), multicast, unspecified or cloud-metadata address is refused unless an
+// IP-literal or block rule, or a --resolve override, names that very address. Never looks anything up itself.
+class EgressPolicy {
+public:
+    NetworkMode mode = NetworkMode::Allowlist;
+    QString preset = QStringLiteral("dev");  // "dev" or "locked"
+    QList<HostRule> allow;                   // the user's own, added to the preset
+    QList<HostRule> deny;
+    QList<ResolveOverride> overrides;
+
+    // Builds a policy from the user's words; every rule that does not parse is named in *errors.
+    static EgressPolicy fromStrings(NetworkMode mode, const QString& preset, const QStringList& allow,
+                                    const QStringList& deny, const QStringList& resolve, QStringList* errors);
+    static QStringList presetNames();  // "dev", "locked"
+    // The hosts a preset allows ("locked": none), in the order docs/network-policy.md explains them.
+    static QStringList presetRules(const QString& preset);
+
+    // The first step, before any lookup: may this host (a name or an IP literal) and port be asked for at all?
+    EgressDecision decideHost(const QString& host, int port) const;
+    // The second step, after the lookup: which of these addresses may be connected to (in their order). An
+    // address named by a deny rule, or restricted (see above) and not named by an address rule or an override,
+    // is dropped; *refusal says why when none is left.
+    QList<QHostAddress> permittedAddresses(const QString& host, int port, const QList<QHostAddress>& addresses,
+                                           QString* refusal) const;
+    // The override's address for this host and port, if there is one: it is used instead of a lookup.
+    std::optional<QHostAddress> overrideFor(const QString& host, int port) const;
+
+    // Loopback, link-local, private, shared, multicast, unspecified, broadcast, metadata; IPv4-mapped IPv6
+    // addresses are judged as their IPv4 address. *what names the kind ("private address").
+    static bool isRestricted(const QHostAddress& address, QString* what = nullptr);
+    // Lower case, no trailing dot, brackets off an IPv6 literal; empty when it is not a plausible host.
+    static QString normalizeHost(const QString& host);
+
+private:
+    QList<HostRule> m_presetRules;
+};
+
+}  // namespace zeus

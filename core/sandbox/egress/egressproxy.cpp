@@ -1,0 +1,426 @@
+#include "sandbox/egress/egressproxy.h"
+
+#include "sandbox/agentchannel.h"
+#include "sandbox/agenttunnel.h"
+#include "sandbox/egress/proxyrequest.h"
+#include "support/logging.h"
+
+#include <QHostInfo>
+#include <QTcpSocket>
+#include <QTimer>
+
+#ifndef Q_OS_WIN
+#include <sys/socket.h>
+#endif
+
+#include <utility>
+
+namespace zeus {
+
+namespace {
+constexpr qint64 kReadAhead = 256 * 1024;  // what the socket may hold from the server beyond the agent's window
+}
+
+// One connection from the container. Lives from the agent's `open` until the agent's `closed`, an error, or the
+// proxy's end; deletes itself through the proxy's forget().
+class EgressProxy::Tunnel : public QObject, public AgentTunnel {
+public:
+    enum class Phase { Head, Resolving, Connecting, Relaying, Refused };
+
+    Tunnel(EgressProxy* proxy, quint32 id, agentframe::ListenerKind kind)
+        : QObject(proxy), m_proxy(proxy), m_id(id), m_kind(kind) {
+        m_timer.setSingleShot(true);
+        connect(&m_timer, &QTimer::timeout, this, [this] { onTimeout(); });
+        m_timer.start(m_proxy->m_timeouts.headMs);
+    }
+
+    ~Tunnel() override {
+        if (m_lookupId >= 0) {
+            QHostInfo::abortHostLookup(m_lookupId);
+        }
+    }
+
+    void tunnelData(const QByteArray& data) override {
+        if (data.isEmpty()) {
+            m_clientDone = true;
+            if (m_phase == Phase::Relaying) {
+                shutdownServerWrite();
+            }
+            return;
+        }
+        switch (m_phase) {
+            case Phase::Head:
+                m_buffer += data;
+                channel()->consumedTunnel(m_id, quint32(data.size()));
+                readHead();
+                return;
+            case Phase::Resolving:
+            case Phase::Connecting:
+                // Bytes after the head (a TLS hello sent early): held, and bounded by the window we do not renew.
+                m_buffer += data;
+                return;
+            case Phase::Relaying:
+                m_socket->write(data);
+                return;
+            case Phase::Refused:
+                channel()->consumedTunnel(m_id, quint32(data.size()));  // read and dropped
+                return;
+        }
+    }
+
+    void tunnelWritable() override { pumpServer(); }
+
+    void tunnelClosed() override {
+        m_closedByAgent = true;
+        end();
+    }
+
+    // Ends the tunnel from the app's side (the proxy goes away, a refusal lingered long enough).
+    void drop() {
+        if (!m_closedByAgent && channel() != nullptr) {
+            channel()->closeTunnel(m_id);
+        }
+        m_closedByAgent = true;
+        end();
+    }
+
+private:
+    AgentChannel* channel() const { return m_proxy->m_channel.data(); }
+
+    void readHead() {
+        const bool socks = m_kind == agentframe::ListenerKind::Socks5;
+        proxyrequest::Request r =
+            socks ? proxyrequest::parseSocks5(m_buffer, m_greeted) : proxyrequest::parseHttp(m_buffer);
+        if (r.status == proxyrequest::Status::Reply) {
+            m_buffer.remove(0, r.consumed);
+            m_greeted = true;
+            channel()->sendTunnel(m_id, r.reply);
+            readHead();
+            return;
+        }
+        if (r.status == proxyrequest::Status::NeedMore) {
+            return;
+        }
+        if (r.status == proxyrequest::Status::Error) {
+            qCInfo(lcSession) << "egress: a request that is not one:" << r.error;
+            refuse(r.reply);
+            return;
+        }
+        m_buffer.remove(0, r.consumed);
+        m_prepaid = m_buffer.size();  // read with the head: their window was given back already
+        m_host = r.host;
+        m_port = r.port;
+        m_forward = r.forward;
+        m_socks = socks;
+        const EgressDecision decision = m_proxy->decide(m_host, m_port);
+        if (!decision.allowed) {
+            deny(decision.rule);
+            return;
+        }
+        m_rule = decision.rule;
+        m_phase = Phase::Resolving;
+        m_timer.start(m_proxy->m_timeouts.connectMs);
+        QHostAddress literal;
+        if (const auto trusted = m_proxy->m_policy.overrideFor(m_host, m_port)) {
+            candidates({*trusted});
+        } else if (literal.setAddress(m_host)) {
+            candidates({literal});
+        } else {
+            m_lookupId = QHostInfo::lookupHost(m_host, this, [this](const QHostInfo& info) {
+                m_lookupId = -1;
+                if (info.error() != QHostInfo::NoError) {
+                    fail(502, 4, QStringLiteral("%1 could not be resolved").arg(m_host));
+                    return;
+                }
+                candidates(info.addresses());
+            });
+        }
+    }
+
+    void candidates(const QList<QHostAddress>& addresses) {
+        QString refusal;
+        m_addresses = m_proxy->m_policy.permittedAddresses(m_host, m_port, addresses, &refusal);
+        if (m_addresses.isEmpty()) {
+            deny(refusal);
+            return;
+        }
+        m_phase = Phase::Connecting;
+        connectNext();
+    }
+
+    void connectNext() {
+        if (m_addresses.isEmpty()) {
+            fail(502, 5, QStringLiteral("%1:%2 refused the connection (%3)").arg(m_host).arg(m_port).arg(m_lastError));
+            return;
+        }
+        const QHostAddress address = m_addresses.takeFirst();
+        if (m_socket != nullptr) {
+            m_socket->disconnect(this);
+            m_socket->deleteLater();
+        }
+        m_socket = new QTcpSocket(this);
+        m_socket->setReadBufferSize(kReadAhead);
+        connect(m_socket, &QTcpSocket::connected, this, [this, address] { onConnected(address); });
+        connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) { onSocketError(); });
+        connect(m_socket, &QTcpSocket::readyRead, this, [this] { pumpServer(); });
+        connect(m_socket, &QTcpSocket::bytesWritten, this, [this](qint64 n) { onBytesWritten(n); });
+        connect(m_socket, &QTcpSocket::disconnected, this, [this] { onServerDone(); });
+        // The address this proxy checked, never the name: there is no second lookup to race.
+        m_socket->connectToHost(address, quint16(m_port));
+    }
+
+    void onConnected(const QHostAddress& address) {
+        m_timer.stop();
+        m_phase = Phase::Relaying;
+        m_proxy->report(m_host, m_port, true, m_rule, QStringLiteral("connected to %1").arg(address.toString()));
+        // The forwarded head is ours and the bytes read with the client's head were paid for: neither gives
+        // window back when written, so the agent never gets more than it is owed.
+        m_headBytesUnacked = m_forward.size() + m_prepaid;
+        if (m_socks) {
+            channel()->sendTunnel(m_id, proxyrequest::socksReply(0));
+        } else if (m_forward.isEmpty()) {
+            channel()->sendTunnel(m_id, proxyrequest::httpConnected());
+        } else {
+            m_socket->write(std::exchange(m_forward, {}));
+        }
+        if (!m_buffer.isEmpty()) {
+            // Held bytes: their window is given back once the socket wrote them, like any other.
+            m_socket->write(std::exchange(m_buffer, {}));
+        }
+        if (m_clientDone) {
+            shutdownServerWrite();
+        }
+        pumpServer();
+    }
+
+    void onBytesWritten(qint64 n) {
+        if (m_phase != Phase::Relaying || channel() == nullptr) {
+            return;
+        }
+        // The forwarded head was ours, not the client's: only the client's bytes give window back.
+        qint64 clientBytes = n;
+        if (m_headBytesUnacked > 0) {
+            const qint64 ours = qMin(m_headBytesUnacked, clientBytes);
+            m_headBytesUnacked -= ours;
+            clientBytes -= ours;
+        }
+        if (clientBytes > 0) {
+            channel()->consumedTunnel(m_id, quint32(clientBytes));
+        }
+        if (m_clientDone) {
+            shutdownServerWrite();
+        }
+    }
+
+    void pumpServer() {
+        if (m_phase != Phase::Relaying || m_socket == nullptr || channel() == nullptr) {
+            return;
+        }
+        while (m_socket->bytesAvailable() > 0) {
+            const quint32 room = channel()->tunnelRoom(m_id);
+            if (room == 0) {
+                return;  // the agent has not written the last bytes yet: tunnelWritable() comes back here
+            }
+            const QByteArray chunk = m_socket->read(qMin<qint64>(room, kReadAhead));
+            channel()->sendTunnel(m_id, chunk);
+        }
+        if (m_serverDone && !m_sentEnd) {
+            m_sentEnd = true;
+            channel()->sendTunnel(m_id, {});
+        }
+    }
+
+    void onServerDone() {
+        m_serverDone = true;
+        pumpServer();
+    }
+
+    void onSocketError() {
+        if (m_phase == Phase::Connecting) {
+            m_lastError = m_socket->errorString();
+            connectNext();
+            return;
+        }
+        if (m_socket->error() == QAbstractSocket::RemoteHostClosedError) {
+            onServerDone();
+            return;
+        }
+        if (m_phase == Phase::Relaying) {
+            qCInfo(lcSession) << "egress:" << m_host << m_port << "ended:" << m_socket->errorString();
+            drop();
+        }
+    }
+
+    void shutdownServerWrite() {
+        if (m_serverWriteShut || m_socket == nullptr || m_socket->bytesToWrite() > 0) {
+            return;
+        }
+        m_serverWriteShut = true;
+#ifndef Q_OS_WIN
+        ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
+#endif
+    }
+
+    void deny(const QString& rule) {
+        m_proxy->report(m_host, m_port, false, rule, QString());
+        refuse(m_socks ? proxyrequest::socksReply(2) : proxyrequest::httpDenied(m_host, m_port, rule));
+    }
+
+    void fail(int httpCode, quint8 socks, const QString& message) {
+        m_proxy->report(m_host, m_port, true, m_rule, message);
+        refuse(m_socks ? proxyrequest::socksReply(socks)
+                       : proxyrequest::httpError(httpCode, QStringLiteral("Bad Gateway"), message));
+    }
+
+    // Answers, says the end, and waits a little for the client to read it before dropping the tunnel.
+    void refuse(const QByteArray& reply) {
+        m_phase = Phase::Refused;
+        if (m_socket != nullptr) {
+            m_socket->abort();
+        }
+        if (channel() != nullptr && !reply.isEmpty()) {
+            channel()->sendTunnel(m_id, reply);  // replies are far below the initial window
+        }
+        if (channel() != nullptr) {
+            channel()->sendTunnel(m_id, {});
+        }
+        m_buffer.clear();
+        m_timer.start(m_proxy->m_timeouts.lingerMs);
+    }
+
+    void onTimeout() {
+        switch (m_phase) {
+            case Phase::Head:
+                refuse(m_kind == agentframe::ListenerKind::Socks5
+                           ? QByteArray()
+                           : proxyrequest::httpError(408, QStringLiteral("Request Timeout"),
+                                                     QStringLiteral("no request came")));
+                return;
+            case Phase::Resolving:
+            case Phase::Connecting:
+                fail(504, 4, QStringLiteral("%1:%2 did not answer in time").arg(m_host).arg(m_port));
+                return;
+            case Phase::Relaying:
+                return;
+            case Phase::Refused:
+                drop();
+                return;
+        }
+    }
+
+    void end() {
+        if (m_ended) {
+            return;
+        }
+        m_ended = true;
+        m_timer.stop();
+        if (m_socket != nullptr) {
+            m_socket->disconnect(this);
+            m_socket->abort();
+        }
+        m_proxy->forget(m_id);
+        deleteLater();
+    }
+
+    EgressProxy* m_proxy;
+    quint32 m_id;
+    agentframe::ListenerKind m_kind;
+    Phase m_phase = Phase::Head;
+    QTimer m_timer;
+    QByteArray m_buffer;
+    QByteArray m_forward;
+    QString m_host;
+    int m_port = 0;
+    QString m_rule;
+    QString m_lastError;
+    QList<QHostAddress> m_addresses;
+    QTcpSocket* m_socket = nullptr;
+    int m_lookupId = -1;
+    qint64 m_headBytesUnacked = 0;
+    qint64 m_prepaid = 0;
+    bool m_greeted = false;
+    bool m_socks = false;
+    bool m_clientDone = false;
+    bool m_serverDone = false;
+    bool m_serverWriteShut = false;
+    bool m_sentEnd = false;
+    bool m_closedByAgent = false;
+    bool m_ended = false;
+};
+
+EgressProxy::EgressProxy(QString sessionId, AgentChannel* channel, EgressPolicy policy, QObject* parent)
+    : QObject(parent), m_sessionId(std::move(sessionId)), m_channel(channel), m_policy(std::move(policy)) {}
+
+EgressProxy::~EgressProxy() {
+    const auto tunnels = std::exchange(m_tunnels, {});
+    for (auto it = tunnels.begin(); it != tunnels.end(); ++it) {
+        if (m_channel != nullptr) {
+            m_channel->closeTunnel(it.key());
+        }
+        delete it.value();
+    }
+    if (m_channel != nullptr) {
+        m_channel->setTunnelAcceptor({});
+    }
+}
+
+void EgressProxy::start() {
+    if (m_channel == nullptr) {
+        return;
+    }
+    m_channel->setTunnelAcceptor([this](quint32 id, agentframe::ListenerKind kind) -> AgentTunnel* {
+        auto* tunnel = new Tunnel(this, id, kind);
+        m_tunnels.insert(id, tunnel);
+        return tunnel;
+    });
+    connect(m_channel, &AgentChannel::listening, this, [this](quint16 port, quint32 error) {
+        if (error != 0) {
+            const QString reason =
+                QStringLiteral("the sandbox agent could not listen on 127.0.0.1:%1 (errno %2)").arg(port).arg(error);
+            qCWarning(lcSession) << "egress:" << reason;
+            Q_EMIT listenFailed(port, reason);
+        }
+    });
+    m_channel->listen(kHttpPort, agentframe::ListenerKind::HttpProxy);
+    m_channel->listen(kSocksPort, agentframe::ListenerKind::Socks5);
+}
+
+void EgressProxy::allowOnce(const QString& host, int port) {
+    m_once[EgressPolicy::normalizeHost(host) + QLatin1Char(':') + QString::number(port)] += 1;
+}
+
+EgressDecision EgressProxy::decide(const QString& host, int port) {
+    EgressDecision decision = m_policy.decideHost(host, port);
+    const bool deniedByRule = decision.rule.startsWith(QLatin1String("deny "));
+    const QString key = host + QLatin1Char(':') + QString::number(port);
+    if (!decision.allowed && !deniedByRule && m_policy.mode == NetworkMode::Allowlist) {
+        const auto once = m_once.find(key);
+        if (once != m_once.end()) {
+            if (--*once <= 0) {
+                m_once.erase(once);
+            }
+            return {true, QStringLiteral("allowed once")};
+        }
+    }
+    return decision;
+}
+
+void EgressProxy::report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail) {
+    EgressEvent event;
+    event.sessionId = m_sessionId;
+    event.host = host;
+    event.port = port;
+    event.allowed = allowed;
+    event.rule = rule;
+    event.detail = detail;
+    event.when = QDateTime::currentDateTimeUtc();
+    qCInfo(lcSession).noquote() << "egress" << m_sessionId << host << port << (allowed ? "allowed" : "denied") << rule
+                                << detail;
+    Q_EMIT decided(event);
+}
+
+void EgressProxy::forget(quint32 id) {
+    m_tunnels.remove(id);
+}
+
+}  // namespace zeus

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "sandbox/agentframe.h"
+#include "sandbox/egress/egresspolicy.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+namespace zeus {
+
+class AgentChannel;
+
+// One decision of the egress proxy, for the policy log, the backend's network_event and the tray.
+struct EgressEvent {
+    QString sessionId;
+    QString host;
+    int port = 0;
+    bool allowed = false;
+    QString rule;    // the rule that decided, or why nothing allowed it
+    QString detail;  // what happened next: "connected to 1.2.3.4", "connection refused", ...
+    QDateTime when;
+};
+
+// The app's side of a session's egress (SPEC §8): it takes every tunnel the session's agent opens, reads the
+// request the command made (HTTP CONNECT, an absolute-URI request, or SOCKS5), decides from that request alone
+// under the session's EgressPolicy, resolves the name itself (or takes the --resolve override), drops the
+// addresses the policy forbids, connects with QTcpSocket to an address it checked -- never a second lookup --
+// and relays both ways with flow control: no more than the agent's window is sent, and no more than the
+// socket's buffers is read ahead, so neither a fast server nor a fast command grows memory.
+//
+// It trusts nothing the agent or the command says beyond the bytes of the request; a malformed or oversized
+// request is answered with an error and closed. Denials are answered as SPEC §8 says (403 with
+// X-Proxy-Error: blocked-by-allowlist; SOCKS reply 2) and reported with decided().
+class EgressProxy : public QObject {
+    Q_OBJECT
+public:
+    EgressProxy(QString sessionId, AgentChannel* channel, EgressPolicy policy, QObject* parent = nullptr);
+    ~EgressProxy() override;
+
+    // The policy can change while the session lives ("Allow for this session"); tunnels already open keep going.
+    void setPolicy(const EgressPolicy& policy) { m_policy = policy; }
+    const EgressPolicy& policy() const { return m_policy; }
+    // The next request for this host and port is allowed once, whatever the rules say (deny rules still win).
+    void allowOnce(const QString& host, int port);
+
+    struct Timeouts {
+        int headMs = 30000;     // a client that connects and says nothing
+        int connectMs = 15000;  // resolving and connecting
+        int lingerMs = 5000;    // after a refusal, before the tunnel is dropped
+    };
+    void setTimeouts(const Timeouts& timeouts) { m_timeouts = timeouts; }
+    const Timeouts& timeouts() const { return m_timeouts; }
+
+    int openTunnels() const { return int(m_tunnels.size()); }
+    QString sessionId() const { return m_sessionId; }
+
+    // Asks the agent to listen on the proxy ports (3128 HTTP, 1080 SOCKS5) and takes its tunnels from then on.
+    void start();
+    static constexpr quint16 kHttpPort = 3128;
+    static constexpr quint16 kSocksPort = 1080;
+
+Q_SIGNALS:
+    void decided(const zeus::EgressEvent& event);
+    // A listener could not be opened in the container (the port is taken): egress will not work there.
+    void listenFailed(quint16 port, const QString& reason);
+
+private:
+    class Tunnel;
+    friend class Tunnel;
+    EgressDecision decide(const QString& host, int port);
+    void report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail);
+    void forget(quint32 id);
+
+    QString m_sessionId;
+    QPointer<AgentChannel> m_channel;
+    EgressPolicy m_policy;
+    Timeouts m_timeouts;
+    QHash<quint32, Tunnel*> m_tunnels;
+    QHash<QString, int> m_once;  // "host:port" -> allowances left
+};
+
+}  // namespace zeus

@@ -1,0 +1,175 @@
+#include "secrets/redactor.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace zeus {
+
+namespace {
+
+// The base64 characters that depend only on the value's bytes when it starts `offset` bytes into a 3-byte group:
+// the characters that cover bits of what comes before or after it differ with the surrounding text, so they are
+// left out (a base64 of "token=VALUE\n" holds these cores whatever the prefix and suffix).
+QByteArray base64Core(const QByteArray& value, int offset, QByteArray::Base64Options options) {
+    QByteArray shifted(offset, '\0');
+    shifted += value;
+    const QByteArray encoded = shifted.toBase64(options | QByteArray::OmitTrailingEquals);
+    const qsizetype first = (8 * offset + 5) / 6;
+    const qsizetype end = (8 * (offset + value.size())) / 6;
+    return encoded.mid(first, end - first);
+}
+
+}  // namespace
+
+Redactor::Redactor(const QList<SecretValue>& secrets) {
+    for (const SecretValue& secret : secrets) {
+        add(secret);
+    }
+}
+
+bool Redactor::acceptable(const QByteArray& value) {
+    return value.size() >= kMinValueBytes && value.size() <= kMaxValueBytes && !value.contains('\0');
+}
+
+QList<QByteArray> Redactor::formsOf(const QByteArray& value) {
+    QList<QByteArray> forms;
+    const auto addForm = [&forms](const QByteArray& form) {
+        if (!form.isEmpty() && !forms.contains(form)) {
+            forms.append(form);
+        }
+    };
+    addForm(value);
+    addForm(value.toHex());
+    addForm(value.toHex().toUpper());
+    const QByteArray url = value.toPercentEncoding();  // upper-case hex digits, RFC 3986 unreserved kept
+    addForm(url);
+    // The same with lower-case hex digits (some encoders write %2f).
+    QByteArray lower = url;
+    for (qsizetype i = 0; i + 2 < lower.size(); ++i) {
+        if (lower.at(i) == '%') {
+            lower[i + 1] = char(std::tolower(uchar(lower.at(i + 1))));
+            lower[i + 2] = char(std::tolower(uchar(lower.at(i + 2))));
+            i += 2;
+        }
+    }
+    addForm(lower);
+    for (const auto options : {QByteArray::Base64Encoding, QByteArray::Base64UrlEncoding}) {
+        addForm(value.toBase64(options));
+        addForm(value.toBase64(options | QByteArray::OmitTrailingEquals));
+        for (int offset = 0; offset < 3; ++offset) {
+            addForm(base64Core(value, offset, options));
+        }
+    }
+    return forms;
+}
+
+QByteArray Redactor::marker(const QString& name) {
+    return "[REDACTED:" + name.toUtf8() + ']';
+}
+
+bool Redactor::add(const SecretValue& secret) {
+    if (!acceptable(secret.value)) {
+        return false;
+    }
+    for (const SecretValue& known : std::as_const(m_secrets)) {
+        if (known.value == secret.value) {
+            return false;
+        }
+    }
+    m_secrets.append(secret);
+    const QByteArray tag = marker(secret.name);
+    for (const QByteArray& bytes : formsOf(secret.value)) {
+        m_forms.append(Form{bytes, QByteArrayMatcher(bytes), tag});
+        m_maxLength = std::max(m_maxLength, bytes.size());
+    }
+    std::stable_sort(m_forms.begin(), m_forms.end(),
+                     [](const Form& a, const Form& b) { return a.bytes.size() > b.bytes.size(); });
+    return true;
+}
+
+QStringList Redactor::names() const {
+    QStringList names;
+    for (const SecretValue& secret : m_secrets) {
+        names.append(secret.name);
+    }
+    return names;
+}
+
+QByteArray Redactor::feed(const QByteArray& chunk) {
+    if (m_forms.isEmpty()) {
+        return chunk;
+    }
+    m_pending += chunk;
+    return drain(false);
+}
+
+QByteArray Redactor::flush() {
+    return drain(true);
+}
+
+QByteArray Redactor::drain(bool final) {
+    QByteArray out;
+    qsizetype pos = 0;
+    const qsizetype size = m_pending.size();
+    qsizetype safeEnd = -1;
+    while (pos < size) {
+        qsizetype bestAt = -1;
+        const Form* best = nullptr;
+        for (const Form& form : std::as_const(m_forms)) {
+            const qsizetype at = form.matcher.indexIn(m_pending, pos);
+            if (at >= 0 && (bestAt < 0 || at < bestAt)) {
+                bestAt = at;
+                best = &form;
+            }
+        }
+        if (!best) {
+            break;
+        }
+        if (!final && size - bestAt < m_maxLength) {
+            // A longer form may still complete at this position with the next chunk: wait for it. Only then is the
+            // outcome the same however the stream is split.
+            safeEnd = bestAt;
+            break;
+        }
+        out += QByteArrayView(m_pending).sliced(pos, bestAt - pos);
+        out += best->marker;
+        ++m_count;
+        pos = bestAt + best->bytes.size();
+    }
+    if (safeEnd < 0) {
+        // No form starts in [pos, size): everything but the last maxLength-1 bytes is safe to pass on, since a form
+        // starting before that would lie wholly in the buffer and would have been found.
+        safeEnd = final ? size : std::max(pos, size - (m_maxLength - 1));
+    }
+    out += QByteArrayView(m_pending).sliced(pos, safeEnd - pos);
+    m_pending.remove(0, safeEnd);
+    return out;
+}
+
+QByteArray Redactor::redacted(const QByteArray& text, qint64* count) const {
+    if (m_forms.isEmpty()) {
+        if (count) {
+            *count = 0;
+        }
+        return text;
+    }
+    Redactor once(m_secrets);
+    QByteArray out = once.feed(text);
+    out += once.flush();
+    if (count) {
+        *count = once.count();
+    }
+    return out;
+}
+
+QString Redactor::redacted(const QString& text, qint64* count) const {
+    if (m_forms.isEmpty()) {
+        if (count) {
+            *count = 0;
+        }
+        return text;
+    }
+    return QString::fromUtf8(redacted(text.toUtf8(), count));
+}
+
+}  // namespace zeus

@@ -1,0 +1,205 @@
+#include "secrets/secretstore.h"
+
+#include "secrets/redactor.h"
+#include "support/logging.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QPointer>
+#include <QRegularExpression>
+#include <QTimer>
+#include <qt6keychain/keychain.h>
+
+#include <memory>
+#include <utility>
+
+namespace zeus {
+
+namespace {
+
+QString keyFor(const QString& name) {
+    return QStringLiteral("secret:") + name;
+}
+
+bool mentionsMissingService(const QString& text) {
+    static const char* const markers[] = {"d-bus",
+                                          "dbus",
+                                          "autolaunch",
+                                          "secret service",
+                                          "org.freedesktop.secrets",
+                                          "no such interface",
+                                          "not provided by any .service",
+                                          "kwallet"};
+    const QString lower = text.toLower();
+    for (const char* marker : markers) {
+        if (lower.contains(QLatin1String(marker))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+SecretStore::SecretStore(QObject* parent) : SecretStore(QStringLiteral(ZEUS_APP_ID), parent) {}
+
+SecretStore::SecretStore(QString service, QObject* parent) : QObject(parent), m_service(std::move(service)) {
+    qRegisterMetaType<Result>();
+}
+
+bool SecretStore::isValidName(const QString& name) {
+    return nameProblem(name).isEmpty();
+}
+
+QString SecretStore::nameProblem(const QString& name) {
+    static const QRegularExpression pattern(QStringLiteral("^[A-Z_][A-Z0-9_]{0,127}$"));
+    if (!pattern.match(name).hasMatch()) {
+        return tr(
+            "A secret's name is an environment variable name: capital letters, digits and _, not starting "
+            "with a digit (e.g. GITHUB_TOKEN).");
+    }
+    // Names the sandbox sets itself, or that change what a shell or the loader runs: a secret must not replace them.
+    static const QStringList reserved = {QStringLiteral("PATH"), QStringLiteral("HOME"), QStringLiteral("SHELL"),
+                                         QStringLiteral("IFS"),  QStringLiteral("ENV"),  QStringLiteral("BASH_ENV"),
+                                         QStringLiteral("PWD"),  QStringLiteral("USER"), QStringLiteral("TERM")};
+    if (reserved.contains(name) || name.startsWith(QLatin1String("ZEUS_CALL_TAG"))
+        || name.startsWith(QLatin1String("ZEUS_COMMAND")) || name.startsWith(QLatin1String("LD_"))) {
+        return tr("%1 is a name the sandbox or the shell relies on; choose another.").arg(name);
+    }
+    return {};
+}
+
+QString SecretStore::valueProblem(const QByteArray& value) {
+    if (value.size() < Redactor::kMinValueBytes) {
+        return tr("A secret must be at least %1 bytes long: a shorter one would be redacted from ordinary output.")
+            .arg(Redactor::kMinValueBytes);
+    }
+    if (value.size() > Redactor::kMaxValueBytes) {
+        return tr("A secret may be at most %1 bytes long.").arg(Redactor::kMaxValueBytes);
+    }
+    if (value.contains('\0')) {
+        return tr("A secret cannot contain a NUL byte (it goes into an environment variable).");
+    }
+    return {};
+}
+
+void SecretStore::read(const QString& name) {
+    if (!isValidName(name)) {
+        finishLater(Operation::Read, name, Result{Status::Invalid, {}, nameProblem(name)});
+        return;
+    }
+    run(new QKeychain::ReadPasswordJob(m_service, this), Operation::Read, name);
+}
+
+void SecretStore::write(const QString& name, const QByteArray& value) {
+    QString problem = nameProblem(name);
+    if (problem.isEmpty()) {
+        problem = valueProblem(value);
+    }
+    if (!problem.isEmpty()) {
+        finishLater(Operation::Write, name, Result{Status::Invalid, {}, problem});
+        return;
+    }
+    auto* job = new QKeychain::WritePasswordJob(m_service, this);
+    job->setBinaryData(value);
+    run(job, Operation::Write, name);
+}
+
+void SecretStore::remove(const QString& name) {
+    if (!isValidName(name)) {
+        finishLater(Operation::Delete, name, Result{Status::Invalid, {}, nameProblem(name)});
+        return;
+    }
+    run(new QKeychain::DeletePasswordJob(m_service, this), Operation::Delete, name);
+}
+
+void SecretStore::finishLater(Operation operation, const QString& name, const Result& result) {
+    // Still asynchronous, so callers see one behaviour whatever the outcome.
+    QTimer::singleShot(0, this, [this, operation, name, result] { Q_EMIT finished(operation, name, result); });
+}
+
+void SecretStore::run(QKeychain::Job* job, Operation operation, const QString& name) {
+    job->setAutoDelete(true);
+    job->setInsecureFallback(false);
+    job->setKey(keyFor(name));
+
+    // Whichever comes first, the job's answer or the timeout, ends the operation; the other is ignored.
+    auto settled = std::make_shared<bool>(false);
+    auto* timer = new QTimer(this);
+    timer->setSingleShot(true);
+    const QPointer<QKeychain::Job> guard(job);
+    connect(job, &QKeychain::Job::finished, this, [this, operation, name, settled, timer](QKeychain::Job* j) {
+        timer->deleteLater();
+        if (*settled) {
+            return;
+        }
+        *settled = true;
+        timer->stop();
+        Result result = classify(operation, int(j->error()), j->errorString());
+        if (operation == Operation::Read && result.status == Status::Ok) {
+            result.value = static_cast<QKeychain::ReadPasswordJob*>(j)->binaryData();
+        }
+        if (result.status != Status::Ok && result.status != Status::Missing) {
+            qCWarning(lcSecrets).noquote() << "keychain" << name << "failed:" << j->errorString();
+        }
+        Q_EMIT finished(operation, name, result);
+    });
+    connect(timer, &QTimer::timeout, this, [this, operation, name, settled, timer, guard] {
+        timer->deleteLater();
+        if (*settled) {
+            return;
+        }
+        *settled = true;
+        if (guard) {
+            guard->disconnect(this);
+        }
+        qCWarning(lcSecrets) << "keychain job for secret" << name << "timed out after" << m_timeoutMs << "ms";
+        Q_EMIT finished(operation, name,
+                        Result{Status::TimedOut,
+                               {},
+                               tr("The keychain did not answer within %1 seconds. It may be locked and waiting for "
+                                  "its password.")
+                                   .arg(m_timeoutMs / 1000.0)});
+    });
+    timer->start(m_timeoutMs);
+    job->start();
+}
+
+SecretStore::Result SecretStore::classify(Operation operation, int keychainError, const QString& errorString) {
+    switch (QKeychain::Error(keychainError)) {
+        case QKeychain::NoError:
+            return Result{Status::Ok, {}, {}};
+        case QKeychain::EntryNotFound:
+            if (operation == Operation::Delete) {
+                return Result{Status::Ok, {}, {}};  // gone, as asked
+            }
+            return Result{Status::Missing, {}, tr("No value is stored in the keychain for this secret.")};
+        case QKeychain::AccessDenied:
+        case QKeychain::AccessDeniedByUser:
+            return Result{Status::AccessDenied,
+                          {},
+                          tr("The keychain is locked or access to it was denied. Unlock it and try again.")};
+        case QKeychain::NoBackendAvailable:
+        case QKeychain::NotImplemented:
+            break;
+        case QKeychain::CouldNotDeleteEntry:
+        case QKeychain::OtherError:
+            if (!mentionsMissingService(errorString)) {
+                if (errorString.contains(QLatin1String("locked"), Qt::CaseInsensitive)
+                    || errorString.contains(QLatin1String("denied"), Qt::CaseInsensitive)) {
+                    return Result{Status::AccessDenied,
+                                  {},
+                                  tr("The keychain is locked or access to it was denied. Unlock it and try again.")};
+                }
+                return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString)};
+            }
+            break;
+    }
+    return Result{Status::NoKeyring,
+                  {},
+                  tr("No keychain is available for secrets (%1). Zeus Desktop never stores a secret in plain text: "
+                     "start a keyring such as GNOME Keyring or KWallet.")
+                      .arg(errorString.isEmpty() ? tr("no keychain service") : errorString)};
+}
+
+}  // namespace zeus

@@ -1,0 +1,165 @@
+// The network UI (SPEC §8): Settings > Network writes the mode, preset and rules, refuses a rule that does not
+// parse, and its "check a host" box names the rule that decides; the dashboard's policy log counts repeats and
+// offers Allow once / for this session / always for this folder on denied rows only.
+#include "appsettings.h"
+#include "dashboard/networkpanel.h"
+#include "settings/networkpage.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace zeus;
+
+class TestNetworkPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init() {
+        QVERIFY(m_dir.isValid());
+        m_settings = std::make_unique<AppSettings>(m_dir.filePath(QStringLiteral("settings-%1.ini").arg(++m_count)));
+    }
+
+    void pageWritesTheSettings() {
+        NetworkPage page(m_settings.get());
+        QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("networkPreset"))->currentData().toString(),
+                 QStringLiteral("dev"));
+        QVERIFY(page.findChild<QLabel*>(QStringLiteral("presetHosts"))->text().contains(QStringLiteral("pypi.org")));
+        page.findChild<QComboBox*>(QStringLiteral("networkMode"))->setCurrentIndex(1);  // allowlist
+        page.findChild<QPlainTextEdit*>(QStringLiteral("allowHosts"))
+            ->setPlainText(QStringLiteral("intranet.test\n\n  *.corp.test:8443  "));
+        page.findChild<QPlainTextEdit*>(QStringLiteral("denyHosts"))->setPlainText(QStringLiteral("github.com"));
+        page.findChild<QPlainTextEdit*>(QStringLiteral("resolveOverrides"))
+            ->setPlainText(QStringLiteral("intranet.test:443:10.0.0.5"));
+        QSignalSpy changed(m_settings.get(), &AppSettings::networkPolicyChanged);
+        QVERIFY(page.apply());
+        QCOMPARE(m_settings->networkMode(), QStringLiteral("allowlist"));
+        QCOMPARE(m_settings->allowedHosts(),
+                 (QStringList{QStringLiteral("intranet.test"), QStringLiteral("*.corp.test:8443")}));
+        QCOMPARE(m_settings->deniedHosts(), QStringList{QStringLiteral("github.com")});
+        QCOMPARE(m_settings->resolveOverrides(), QStringList{QStringLiteral("intranet.test:443:10.0.0.5")});
+        QVERIFY(changed.count() >= 1);
+    }
+
+    void pageRefusesBadRules() {
+        NetworkPage page(m_settings.get());
+        page.findChild<QPlainTextEdit*>(QStringLiteral("allowHosts"))->setPlainText(QStringLiteral("ok.test\n*.com"));
+        auto* problem = page.findChild<QLabel*>(QStringLiteral("networkProblem"));
+        QVERIFY(!problem->isHidden());
+        QVERIFY2(problem->text().contains(QStringLiteral("whole top-level domain")), qPrintable(problem->text()));
+        QVERIFY(!page.apply());
+        QVERIFY(m_settings->allowedHosts().isEmpty());  // nothing written
+    }
+
+    void checkAHostNamesTheRule_data() {
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("preset") << QStringLiteral("github.com")
+                                << QStringLiteral("is allowed (preset dev: github.com)");
+        QTest::newRow("own rule") << QStringLiteral("a.corp.test") << QStringLiteral("is allowed (*.corp.test)");
+        QTest::newRow("deny wins") << QStringLiteral("pypi.org") << QStringLiteral("is denied (deny pypi.org)");
+        QTest::newRow("nothing") << QStringLiteral("example.com:8080") << QStringLiteral("is denied (no rule)");
+    }
+
+    void checkAHostNamesTheRule() {
+        QFETCH(QString, host);
+        QFETCH(QString, says);
+        NetworkPage page(m_settings.get());
+        page.findChild<QPlainTextEdit*>(QStringLiteral("allowHosts"))->setPlainText(QStringLiteral("*.corp.test"));
+        page.findChild<QPlainTextEdit*>(QStringLiteral("denyHosts"))->setPlainText(QStringLiteral("pypi.org"));
+        page.findChild<QLineEdit*>(QStringLiteral("checkHost"))->setText(host);
+        const QString result = page.findChild<QLabel*>(QStringLiteral("checkResult"))->text();
+        QVERIFY2(result.contains(says), qPrintable(result));
+    }
+
+    void policyLogCountsAndOffersAllow() {
+        NetworkPanel panel;
+        auto* table = panel.findChild<QTableWidget*>(QStringLiteral("policyLog"));
+        auto* once = panel.findChild<QPushButton*>(QStringLiteral("allowOnce"));
+        auto* session = panel.findChild<QPushButton*>(QStringLiteral("allowForSession"));
+        auto* folder = panel.findChild<QPushButton*>(QStringLiteral("allowForFolder"));
+        EgressEvent denied;
+        denied.sessionId = QStringLiteral("s1");
+        denied.host = QStringLiteral("evil.test");
+        denied.port = 8080;
+        denied.rule = QStringLiteral("no rule");
+        denied.when = QDateTime::currentDateTimeUtc();
+        panel.addEvent(denied);
+        panel.addEvent(denied);
+        EgressEvent allowed = denied;
+        allowed.allowed = true;
+        allowed.host = QStringLiteral("github.com");
+        allowed.port = 443;
+        allowed.rule = QStringLiteral("preset dev: github.com");
+        panel.addEvent(allowed);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("2"));  // count
+        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("denied"));
+        QVERIFY(!once->isEnabled());
+        table->selectRow(1);  // allowed: nothing to allow
+        QVERIFY(!once->isEnabled() && !session->isEnabled() && !folder->isEnabled());
+        table->selectRow(0);
+        QVERIFY(once->isEnabled() && session->isEnabled() && folder->isEnabled());
+        QSignalSpy onceSpy(&panel, &NetworkPanel::allowOnceRequested);
+        QSignalSpy sessionSpy(&panel, &NetworkPanel::allowForSessionRequested);
+        QSignalSpy folderSpy(&panel, &NetworkPanel::allowForFolderRequested);
+        once->click();
+        session->click();
+        folder->click();
+        QCOMPARE(onceSpy.count(), 1);
+        QCOMPARE(onceSpy.first().value(1).toString(), QStringLiteral("evil.test"));
+        QCOMPARE(onceSpy.first().value(2).toInt(), 8080);
+        QCOMPARE(sessionSpy.first().value(1).toString(), QStringLiteral("evil.test:8080"));
+        QCOMPARE(folderSpy.first().value(0).toString(), QStringLiteral("s1"));
+        QCOMPARE(NetworkPanel::ruleFor(QStringLiteral("a.test"), 443), QStringLiteral("a.test"));
+        QCOMPARE(NetworkPanel::ruleFor(QStringLiteral("::1"), 8080), QStringLiteral("[::1]:8080"));
+    }
+
+    void screenshot() {
+        const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
+        if (shots.isEmpty()) {
+            QSKIP("set ZEUS_SCREENSHOT_DIR to save screenshots");
+        }
+        QVERIFY(
+            m_settings->setAllowedHosts({QStringLiteral("intranet.example"), QStringLiteral("*.corp.example:8443")}));
+        QVERIFY(m_settings->setDeniedHosts({QStringLiteral("raw.githubusercontent.com")}));
+        NetworkPage page(m_settings.get());
+        page.findChild<QLineEdit*>(QStringLiteral("checkHost"))->setText(QStringLiteral("pypi.org"));
+        page.resize(640, 560);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.grab().save(shots + QStringLiteral("/settings-network.png")));
+        NetworkPanel panel;
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("registry.npmjs.org"), 443, true,
+                        QStringLiteral("preset dev: registry.npmjs.org"), QStringLiteral("connected to 104.16.1.34"),
+                        now});
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("evil.example"), 443, false,
+                        QStringLiteral("no rule"), QString(), now});
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("evil.example"), 443, false,
+                        QStringLiteral("no rule"), QString(), now});
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("metadata.internal"), 80, false,
+                        QStringLiteral("cloud metadata address 169.254.169.254"), QString(), now});
+        panel.findChild<QTableWidget*>(QStringLiteral("policyLog"))->selectRow(1);
+        panel.resize(820, 360);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.grab().save(shots + QStringLiteral("/dashboard-network.png")));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<AppSettings> m_settings;
+    int m_count = 0;
+};
+
+QTEST_MAIN(TestNetworkPanel)
+#include "tst_networkpanel.moc"

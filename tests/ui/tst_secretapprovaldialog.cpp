@@ -1,0 +1,129 @@
+// SecretApprovalDialog and Settings -> Secrets: the dialog names the secret, the command and the folder, each button
+// gives its decision exactly once and closing it is a denial; the secrets page lists names only and refuses a short
+// value before the keychain is asked.
+#include "appsettings.h"
+#include "settings/secretspage.h"
+#include "tray/secretapprovaldialog.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace zeus;
+
+class TestSecretApprovalDialog : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void namesSecretCommandAndFolder();
+    void eachButtonDecides_data();
+    void eachButtonDecides();
+    void closingDenies();
+    void pageListsNamesOnly();
+    void screenshot();
+
+private:
+    static SecretBroker::Request request() {
+        return SecretBroker::Request{QStringLiteral("c1"),
+                                     QStringLiteral("s1"),
+                                     QStringLiteral("/home/me/project"),
+                                     QStringLiteral("git push origin main"),
+                                     {QStringLiteral("GITHUB_TOKEN")}};
+    }
+};
+
+void TestSecretApprovalDialog::namesSecretCommandAndFolder() {
+    SecretApprovalDialog dialog(request());
+    QString labels;
+    for (const QLabel* label : dialog.findChildren<QLabel*>()) {
+        labels += label->text() + u'\n';
+    }
+    QVERIFY2(labels.contains(QLatin1String("GITHUB_TOKEN")), qPrintable(labels));
+    QVERIFY(labels.contains(QLatin1String("/home/me/project")));
+    QCOMPARE(dialog.findChild<QPlainTextEdit*>()->toPlainText(), QStringLiteral("git push origin main"));
+}
+
+void TestSecretApprovalDialog::eachButtonDecides_data() {
+    QTest::addColumn<QString>("button");
+    QTest::addColumn<int>("decision");
+    QTest::newRow("once") << QStringLiteral("Allow &once") << int(SecretBroker::Decision::Once);
+    QTest::newRow("session") << QStringLiteral("Allow for this &session") << int(SecretBroker::Decision::Session);
+    QTest::newRow("always") << QStringLiteral("&Always in this folder") << int(SecretBroker::Decision::AlwaysForFolder);
+    QTest::newRow("deny") << QStringLiteral("&Deny") << int(SecretBroker::Decision::Deny);
+}
+
+void TestSecretApprovalDialog::eachButtonDecides() {
+    QFETCH(QString, button);
+    QFETCH(int, decision);
+    SecretApprovalDialog dialog(request());
+    QSignalSpy spy(&dialog, &SecretApprovalDialog::decided);
+    QPushButton* found = nullptr;
+    for (QPushButton* candidate : dialog.findChildren<QPushButton*>()) {
+        if (candidate->text() == button) {
+            found = candidate;
+        }
+    }
+    QVERIFY(found);
+    found->click();
+    dialog.reject();  // a later close changes nothing
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.first().at(0).toString(), QStringLiteral("c1"));
+    QCOMPARE(int(spy.first().at(1).value<SecretBroker::Decision>()), decision);
+}
+
+void TestSecretApprovalDialog::closingDenies() {
+    SecretApprovalDialog dialog(request());
+    QSignalSpy spy(&dialog, &SecretApprovalDialog::decided);
+    dialog.show();
+    dialog.close();
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.first().at(1).value<SecretBroker::Decision>(), SecretBroker::Decision::Deny);
+}
+
+void TestSecretApprovalDialog::pageListsNamesOnly() {
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+    settings.addSecretName(QStringLiteral("NPM_TOKEN"));
+    settings.addSecretName(QStringLiteral("GITHUB_TOKEN"));
+    settings.addSecretName(QStringLiteral("bad name"));
+    SecretStore store(QStringLiteral("io.zeusdesktop.test.unused"));
+    SecretsPage page(&settings, &store);
+    auto* table = page.findChild<QTableWidget*>();
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("GITHUB_TOKEN"));
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("never"));
+    page.storeSecret(QStringLiteral("SHORT_ONE"), "1234567");
+    QVERIFY(!page.isBusy());  // refused before the keychain was asked
+    QVERIFY(page.statusText().contains(QLatin1String("at least 8 bytes")));
+    QCOMPARE(settings.secretNames().size(), 2);
+}
+
+void TestSecretApprovalDialog::screenshot() {
+    const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
+    if (shots.isEmpty()) {
+        QSKIP("set ZEUS_SCREENSHOT_DIR to save screenshots");
+    }
+    SecretApprovalDialog dialog(request());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(dialog.grab().save(shots + QStringLiteral("/secret-approval.png")));
+
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+    settings.addSecretName(QStringLiteral("GITHUB_TOKEN"));
+    settings.addSecretName(QStringLiteral("NPM_TOKEN"));
+    settings.setSecretLastUsed(QStringLiteral("GITHUB_TOKEN"), QDateTime(QDate(2026, 11, 30), QTime(14, 5)));
+    SecretStore store(QStringLiteral("io.zeusdesktop.test.unused"));
+    SecretsPage page(&settings, &store);
+    page.resize(520, 320);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QVERIFY(page.grab().save(shots + QStringLiteral("/settings-secrets.png")));
+}
+
+QTEST_MAIN(TestSecretApprovalDialog)
+#include "tst_secretapprovaldialog.moc"

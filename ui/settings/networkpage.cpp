@@ -1,0 +1,187 @@
+#include "settings/networkpage.h"
+
+#include "appsettings.h"
+#include "sandbox/egress/egresspolicy.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+
+#include <algorithm>
+
+namespace zeus {
+
+namespace {
+
+QPlainTextEdit* makeRules(QWidget* parent, const QString& name, const QString& placeholder) {
+    auto* edit = new QPlainTextEdit(parent);
+    edit->setObjectName(name);
+    edit->setPlaceholderText(placeholder);
+    edit->setTabChangesFocus(true);
+    edit->setFixedHeight(edit->fontMetrics().lineSpacing() * 4 + 12);
+    return edit;
+}
+
+}  // namespace
+
+NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(parent), m_settings(settings) {
+    setObjectName(QStringLiteral("NetworkPage"));
+    auto* form = new QFormLayout(this);
+
+    m_mode = new QComboBox(this);
+    m_mode->setObjectName(QStringLiteral("networkMode"));
+    m_mode->addItem(tr("As the profile says (Standard: allowlist, Hardened: none)"), QString());
+    m_mode->addItem(tr("Allowlist: only the hosts below, through the app's proxy"), QStringLiteral("allowlist"));
+    m_mode->addItem(tr("None: no network at all"), QStringLiteral("none"));
+    m_mode->addItem(tr("Open: the engine's whole network, unfiltered"), QStringLiteral("open"));
+    form->addRow(tr("&Network:"), m_mode);
+
+    m_preset = new QComboBox(this);
+    m_preset->setObjectName(QStringLiteral("networkPreset"));
+    m_preset->addItem(tr("Developer (package registries, GitHub)"), QStringLiteral("dev"));
+    m_preset->addItem(tr("Locked (only your own rules)"), QStringLiteral("locked"));
+    form->addRow(tr("&Preset:"), m_preset);
+    m_presetHosts = new QLabel(this);
+    m_presetHosts->setObjectName(QStringLiteral("presetHosts"));
+    m_presetHosts->setWordWrap(true);
+    m_presetHosts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPalette hint = m_presetHosts->palette();
+    hint.setColor(QPalette::WindowText, hint.color(QPalette::PlaceholderText));
+    m_presetHosts->setPalette(hint);
+    form->addRow(QString(), m_presetHosts);
+
+    m_allow = makeRules(this, QStringLiteral("allowHosts"), tr("example.com\n*.example.com\nhost.example:8443"));
+    form->addRow(tr("&Allow:"), m_allow);
+    m_deny = makeRules(this, QStringLiteral("denyHosts"), tr("Deny wins over any allow rule"));
+    form->addRow(tr("&Deny:"), m_deny);
+    m_resolve = makeRules(this, QStringLiteral("resolveOverrides"), tr("HOST:PORT:ADDRESS (like curl --resolve)"));
+    form->addRow(tr("&Resolve:"), m_resolve);
+    m_problem = new QLabel(this);
+    m_problem->setObjectName(QStringLiteral("networkProblem"));
+    m_problem->setWordWrap(true);
+    QPalette red = m_problem->palette();
+    red.setColor(QPalette::WindowText, QColor(0xb4, 0x23, 0x18));
+    m_problem->setPalette(red);
+    m_problem->setVisible(false);
+    form->addRow(QString(), m_problem);
+
+    m_checkHost = new QLineEdit(this);
+    m_checkHost->setObjectName(QStringLiteral("checkHost"));
+    m_checkHost->setPlaceholderText(tr("host or host:port"));
+    m_checkHost->setClearButtonEnabled(true);
+    form->addRow(tr("C&heck a host:"), m_checkHost);
+    m_checkResult = new QLabel(this);
+    m_checkResult->setObjectName(QStringLiteral("checkResult"));
+    m_checkResult->setWordWrap(true);
+    form->addRow(QString(), m_checkResult);
+
+    auto* note = new QLabel(tr("A host name that resolves to a private, loopback or link-local address is refused "
+                               "unless an address rule or a resolve entry names that address. Rule changes apply "
+                               "to running sessions at once."),
+                            this);
+    note->setWordWrap(true);
+    note->setPalette(hint);
+    form->addRow(QString(), note);
+
+    connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
+        updatePreset();
+        updateCheck();
+    });
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &NetworkPage::updateCheck);
+    for (QPlainTextEdit* edit : {m_allow, m_deny, m_resolve}) {
+        connect(edit, &QPlainTextEdit::textChanged, this, &NetworkPage::updateCheck);
+    }
+    connect(m_checkHost, &QLineEdit::textChanged, this, &NetworkPage::updateCheck);
+    load();
+}
+
+void NetworkPage::load() {
+    m_mode->setCurrentIndex(std::max(0, m_mode->findData(m_settings->networkMode())));
+    m_preset->setCurrentIndex(std::max(0, m_preset->findData(m_settings->networkPreset())));
+    m_allow->setPlainText(m_settings->allowedHosts().join(QLatin1Char('\n')));
+    m_deny->setPlainText(m_settings->deniedHosts().join(QLatin1Char('\n')));
+    m_resolve->setPlainText(m_settings->resolveOverrides().join(QLatin1Char('\n')));
+    updatePreset();
+    updateCheck();
+}
+
+QStringList NetworkPage::lines(const QPlainTextEdit* edit) const {
+    QStringList out;
+    for (const QString& line : edit->toPlainText().split(QLatin1Char('\n'))) {
+        if (!line.trimmed().isEmpty()) {
+            out << line.trimmed();
+        }
+    }
+    return out;
+}
+
+QStringList NetworkPage::problems() const {
+    QStringList out;
+    for (const QString& rule : lines(m_allow) + lines(m_deny)) {
+        QString why;
+        if (!HostRule::parse(rule, &why)) {
+            out << why;
+        }
+    }
+    for (const QString& entry : lines(m_resolve)) {
+        QString why;
+        if (!ResolveOverride::parse(entry, &why)) {
+            out << why;
+        }
+    }
+    return out;
+}
+
+void NetworkPage::updatePreset() {
+    const QStringList hosts = EgressPolicy::presetRules(m_preset->currentData().toString());
+    m_presetHosts->setText(hosts.isEmpty() ? tr("Nothing is allowed but your own rules.")
+                                           : tr("Allows: %1").arg(hosts.join(QStringLiteral(", "))));
+}
+
+void NetworkPage::updateCheck() {
+    const QStringList issues = problems();
+    m_problem->setText(issues.join(QLatin1Char('\n')));
+    m_problem->setVisible(!issues.isEmpty());
+    const QString text = m_checkHost->text().trimmed();
+    if (text.isEmpty()) {
+        m_checkResult->setText(tr("Type a host to see which rule decides it."));
+        return;
+    }
+    QString host = text;
+    int port = 443;
+    const int colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon > 0 && !text.endsWith(QLatin1Char(']')) && text.count(QLatin1Char(':')) == 1) {
+        bool ok = false;
+        port = text.mid(colon + 1).toInt(&ok);
+        host = text.left(colon);
+        if (!ok) {
+            port = 0;
+        }
+    }
+    NetworkMode mode = NetworkMode::Allowlist;
+    if (const auto chosen = networkModeFromName(m_mode->currentData().toString())) {
+        mode = *chosen;
+    }
+    const EgressPolicy policy = EgressPolicy::fromStrings(mode, m_preset->currentData().toString(), lines(m_allow),
+                                                          lines(m_deny), lines(m_resolve), nullptr);
+    const EgressDecision decision = policy.decideHost(host, port);
+    m_checkResult->setText(decision.allowed ? tr("✔ %1:%2 is allowed (%3).").arg(host).arg(port).arg(decision.rule)
+                                            : tr("✘ %1:%2 is denied (%3).").arg(host).arg(port).arg(decision.rule));
+}
+
+bool NetworkPage::apply() {
+    if (!problems().isEmpty()) {
+        updateCheck();
+        return false;
+    }
+    m_settings->setNetworkMode(m_mode->currentData().toString());
+    m_settings->setNetworkPreset(m_preset->currentData().toString());
+    m_settings->setAllowedHosts(lines(m_allow));
+    m_settings->setDeniedHosts(lines(m_deny));
+    m_settings->setResolveOverrides(lines(m_resolve));
+    return true;
+}
+
+}  // namespace zeus

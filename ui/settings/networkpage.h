@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace zeus {
+
+class AppSettings;
+
+// Settings > Network (SPEC §8): the network mode, the allowlist's preset and the hosts it holds, the user's
+// allow and deny rules and --resolve overrides, one per line, and a "check a host" box that says which rule
+// decides a host under what is being edited. Edits are written by apply(), with the rest of the dialog.
+class NetworkPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit NetworkPage(AppSettings* settings, QWidget* parent = nullptr);
+
+    void load();
+    // Writes the fields; false (and the problem shown on the page) when a rule does not parse.
+    bool apply();
+
+private:
+    void updatePreset();
+    void updateCheck();
+    // The rules in the editors, a problem for each line that is not a rule.
+    QStringList lines(const QPlainTextEdit* edit) const;
+    QStringList problems() const;
+
+    AppSettings* m_settings;
+    QComboBox* m_mode = nullptr;
+    QComboBox* m_preset = nullptr;
+    QLabel* m_presetHosts = nullptr;
+    QPlainTextEdit* m_allow = nullptr;
+    QPlainTextEdit* m_deny = nullptr;
+    QPlainTextEdit* m_resolve = nullptr;
+    QLabel* m_problem = nullptr;
+    QLineEdit* m_checkHost = nullptr;
+    QLabel* m_checkResult = nullptr;
+};
+
+}  // namespace zeus
