@@ -556,8 +556,9 @@ QString AppSettings::approvalProblem(const QString& path) const {
         .arg(shown, shownOther);
 }
 
-WorkspaceApproval::State AppSettings::approvalState(const QString& approved) {
-    return WorkspaceApproval::stateOf(approved, WorkspaceApproval::hostResolver(), pathCaseSensitivity());
+WorkspaceApproval::State AppSettings::approvalState(const QString& approved) const {
+    return WorkspaceApproval::stateAmong(approved, approvedWorkspaces(), WorkspaceApproval::hostResolver(),
+                                         pathCaseSensitivity());
 }
 
 bool AppSettings::isWorkspaceApproved(const QString& path) const {

@@ -158,7 +158,8 @@ public:
     // Why `path` cannot be approved (for the user), or empty when it can (or already is).
     QString approvalProblem(const QString& path) const;
     // What a stored approval is now: active, missing, or changed since approval (inactive until approved again).
-    static WorkspaceApproval::State approvalState(const QString& approved);
+    // What a stored approval is now, among the others (nested ones are inactive).
+    WorkspaceApproval::State approvalState(const QString& approved) const;
     bool isWorkspaceApproved(const QString& path) const;
     void revokeWorkspace(const QString& path);
 

@@ -84,7 +84,7 @@ QStringList ToolDispatcher::activeWorkspaces() const {
         WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
     QStringList active;
     for (const QString& approved : m_approved) {
-        if (WorkspaceApproval::stateOf(approved, m_resolver, cs) == WorkspaceApproval::State::Active) {
+        if (WorkspaceApproval::stateAmong(approved, m_approved, m_resolver, cs) == WorkspaceApproval::State::Active) {
             active.append(approved);
         }
     }
@@ -224,13 +224,15 @@ ToolDispatcher::ApprovalCheck ToolDispatcher::approvalOf(const QString& workingD
     if (approved.isEmpty()) {
         return {};
     }
-    switch (WorkspaceApproval::stateOf(approved, m_resolver, cs)) {
+    switch (WorkspaceApproval::stateAmong(approved, m_approved, m_resolver, cs)) {
         case WorkspaceApproval::State::Active:
             return {Approval::Approved, approved};
         case WorkspaceApproval::State::Missing:
             return {Approval::Gone, approved};
         case WorkspaceApproval::State::Changed:
             return {Approval::Changed, approved};
+        case WorkspaceApproval::State::Nested:
+            return {Approval::Nested, approved};
     }
     return {};
 }
@@ -336,6 +338,16 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
                        tr("The approved folder %1 changed since it was approved (a part of its path is now a symbolic "
                           "link to somewhere else). It stays inactive until the user approves it again in Zeus "
+                          "Desktop.")
+                           .arg(check.approved)));
+        return;
+    }
+    if (check.approval == Approval::Nested) {
+        qCWarning(lcBackend).noquote() << "call" << call.callId << "refused: the approved folder" << check.approved
+                                       << "is inside or around another approval";
+        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
+                       tr("The approved folder %1 is inside or around another approved folder (approved before Zeus "
+                          "Desktop refused that). Neither is used until the user revokes one of them in Zeus "
                           "Desktop.")
                            .arg(check.approved)));
         return;

@@ -167,7 +167,7 @@ private:
     // exists (deleted, moved, replaced by a file): workspace_invalid; Changed: it names an approval that resolves
     // elsewhere now (a component became a symlink): inactive until approved again; NotApproved: anything else,
     // decided without touching the file system.
-    enum class Approval { Approved, Gone, Changed, NotApproved };
+    enum class Approval { Approved, Gone, Changed, Nested, NotApproved };
     struct ApprovalCheck {
         Approval approval = Approval::NotApproved;
         QString approved;  // the approval's string, when one matched

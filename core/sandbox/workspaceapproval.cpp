@@ -123,6 +123,21 @@ WorkspaceApproval::State WorkspaceApproval::stateOf(const QString& approved, con
     return QDir::cleanPath(canonical).compare(QDir::cleanPath(approved), cs) == 0 ? State::Active : State::Changed;
 }
 
+WorkspaceApproval::State WorkspaceApproval::stateAmong(const QString& approved, const QStringList& all,
+                                                       const Resolver& resolver, Qt::CaseSensitivity cs) {
+    QStringList others;
+    const QString self = QDir::cleanPath(approved);
+    for (const QString& other : all) {
+        if (QDir::cleanPath(other).compare(self, cs) != 0) {
+            others << QDir::cleanPath(other);
+        }
+    }
+    if (!overlapping(self, others, cs).isEmpty()) {
+        return State::Nested;
+    }
+    return stateOf(approved, resolver, cs);
+}
+
 QString WorkspaceApproval::stateName(State state) {
     switch (state) {
         case State::Active:
@@ -131,6 +146,8 @@ QString WorkspaceApproval::stateName(State state) {
             return QStringLiteral("missing");
         case State::Changed:
             return QStringLiteral("changed");
+        case State::Nested:
+            return QStringLiteral("nested");
     }
     return QStringLiteral("changed");
 }

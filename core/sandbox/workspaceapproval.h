@@ -24,6 +24,7 @@ public:
         Active,   // resolves to itself: commands may run there
         Missing,  // does not exist (deleted, moved, replaced by a file): workspace_invalid
         Changed,  // exists but resolves elsewhere (a component is a symlink now): inactive until approved again
+        Nested,   // inside or around another approval (stored before nesting was refused): inactive until one goes
     };
 
     // The file system, as far as approvals need it.
@@ -56,7 +57,12 @@ public:
 
     // What `approved` is now, through the resolver.
     static State stateOf(const QString& approved, const Resolver& resolver, Qt::CaseSensitivity cs);
-    static QString stateName(State state);  // "active", "missing", "changed"
+    // The same among all stored approvals: Nested when another one lies inside or around it. Settings written
+    // before nesting was refused may hold both; neither is used until the user revokes one (either could be
+    // reached through the other by renaming and symlinking inside it). Lexical, no file system access for that.
+    static State stateAmong(const QString& approved, const QStringList& all, const Resolver& resolver,
+                            Qt::CaseSensitivity cs);
+    static QString stateName(State state);  // "active", "missing", "changed", "nested"
 
     // The approval that `candidate` (canonical) lies inside or contains, or is; empty when none. A folder inside or
     // containing an approved one cannot be approved as well (SPEC §3): one approval could otherwise be reached through

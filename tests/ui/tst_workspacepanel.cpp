@@ -183,7 +183,7 @@ void TestWorkspacePanel::changedApprovalIsShown() {
     QCOMPARE(panel->changedApprovedWorkspace(), folder);
     auto* verdict = panel->findChild<QLabel*>(QStringLiteral("verdict"));
     QVERIFY2(verdict->text().contains(QLatin1String("Changed since approval")), qPrintable(verdict->text()));
-    QCOMPARE(AppSettings::approvalState(folder), zeus::WorkspaceApproval::State::Changed);
+    QCOMPARE(m_settings->approvalState(folder), zeus::WorkspaceApproval::State::Changed);
 }
 
 // An approved folder deleted on the host: the panel says that the approved folder no longer exists (not that it

@@ -29,6 +29,7 @@ private Q_SLOTS:
     void recentFoldersBoundedAndSignalled();
     void approvedWorkspacesAreCanonicalAndExplicit();
     void nestedApprovalsAreRefused();
+    void nestedApprovalsStoredEarlierAreInactive();
     void idsAreGeneratedOnceAndKept();
     void neverStoresToken();
     void handEditedStoreIsSanitised();
@@ -253,7 +254,27 @@ void TestAppSettings::nestedApprovalsAreRefused() {
     QVERIFY(settings.approvalProblem(work).isEmpty());
     QVERIFY(settings.approvalProblem(work + QStringLiteral("shop")).isEmpty());
     QVERIFY(settings.approveWorkspace(work + QStringLiteral("shop")));
-    QCOMPARE(AppSettings::approvalState(work), zeus::WorkspaceApproval::State::Active);
+    QCOMPARE(settings.approvalState(work), zeus::WorkspaceApproval::State::Active);
+}
+
+// Settings written before nesting was refused may hold a folder and one inside it: neither is active (either could
+// be reached through the other by renaming and symlinking inside it) until the user revokes one.
+void TestAppSettings::nestedApprovalsStoredEarlierAreInactive() {
+    const QString work = QFileInfo(m_dir->path()).canonicalFilePath() + QStringLiteral("/legacy");
+    QVERIFY(QDir().mkpath(work + QStringLiteral("/app")));
+    QVERIFY(QDir().mkpath(work + QStringLiteral("-other")));
+    {
+        QSettings raw(settingsPath(), QSettings::IniFormat);
+        raw.setValue(AppSettings::kApprovedWorkspaces,
+                     QStringList{work, work + QStringLiteral("/app"), work + QStringLiteral("-other")});
+    }
+    AppSettings settings(settingsPath());
+    QCOMPARE(settings.approvedWorkspaces().size(), 3);
+    QCOMPARE(settings.approvalState(work), zeus::WorkspaceApproval::State::Nested);
+    QCOMPARE(settings.approvalState(work + QStringLiteral("/app")), zeus::WorkspaceApproval::State::Nested);
+    QCOMPARE(settings.approvalState(work + QStringLiteral("-other")), zeus::WorkspaceApproval::State::Active);
+    settings.revokeWorkspace(work + QStringLiteral("/app"));
+    QCOMPARE(settings.approvalState(work), zeus::WorkspaceApproval::State::Active);
 }
 
 void TestAppSettings::idsAreGeneratedOnceAndKept() {

@@ -379,7 +379,8 @@ private Q_SLOTS:
 
     // Issue item 1, the attack: ~/work and ~/work/app approved (older settings), a command in ~/work runs
     // `mv app app.o; ln -s ~/.local/bin app`. After the approvals are loaded again (a restart, any approval change)
-    // ~/.local/bin must not be approved, announced, or mounted: ~/work/app is "changed since approval".
+    // ~/.local/bin must not be approved, announced, or mounted. Nested approvals stored before nesting was refused
+    // are both inactive, so the swap cannot even be made from ~/work; and ~/work/app reads "changed" once alone.
     void symlinkSwapOfANestedApproval() {
         QTemporaryDir home;
         QVERIFY(home.isValid());
@@ -392,6 +393,8 @@ private Q_SLOTS:
         auto rig = makeRig();
         QVERIFY(rig);
         rig->dispatcher->setApprovedWorkspaces({work, app});
+        QVERIFY(!rig->dispatcher->hello().workspaces.contains(work));  // nested: neither is active
+        QVERIFY(!rig->dispatcher->hello().workspaces.contains(app));
         QVERIFY(QDir(work).rename(QStringLiteral("app"), QStringLiteral("app.o")));
         QVERIFY(QFile::link(bin, app));
         rig->dispatcher->setApprovedWorkspaces({work, app});  // as after a restart
@@ -399,28 +402,44 @@ private Q_SLOTS:
         const QStringList announced = rig->dispatcher->hello().workspaces;
         QVERIFY2(!announced.contains(bin), qPrintable(announced.join(QLatin1Char(' '))));
         QVERIFY(!announced.contains(app));
-        QVERIFY(announced.contains(work));
+        QVERIFY(!announced.contains(work));
         QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
         rig->server.send(
             BackendServer::toolCall(QStringLiteral("x1"), QStringLiteral("s1"), QStringLiteral("true"), app));
         rig->server.send(
             BackendServer::toolCall(QStringLiteral("x2"), QStringLiteral("s1"), QStringLiteral("true"), bin));
-        QVERIFY(rig->server.waitForResult(QStringLiteral("x1"), 5000));
-        QVERIFY(rig->server.waitForResult(QStringLiteral("x2"), 5000));
-        for (const QString& id : {QStringLiteral("x1"), QStringLiteral("x2")}) {
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("x3"), QStringLiteral("s1"), QStringLiteral("true"), work));
+        for (const QString& id : {QStringLiteral("x1"), QStringLiteral("x2"), QStringLiteral("x3")}) {
+            QVERIFY(rig->server.waitForResult(id, 5000));
             const QJsonObject error = rig->server.resultsFor(id).first().value(QStringLiteral("error")).toObject();
             QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("workspace_not_approved"));
         }
-        QVERIFY2(rig->server.resultsFor(QStringLiteral("x1"))
-                     .first()
-                     .value(QStringLiteral("error"))
-                     .toObject()
-                     .value(QStringLiteral("message"))
-                     .toString()
-                     .contains(QLatin1String("changed since it was approved")),
-                 "the refusal says the approval changed");
+        const auto messageOf = [&rig](const QString& id) {
+            return rig->server.resultsFor(id)
+                .first()
+                .value(QStringLiteral("error"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString();
+        };
+        QVERIFY2(messageOf(QStringLiteral("x3")).contains(QLatin1String("inside or around another approved folder")),
+                 qPrintable(messageOf(QStringLiteral("x3"))));
         QCOMPARE(started.size(), 0);
         QCOMPARE(rig->manager->sessionIds().size(), 0);
+
+        // Alone, the swapped approval is "changed since approval", still never ~/.local/bin.
+        rig->dispatcher->setApprovedWorkspaces({app});
+        QVERIFY(!rig->dispatcher->hello().workspaces.contains(bin));
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("x4"), QStringLiteral("s1"), QStringLiteral("true"), app));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("x4"), 5000));
+        QVERIFY2(messageOf(QStringLiteral("x4")).contains(QLatin1String("changed since it was approved")),
+                 qPrintable(messageOf(QStringLiteral("x4"))));
+        // And the outer one alone is active again.
+        rig->dispatcher->setApprovedWorkspaces({work});
+        QVERIFY(rig->dispatcher->hello().workspaces.contains(work));
+        QCOMPARE(started.size(), 0);
     }
 
     // Issue item 6: the app touches no path the backend chose before it matched an approval. Network spellings are
@@ -1031,125 +1050,124 @@ private Q_SLOTS:
                  QStringLiteral("cancelled"));
         QVERIFY(queue.pending().isEmpty());
         QCOMPARE(started.size(), 0);
-        // Issue item 8: revoking an approval ends every session on that folder within 2 s (the container is removed,
-        // background loops with it), not at the idle timeout; the backend hears the result and session_state stopped.
-        void revokingAnApprovalEndsItsSessions() {
-            auto rig = makeRig();
-            QVERIFY(rig);
-            rig->server.send(BackendServer::toolCall(QStringLiteral("rv1"), QStringLiteral("s-rv"),
-                                                     QStringLiteral("sleep 30"), m_workspace));
-            QTRY_COMPARE(rig->dispatcher->runningCalls(), 1);
-            QTRY_COMPARE(rig->manager->runningCalls(), 1);
-            QElapsedTimer clock;
-            clock.start();
-            rig->dispatcher->setApprovedWorkspaces({m_other});  // the user revoked the workspace
-            QVERIFY(rig->server.waitForResult(QStringLiteral("rv1"), 2000));
-            QVERIFY(clock.elapsed() < 2000);
-            QCOMPARE(rig->manager->sessionState(QStringLiteral("s-rv")), SessionState::Stopped);
+    }
+
+    // Issue item 8: revoking an approval ends every session on that folder within 2 s (the container is removed,
+    // background loops with it), not at the idle timeout; the backend hears the result and session_state stopped.
+    void revokingAnApprovalEndsItsSessions() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("rv1"), QStringLiteral("s-rv"),
+                                                 QStringLiteral("sleep 30"), m_workspace));
+        QTRY_COMPARE(rig->dispatcher->runningCalls(), 1);
+        QTRY_COMPARE(rig->manager->runningCalls(), 1);
+        QElapsedTimer clock;
+        clock.start();
+        rig->dispatcher->setApprovedWorkspaces({m_other});  // the user revoked the workspace
+        QVERIFY(rig->server.waitForResult(QStringLiteral("rv1"), 2000));
+        QVERIFY(clock.elapsed() < 2000);
+        QCOMPARE(rig->manager->sessionState(QStringLiteral("s-rv")), SessionState::Stopped);
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("session_state")
+                       && m.value(QStringLiteral("session_id")).toString() == QLatin1String("s-rv")
+                       && m.value(QStringLiteral("state")).toString() == QLatin1String("stopped");
+            },
+            2000));
+        rig->dispatcher->setApprovedWorkspaces({m_workspace});
+    }
+
+    // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
+    // any id in that namespace); the console's own calls never reach the backend.
+    void localConsoleSessionIsNotTheBackends() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        const QString console = QStringLiteral("local-console");
+        QSignalSpy finished(rig->manager.get(), &SessionManager::callFinished);
+        ExecRequest request;
+        request.callId = QStringLiteral("console-1");
+        request.sessionId = console;
+        request.workspace = m_workspace;
+        request.command = QStringLiteral("echo typed by the user");
+        rig->manager->execute(request);  // what the dashboard's console does
+        QVERIFY(finished.wait(10000));
+
+        QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
+        for (const QString& id : {console, QStringLiteral("LOCAL-console"), QStringLiteral("local-other")}) {
+            const QString callId = QStringLiteral("join-") + QString::number(qHash(id));
+            rig->server.send(BackendServer::toolCall(callId, id, QStringLiteral("cat /proc/1/cmdline"), m_workspace));
             QVERIFY(rig->server.waitFor(
-                [](const QJsonObject& m) {
-                    return typeOf(m) == QLatin1String("session_state")
-                           && m.value(QStringLiteral("session_id")).toString() == QLatin1String("s-rv")
-                           && m.value(QStringLiteral("state")).toString() == QLatin1String("stopped");
+                [callId](const QJsonObject& m) {
+                    return typeOf(m) == QLatin1String("error")
+                           && m.value(QStringLiteral("call_id")).toString() == callId
+                           && m.value(QStringLiteral("code")).toString() == QLatin1String("invalid_message");
                 },
-                2000));
-            rig->dispatcher->setApprovedWorkspaces({m_workspace});
+                5000));
+            QVERIFY(rig->server.resultsFor(callId).isEmpty());
         }
+        QCOMPARE(started.size(), 0);
+        const int before = int(rig->server.messages.size());
+        rig->server.send(BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), console));
+        QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000, before));
+        QVERIFY(rig->manager->sessionIds().contains(console));
+        QVERIFY(rig->manager->sessionState(console) != SessionState::Stopped);
 
-        // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
-        // any id in that namespace); the console's own calls never reach the backend.
-        void localConsoleSessionIsNotTheBackends() {
-            auto rig = makeRig();
-            QVERIFY(rig);
-            const QString console = QStringLiteral("local-console");
-            QSignalSpy finished(rig->manager.get(), &SessionManager::callFinished);
-            ExecRequest request;
-            request.callId = QStringLiteral("console-1");
-            request.sessionId = console;
-            request.workspace = m_workspace;
-            request.command = QStringLiteral("echo typed by the user");
-            rig->manager->execute(request);  // what the dashboard's console does
-            QVERIFY(finished.wait(10000));
-
-            QSignalSpy started(rig->dispatcher.get(), &ToolDispatcher::callStarted);
-            for (const QString& id : {console, QStringLiteral("LOCAL-console"), QStringLiteral("local-other")}) {
-                const QString callId = QStringLiteral("join-") + QString::number(qHash(id));
-                rig->server.send(
-                    BackendServer::toolCall(callId, id, QStringLiteral("cat /proc/1/cmdline"), m_workspace));
-                QVERIFY(rig->server.waitFor(
-                    [callId](const QJsonObject& m) {
-                        return typeOf(m) == QLatin1String("error")
-                               && m.value(QStringLiteral("call_id")).toString() == callId
-                               && m.value(QStringLiteral("code")).toString() == QLatin1String("invalid_message");
-                    },
-                    5000));
-                QVERIFY(rig->server.resultsFor(callId).isEmpty());
-            }
-            QCOMPARE(started.size(), 0);
-            const int before = int(rig->server.messages.size());
-            rig->server.send(
-                BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), console));
-            QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000, before));
-            QVERIFY(rig->manager->sessionIds().contains(console));
-            QVERIFY(rig->manager->sessionState(console) != SessionState::Stopped);
-
-            // Nothing of the console's session reaches the backend, now or after a reconnect.
-            rig->server.dropClient();
-            QVERIFY(rig->server.waitForType(QStringLiteral("hello"), 5000, before + 1));
-            QTest::qWait(300);
-            for (const QJsonObject& m : std::as_const(rig->server.messages)) {
-                QVERIFY2(m.value(QStringLiteral("session_id")).toString() != console,
-                         QJsonDocument(m).toJson().constData());
-                QVERIFY(m.value(QStringLiteral("call_id")).toString() != QLatin1String("console-1"));
-            }
+        // Nothing of the console's session reaches the backend, now or after a reconnect.
+        rig->server.dropClient();
+        QVERIFY(rig->server.waitForType(QStringLiteral("hello"), 5000, before + 1));
+        QTest::qWait(300);
+        for (const QJsonObject& m : std::as_const(rig->server.messages)) {
+            QVERIFY2(m.value(QStringLiteral("session_id")).toString() != console,
+                     QJsonDocument(m).toJson().constData());
+            QVERIFY(m.value(QStringLiteral("call_id")).toString() != QLatin1String("console-1"));
         }
+    }
 
-        void toResultMessageMapsEveryStatus_data() {
-            QTest::addColumn<int>("execStatus");
-            QTest::addColumn<int>("errorCode");
-            QTest::addColumn<QString>("wireStatus");
-            QTest::addColumn<QString>("wireCode");
-            const int none = int(ExecError::None);
-            QTest::newRow("ok") << int(ExecStatus::Ok) << none << QStringLiteral("ok") << QString();
-            QTest::newRow("timeout") << int(ExecStatus::Timeout) << none << QStringLiteral("timeout") << QString();
-            QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << none << QStringLiteral("cancelled")
-                                       << QString();
-            // Every execution error has its own protocol code (an exhaustive switch, no fallback).
-            QTest::newRow("workspace invalid") << int(ExecStatus::Error) << int(ExecError::WorkspaceInvalid)
-                                               << QStringLiteral("error") << QStringLiteral("workspace_invalid");
-            QTest::newRow("image missing") << int(ExecStatus::Error) << int(ExecError::ImageMissing)
-                                           << QStringLiteral("error") << QStringLiteral("image_missing");
-            QTest::newRow("container failed") << int(ExecStatus::Error) << int(ExecError::ContainerFailed)
-                                              << QStringLiteral("error") << QStringLiteral("container_failed");
-            QTest::newRow("busy") << int(ExecStatus::Error) << int(ExecError::Busy) << QStringLiteral("error")
-                                  << QStringLiteral("busy");
-            QTest::newRow("no runtime") << int(ExecStatus::Error) << int(ExecError::NoRuntime)
-                                        << QStringLiteral("error") << QStringLiteral("no_runtime");
-            QTest::newRow("error without a code")
-                << int(ExecStatus::Error) << none << QStringLiteral("error") << QStringLiteral("container_failed");
-        }
+    void toResultMessageMapsEveryStatus_data() {
+        QTest::addColumn<int>("execStatus");
+        QTest::addColumn<int>("errorCode");
+        QTest::addColumn<QString>("wireStatus");
+        QTest::addColumn<QString>("wireCode");
+        const int none = int(ExecError::None);
+        QTest::newRow("ok") << int(ExecStatus::Ok) << none << QStringLiteral("ok") << QString();
+        QTest::newRow("timeout") << int(ExecStatus::Timeout) << none << QStringLiteral("timeout") << QString();
+        QTest::newRow("cancelled") << int(ExecStatus::Cancelled) << none << QStringLiteral("cancelled") << QString();
+        // Every execution error has its own protocol code (an exhaustive switch, no fallback).
+        QTest::newRow("workspace invalid") << int(ExecStatus::Error) << int(ExecError::WorkspaceInvalid)
+                                           << QStringLiteral("error") << QStringLiteral("workspace_invalid");
+        QTest::newRow("image missing") << int(ExecStatus::Error) << int(ExecError::ImageMissing)
+                                       << QStringLiteral("error") << QStringLiteral("image_missing");
+        QTest::newRow("container failed") << int(ExecStatus::Error) << int(ExecError::ContainerFailed)
+                                          << QStringLiteral("error") << QStringLiteral("container_failed");
+        QTest::newRow("busy") << int(ExecStatus::Error) << int(ExecError::Busy) << QStringLiteral("error")
+                              << QStringLiteral("busy");
+        QTest::newRow("no runtime") << int(ExecStatus::Error) << int(ExecError::NoRuntime) << QStringLiteral("error")
+                                    << QStringLiteral("no_runtime");
+        QTest::newRow("error without a code")
+            << int(ExecStatus::Error) << none << QStringLiteral("error") << QStringLiteral("container_failed");
+    }
 
-        void toResultMessageMapsEveryStatus() {
-            QFETCH(int, execStatus);
-            QFETCH(int, errorCode);
-            QFETCH(QString, wireStatus);
-            QFETCH(QString, wireCode);
-            ExecResult exec;
-            exec.callId = QStringLiteral("x");
-            exec.status = ExecStatus(execStatus);
-            exec.errorCode = ExecError(errorCode);
-            exec.errorMessage = QStringLiteral("why");
-            exec.output = QStringLiteral("out");
-            exec.truncated = true;
-            exec.durationMs = 42;
-            const QJsonObject json = Protocol::makeToolResult(ToolDispatcher::toResultMessage(exec));
-            QCOMPARE(json.value(QStringLiteral("status")).toString(), wireStatus);
-            QCOMPARE(json.value(QStringLiteral("output")).toString(), QStringLiteral("out"));
-            QCOMPARE(json.value(QStringLiteral("truncated")).toBool(), true);
-            QCOMPARE(json.value(QStringLiteral("duration_ms")).toInt(), 42);
-            QCOMPARE(json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(), wireCode);
-        }
-    };
+    void toResultMessageMapsEveryStatus() {
+        QFETCH(int, execStatus);
+        QFETCH(int, errorCode);
+        QFETCH(QString, wireStatus);
+        QFETCH(QString, wireCode);
+        ExecResult exec;
+        exec.callId = QStringLiteral("x");
+        exec.status = ExecStatus(execStatus);
+        exec.errorCode = ExecError(errorCode);
+        exec.errorMessage = QStringLiteral("why");
+        exec.output = QStringLiteral("out");
+        exec.truncated = true;
+        exec.durationMs = 42;
+        const QJsonObject json = Protocol::makeToolResult(ToolDispatcher::toResultMessage(exec));
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), wireStatus);
+        QCOMPARE(json.value(QStringLiteral("output")).toString(), QStringLiteral("out"));
+        QCOMPARE(json.value(QStringLiteral("truncated")).toBool(), true);
+        QCOMPARE(json.value(QStringLiteral("duration_ms")).toInt(), 42);
+        QCOMPARE(json.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toString(), wireCode);
+    }
+};
 
-    QTEST_GUILESS_MAIN(TestToolDispatcher)
+QTEST_GUILESS_MAIN(TestToolDispatcher)
 #include "tst_tooldispatcher.moc"

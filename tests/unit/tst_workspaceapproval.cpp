@@ -100,6 +100,33 @@ private Q_SLOTS:
         QCOMPARE(asked, QStringList{QStringLiteral("/home/u/work")});
     }
 
+    // Among the stored approvals: one inside or around another (settings from before nesting was refused) is
+    // inactive, both of them, whatever the file system says; the same string twice or a prefix sibling is not.
+    void stateAmong_data() {
+        QTest::addColumn<QStringList>("all");
+        QTest::addColumn<int>("state");
+        const QString work = QStringLiteral("/home/u/work");
+        QTest::newRow("alone") << QStringList{work} << int(WorkspaceApproval::State::Active);
+        QTest::newRow("one inside") << QStringList{work, work + QStringLiteral("/app")}
+                                    << int(WorkspaceApproval::State::Nested);
+        QTest::newRow("one around") << QStringList{QStringLiteral("/home/u"), work}
+                                    << int(WorkspaceApproval::State::Nested);
+        QTest::newRow("spelled with a dot")
+            << QStringList{work, QStringLiteral("/home/u/./work/app/")} << int(WorkspaceApproval::State::Nested);
+        QTest::newRow("prefix sibling") << QStringList{work, QStringLiteral("/home/u/workshop")}
+                                        << int(WorkspaceApproval::State::Active);
+        QTest::newRow("itself twice") << QStringList{work, work + QStringLiteral("/")}
+                                      << int(WorkspaceApproval::State::Active);
+    }
+    void stateAmong() {
+        QFETCH(QStringList, all);
+        QFETCH(int, state);
+        WorkspaceApproval::Resolver resolver;
+        resolver.canonicalDirectory = [](const QString& path) { return QDir::cleanPath(path); };
+        QCOMPARE(int(WorkspaceApproval::stateAmong(QStringLiteral("/home/u/work"), all, resolver, Qt::CaseSensitive)),
+                 state);
+    }
+
     // The real file system: the attack. ~/work/app approved; a command in ~/work renames it and puts a
     // symlink to ~/.local/bin in its place: the approval is changed, never an approval of ~/.local/bin.
     void symlinkSwapMakesTheApprovalChanged() {

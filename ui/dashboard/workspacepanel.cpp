@@ -180,7 +180,7 @@ QString WorkspacePanel::changedApprovedWorkspace() const {
     }
     const Qt::CaseSensitivity cs = m_environment.caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
     const QString approved = WorkspaceApproval::match(m_chosen, m_settings->approvedWorkspaces(), cs);
-    if (!approved.isEmpty() && AppSettings::approvalState(approved) == WorkspaceApproval::State::Changed) {
+    if (!approved.isEmpty() && m_settings->approvalState(approved) == WorkspaceApproval::State::Changed) {
         return approved;
     }
     return {};

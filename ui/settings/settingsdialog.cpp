@@ -290,7 +290,7 @@ void SettingsDialog::reloadApproved() {
     m_approved->clear();
     for (const QString& path : m_settings->approvedWorkspaces()) {
         QString label = QDir::toNativeSeparators(path);
-        switch (AppSettings::approvalState(path)) {
+        switch (m_settings->approvalState(path)) {
             case WorkspaceApproval::State::Active:
                 break;
             case WorkspaceApproval::State::Missing:
@@ -299,6 +299,10 @@ void SettingsDialog::reloadApproved() {
             case WorkspaceApproval::State::Changed:
                 // Part of its path is a symlink now: not the folder the user approved.
                 label = tr("%1 (changed since approval: inactive until approved again)").arg(label);
+                break;
+            case WorkspaceApproval::State::Nested:
+                // Stored before nesting was refused: one of the two must go.
+                label = tr("%1 (inside or around another approved folder: inactive until one is revoked)").arg(label);
                 break;
         }
         auto* item = new QListWidgetItem(label, m_approved);

@@ -118,7 +118,7 @@ void TrayIcon::rebuildRecent() {
         QString label = QDir::toNativeSeparators(folder);
         label.replace(QLatin1Char('&'), QStringLiteral("&&"));
         const bool stored = m_settings->approvedWorkspaces().contains(folder);
-        const bool changed = stored && AppSettings::approvalState(folder) == WorkspaceApproval::State::Changed;
+        const bool changed = stored && m_settings->approvalState(folder) == WorkspaceApproval::State::Changed;
         if (changed) {
             label = tr("%1 (changed since approval)").arg(label);
         }
