@@ -1,6 +1,7 @@
 #include "backend/backendconnection.h"
 
 #include "backend/backendurl.h"
+#include "backend/loopbackowner.h"
 #include "backend/protocol.h"
 #include "support/logging.h"
 
@@ -188,6 +189,15 @@ void BackendConnection::openSocket() {
         setState(State::Error, QStringLiteral("refused URL: ") + problem);
         return;
     }
+    if (const QString squatter = loopbackSquatter(); !squatter.isEmpty()) {
+        // Never connect: the token would go to that user. Tried again later (the real backend may start then).
+        ++m_attemptCount;
+        qCWarning(lcBackend).noquote() << squatter;
+        record(squatter);
+        m_lastError = squatter;
+        scheduleReconnect();
+        return;
+    }
 
     releaseSocket();
     auto* socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
@@ -240,6 +250,28 @@ void BackendConnection::openSocket() {
                                     .arg(m_attemptCount));
     m_handshakeTimer.start(static_cast<int>(m_settings.handshakeTimeoutMs));
     socket->open(request);
+}
+
+QString BackendConnection::loopbackSquatter() const {
+    if (m_url.scheme() != QLatin1String("ws") || !BackendUrl::isLoopbackHost(m_url.host())) {
+        return {};
+    }
+    const std::optional<uint> self = LoopbackOwner::currentUid();
+    if (!self) {
+        return {};
+    }
+    const auto port = static_cast<quint16>(m_url.port(80));
+    const QList<uint> owners = m_listenerUids ? m_listenerUids(port) : LoopbackOwner::hostListenerUids(port);
+    for (const uint owner : owners) {
+        if (owner != *self) {
+            return tr("Port %1 on this computer is held by another user (uid %2), not by the backend you run: Zeus "
+                      "Desktop does not connect, so that user gets neither your token nor a way to send commands. "
+                      "Stop that program or choose another port.")
+                .arg(port)
+                .arg(owner);
+        }
+    }
+    return {};
 }
 
 void BackendConnection::onSocketConnected() {

@@ -12,7 +12,9 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <functional>
 #include <optional>
+#include <utility>
 
 class QWebSocket;
 
@@ -114,6 +116,8 @@ public:
     // 0 when there is none.
     static int httpStatusFromHandshakeError(const QString& errorString);
     static QString stateName(State state);
+    // Who listens on a loopback port (uids); by default /proc/net/tcp{,6}. A seam for tests.
+    void setListenerLookup(std::function<QList<uint>(quint16)> lookup) { m_listenerUids = std::move(lookup); }
 
 Q_SIGNALS:
     void stateChanged(zeus::BackendConnection::State state);
@@ -139,6 +143,9 @@ private:
     void endAttempt(const QString& reason, int closeCode);
     void releaseSocket();
     void scheduleReconnect();
+    // Why not to connect to a ws:// loopback backend: its port is held by another local user (who would get the
+    // token and could send commands). Empty when it is this user's, nobody's, or not a loopback URL.
+    QString loopbackSquatter() const;
     void setState(State state, const QString& event, int closeCode = -1);
     void record(const QString& event, int closeCode = -1);
 
@@ -149,6 +156,7 @@ private:
     bool m_started = false;
     State m_state = State::Disconnected;
     QString m_lastError;
+    std::function<QList<uint>(quint16)> m_listenerUids;
     QDateTime m_nextAttemptAt;
     QList<HistoryEntry> m_history;
     int m_attemptCount = 0;

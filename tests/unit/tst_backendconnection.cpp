@@ -2,16 +2,20 @@
 // paths, and a raw QTcpServer that misbehaves on purpose (refuses with an HTTP status, never answers, upgrades
 // then goes silent, or announces a 1 GiB frame). All intervals are injected, so the suite runs in seconds.
 #include "backend/backendconnection.h"
+#include "backend/loopbackowner.h"
 #include "backend/protocol.h"
 #include "testenvironment.h"
 
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QSslSocket>
+#include <QStandardPaths>
+#include <QSysInfo>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -204,6 +208,11 @@ private Q_SLOTS:
     void historyIsBounded();
     void tokenNeverLogged();
     void pendingWriteBytesAreReported();
+    void listenerUids_data();
+    void listenerUids();
+    void hostListenerIsThisUser();
+    void loopbackPortOfAnotherUserIsNotContacted();
+    void loopbackPortOfAnotherRealUser();
 };
 
 void TestBackendConnection::initTestCase() {
@@ -656,6 +665,126 @@ void TestBackendConnection::pendingWriteBytesAreReported() {
     QCOMPARE(pending.first().first().toLongLong(), qint64(0));
     QCOMPARE(connection.pendingWriteBytes(), qint64(0));
     QVERIFY(!connection.sendFrame(frame));
+}
+
+void TestBackendConnection::listenerUids_data() {
+    // Lines as the kernel prints them (little-endian host): 127.0.0.1 is 0100007F, ::1 is 0...01000000.
+    QTest::addColumn<QByteArray>("table");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QList<uint>>("uids");
+    const QByteArray header =
+        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n";
+    QTest::newRow("loopback listener") << header + "   0: 0100007F:223D 00000000:0000 0A 00000000:00000000 00:00000000 "
+                                                   "00000000  1001        0 1507 1 0 100 0 0 10 0\n"
+                                       << 8765 << QList<uint>{1001};
+    QTest::newRow("any address") << header + "   0: 00000000:223D 00000000:0000 0A 00000000:00000000 00:00000000 "
+                                             "00000000     0        0 1507 1 0 100 0 0 10 0\n"
+                                 << 8765 << QList<uint>{0};
+    QTest::newRow("127.0.0.2") << header + "   0: 0200007F:223D 00000000:0000 0A 00000000:00000000 00:00000000 "
+                                           "00000000    33        0 1507 1 0 100 0 0 10 0\n"
+                               << 8765 << QList<uint>{33};
+    QTest::newRow("other port") << header + "   0: 0100007F:223E 00000000:0000 0A 00000000:00000000 00:00000000 "
+                                            "00000000  1001        0 1507 1 0 100 0 0 10 0\n"
+                                << 8765 << QList<uint>{};
+    QTest::newRow("established, not listening")
+        << header + "   0: 0100007F:223D 0100007F:9C40 01 00000000:00000000 00:00000000 00000000  1001 0 1 1 0\n"
+        << 8765 << QList<uint>{};
+    QTest::newRow("another interface") << header + "   0: 0A00000A:223D 00000000:0000 0A 00000000:00000000 "
+                                                   "00:00000000 00000000  1001        0 1507 1 0 100 0 0 10 0\n"
+                                       << 8765 << QList<uint>{};
+    QTest::newRow("ipv6 loopback")
+        << header + "   0: 00000000000000000000000001000000:223D 00000000000000000000000000000000:0000 0A "
+                    "00000000:00000000 00:00000000 00000000  1002        0 1 1 0\n"
+        << 8765 << QList<uint>{1002};
+    QTest::newRow("ipv6 any") << header + "   0: 00000000000000000000000000000000:223D "
+                                          "00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 "
+                                          "00000000  1003        0 1 1 0\n"
+                              << 8765 << QList<uint>{1003};
+    QTest::newRow("garbage") << QByteArray("not a table\n\x01\x02 : : :\n") << 8765 << QList<uint>{};
+    QTest::newRow("empty") << QByteArray() << 8765 << QList<uint>{};
+}
+
+void TestBackendConnection::listenerUids() {
+    QFETCH(QByteArray, table);
+    QFETCH(int, port);
+    QFETCH(QList<uint>, uids);
+    if (QSysInfo::ByteOrder != QSysInfo::LittleEndian && QByteArray(QTest::currentDataTag()).contains("127")) {
+        QSKIP("rows written for a little-endian host");
+    }
+    QCOMPARE(zeus::LoopbackOwner::listenerUids(table, quint16(port)), uids);
+}
+
+void TestBackendConnection::hostListenerIsThisUser() {
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+    const QList<uint> owners = zeus::LoopbackOwner::hostListenerUids(server.serverPort());
+    QCOMPARE(owners, QList<uint>{*zeus::LoopbackOwner::currentUid()});
+}
+
+// SPEC §5 "No anonymous backends", the other way round: a local user who binds the backend's loopback port first
+// would get the token and could send tool calls. The app does not connect to a port another uid listens on.
+void TestBackendConnection::loopbackPortOfAnotherUserIsNotContacted() {
+    WsServer server;
+    QVERIFY(server.listen());
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(server.port()));
+    connection.setToken(kToken);
+    const uint self = *zeus::LoopbackOwner::currentUid();
+    uint owner = self + 1;
+    connection.setListenerLookup([&owner](quint16) { return QList<uint>{owner}; });
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Reconnecting);
+    QTest::qWait(300);
+    QVERIFY(server.m_requests.isEmpty());  // nothing was sent there, the token least of all
+    QVERIFY2(connection.lastError().contains(QLatin1String("held by another user")),
+             qPrintable(connection.lastError()));
+    // Once the port is this user's, the next attempt connects.
+    owner = self;
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), State::Connected, 5000);
+    QCOMPARE(server.m_requests.size(), 1);
+}
+
+// The same with a real second uid (nobody) listening: needs root to switch users; CI runs as root.
+void TestBackendConnection::loopbackPortOfAnotherRealUser() {
+    if (*zeus::LoopbackOwner::currentUid() != 0) {
+        if (qEnvironmentVariable("CI") == QLatin1String("true")) {
+            QFAIL("CI runs as root; this test needs root to listen as another user");
+        }
+        QSKIP("needs root to listen as another user (setpriv)");
+    }
+    const QString setpriv = QStandardPaths::findExecutable(QStringLiteral("setpriv"));
+    const QString busybox = QStandardPaths::findExecutable(QStringLiteral("busybox"));
+    QVERIFY2(!setpriv.isEmpty() && !busybox.isEmpty(), "setpriv (util-linux) and busybox (busybox-static) are needed");
+    quint16 port = 0;
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        port = probe.serverPort();
+    }
+    // The squatter: listens as uid 65534 and prints whatever a client sends it.
+    QProcess squatter;
+    squatter.start(setpriv,
+                   {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups"),
+                    busybox, QStringLiteral("nc"), QStringLiteral("-l"), QStringLiteral("-p"), QString::number(port)});
+    QVERIFY(squatter.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(!zeus::LoopbackOwner::hostListenerUids(port).isEmpty(), 10000);
+    QCOMPARE(zeus::LoopbackOwner::hostListenerUids(port), QList<uint>{65534});
+
+    BackendConnection connection;
+    connection.setSettings(fastSettings());
+    connection.setUrl(urlFor(port));
+    connection.setToken(kToken);
+    connection.start();
+    QTRY_COMPARE(connection.state(), State::Reconnecting);
+    QTest::qWait(500);
+    const QString error = connection.lastError();
+    connection.stop();
+    const QByteArray received = squatter.readAllStandardOutput();
+    squatter.kill();
+    squatter.waitForFinished(5000);
+    QVERIFY2(!received.contains(kToken.toUtf8()) && received.isEmpty(), received.constData());
+    QVERIFY2(error.contains(QLatin1String("uid 65534")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestBackendConnection)
