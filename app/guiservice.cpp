@@ -188,14 +188,17 @@ void GuiService::connectCalls() {
             if (result.errorCode == ProtocolErrorCode::WorkspaceInvalid) {
                 // Perhaps the chosen folder itself is gone: the panel, the tray and the banner say so.
                 m_dashboard->workspacePanel()->recheck();
-                m_tray->notify(tr("Folder no longer exists"), result.errorMessage, true);
+                notifyLimited(QStringLiteral("gone ") + result.errorMessage, tr("Folder no longer exists"),
+                              result.errorMessage, true);
             }
             if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
                 // The backend asked for a folder the user has not approved: say where to approve one.
-                m_tray->notify(tr("Folder not approved"),
-                               tr("%1\nApprove the folder in the dashboard if the agent should work there.")
-                                   .arg(result.errorMessage),
-                               true);
+                // Once a minute per message (it names the folder): a backend retrying in a loop must not flood
+                // the desktop.
+                notifyLimited(QStringLiteral("unapproved ") + result.errorMessage, tr("Folder not approved"),
+                              tr("%1\nApprove the folder in the dashboard if the agent should work there.")
+                                  .arg(result.errorMessage),
+                              true);
             }
         }
         updateStatus();
@@ -264,8 +267,9 @@ void GuiService::connectApproval() {
     applyApprovalOptions(m_options, *m_settings, m_dispatcher);
     m_approvalDialog = std::make_unique<ApprovalDialog>(&m_approvals);
     connect(&m_approvals, &ApprovalQueue::questionAdded, this, [this](const ApprovalQuestion& question) {
-        m_tray->notify(tr("Command waiting for approval"),
-                       tr("%1\nin %2").arg(question.command.simplified().left(200), question.folder));
+        // The dialog queues every question; the notification is said once a minute per folder.
+        notifyLimited(QStringLiteral("approval ") + question.folder, tr("Command waiting for approval"),
+                      tr("%1\nin %2").arg(question.command.simplified().left(200), question.folder), false);
     });
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
     connect(&m_dispatcher, &ToolDispatcher::approvalDecided, this, [sessions](const ApprovalRecord& record) {
@@ -304,6 +308,12 @@ void GuiService::onDetection(const DetectionResult& detection) {
     updateStatus();
 }
 
+void GuiService::notifyLimited(const QString& key, const QString& title, const QString& message, bool warning) {
+    if (m_notifyLimiter.allow(key)) {
+        m_tray->notify(title, message, warning);
+    }
+}
+
 // A new manager and monitor (first runtime, other runtime or new settings): show what they do.
 void GuiService::onEgressDecided(const EgressEvent& event) {
     m_dashboard->networkPanel()->addEvent(event);
@@ -313,15 +323,9 @@ void GuiService::onEgressDecided(const EgressEvent& event) {
     // One notification per host and session a minute: a retry loop must not flood the desktop.
     const QString key =
         event.sessionId + QLatin1Char(' ') + event.host + QLatin1Char(':') + QString::number(event.port);
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    const QDateTime last = m_deniedNotified.value(key);
-    if (last.isValid() && last.secsTo(now) < 60) {
+    if (!m_notifyLimiter.allow(QStringLiteral("denied ") + key)) {
         return;
     }
-    if (m_deniedNotified.size() > 256) {
-        m_deniedNotified.clear();
-    }
-    m_deniedNotified.insert(key, now);
     m_lastDenied = event;
     m_lastDeniedShown.start();
     m_tray->notify(tr("Blocked: %1:%2").arg(event.host).arg(event.port),
@@ -376,7 +380,8 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
         console->callFinished(result);
         if (result.status == ExecStatus::Error
             && (result.errorCode == ExecError::ImageMissing || result.errorCode == ExecError::ContainerFailed)) {
-            m_tray->notify(tr("Command failed"), result.errorMessage, true);
+            notifyLimited(QStringLiteral("failed ") + result.errorMessage, tr("Command failed"), result.errorMessage,
+                          true);
         }
         updateStatus();
     });

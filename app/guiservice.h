@@ -15,6 +15,7 @@
 #include "secrets/secretbroker.h"
 #include "secrets/secretstore.h"
 #include "settings/keychaintokenstore.h"
+#include "support/ratelimiter.h"
 #include "tray/traystatus.h"
 
 #include <QDateTime>
@@ -118,8 +119,10 @@ private:
     bool m_userDisconnected = false;
     bool m_shuttingDown = false;
     bool m_warnedNoRuntime = false;
-    // Network denials: when each was last notified (a retry loop notifies once a minute), and the last one shown.
-    QHash<QString, QDateTime> m_deniedNotified;
+    // Refusals, denials and questions are notified once a minute per key (a retry loop must not flood the desktop).
+    void notifyLimited(const QString& key, const QString& title, const QString& message, bool warning);
+    RateLimiter m_notifyLimiter;
+    // The last network denial shown (a click on it opens the policy log there).
     EgressEvent m_lastDenied;
     QElapsedTimer m_lastDeniedShown;
     QStringList m_recentErrors;

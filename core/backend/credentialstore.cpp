@@ -1,5 +1,6 @@
 #include "backend/credentialstore.h"
 
+#include "support/keychainerror.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
@@ -24,25 +25,6 @@ const char* operationName(CredentialStore::Operation operation) {
             return "delete";
     }
     return "?";
-}
-
-// QtKeychain reports a missing or broken session bus as OtherError with the D-Bus text, not NoBackendAvailable.
-bool mentionsMissingService(const QString& text) {
-    static const char* const markers[] = {"d-bus",
-                                          "dbus",
-                                          "autolaunch",
-                                          "secret service",
-                                          "org.freedesktop.secrets",
-                                          "no such interface",
-                                          "not provided by any .service",
-                                          "kwallet"};
-    const QString lower = text.toLower();
-    for (const char* marker : markers) {
-        if (lower.contains(QLatin1String(marker))) {
-            return true;
-        }
-    }
-    return false;
 }
 
 }  // namespace
@@ -137,36 +119,23 @@ void CredentialStore::finish(Operation operation, const QString& backendUrl, con
 
 CredentialStore::Result CredentialStore::classify(Operation operation, QKeychain::Error error,
                                                   const QString& errorString) {
-    switch (error) {
-        case QKeychain::NoError:
+    switch (classifyKeychainError(error, errorString)) {
+        case KeychainFailure::None:
             return Result{Status::Ok, {}, {}, false};
-        case QKeychain::EntryNotFound:
+        case KeychainFailure::NotFound:
             // Deleting what is not there leaves the user signed out, which is what they asked for.
             if (operation == Operation::Delete) {
                 return Result{Status::Ok, {}, {}, false};
             }
             return Result{Status::SignedOut, {}, tr("Not signed in: no token is stored for this backend."), false};
-        case QKeychain::AccessDenied:
-        case QKeychain::AccessDeniedByUser:
+        case KeychainFailure::LockedOrDenied:
             return Result{Status::AccessDenied,
                           {},
                           tr("The keychain is locked or access to it was denied. Unlock it and try again."),
                           false};
-        case QKeychain::NoBackendAvailable:
-        case QKeychain::NotImplemented:
-            break;
-        case QKeychain::CouldNotDeleteEntry:
-        case QKeychain::OtherError:
-            if (!mentionsMissingService(errorString)) {
-                if (errorString.contains(QLatin1String("locked"), Qt::CaseInsensitive)
-                    || errorString.contains(QLatin1String("denied"), Qt::CaseInsensitive)) {
-                    return Result{Status::AccessDenied,
-                                  {},
-                                  tr("The keychain is locked or access to it was denied. Unlock it and try again."),
-                                  false};
-                }
-                return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString), false};
-            }
+        case KeychainFailure::Other:
+            return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString), false};
+        case KeychainFailure::NoService:
             break;
     }
     return Result{

@@ -1,6 +1,7 @@
 #include "secrets/secretstore.h"
 
 #include "secrets/redactor.h"
+#include "support/keychainerror.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
@@ -19,24 +20,6 @@ namespace {
 
 QString keyFor(const QString& name) {
     return QStringLiteral("secret:") + name;
-}
-
-bool mentionsMissingService(const QString& text) {
-    static const char* const markers[] = {"d-bus",
-                                          "dbus",
-                                          "autolaunch",
-                                          "secret service",
-                                          "org.freedesktop.secrets",
-                                          "no such interface",
-                                          "not provided by any .service",
-                                          "kwallet"};
-    const QString lower = text.toLower();
-    for (const char* marker : markers) {
-        if (lower.contains(QLatin1String(marker))) {
-            return true;
-        }
-    }
-    return false;
 }
 
 }  // namespace
@@ -166,33 +149,21 @@ void SecretStore::run(QKeychain::Job* job, Operation operation, const QString& n
 }
 
 SecretStore::Result SecretStore::classify(Operation operation, int keychainError, const QString& errorString) {
-    switch (QKeychain::Error(keychainError)) {
-        case QKeychain::NoError:
+    switch (classifyKeychainError(QKeychain::Error(keychainError), errorString)) {
+        case KeychainFailure::None:
             return Result{Status::Ok, {}, {}};
-        case QKeychain::EntryNotFound:
+        case KeychainFailure::NotFound:
             if (operation == Operation::Delete) {
                 return Result{Status::Ok, {}, {}};  // gone, as asked
             }
             return Result{Status::Missing, {}, tr("No value is stored in the keychain for this secret.")};
-        case QKeychain::AccessDenied:
-        case QKeychain::AccessDeniedByUser:
+        case KeychainFailure::LockedOrDenied:
             return Result{Status::AccessDenied,
                           {},
                           tr("The keychain is locked or access to it was denied. Unlock it and try again.")};
-        case QKeychain::NoBackendAvailable:
-        case QKeychain::NotImplemented:
-            break;
-        case QKeychain::CouldNotDeleteEntry:
-        case QKeychain::OtherError:
-            if (!mentionsMissingService(errorString)) {
-                if (errorString.contains(QLatin1String("locked"), Qt::CaseInsensitive)
-                    || errorString.contains(QLatin1String("denied"), Qt::CaseInsensitive)) {
-                    return Result{Status::AccessDenied,
-                                  {},
-                                  tr("The keychain is locked or access to it was denied. Unlock it and try again.")};
-                }
-                return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString)};
-            }
+        case KeychainFailure::Other:
+            return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString)};
+        case KeychainFailure::NoService:
             break;
     }
     return Result{Status::NoKeyring,
