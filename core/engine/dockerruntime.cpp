@@ -5,6 +5,28 @@
 
 namespace zeus {
 
+namespace {
+
+// The labels the app reads, each on its own: `docker ps` joins all labels into one "k=v,k=v" string that a value
+// with a comma and an '=' (a session id like "s,zeus.desktop.owner=x", a workspace path) makes ambiguous, and
+// the orphan sweep would then misread whose container it is.
+QStringList listedLabels() {
+    return {labels::app(), labels::owner(), labels::session(), labels::workspace()};
+}
+
+QString listFormat() {
+    // One JSON object per line; every value goes through the template's own json function, so any byte a label
+    // holds comes out escaped. `.Label "k"` is empty for a missing label, so presence is recorded separately.
+    QString format = QStringLiteral("{\"ID\":{{json .ID}},\"Names\":{{json .Names}},\"State\":{{json .State}}");
+    const QStringList keys = listedLabels();
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        format += QStringLiteral(",\"label%1\":{{json (.Label \"%2\")}}").arg(i).arg(keys.at(i));
+    }
+    return format + QLatin1Char('}');
+}
+
+}  // namespace
+
 QStringList DockerRuntime::listArguments(const QString& ownerId) const {
     return {QStringLiteral("ps"),
             QStringLiteral("-a"),
@@ -12,12 +34,13 @@ QStringList DockerRuntime::listArguments(const QString& ownerId) const {
             QStringLiteral("--filter"),
             QStringLiteral("label=") + labels::owner() + QLatin1Char('=') + ownerId,
             QStringLiteral("--format"),
-            QStringLiteral("{{json .}}")};
+            listFormat()};
 }
 
 QList<ContainerInfo> DockerRuntime::parseList(const QByteArray& output) const {
     QList<ContainerInfo> containers;
     const QList<QByteArray> lines = output.split('\n');
+    const QStringList keys = listedLabels();
     for (const QByteArray& line : lines) {
         const QJsonObject object = QJsonDocument::fromJson(line.trimmed()).object();
         if (object.isEmpty()) {
@@ -31,17 +54,10 @@ QList<ContainerInfo> DockerRuntime::parseList(const QByteArray& output) const {
         info.name = object.value(QLatin1String("Names")).toString().section(QLatin1Char(','), 0, 0);
         info.state = object.value(QLatin1String("State")).toString();
         info.running = info.state == QLatin1String("running");
-        // Labels: "k=v,k=v". A value holding a comma (a workspace path) is split wrongly
-        // here, so values are re-joined until the next "zeus."-style key.
-        const QStringList parts = object.value(QLatin1String("Labels")).toString().split(QLatin1Char(','));
-        QString key;
-        for (const QString& part : parts) {
-            const qsizetype eq = part.indexOf(QLatin1Char('='));
-            if (eq > 0 && !part.left(eq).contains(QLatin1Char('/')) && !part.left(eq).contains(QLatin1Char(' '))) {
-                key = part.left(eq);
-                info.labels.insert(key, part.mid(eq + 1));
-            } else if (!key.isEmpty()) {
-                info.labels[key] += QLatin1Char(',') + part;
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            const QString value = object.value(QStringLiteral("label%1").arg(i)).toString();
+            if (!value.isEmpty()) {
+                info.labels.insert(keys.at(i), value);
             }
         }
         containers.append(info);

@@ -296,11 +296,19 @@ void TestSession::orphanSweep() {
                      QStringLiteral("sleep"), QStringLiteral("infinity")});
         QCOMPARE(out.exitCode, 0);
     }
-    QCOMPARE(containersOf(engine, m_owner).size(), 2);
+    // A session id that looks like another label in Docker's joined "k=v,k=v" list: read as a whole string it
+    // would make this orphan someone else's, and the sweep would leave it running.
+    const ProcessOutput tricky = runProgram(
+        engine, {QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--network"), QStringLiteral("none"),
+                 QStringLiteral("--label"), QStringLiteral("zeus.desktop.owner=") + m_owner, QStringLiteral("--label"),
+                 QStringLiteral("zeus.desktop.session=s,zeus.desktop.owner=x"), testImage(), QStringLiteral("sleep"),
+                 QStringLiteral("infinity")});
+    QCOMPARE(tricky.exitCode, 0);
+    QCOMPARE(containersOf(engine, m_owner).size(), 3);
     QSignalSpy swept(manager.get(), &SessionManager::orphanSweepFinished);
     manager->sweepOrphans();
     QVERIFY(swept.wait(60000));
-    QCOMPARE(swept.first().first().toInt(), 2);
+    QCOMPARE(swept.first().first().toInt(), 3);
     QVERIFY(containersOf(engine, m_owner).isEmpty());
     QCOMPARE(containersOf(engine, other).size(), 1);
     removeContainersOf(engine, other);

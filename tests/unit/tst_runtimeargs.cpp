@@ -275,27 +275,36 @@ void TestRuntimeArgs::execRemoveInspect() {
     QCOMPARE(DockerRuntime().inspectArguments(QStringLiteral("c1")).last(), QStringLiteral("c1"));
     QCOMPARE(AppleRuntime().removeArguments(QStringList{QStringLiteral("a")}),
              (QStringList{QStringLiteral("delete"), QStringLiteral("--force"), QStringLiteral("a")}));
-    QCOMPARE(DockerRuntime().listArguments(QStringLiteral("o1")),
-             (QStringList{QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--no-trunc"),
-                          QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.owner=o1"),
-                          QStringLiteral("--format"), QStringLiteral("{{json .}}")}));
+    const QStringList list = DockerRuntime().listArguments(QStringLiteral("o1"));
+    QCOMPARE(list.mid(0, 6), (QStringList{QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("--no-trunc"),
+                                          QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.owner=o1"),
+                                          QStringLiteral("--format")}));
+    // Each label read on its own, never the joined "k=v,k=v" string.
+    QVERIFY(list.last().contains(QStringLiteral("{{json (.Label \"zeus.desktop.session\")}}")));
+    QVERIFY(list.last().contains(QStringLiteral("{{json (.Label \"zeus.desktop.owner\")}}")));
+    QVERIFY(!list.last().contains(QStringLiteral(".Labels")));
     QCOMPARE(PodmanRuntime().listArguments(QStringLiteral("o1")).last(), QStringLiteral("json"));
 }
 
 void TestRuntimeArgs::dockerList() {
+    // What the per-label format prints: values escaped by the template's json, commas and '=' kept as they are.
     const QByteArray out =
-        "{\"Command\":\"\\\"sleep infinity\\\"\",\"ID\":\"abc123\",\"Labels\":\"zeus.desktop=1,zeus.desktop.owner=o1,"
-        "zeus.desktop.workspace=/p/a,b:c,zeus.desktop.session=s1\",\"Names\":\"zeus-1\",\"State\":\"running\"}\n"
+        "{\"ID\":\"abc123\",\"Names\":\"zeus-1\",\"State\":\"running\",\"label0\":\"1\",\"label1\":\"o1\","
+        "\"label2\":\"s,zeus.desktop.owner=x\",\"label3\":\"/p/a,b:c,zeus.desktop.session=y\"}\n"
         "WARNING: something\n"
-        "{\"ID\":\"def456\",\"Labels\":\"zeus.desktop.owner=o1\",\"Names\":\"zeus-2\",\"State\":\"exited\"}\n";
+        "{\"ID\":\"def456\",\"Names\":\"zeus-2\",\"State\":\"exited\",\"label0\":\"\",\"label1\":\"o1\","
+        "\"label2\":\"\",\"label3\":\"\"}\n";
     const QList<ContainerInfo> list = DockerRuntime().parseList(out);
     QCOMPARE(list.size(), 2);
     QCOMPARE(list.at(0).id, QStringLiteral("abc123"));
     QCOMPARE(list.at(0).name, QStringLiteral("zeus-1"));
     QVERIFY(list.at(0).running);
-    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.session")), QStringLiteral("s1"));
-    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.workspace")), QStringLiteral("/p/a,b:c"));
+    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.owner")), QStringLiteral("o1"));
+    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.session")), QStringLiteral("s,zeus.desktop.owner=x"));
+    QCOMPARE(list.at(0).labels.value(QStringLiteral("zeus.desktop.workspace")),
+             QStringLiteral("/p/a,b:c,zeus.desktop.session=y"));
     QVERIFY(!list.at(1).running);
+    QVERIFY(!list.at(1).labels.contains(QStringLiteral("zeus.desktop.session")));
     QVERIFY(DockerRuntime().parseList("").isEmpty());
     QVERIFY(DockerRuntime().parseList("garbage").isEmpty());
 }
