@@ -34,12 +34,31 @@ QString SingleInstance::defaultKey() {
     return QStringLiteral("zeus-desktop-") + hash;
 }
 
-QString SingleInstance::lockFilePath() const {
+namespace {
+
+// The user's private runtime folder ($XDG_RUNTIME_DIR, 0700 on Linux; Qt makes a private one when it is unset),
+// never the shared temporary folder, where another user could create the name first.
+QString runtimeFolder() {
     QString dir = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
     if (dir.isEmpty()) {
         dir = QDir::tempPath();
     }
-    return dir + QLatin1Char('/') + m_key + QStringLiteral(".lock");
+    return dir;
+}
+
+}  // namespace
+
+QString SingleInstance::lockFilePath() const {
+    return runtimeFolder() + QLatin1Char('/') + m_key + QStringLiteral(".lock");
+}
+
+QString SingleInstance::serverName() const {
+#ifdef Q_OS_WIN
+    return m_key;  // a named pipe, per session
+#else
+    // A full path: a bare name would be a socket in /tmp.
+    return runtimeFolder() + QLatin1Char('/') + m_key + QStringLiteral(".socket");
+#endif
 }
 
 bool SingleInstance::claim() {
@@ -52,9 +71,9 @@ bool SingleInstance::claim() {
     m_server = new QLocalServer(this);
     m_server->setSocketOptions(QLocalServer::UserAccessOption);
     // We hold the lock, so a socket left behind is stale.
-    QLocalServer::removeServer(m_key);
-    if (!m_server->listen(m_key)) {
-        qCWarning(lcApp) << "single instance: cannot listen on" << m_key << m_server->errorString();
+    QLocalServer::removeServer(serverName());
+    if (!m_server->listen(serverName())) {
+        qCWarning(lcApp) << "single instance: cannot listen on" << serverName() << m_server->errorString();
     }
     connect(m_server, &QLocalServer::newConnection, this, [this] {
         while (QLocalSocket* socket = m_server->nextPendingConnection()) {
@@ -89,7 +108,7 @@ void SingleInstance::activateRunningInstance(const std::function<void(bool)>& do
     connect(socket, &QLocalSocket::bytesWritten, socket, [finish] { finish(true); });
     connect(socket, &QLocalSocket::errorOccurred, socket, [finish] { finish(false); });
     timer->start(timeoutMs);
-    socket->connectToServer(m_key);
+    socket->connectToServer(serverName());
 }
 
 }  // namespace zeus

@@ -31,7 +31,8 @@ public:
     void activateRunningInstance(const std::function<void(bool)>& done, int timeoutMs = 3000);
 
     QString lockFilePath() const;
-    QString serverName() const { return m_key; }
+    // Where the instance listens: a socket in the user's runtime folder (a named pipe on Windows).
+    QString serverName() const;
 
 Q_SIGNALS:
     // Another launch asked this instance to show itself.

@@ -2,10 +2,13 @@
 // first hears it; a lock left by a dead process is taken over.
 #include "singleinstance.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLockFile>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QUuid>
 #include <QtTest>
 
@@ -18,6 +21,7 @@ private Q_SLOTS:
     void noFirstInstanceMeansNoAnswer();
     void staleLockIsTakenOver();
     void keyIsPerUser();
+    void socketIsInTheRuntimeFolder();
 };
 
 namespace {
@@ -81,6 +85,23 @@ void TestSingleInstance::keyIsPerUser() {
     const QString key = SingleInstance::defaultKey();
     QVERIFY(key.startsWith(QStringLiteral("zeus-desktop-")));
     QCOMPARE(key, SingleInstance::defaultKey());
+}
+
+void TestSingleInstance::socketIsInTheRuntimeFolder() {
+    // Another local user must not be able to take the name first: the socket lives in this user's runtime folder
+    // ($XDG_RUNTIME_DIR), not in the shared /tmp, and only its owner can use it.
+    const QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    QVERIFY(!runtime.isEmpty());
+    SingleInstance instance(uniqueKey());
+    QVERIFY(instance.claim());
+    QVERIFY2(instance.serverName().startsWith(runtime + QLatin1Char('/')), qPrintable(instance.serverName()));
+    const QFileInfo socket(instance.serverName());
+    QVERIFY2(socket.exists(), qPrintable(instance.serverName()));
+    QVERIFY(!QFileInfo::exists(QDir::tempPath() + QLatin1Char('/') + QFileInfo(instance.serverName()).fileName()));
+    QCOMPARE(
+        socket.permissions()
+            & (QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ReadGroup | QFileDevice::WriteGroup),
+        QFileDevice::Permissions());
 }
 
 QTEST_GUILESS_MAIN(TestSingleInstance)
