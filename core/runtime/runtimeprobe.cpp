@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 
+#include <utility>
+
 namespace zeus {
 
 namespace {
@@ -100,6 +102,21 @@ QString RuntimeProbe::stateLabel(State state) {
 QList<RuntimeProbe::State> RuntimeProbe::allStates() {
     return {State::Ready,    State::NotInstalled, State::NotRunning, State::PermissionDenied,
             State::TimedOut, State::Unsupported,  State::Unparseable};
+}
+
+QStringList RuntimeProbe::unenforcedLimits() const {
+    QStringList dropped;
+    const std::pair<const std::optional<bool>*, QLatin1String> flags[] = {
+        {&limits.memory, QLatin1String("--memory")},
+        {&limits.pids, QLatin1String("--pids-limit")},
+        {&limits.cpus, QLatin1String("--cpus")},
+    };
+    for (const auto& [known, flag] : flags) {
+        if (known->has_value() && !known->value()) {
+            dropped << flag;
+        }
+    }
+    return dropped;
 }
 
 }  // namespace zeus

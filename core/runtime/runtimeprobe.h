@@ -8,6 +8,7 @@
 #include <QMetaType>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -73,6 +74,9 @@ public:
     QList<ProbeStep> steps;  // every command run for this probe, in order
 
     bool isUsable() const { return state == State::Ready; }
+    // The limit flags the engine says it would accept and drop (rootless Podman on cgroup v1, a kernel without
+    // the memory controller): "--memory", "--pids-limit", "--cpus". Empty when all are enforced or unknown.
+    QStringList unenforcedLimits() const;
 
     // Stable lowercase identifiers for JSON and logs: "ready", "not_installed", "not_running",
     // "permission_denied", "timed_out", "unsupported", "unparseable".

@@ -58,6 +58,8 @@ private Q_SLOTS:
     void nothingUsableShowsGuidance();
     void preferenceFailureNamesThePreferredRuntime();
     void recheckAsksTheDetector();
+    void limitsWarning_data();
+    void limitsWarning();
     void screenshot();
 };
 
@@ -105,6 +107,47 @@ void TestRuntimePanel::preferenceFailureNamesThePreferredRuntime() {
     const QString headline = panel.findChild<QLabel*>(QStringLiteral("runtimeHeadline"))->text();
     QVERIFY2(headline.contains(QStringLiteral("Podman")), qPrintable(headline));
     QVERIFY(!panel.findChild<QWidget*>(QStringLiteral("guidance"))->isHidden());
+}
+
+void TestRuntimePanel::limitsWarning_data() {
+    // The engine's own word on --memory, --pids-limit, --cpus (nullopt: it does not say).
+    QTest::addColumn<RuntimeKind>("kind");
+    QTest::addColumn<bool>("rootless");
+    QTest::addColumn<std::optional<bool>>("memory");
+    QTest::addColumn<std::optional<bool>>("pids");
+    QTest::addColumn<QString>("expected");  // a part of the warning; empty: no warning
+    QTest::newRow("all enforced") << RuntimeKind::Docker << false << std::optional<bool>(true)
+                                  << std::optional<bool>(true) << QString();
+    QTest::newRow("engine does not say") << RuntimeKind::Docker << false << std::optional<bool>()
+                                         << std::optional<bool>() << QString();
+    QTest::newRow("docker without memory cgroup")
+        << RuntimeKind::Docker << false << std::optional<bool>(false) << std::optional<bool>(true)
+        << QStringLiteral("Docker will not enforce --memory:");
+    QTest::newRow("rootless podman on cgroup v1")
+        << RuntimeKind::Podman << true << std::optional<bool>(false) << std::optional<bool>(false)
+        << QStringLiteral("Podman will not enforce --memory, --pids-limit (rootless Podman without cgroup v2");
+}
+
+void TestRuntimePanel::limitsWarning() {
+    QFETCH(RuntimeKind, kind);
+    QFETCH(bool, rootless);
+    QFETCH(std::optional<bool>, memory);
+    QFETCH(std::optional<bool>, pids);
+    QFETCH(QString, expected);
+    RuntimeProbe ready = probe(kind, RuntimeProbe::State::Ready, QStringLiteral("4.3.1"));
+    ready.rootless = rootless;
+    ready.limits.memory = memory;
+    ready.limits.pids = pids;
+    const DetectionResult result = DetectionResult::choose({ready}, RuntimePreference::Auto);
+    RuntimePanel panel(nullptr);
+    panel.showResult(result);
+    auto* warning = panel.findChild<QLabel*>(QStringLiteral("limitsWarning"));
+    QVERIFY(warning);
+    QCOMPARE(!warning->isHidden(), !expected.isEmpty());
+    QVERIFY2(warning->text().contains(expected), qPrintable(warning->text()));
+    // Fixed by the next detection: the warning goes.
+    panel.showResult(dockerReady());
+    QVERIFY(warning->isHidden());
 }
 
 void TestRuntimePanel::recheckAsksTheDetector() {

@@ -49,6 +49,14 @@ RuntimePanel::RuntimePanel(RuntimeDetector* detector, QWidget* parent)
     top->addWidget(m_headline, 1);
     top->addWidget(m_recheck, 0, Qt::AlignTop);
 
+    // Said here as well as in Diagnostics: an engine that drops --memory/--pids-limit/--cpus leaves the machine
+    // unprotected from a runaway command (rootless Podman on cgroup v1 does, silently).
+    m_limitsWarning = new QLabel(this);
+    m_limitsWarning->setObjectName(QStringLiteral("limitsWarning"));
+    m_limitsWarning->setWordWrap(true);
+    m_limitsWarning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_limitsWarning->setVisible(false);
+
     m_probes = new QTreeWidget(this);
     m_probes->setObjectName(QStringLiteral("probes"));
     m_probes->setAccessibleName(tr("Runtime probes"));
@@ -86,6 +94,7 @@ RuntimePanel::RuntimePanel(RuntimeDetector* detector, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_limitsWarning);
     layout->addWidget(m_guidanceBox);
     layout->addWidget(m_probes);
 
@@ -142,6 +151,24 @@ void RuntimePanel::showResult(const DetectionResult& result) {
         style()
             ->standardIcon(result.isUsable() ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxWarning)
             .pixmap(24, 24));
+
+    const RuntimeProbe* chosen = result.chosenProbe();
+    const QStringList dropped = chosen ? chosen->unenforcedLimits() : QStringList();
+    if (dropped.isEmpty()) {
+        m_limitsWarning->clear();
+    } else {
+        const QString engine = runtimeDisplayName(chosen->kind);
+        m_limitsWarning->setText(
+            chosen->kind == RuntimeKind::Podman && chosen->rootless.value_or(false)
+                ? tr("Warning: %1 will not enforce %2 (rootless Podman without cgroup v2 delegation): a runaway "
+                     "command can use up this machine's memory or processes. Use cgroup v2 with the controllers "
+                     "delegated to your user, or run Podman rootful.")
+                      .arg(engine, dropped.join(QStringLiteral(", ")))
+                : tr("Warning: %1 will not enforce %2: a runaway command can use up this machine's memory or "
+                     "processes. Enable the memory, pids and cpu cgroup controllers, then restart the engine.")
+                      .arg(engine, dropped.join(QStringLiteral(", "))));
+    }
+    m_limitsWarning->setVisible(!dropped.isEmpty());
 
     m_probes->clear();
     for (const RuntimeProbe& probe : result.probes) {

@@ -47,6 +47,7 @@ private:
     bool m_haveResult = false;
 
     QLabel* m_headline = nullptr;
+    QLabel* m_limitsWarning = nullptr;
     QLabel* m_icon = nullptr;
     QTreeWidget* m_probes = nullptr;
     QWidget* m_guidanceBox = nullptr;
