@@ -17,10 +17,32 @@ while [ $# -gt 0 ]; do
 done
 say() { printf 'zeus: %s\n' "$*" >&2; }
 
+# Everything this script starts stops with it: on Ctrl-D, Ctrl-C, a closed terminal (SIGHUP), a kill or an error.
+dockerd_pid=""; app_pid=""; backend_pid=""; token_file=""
+cleanup() {
+    for pid in $backend_pid $app_pid; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in $backend_pid $app_pid; do wait "$pid" 2>/dev/null || true; done
+    [ -z "$token_file" ] || rm -f "$token_file"
+    if [ -n "$dockerd_pid" ]; then
+        kill -TERM "$dockerd_pid" 2>/dev/null || true
+        wait "$dockerd_pid" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 129' HUP
+trap 'exit 143' TERM
+
 cmake/install-deps.sh --run
-cmake --preset dev >/dev/null
-cmake --build --preset dev -j"$(nproc 2>/dev/null || echo 2)" --target zeus-desktop zeus-testbackend
-app="$source_dir/build/dev/app/zeus-desktop"
+# ZEUS_PREBUILT=DIR uses the binaries of an existing build folder and builds nothing (the project's own test of
+# this script does that, so it does not compile the project a second time).
+build_dir="${ZEUS_PREBUILT:-$source_dir/build/dev}"
+if [ -z "${ZEUS_PREBUILT:-}" ]; then
+    cmake --preset dev >/dev/null
+    cmake --build --preset dev -j"$(nproc 2>/dev/null || echo 2)" --target zeus-desktop zeus-testbackend
+fi
+app="$build_dir/app/zeus-desktop"
+image="${ZEUS_IMAGE:-}"
 state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/zeus-desktop"
 mkdir -p "$state_dir" "$workspace"
 
@@ -38,7 +60,6 @@ elif [ "$(id -u)" = 0 ] && command -v dockerd >/dev/null && [ ! -d /run/systemd/
         --data-root "$d/data" --exec-root "$d/exec" --pidfile "$d/pid" \
         -H "unix://$d/docker.sock" >"$d/log" 2>&1 &
     dockerd_pid=$!
-    trap 'kill $dockerd_pid 2>/dev/null; wait $dockerd_pid 2>/dev/null' EXIT
     export DOCKER_HOST="unix://$d/docker.sock"
     for _ in $(seq 1 120); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
     docker info >/dev/null 2>&1 || { say "the private dockerd did not start; see $d/log"; exit 1; }
@@ -55,11 +76,15 @@ fi
 say "container engine: $engine"
 
 if [ -x docker/ensure-image.sh ]; then
-    docker/ensure-image.sh "$engine"
+    docker/ensure-image.sh "$engine" ${image:+"$image"}
+fi
+image_args=()
+if [ -n "$image" ]; then
+    image_args=(--image "$image")
 fi
 
 say "workspace: $workspace (only this folder is visible to commands, at /workspace)"
-backend_bin="$source_dir/build/dev/app/testbackend/zeus-testbackend"
+backend_bin="$build_dir/app/testbackend/zeus-testbackend"
 port=${ZEUS_TESTBACKEND_PORT:-8765}
 backend_url="ws://127.0.0.1:$port"
 
@@ -76,16 +101,36 @@ start_app() {
     ZEUS_DESKTOP_TOKEN=$(cat "$token_file")
     export ZEUS_DESKTOP_TOKEN
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-        exec "$app" --backend "$backend_url" --workspace "$workspace" "${profile_args[@]}" "${extra[@]}"
+        exec "$app" --backend "$backend_url" --workspace "$workspace" "${image_args[@]}" "${profile_args[@]}" \
+            "${extra[@]}" 2>>"$app_log"
     fi
     exec "$app" --headless --backend "$backend_url" --workspace "$workspace" --runtime "$engine" \
-        "${profile_args[@]}" "${extra[@]}" 2>>"$state_dir/headless.log"
+        "${image_args[@]}" "${profile_args[@]}" "${extra[@]}" 2>>"$app_log"
 }
-start_app &
+app_log="$state_dir/app.log"
+: >"$app_log"
+start_app </dev/null &
 app_pid=$!
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-    say "no display: the app runs headless; its log is $state_dir/headless.log"
+    say "no display: the app runs headless; its log is $app_log"
 fi
-trap 'kill -TERM $app_pid 2>/dev/null; wait $app_pid 2>/dev/null; rm -f "$token_file"; if [ -n "${dockerd_pid:-}" ]; then kill $dockerd_pid 2>/dev/null; wait $dockerd_pid 2>/dev/null; fi' EXIT
 say "type a command to run it in the sandbox (e.g. 'ls /workspace'), Ctrl-D to quit"
-"$backend_bin" --port "$port" --workspace "$workspace" --token-file "$token_file"
+# The console reads this terminal (a job started with & would otherwise read /dev/null).
+exec 3<&0
+"$backend_bin" --port "$port" --workspace "$workspace" --token-file "$token_file" <&3 &
+backend_pid=$!
+exec 3<&-
+
+# Whichever stops first decides: the console at Ctrl-D is the normal end; the app stopping first is an error
+# said here, with the end of its log, never a console that silently sends lines to nobody.
+finished=""
+status=0
+wait -n -p finished "$backend_pid" "$app_pid" 2>/dev/null || status=$?
+if [ "$finished" = "$app_pid" ]; then
+    app_pid=""
+    say "Zeus Desktop stopped (exit status $status); nothing you type can run. The end of its log ($app_log):"
+    tail -n 15 "$app_log" | sed 's/^/    /' >&2
+    exit 1
+fi
+backend_pid=""
+exit "$status"

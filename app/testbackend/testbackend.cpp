@@ -64,6 +64,11 @@ QString TestBackend::help() {
 
 void TestBackend::addLine(const QString& line) {
     m_lines.append(line);
+    const QString trimmed = line.trimmed();
+    if ((!m_app || !m_helloSeen) && !trimmed.isEmpty() && !trimmed.startsWith(QLatin1Char('#'))) {
+        // Said, so a typed line never seems to vanish: it waits for the app and is sent when it says hello.
+        m_out << "queued (no app connected yet): " << printable(line) << Qt::endl;
+    }
     processLines();
 }
 

@@ -267,6 +267,11 @@ WorkspaceGuard::Result WorkspaceGuard::checkResolved(const QString& canonicalPat
             }
             continue;
         }
+        // The home folder may live in a system tree (root's is /root, a service user's under /var/lib): a folder
+        // inside it is the user's own, like anywhere else. The home folder itself was refused above.
+        if (!home.isEmpty() && isSameOrInside(home, tree, cs) && isSameOrInside(canonical, home, cs)) {
+            continue;
+        }
         if (isSameOrInside(canonical, tree, cs)) {
             return refuse(Rule::SystemTree, canonical,
                           tr("%1 is a system folder (%2) and cannot be a working directory.").arg(canonical, tree));

@@ -209,6 +209,20 @@ void TestWorkspaceGuard::windowsPaths_data() {
     QTest::newRow("mac launch agents") << QStringLiteral("/Users/bob/Library/LaunchAgents") << macHome << true
                                        << Rule::SecretStore;
     QTest::newRow("mac safari") << QStringLiteral("/Users/bob/Library/Safari") << macHome << true << Rule::SecretStore;
+    // Root's home is /root, a system tree: a folder inside the home folder is accepted like anywhere else.
+    const QString rootHome = QStringLiteral("/root");
+    QTest::newRow("root home project") << QStringLiteral("/root/ZeusWorkspace") << rootHome << false << Rule::Accepted;
+    QTest::newRow("root home itself") << QStringLiteral("/root") << rootHome << false << Rule::HomeOrAncestor;
+    QTest::newRow("root home ssh") << QStringLiteral("/root/.ssh") << rootHome << false << Rule::SecretStore;
+    QTest::newRow("root home local bin") << QStringLiteral("/root/.local/bin") << rootHome << false
+                                         << Rule::SecretStore;
+    QTest::newRow("root home etc") << QStringLiteral("/etc/ssl") << rootHome << false << Rule::SystemTree;
+    QTest::newRow("other user's root") << QStringLiteral("/root/ZeusWorkspace") << QStringLiteral("/home/alice")
+                                       << false << Rule::SystemTree;
+    QTest::newRow("service home project")
+        << QStringLiteral("/var/lib/svc/project") << QStringLiteral("/var/lib/svc") << false << Rule::Accepted;
+    QTest::newRow("service home sibling")
+        << QStringLiteral("/var/lib/other") << QStringLiteral("/var/lib/svc") << false << Rule::SystemTree;
     QTest::newRow("mac private tmp") << QStringLiteral("/private/tmp") << macHome << true << Rule::SystemTree;
     QTest::newRow("mac folder in tmp") << QStringLiteral("/private/tmp/project") << macHome << true << Rule::Accepted;
     QTest::newRow("folder in tmp") << QStringLiteral("/tmp/project") << macHome << false << Rule::Accepted;
