@@ -99,6 +99,93 @@
         <source>--allow-command and --deny-command take plain words, such as &quot;git status&quot;: %1</source>
         <translation>--allow-command 和 --deny-command 只接受普通词语，例如 &quot;git status&quot;：%1</translation>
     </message>
+    <message>
+        <source>The sandbox&apos;s network: allowlist (default), none or open.</source>
+        <translation>沙箱的网络：allowlist（默认）、none 或 open。</translation>
+    </message>
+    <message>
+        <source>Allow a host through the allowlist (example.com, *.example.com, host:port, an address or a CIDR block); repeatable.</source>
+        <translation>允许某个主机通过白名单（example.com、*.example.com、host:port、地址或 CIDR 网段）；可重复。</translation>
+    </message>
+    <message>
+        <source>Deny a host, whatever allows it; repeatable.</source>
+        <translation>拒绝某个主机，无论有何规则允许它；可重复。</translation>
+    </message>
+    <message>
+        <source>The allowlist&apos;s preset: dev (package registries, GitHub) or locked.</source>
+        <translation>白名单预设：dev（软件包仓库、GitHub）或 locked。</translation>
+    </message>
+    <message>
+        <source>Use this address for a host and port (HOST:PORT:ADDRESS); repeatable.</source>
+        <translation>对某个主机和端口使用此地址（HOST:PORT:ADDRESS）；可重复。</translation>
+    </message>
+    <message>
+        <source>Store a secret in the OS keychain; its value is read from stdin.</source>
+        <translation>将机密存入系统钥匙串；其值从标准输入读取。</translation>
+    </message>
+    <message>
+        <source>Delete a secret from the keychain.</source>
+        <translation>从钥匙串删除一个机密。</translation>
+    </message>
+    <message>
+        <source>List the names of the stored secrets.</source>
+        <translation>列出已存储机密的名称。</translation>
+    </message>
+    <message>
+        <source>With --headless: approve the use of this secret (repeatable).</source>
+        <translation>与 --headless 一起使用：批准使用此机密（可重复）。</translation>
+    </message>
+    <message>
+        <source>--network must be allowlist, none or open</source>
+        <translation>--network 必须是 allowlist、none 或 open</translation>
+    </message>
+    <message>
+        <source>--network-preset must be dev or locked</source>
+        <translation>--network-preset 必须是 dev 或 locked</translation>
+    </message>
+    <message>
+        <source>--allow-host/--deny-host: %1</source>
+        <translation>--allow-host/--deny-host：%1</translation>
+    </message>
+    <message>
+        <source>--resolve: %1</source>
+        <translation>--resolve：%1</translation>
+    </message>
+    <message>
+        <source>--allow-secret: %1</source>
+        <translation>--allow-secret：%1</translation>
+    </message>
+    <message>
+        <source>use one of --set-secret, --delete-secret and --list-secrets at a time</source>
+        <translation>一次只能使用 --set-secret、--delete-secret 和 --list-secrets 中的一个</translation>
+    </message>
+    <message>
+        <source>Value of %1 (not shown): </source>
+        <translation>%1 的值（不显示）：</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: no secrets are stored.</source>
+        <translation>zeus-desktop：没有存储任何机密。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 stored in the keychain.</source>
+        <translation>zeus-desktop：机密 %1 已存入钥匙串。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 deleted.</source>
+        <translation>zeus-desktop：机密 %1 已删除。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::AppSettings</name>
+    <message>
+        <source>%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved as well: revoke %2 first, or keep using it.</source>
+        <translation>%1 包含已批准的文件夹 %2。已批准文件夹内部或外层的文件夹不能再被批准：请先撤销 %2，或继续使用它。</translation>
+    </message>
+    <message>
+        <source>%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as well: use %2, or revoke it first.</source>
+        <translation>%1 位于已批准的文件夹 %2 之内。已批准文件夹内部或外层的文件夹不能再被批准：请使用 %2，或先撤销它。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ApprovalDialog</name>
@@ -279,92 +366,7 @@
     </message>
     <message>
         <source>The rule could not be added (too many rules for this folder).</source>
-        <translation>无法添加规则（此文件夹的规则过多）。</translation>
-        <source>Store a secret in the OS keychain; its value is read from stdin.</source>
-        <translation>将一个密钥存入系统钥匙串；其值从标准输入读取。</translation>
-    </message>
-    <message>
-        <source>Delete a secret from the keychain.</source>
-        <translation>从钥匙串中删除一个密钥。</translation>
-    </message>
-    <message>
-        <source>List the names of the stored secrets.</source>
-        <translation>列出已存储密钥的名称。</translation>
-    </message>
-    <message>
-        <source>With --headless: approve the use of this secret (repeatable).</source>
-        <translation>与 --headless 一起使用：批准使用此密钥（可重复）。</translation>
-    </message>
-    <message>
-        <source>--allow-secret: %1</source>
-        <translation>--allow-secret：%1</translation>
-    </message>
-    <message>
-        <source>use one of --set-secret, --delete-secret and --list-secrets at a time</source>
-        <translation>一次只能使用 --set-secret、--delete-secret 和 --list-secrets 中的一个</translation>
-    </message>
-    <message>
-        <source>Value of %1 (not shown): </source>
-        <translation>%1 的值（不显示）：</translation>
-    </message>
-    <message>
-        <source>zeus-desktop: no secrets are stored.</source>
-        <translation>zeus-desktop：没有存储任何密钥。</translation>
-    </message>
-    <message>
-        <source>zeus-desktop: secret %1 stored in the keychain.</source>
-        <translation>zeus-desktop：密钥 %1 已存入钥匙串。</translation>
-    </message>
-    <message>
-        <source>zeus-desktop: secret %1 deleted.</source>
-        <translation>zeus-desktop：密钥 %1 已删除。</translation>
-    </message>
-    <message>
-        <source>The sandbox&apos;s network: allowlist (default), none or open.</source>
-        <translation>沙箱的网络：allowlist（默认，允许列表）、none（无网络）或 open（开放）。</translation>
-    </message>
-    <message>
-        <source>Allow a host through the allowlist (example.com, *.example.com, host:port, an address or a CIDR block); repeatable.</source>
-        <translation>允许某个主机通过允许列表（example.com、*.example.com、主机:端口、地址或 CIDR 网段）；可重复。</translation>
-    </message>
-    <message>
-        <source>Deny a host, whatever allows it; repeatable.</source>
-        <translation>拒绝某个主机，无论是否有规则允许它；可重复。</translation>
-    </message>
-    <message>
-        <source>The allowlist&apos;s preset: dev (package registries, GitHub) or locked.</source>
-        <translation>允许列表的预设：dev（软件包仓库、GitHub）或 locked（锁定）。</translation>
-    </message>
-    <message>
-        <source>Use this address for a host and port (HOST:PORT:ADDRESS); repeatable.</source>
-        <translation>为某个主机和端口使用此地址（主机:端口:地址）；可重复。</translation>
-    </message>
-    <message>
-        <source>--network must be allowlist, none or open</source>
-        <translation>--network 必须是 allowlist、none 或 open</translation>
-    </message>
-    <message>
-        <source>--network-preset must be dev or locked</source>
-        <translation>--network-preset 必须是 dev 或 locked</translation>
-    </message>
-    <message>
-        <source>--allow-host/--deny-host: %1</source>
-        <translation>--allow-host/--deny-host：%1</translation>
-    </message>
-    <message>
-        <source>--resolve: %1</source>
-        <translation>--resolve：%1</translation>
-    </message>
-</context>
-<context>
-    <name>zeus::AppSettings</name>
-    <message>
-        <source>%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved as well: revoke %2 first, or keep using it.</source>
-        <translation>%1 包含已批准的文件夹 %2。已批准文件夹内部或外层的文件夹不能再被批准：请先撤销 %2，或继续使用它。</translation>
-    </message>
-    <message>
-        <source>%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as well: use %2, or revoke it first.</source>
-        <translation>%1 位于已批准的文件夹 %2 之内。已批准文件夹内部或外层的文件夹不能再被批准：请使用 %2，或先撤销它。</translation>
+        <translation>无法添加该规则（此文件夹的规则过多）。</translation>
     </message>
 </context>
 <context>
@@ -447,6 +449,10 @@
     <message>
         <source>%1 bytes wait to be sent and %2 more would pass the limit of %3: the backend is not reading; closing (1013) and reconnecting</source>
         <translation>有 %1 字节等待发送，再加 %2 字节将超过 %3 字节的上限：后端没有读取数据；正在关闭连接（1013）并重新连接</translation>
+    </message>
+    <message>
+        <source>Port %1 on this computer is held by another user (uid %2), not by the backend you run: Zeus Desktop does not connect, so that user gets neither your token nor a way to send commands. Stop that program or choose another port.</source>
+        <translation>本机端口 %1 被另一个用户（uid %2）占用，而不是你运行的后端：Zeus Desktop 不会连接，因此该用户既拿不到你的令牌，也无法发送命令。请停止该程序或选择其他端口。</translation>
     </message>
 </context>
 <context>
@@ -1304,10 +1310,6 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <translation>命令等待审批</translation>
     </message>
     <message>
-        <source>%1
-in %2</source>
-        <translation>%1
-位于 %2</translation>
         <source>Allow a secret?</source>
         <translation>允许使用密钥？</translation>
     </message>
@@ -1318,6 +1320,12 @@ in %2</source>
     <message>
         <source>A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). Click to allow it once, for this session, or always for this folder.</source>
         <translation>会话 %1 中的一条命令试图访问 %2:%3，网络允许列表不允许该访问（%4）。点击可允许一次、在此会话中允许，或始终对此文件夹允许。</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+位于 %2</translation>
     </message>
 </context>
 <context>
@@ -1743,6 +1751,14 @@ host.example:8443</translation>
     <message>
         <source>To check it worked, run: %1</source>
         <translation>要确认是否成功，请运行：%1</translation>
+    </message>
+    <message>
+        <source>Warning: %1 will not enforce %2 (rootless Podman without cgroup v2 delegation): a runaway command can use up this machine&apos;s memory or processes. Use cgroup v2 with the controllers delegated to your user, or run Podman rootful.</source>
+        <translation>警告：%1 不会强制执行 %2（rootless Podman 未获得 cgroup v2 委派）：失控的命令可能耗尽本机的内存或进程。请使用 cgroup v2 并把控制器委派给你的用户，或以 root 方式运行 Podman。</translation>
+    </message>
+    <message>
+        <source>Warning: %1 will not enforce %2: a runaway command can use up this machine&apos;s memory or processes. Enable the memory, pids and cpu cgroup controllers, then restart the engine.</source>
+        <translation>警告：%1 不会强制执行 %2：失控的命令可能耗尽本机的内存或进程。请启用 memory、pids 和 cpu cgroup 控制器，然后重启引擎。</translation>
     </message>
 </context>
 <context>
@@ -2479,8 +2495,6 @@ host.example:8443</translation>
         <translation>代理为每个会话保持一个通道：一条命令只需几毫秒，而不是一次新的 exec。容器中没有代理时，命令使用 exec，会话日志会说明原因。</translation>
     </message>
     <message>
-        <source>Command &amp;Approval</source>
-        <translation>命令审批(&amp;A)</translation>
         <source>%1 (missing: commands for it are refused)</source>
         <translation>%1（不存在：针对它的命令会被拒绝）</translation>
     </message>
@@ -2496,6 +2510,14 @@ host.example:8443</translation>
         <source>Secre&amp;ts</source>
         <translation>密钥(&amp;T)</translation>
     </message>
+    <message>
+        <source>Command &amp;Approval</source>
+        <translation>命令审批(&amp;A)</translation>
+    </message>
+    <message>
+        <source>%1 (inside or around another approved folder: inactive until one is revoked)</source>
+        <translation>%1（位于另一个已批准文件夹之内或包含它：在撤销其中一个之前不生效）</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ToolDispatcher</name>
@@ -2510,6 +2532,10 @@ host.example:8443</translation>
     <message>
         <source>No secret named %1 is stored on this computer.</source>
         <translation>这台计算机上没有存储名为 %1 的密钥。</translation>
+    </message>
+    <message>
+        <source>The approved folder %1 is inside or around another approved folder (approved before Zeus Desktop refused that). Neither is used until the user revokes one of them in Zeus Desktop.</source>
+        <translation>已批准的文件夹 %1 位于另一个已批准文件夹之内或包含它（在 Zeus Desktop 拒绝这种情况之前批准的）。在用户于 Zeus Desktop 中撤销其中一个之前，两者都不会被使用。</translation>
     </message>
 </context>
 <context>
