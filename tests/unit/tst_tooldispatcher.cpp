@@ -376,7 +376,7 @@ private Q_SLOTS:
                  QStringLiteral("ok"));
     }
 
-    // Issue item 1, the attack: ~/work and ~/work/app approved (older settings), a command in ~/work runs
+    // The attack: ~/work and ~/work/app approved (older settings), a command in ~/work runs
     // `mv app app.o; ln -s ~/.local/bin app`. After the approvals are loaded again (a restart, any approval change)
     // ~/.local/bin must not be approved, announced, or mounted: ~/work/app is "changed since approval".
     void symlinkSwapOfANestedApproval() {
