@@ -205,7 +205,7 @@ IncomingMessage parseToolCall(const QJsonObject& object) {
                 QStringLiteral("field \"args.secrets\" holds more than %1 names").arg(Protocol::kMaxSecretsPerCall),
                 message.callId);
         }
-        for (const QJsonValue& name : names) {
+        for (const auto& name : names) {
             if (!name.isString() || !Protocol::isValidSecretName(name.toString())) {
                 return invalid(QStringLiteral("field \"args.secrets\" must hold names of the form [A-Z_][A-Z0-9_]* "
                                               "(at most %1 characters)")

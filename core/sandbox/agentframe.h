@@ -27,7 +27,7 @@ inline constexpr quint32 kInitialWindow = 256 * 1024;   // per call and directio
 inline constexpr int kMaxChannels = 64;
 inline constexpr quint32 kExecFlagStdin = 0x1;
 // Egress tunnels (SPEC §8): the agent picks their ids, always with this bit set, so they never meet a call's.
-inline constexpr quint32 kTunnelBit = 0x80000000u;
+inline constexpr quint32 kTunnelBit = 0x80000000U;
 inline constexpr int kMaxTunnels = 256;
 // What the app may send on a tunnel before the agent wrote it to the client (a download's window; the agent
 // buffers it inside the container). The other direction starts at kInitialWindow, like a call.

@@ -151,7 +151,7 @@ private:
     void removeContainer(Session& session, const QString& reason, SessionState newState);
     void setState(Session& session, SessionState state);
     void logEvent(Session& session, const QString& message);
-    void addSessionSecrets(Session& session, const QList<SecretValue>& secrets);
+    static void addSessionSecrets(Session& session, const QList<SecretValue>& secrets);
     void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done);
     void maybeFinishShutdown();
     // Room for one more container: evicts the least recently used idle one when at the cap. False: none is idle.

@@ -377,7 +377,7 @@ private Q_SLOTS:
                  QStringLiteral("ok"));
     }
 
-    // Issue item 1, the attack: ~/work and ~/work/app approved (older settings), a command in ~/work runs
+    // The attack: ~/work and ~/work/app approved (older settings), a command in ~/work runs
     // `mv app app.o; ln -s ~/.local/bin app`. After the approvals are loaded again (a restart, any approval change)
     // ~/.local/bin must not be approved, announced, or mounted. Nested approvals stored before nesting was refused
     // are both inactive, so the swap cannot even be made from ~/work; and ~/work/app reads "changed" once alone.

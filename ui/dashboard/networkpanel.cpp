@@ -51,21 +51,24 @@ NetworkPanel::NetworkPanel(QWidget* parent) : QWidget(parent) {
 
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &NetworkPanel::updateButtons);
     connect(m_once, &QPushButton::clicked, this, [this] {
-        QString session, host;
+        QString session;
+        QString host;
         int port = 0;
         if (selected(&session, &host, &port)) {
             Q_EMIT allowOnceRequested(session, host, port);
         }
     });
     connect(m_session, &QPushButton::clicked, this, [this] {
-        QString session, host;
+        QString session;
+        QString host;
         int port = 0;
         if (selected(&session, &host, &port)) {
             Q_EMIT allowForSessionRequested(session, ruleFor(host, port));
         }
     });
     connect(m_folder, &QPushButton::clicked, this, [this] {
-        QString session, host;
+        QString session;
+        QString host;
         int port = 0;
         if (selected(&session, &host, &port)) {
             Q_EMIT allowForFolderRequested(session, ruleFor(host, port));
@@ -159,7 +162,8 @@ bool NetworkPanel::selected(QString* sessionId, QString* host, int* port) const 
 }
 
 void NetworkPanel::updateButtons() {
-    QString session, host;
+    QString session;
+    QString host;
     int port = 0;
     const bool denied = selected(&session, &host, &port);
     for (QPushButton* button : {m_once, m_session, m_folder}) {

@@ -179,7 +179,7 @@ QString WorkspacePanel::changedApprovedWorkspace() const {
         return {};
     }
     const Qt::CaseSensitivity cs = m_environment.caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
-    const QString approved = WorkspaceApproval::match(m_chosen, m_settings->approvedWorkspaces(), cs);
+    QString approved = WorkspaceApproval::match(m_chosen, m_settings->approvedWorkspaces(), cs);
     if (!approved.isEmpty() && m_settings->approvalState(approved) == WorkspaceApproval::State::Changed) {
         return approved;
     }

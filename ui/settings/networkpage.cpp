@@ -107,7 +107,7 @@ void NetworkPage::load() {
     updateCheck();
 }
 
-QStringList NetworkPage::lines(const QPlainTextEdit* edit) const {
+QStringList NetworkPage::lines(const QPlainTextEdit* edit) {
     QStringList out;
     for (const QString& line : edit->toPlainText().split(QLatin1Char('\n'))) {
         if (!line.trimmed().isEmpty()) {
@@ -151,7 +151,7 @@ void NetworkPage::updateCheck() {
     }
     QString host = text;
     int port = 443;
-    const int colon = text.lastIndexOf(QLatin1Char(':'));
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
     if (colon > 0 && !text.endsWith(QLatin1Char(']')) && text.count(QLatin1Char(':')) == 1) {
         bool ok = false;
         port = text.mid(colon + 1).toInt(&ok);

@@ -28,7 +28,7 @@ private:
     void updatePreset();
     void updateCheck();
     // The rules in the editors, a problem for each line that is not a rule.
-    QStringList lines(const QPlainTextEdit* edit) const;
+    static QStringList lines(const QPlainTextEdit* edit);
     QStringList problems() const;
 
     AppSettings* m_settings;

@@ -48,7 +48,7 @@ bool isHostName(const QString& host) {
 bool splitHostPort(const QString& text, QString* host, int* port) {
     *port = 0;
     if (text.startsWith(QLatin1Char('['))) {
-        const int close = text.indexOf(QLatin1Char(']'));
+        const qsizetype close = text.indexOf(QLatin1Char(']'));
         if (close < 0) {
             return false;
         }
@@ -69,7 +69,7 @@ bool splitHostPort(const QString& text, QString* host, int* port) {
         *host = text;
         return true;
     }
-    const int colon = text.indexOf(QLatin1Char(':'));
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
     if (colon < 0) {
         *host = text;
         return true;
@@ -121,20 +121,20 @@ std::optional<HostRule> HostRule::parse(const QString& text, QString* error) {
     }
     QString body = rule.text.toLower();
     // A block: ADDR/LEN, optionally [v6]/LEN:port or v4/LEN:port.
-    const int slash = body.indexOf(QLatin1Char('/'));
+    const qsizetype slash = body.indexOf(QLatin1Char('/'));
     if (slash >= 0) {
         QString tail = body.mid(slash + 1);
         QString head = body.left(slash);
         if (head.startsWith(QLatin1Char('['))) {
             head = head.mid(1);
-            const int close = tail.indexOf(QLatin1Char(']'));
+            const qsizetype close = tail.indexOf(QLatin1Char(']'));
             if (close < 0) {
                 return refuse(QStringLiteral("'%1' is not a rule: an unclosed '['").arg(rule.text));
             }
             const QString after = tail.mid(close + 1);
             tail = tail.left(close) + after;
         }
-        const int colon = tail.indexOf(QLatin1Char(':'));
+        const qsizetype colon = tail.indexOf(QLatin1Char(':'));
         QString lengthText = colon < 0 ? tail : tail.left(colon);
         if (colon >= 0) {
             bool ok = false;
@@ -216,8 +216,8 @@ bool HostRule::matchesAddress(const QHostAddress& candidate) const {
 
 std::optional<ResolveOverride> ResolveOverride::parse(const QString& text, QString* error) {
     // HOST:PORT:ADDR, ADDR possibly an IPv6 literal in brackets or bare.
-    const int first = text.indexOf(QLatin1Char(':'));
-    const int second = first < 0 ? -1 : text.indexOf(QLatin1Char(':'), first + 1);
+    const qsizetype first = text.indexOf(QLatin1Char(':'));
+    const qsizetype second = first < 0 ? -1 : text.indexOf(QLatin1Char(':'), first + 1);
     ResolveOverride o;
     bool ok = false;
     if (second > 0) {

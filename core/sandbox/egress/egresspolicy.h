@@ -37,7 +37,7 @@ struct HostRule {
     // Whether a host name (lower case, no trailing dot) is named by this rule, port aside.
     bool matchesName(const QString& host) const;
     // Whether an address is named by this rule (IP literal or block), port aside.
-    bool matchesAddress(const QHostAddress& address) const;
+    bool matchesAddress(const QHostAddress& candidate) const;
     bool isAddressRule() const { return kind == Kind::Address || kind == Kind::Block; }
 };
 
@@ -88,7 +88,7 @@ public:
 
     // Loopback, link-local, private, shared, multicast, unspecified, broadcast, metadata; IPv4-mapped IPv6
     // addresses are judged as their IPv4 address. *what names the kind ("private address").
-    static bool isRestricted(const QHostAddress& address, QString* what = nullptr);
+    static bool isRestricted(const QHostAddress& raw, QString* what = nullptr);
     // Lower case, no trailing dot, brackets off an IPv6 literal; empty when it is not a plausible host.
     static QString normalizeHost(const QString& host);
 

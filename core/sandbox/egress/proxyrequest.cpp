@@ -24,7 +24,7 @@ bool authority(const QByteArray& text, int defaultPort, QString* host, int* port
     QByteArray h = text;
     *port = defaultPort;
     if (h.startsWith('[')) {
-        const int close = h.indexOf(']');
+        const qsizetype close = h.indexOf(']');
         if (close < 0) {
             return false;
         }
@@ -41,7 +41,7 @@ bool authority(const QByteArray& text, int defaultPort, QString* host, int* port
             }
         }
     } else {
-        const int colon = h.lastIndexOf(':');
+        const qsizetype colon = h.lastIndexOf(':');
         if (colon >= 0) {
             bool ok = false;
             const QByteArray digits = h.mid(colon + 1);
@@ -123,7 +123,7 @@ Request parseHttp(const QByteArray& buffered) {
         r.status = Status::Connect;
         return r;
     }
-    const QByteArray target = words[1];
+    const QByteArray& target = words[1];
     if (!target.startsWith("http://")) {
         return error(400, "Bad Request",
                      QStringLiteral("only CONNECT and absolute http:// requests go through this proxy"));

@@ -3,13 +3,11 @@
 #include <QByteArray>
 #include <QString>
 
-namespace zeus {
+namespace zeus::proxyrequest {
 
 // The first bytes of an egress tunnel, read as the proxy protocol of its listener (SPEC §8), as pure
 // functions: what the client asks for, and the replies the proxy sends. Everything here is untrusted input
 // from a command in the container; heads are bounded and anything unexpected is an error, never a guess.
-namespace proxyrequest {
-
 inline constexpr int kMaxHeadBytes = 16 * 1024;
 
 enum class Status {
@@ -44,6 +42,4 @@ QByteArray httpError(int code, const QString& reason, const QString& message);
 // SOCKS5 reply codes: 0 success, 2 not allowed by the ruleset, 4 host unreachable, 5 refused, 1 failure.
 QByteArray socksReply(quint8 code);
 
-}  // namespace proxyrequest
-
-}  // namespace zeus
+}  // namespace zeus::proxyrequest
