@@ -259,7 +259,7 @@ IgnoreMatcher::IgnoreMatcher(bool withDefaults) {
     }
 }
 
-void IgnoreMatcher::addPatterns(const QString& folder, const QByteArray& text) {
+void IgnoreMatcher::addPatterns(const QString& folder, const QByteArray& text, Qt::CaseSensitivity sensitivity) {
     QByteArray body = text;
     if (body.startsWith("\xEF\xBB\xBF")) {
         body.remove(0, 3);
@@ -271,7 +271,7 @@ void IgnoreMatcher::addPatterns(const QString& folder, const QByteArray& text) {
         if (line.endsWith('\r')) {
             line.chop(1);
         }
-        addLine(folder, base, line, false);
+        addLine(folder, base, line, sensitivity == Qt::CaseInsensitive);
     }
     for (qsizetype i = before; i < m_patterns.size(); ++i) {
         m_patterns[i].depth = depth;

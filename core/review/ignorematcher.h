@@ -42,7 +42,9 @@ public:
 
     // Adds the lines of the ignore file found in `folder` (relative to the root, "" for the root itself). Files
     // added later for deeper folders take precedence, as git's do.
-    void addPatterns(const QString& folder, const QByteArray& text);
+    // `sensitivity`: git's default is case sensitive; lists of risky names (ChangeSet) ignore case.
+    void addPatterns(const QString& folder, const QByteArray& text,
+                     Qt::CaseSensitivity sensitivity = Qt::CaseSensitive);
 
     // The full answer: ignored when an enclosing folder is, else when the last matching line says so.
     Match match(const QString& relativePath, bool isDirectory) const;
