@@ -1,5 +1,7 @@
 #include "review/tarwriter.h"
 
+#include "review/hostfile.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -7,10 +9,6 @@
 
 #include <algorithm>
 #include <cstring>
-
-#ifdef Q_OS_UNIX
-#include <fcntl.h>
-#endif
 
 namespace zeus {
 
@@ -92,23 +90,6 @@ QByteArray padding(qint64 size) {
     return rest == 0 ? QByteArray() : QByteArray(static_cast<qsizetype>(TarWriter::kBlock - rest), '\0');
 }
 
-// Opens a file for reading without following a symlink in its last component.
-bool openNoFollow(QFile& file, const QString& path) {
-#ifdef Q_OS_UNIX
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        return false;
-    }
-    return file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle);
-#else
-    if (QFileInfo(path).isSymbolicLink()) {
-        return false;
-    }
-    file.setFileName(path);
-    return file.open(QIODevice::ReadOnly);
-#endif
-}
-
 bool isInside(const QString& canonical, const QString& canonicalRoot) {
     return canonical == canonicalRoot || canonical.startsWith(canonicalRoot + QLatin1Char('/'));
 }
@@ -184,7 +165,8 @@ bool TarWriter::beginEntry(const ManifestEntry& entry) {
         const QString canonicalRoot = QFileInfo(m_root).canonicalFilePath();
         const QString canonicalParent = QFileInfo(QFileInfo(path).absolutePath()).canonicalFilePath();
         m_file = std::make_unique<QFile>();
-        if (canonicalRoot.isEmpty() || !isInside(canonicalParent, canonicalRoot) || !openNoFollow(*m_file, path)) {
+        if (canonicalRoot.isEmpty() || !isInside(canonicalParent, canonicalRoot)
+            || !hostfile::openNoFollow(*m_file, path)) {
             fail(tr("The copy stopped: %1 changed or could not be read since the folder was scanned. Start the "
                     "session again.")
                      .arg(entry.path));

@@ -1,5 +1,7 @@
 #include "review/workspacemanifest.h"
 
+#include "review/hostfile.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -12,10 +14,6 @@
 #include <QLocale>
 
 #include <algorithm>
-
-#ifdef Q_OS_UNIX
-#include <unistd.h>
-#endif
 
 namespace zeus {
 
@@ -30,42 +28,6 @@ QString tr(const char* text) {
 
 QString sizeText(qint64 bytes) {
     return QLocale().formattedDataSize(bytes);
-}
-
-quint32 modeOf(QFileDevice::Permissions permissions) {
-    static const QList<QPair<QFileDevice::Permission, quint32>> bits = {
-        {QFileDevice::ReadOwner, 0400}, {QFileDevice::WriteOwner, 0200}, {QFileDevice::ExeOwner, 0100},
-        {QFileDevice::ReadGroup, 040},  {QFileDevice::WriteGroup, 020},  {QFileDevice::ExeGroup, 010},
-        {QFileDevice::ReadOther, 04},   {QFileDevice::WriteOther, 02},   {QFileDevice::ExeOther, 01},
-    };
-    quint32 mode = 0;
-    for (const auto& bit : bits) {
-        if (permissions.testFlag(bit.first)) {
-            mode |= bit.second;
-        }
-    }
-    return mode;
-}
-
-// The link's own text, never resolved.
-QByteArray readLink(const QString& path) {
-#ifdef Q_OS_UNIX
-    const QByteArray encoded = QFile::encodeName(path);
-    QByteArray buffer(4096, Qt::Uninitialized);
-    while (true) {
-        const ssize_t n = ::readlink(encoded.constData(), buffer.data(), static_cast<size_t>(buffer.size()));
-        if (n < 0) {
-            return {};
-        }
-        if (n < buffer.size()) {
-            buffer.truncate(n);
-            return buffer;
-        }
-        buffer.resize(buffer.size() * 2);
-    }
-#else
-    return QFile::encodeName(QFileInfo(path).symLinkTarget());
-#endif
 }
 
 QByteArray sha256Hex(const QByteArray& data) {
@@ -333,7 +295,7 @@ WorkspaceManifest::ScanResult WorkspaceManifest::scan(const QString& root, Works
             }
             switch (entry.type) {
                 case ManifestEntry::Type::Symlink: {
-                    const QByteArray target = readLink(info.filePath());
+                    const QByteArray target = hostfile::readLink(info.filePath());
                     entry.mode = 0777;
                     entry.linkTarget = QFile::decodeName(target);
                     entry.size = target.size();
@@ -341,11 +303,11 @@ WorkspaceManifest::ScanResult WorkspaceManifest::scan(const QString& root, Works
                     break;
                 }
                 case ManifestEntry::Type::Directory:
-                    entry.mode = modeOf(info.permissions());
+                    entry.mode = hostfile::modeOf(info.permissions());
                     pending.append(path);
                     break;
                 case ManifestEntry::Type::File:
-                    entry.mode = modeOf(info.permissions());
+                    entry.mode = hostfile::modeOf(info.permissions());
                     entry.size = info.size();
                     result.totalFileBytes += entry.size;
                     topLevelBytes[path.section(QLatin1Char('/'), 0, 0)] += entry.size;
