@@ -14,12 +14,12 @@ namespace zeus {
 
 namespace {
 
-constexpr quint32 kExecBits = 0111;
-constexpr quint32 kNewFileMode = 0644;
-
 QString tr(const char* text) {
     return QCoreApplication::translate("zeus::ChangeApplier", text);
 }
+
+constexpr quint32 kExecBits = 0111;
+constexpr quint32 kNewFileMode = 0644;
 
 ApplyOutcome outcome(const QString& path, ApplyOutcome::Result result, const QString& reason = {}) {
     return ApplyOutcome{path, result, reason};
@@ -92,23 +92,27 @@ QString checkFolders(const QString& base, const QString& path, bool create) {
         relative += (relative.isEmpty() ? QString() : QStringLiteral("/")) + part;
         QFileInfo info(current);
         if (info.isSymbolicLink()) {
-            return tr("%1 is a symbolic link on the host: nothing is written through it.").arg(relative);
+            return QCoreApplication::translate("zeus::ChangeApplier",
+                                               "%1 is a symbolic link on the host: nothing is written through it.")
+                .arg(relative);
         }
         if (!info.exists()) {
             if (!create) {
                 return {};
             }
             if (!QDir().mkdir(current)) {
-                return tr("The folder %1 could not be created.").arg(relative);
+                return QCoreApplication::translate("zeus::ChangeApplier", "The folder %1 could not be created.")
+                    .arg(relative);
             }
             info = QFileInfo(current);
             if (info.isSymbolicLink() || !info.isDir()) {
-                return tr("%1 is not a folder on the host.").arg(relative);
+                return QCoreApplication::translate("zeus::ChangeApplier", "%1 is not a folder on the host.")
+                    .arg(relative);
             }
             continue;
         }
         if (!info.isDir()) {
-            return tr("%1 is not a folder on the host.").arg(relative);
+            return QCoreApplication::translate("zeus::ChangeApplier", "%1 is not a folder on the host.").arg(relative);
         }
     }
     return {};
@@ -130,15 +134,19 @@ QString writeFile(const QString& absolute, const HostState& host, const Manifest
                   const QString& contentFile) {
     QFile content(contentFile);
     if (!content.open(QIODevice::ReadOnly)) {
-        return tr("The copy's version could not be read: %1").arg(content.errorString());
+        return QCoreApplication::translate("zeus::ChangeApplier", "The copy's version could not be read: %1")
+            .arg(content.errorString());
     }
     if (hostfile::sha256Hex(content) != after.sha256) {
-        return tr("The content received from the copy does not match the change list.");
+        return QCoreApplication::translate("zeus::ChangeApplier",
+                                           "The content received from the copy does not match the change list.");
     }
     content.seek(0);
     QTemporaryFile temporary(QFileInfo(absolute).absolutePath() + QStringLiteral("/.zeus-apply-XXXXXX"));
     if (!temporary.open()) {
-        return tr("A temporary file could not be created next to it: %1").arg(temporary.errorString());
+        return QCoreApplication::translate("zeus::ChangeApplier",
+                                           "A temporary file could not be created next to it: %1")
+            .arg(temporary.errorString());
     }
     while (true) {
         const QByteArray chunk = content.read(1024 * 1024);
@@ -146,11 +154,12 @@ QString writeFile(const QString& absolute, const HostState& host, const Manifest
             break;
         }
         if (temporary.write(chunk) != chunk.size()) {
-            return tr("Writing failed: %1").arg(temporary.errorString());
+            return QCoreApplication::translate("zeus::ChangeApplier", "Writing failed: %1")
+                .arg(temporary.errorString());
         }
     }
     if (!temporary.flush()) {
-        return tr("Writing failed: %1").arg(temporary.errorString());
+        return QCoreApplication::translate("zeus::ChangeApplier", "Writing failed: %1").arg(temporary.errorString());
     }
     // The user's own bits stay; only the exec bits come from the copy.
     const quint32 baseMode = (host.exists && host.type == ManifestEntry::Type::File) ? host.mode : kNewFileMode;
@@ -158,7 +167,7 @@ QString writeFile(const QString& absolute, const HostState& host, const Manifest
     temporary.setPermissions(hostfile::permissionsOf(mode));
     temporary.close();
     if (!hostfile::replace(temporary.fileName(), absolute)) {
-        return tr("The file could not be put in place.");
+        return QCoreApplication::translate("zeus::ChangeApplier", "The file could not be put in place.");
     }
     temporary.setAutoRemove(false);
     return {};
@@ -167,11 +176,11 @@ QString writeFile(const QString& absolute, const HostState& host, const Manifest
 QString writeLink(const QString& absolute, const ManifestEntry& after) {
     const QString temporary = temporaryName(absolute);
     if (!QFile::link(after.linkTarget, temporary)) {
-        return tr("The symbolic link could not be created.");
+        return QCoreApplication::translate("zeus::ChangeApplier", "The symbolic link could not be created.");
     }
     if (!hostfile::replace(temporary, absolute)) {
         QFile::remove(temporary);
-        return tr("The symbolic link could not be put in place.");
+        return QCoreApplication::translate("zeus::ChangeApplier", "The symbolic link could not be put in place.");
     }
     return {};
 }

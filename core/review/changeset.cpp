@@ -45,8 +45,9 @@ void addReason(Change& change, const QString& reason) {
 void classify(Change& change) {
     if (ChangeSet::isGitInternal(change.path)) {
         change.applicable = false;
-        change.notApplicableReason =
-            tr("Inside .git: never applied as files; the agent's commits are fetched from a git bundle instead.");
+        change.notApplicableReason = QCoreApplication::translate(
+            "zeus::ChangeSet",
+            "Inside .git: never applied as files; the agent's commits are fetched from a git bundle instead.");
     }
     if (!change.hasAfter) {
         return;  // a deletion runs nothing
@@ -56,15 +57,17 @@ void classify(Change& change) {
     if (after.type == ManifestEntry::Type::Directory) {
         const QString asFolder = riskyIndex().matcher.matchEntry(change.path, true).pattern;
         if (change.flagReason.isEmpty() && !asFolder.isEmpty()) {
-            addReason(change, tr(riskyIndex().reasons.value(asFolder).toLatin1().constData()));
+            addReason(change, QCoreApplication::translate("zeus::ChangeSet",
+                                                          riskyIndex().reasons.value(asFolder).toLatin1().constData()));
         }
     }
     if (after.type == ManifestEntry::Type::Symlink && ChangeSet::linkLeavesFolder(change.path, after.linkTarget)) {
-        addReason(change, tr("a symbolic link that points outside the folder"));
+        addReason(change,
+                  QCoreApplication::translate("zeus::ChangeSet", "a symbolic link that points outside the folder"));
     }
     const bool wasExecutable = change.hasBefore && change.before.isExecutable();
     if (after.isExecutable() && !wasExecutable) {
-        addReason(change, tr("becomes executable"));
+        addReason(change, QCoreApplication::translate("zeus::ChangeSet", "becomes executable"));
     }
 }
 
