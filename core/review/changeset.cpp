@@ -341,11 +341,13 @@ QList<Change> ChangeSet::compute(const WorkspaceManifest& baseline, const Worksp
             change.after = now;
             change.execChanged = old.type == ManifestEntry::Type::File && now.type == ManifestEntry::Type::File
                                  && old.isExecutable() != now.isExecutable();
+            // A folder's mode is not compared: two folders of one path are never a change.
+            const bool contentDiffers =
+                old.type != ManifestEntry::Type::Directory
+                && (old.sha256 != now.sha256 || old.size != now.size || old.linkTarget != now.linkTarget);
             if (old.type != now.type) {
                 change.kind = Change::Kind::TypeChanged;
-            } else if (old.type == ManifestEntry::Type::Directory) {
-                continue;  // a folder's mode is not compared
-            } else if (old.sha256 != now.sha256 || old.size != now.size || old.linkTarget != now.linkTarget) {
+            } else if (contentDiffers) {
                 change.kind = Change::Kind::Modified;
             } else if (change.execChanged) {
                 change.kind = Change::Kind::ModeChanged;

@@ -5,9 +5,10 @@
 #include <QList>
 #include <QPair>
 
+#include <cstdio>
+
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
-#include <stdio.h>
 #include <unistd.h>
 #endif
 

@@ -4,11 +4,9 @@
 #include <QFile>
 #include <QString>
 
-namespace zeus {
-
 // The few file-system calls review mode needs that Qt does not offer without following symlinks. Plain functions;
 // POSIX where it exists, the nearest Qt call elsewhere.
-namespace hostfile {
+namespace zeus::hostfile {
 
 // Opens `path` for reading, failing when its last component is a symlink (O_NOFOLLOW).
 bool openNoFollow(QFile& file, const QString& path);
@@ -23,6 +21,4 @@ QByteArray sha256Hex(QFile& file);
 // Replaces `target` by `source` in one step (rename(2)): a symlink at `target` is replaced, never followed.
 bool replace(const QString& source, const QString& target);
 
-}  // namespace hostfile
-
-}  // namespace zeus
+}  // namespace zeus::hostfile

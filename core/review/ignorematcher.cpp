@@ -73,7 +73,7 @@ bool translate(const QByteArray& pattern, QString& regex) {
     const qsizetype n = pattern.size();
     bool afterSlash = true;  // at the start, or right after an unescaped '/'
     for (qsizetype i = 0; i < n; ++i) {
-        const uchar c = static_cast<uchar>(pattern.at(i));
+        const auto c = static_cast<uchar>(pattern.at(i));
         if (c == '\\') {
             if (i + 1 >= n) {
                 return false;
@@ -128,7 +128,7 @@ bool translate(const QByteArray& pattern, QString& regex) {
                 if (p >= n) {
                     return false;
                 }
-                uchar ch = static_cast<uchar>(pattern.at(p));
+                auto ch = static_cast<uchar>(pattern.at(p));
                 if (ch == ']' && !first) {
                     break;
                 }
@@ -143,7 +143,7 @@ bool translate(const QByteArray& pattern, QString& regex) {
                     previous = ch;
                 } else if (ch == '-' && previous >= 0 && p + 1 < n && pattern.at(p + 1) != ']') {
                     ++p;
-                    uchar last = static_cast<uchar>(pattern.at(p));
+                    auto last = static_cast<uchar>(pattern.at(p));
                     if (last == '\\') {
                         ++p;
                         if (p >= n) {
@@ -345,7 +345,7 @@ IgnoreMatcher::Match IgnoreMatcher::match(const QString& relativePath, bool isDi
     // Nothing inside an excluded folder comes back (git does not even look inside one).
     qsizetype slash = relativePath.indexOf(QLatin1Char('/'));
     while (slash > 0) {
-        const Match folder = matchEntry(relativePath.left(slash), true);
+        Match folder = matchEntry(relativePath.left(slash), true);
         if (folder.ignored) {
             return folder;
         }

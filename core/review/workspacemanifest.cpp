@@ -189,7 +189,7 @@ bool WorkspaceManifest::fromJson(const QByteArray& json, WorkspaceManifest& out,
     WorkspaceManifest manifest;
     const QJsonArray list = root.value(QStringLiteral("entries")).toArray();
     manifest.entries.reserve(list.size());
-    for (const QJsonValue& value : list) {
+    for (const auto& value : list) {
         const QJsonObject object = value.toObject();
         ManifestEntry entry;
         entry.path = object.value(QStringLiteral("path")).toString();
@@ -215,7 +215,7 @@ bool WorkspaceManifest::fromJson(const QByteArray& json, WorkspaceManifest& out,
         }
         manifest.ignoreFiles.insert(it.key(), it.value().toString().toUtf8());
     }
-    for (const QJsonValue& value : root.value(QStringLiteral("skipped")).toArray()) {
+    for (const auto& value : root.value(QStringLiteral("skipped")).toArray()) {
         manifest.skipped.append(value.toString());
     }
     manifest.sort();
