@@ -42,6 +42,7 @@ void makeSampleFolder(const QString& root) {
                                                                 | QFile::ExeOther);
     QFile::link(QStringLiteral("README.md"), root + QStringLiteral("/inside-link"));
     QFile::link(QStringLiteral("/etc/passwd"), root + QStringLiteral("/outside-link"));
+    QFile::link(QStringLiteral("no such file"), root + QStringLiteral("/broken-link"));
     QDir().mkpath(root + QStringLiteral("/empty"));
     writeFile(root + QStringLiteral("/.env"), "TOKEN=secret\n");
     writeFile(root + QStringLiteral("/sub/.zeusignore"), "*.tmp\n");
@@ -100,19 +101,13 @@ void TestWorkspaceManifest::scanRecordsEveryKindOfEntry() {
     QVERIFY2(result.ok, qPrintable(result.error));
 
     const QStringList expected = {
-        QStringLiteral(".git"),
-        QStringLiteral(".git/config"),
-        QStringLiteral("README.md"),
-        QStringLiteral("bin"),
-        QStringLiteral("bin/blob.bin"),
-        QStringLiteral("empty"),
-        QStringLiteral("inside-link"),
-        QStringLiteral("outside-link"),
-        QStringLiteral("run.sh"),
-        QStringLiteral("sub"),
-        QStringLiteral("sub/.zeusignore"),
-        QStringLiteral("sub/keep.txt"),
-        kOddName,
+        QStringLiteral(".git"),         QStringLiteral(".git/config"),
+        QStringLiteral("README.md"),    QStringLiteral("bin"),
+        QStringLiteral("bin/blob.bin"), QStringLiteral("broken-link"),
+        QStringLiteral("empty"),        QStringLiteral("inside-link"),
+        QStringLiteral("outside-link"), QStringLiteral("run.sh"),
+        QStringLiteral("sub"),          QStringLiteral("sub/.zeusignore"),
+        QStringLiteral("sub/keep.txt"), kOddName,
     };
     QStringList sortedExpected = expected;
     std::sort(sortedExpected.begin(), sortedExpected.end());
@@ -152,6 +147,11 @@ void TestWorkspaceManifest::scanRecordsEveryKindOfEntry() {
     QVERIFY(empty->sha256.isEmpty());
 
     QVERIFY(manifest.find(kOddName));
+    const ManifestEntry* broken = manifest.find(QStringLiteral("broken-link"));
+    QVERIFY(broken);
+    QCOMPARE(broken->type, ManifestEntry::Type::Symlink);
+    QCOMPARE(broken->linkTarget, QStringLiteral("no such file"));
+
     QVERIFY(!manifest.find(QStringLiteral(".env")));
     QVERIFY(!manifest.find(QStringLiteral("sub/scratch.tmp")));
     QVERIFY(!manifest.find(QStringLiteral(".ssh")));
@@ -333,8 +333,9 @@ void TestWorkspaceManifest::containerListingRefuses() {
 void TestWorkspaceManifest::listingScriptAgreesWithScan_data() {
     QTest::addColumn<QString>("program");
     QTest::addColumn<QStringList>("prefix");
-    QTest::newRow("busybox") << QStringLiteral("busybox") << QStringList{QStringLiteral("sh")};
-    QTest::newRow("host sh") << QStringLiteral("sh") << QStringList{};
+    QTest::addColumn<bool>("appletsOnly");
+    QTest::newRow("busybox applets only") << QStringLiteral("busybox") << QStringList{QStringLiteral("sh")} << true;
+    QTest::newRow("host sh and tools") << QStringLiteral("sh") << QStringList{} << false;
 }
 
 // The script the container will run, run here on the same folder: parsed and filtered by the baseline's own rules,
@@ -342,7 +343,9 @@ void TestWorkspaceManifest::listingScriptAgreesWithScan_data() {
 void TestWorkspaceManifest::listingScriptAgreesWithScan() {
     QFETCH(QString, program);
     QFETCH(QStringList, prefix);
-    if (QStandardPaths::findExecutable(program).isEmpty()) {
+    QFETCH(bool, appletsOnly);
+    const QString executable = QStandardPaths::findExecutable(program);
+    if (executable.isEmpty()) {
         if (zeus::test::isCi()) {
             QFAIL(qPrintable(program + QStringLiteral(" is not installed")));
         }
@@ -358,10 +361,23 @@ void TestWorkspaceManifest::listingScriptAgreesWithScan() {
     const WorkspaceManifest::ScanResult result = WorkspaceManifest::scan(dir.path(), scanned);
     QVERIFY2(result.ok, qPrintable(result.error));
 
-    const zeus::test::ProcessOutput listing = zeus::test::runProgram(
-        program, prefix
-                     + QStringList{QStringLiteral("-c"), WorkspaceManifest::containerListingScript(),
-                                   QStringLiteral("sh"), dir.path()});
+    // busybox sh runs the host's find and stat when they are on the PATH: give it a PATH of its own applets only,
+    // as in a busybox image, so a GNU-only option in the script fails here.
+    QTemporaryDir applets;
+    QVERIFY(applets.isValid());
+    const QByteArray savedPath = qgetenv("PATH");
+    if (appletsOnly) {
+        for (const char* applet : {"sh", "find", "stat", "sha256sum", "readlink"}) {
+            QVERIFY(QFile::link(executable, applets.filePath(QString::fromLatin1(applet))));
+        }
+        qputenv("PATH", QFile::encodeName(applets.path()));
+    }
+    const QStringList arguments = (appletsOnly ? QStringList{} : prefix)
+                                  + QStringList{QStringLiteral("-c"), WorkspaceManifest::containerListingScript(),
+                                                QStringLiteral("sh"), dir.path()};
+    const zeus::test::ProcessOutput listing =
+        zeus::test::runProgram(appletsOnly ? applets.filePath(QStringLiteral("sh")) : executable, arguments);
+    qputenv("PATH", savedPath);
     QVERIFY2(listing.exitCode == 0, listing.err.constData());
     WorkspaceManifest container;
     QString error;
