@@ -130,8 +130,8 @@ QString temporaryName(const QString& absolute) {
            + QUuid::createUuid().toString(QUuid::Id128);
 }
 
-QString writeFile(const QString& absolute, const HostState& host, const ManifestEntry& after,
-                  const QString& contentFile) {
+// The copy's version is what the change list says (checked before anything on the host is touched).
+QString checkContent(const QString& contentFile, const ManifestEntry& after) {
     QFile content(contentFile);
     if (!content.open(QIODevice::ReadOnly)) {
         return QCoreApplication::translate("zeus::ChangeApplier", "The copy's version could not be read: %1")
@@ -141,7 +141,16 @@ QString writeFile(const QString& absolute, const HostState& host, const Manifest
         return QCoreApplication::translate("zeus::ChangeApplier",
                                            "The content received from the copy does not match the change list.");
     }
-    content.seek(0);
+    return {};
+}
+
+QString writeFile(const QString& absolute, const HostState& host, const ManifestEntry& after,
+                  const QString& contentFile) {
+    QFile content(contentFile);
+    if (!content.open(QIODevice::ReadOnly)) {
+        return QCoreApplication::translate("zeus::ChangeApplier", "The copy's version could not be read: %1")
+            .arg(content.errorString());
+    }
     QTemporaryFile temporary(QFileInfo(absolute).absolutePath() + QStringLiteral("/.zeus-apply-XXXXXX"));
     if (!temporary.open()) {
         return QCoreApplication::translate("zeus::ChangeApplier",
@@ -250,6 +259,13 @@ ApplyOutcome ChangeApplier::apply(const QString& root, const Change& change, con
     const bool folderInvolved =
         host.exists && host.type != after.type
         && (host.type == ManifestEntry::Type::Directory || after.type == ManifestEntry::Type::Directory);
+    const bool modeOnly = change.kind == Change::Kind::ModeChanged && !folderInvolved && holds(host, after, false);
+    if (after.type == ManifestEntry::Type::File && !modeOnly) {
+        const QString wrong = checkContent(contentFile, after);
+        if (!wrong.isEmpty()) {
+            return outcome(path, Result::Refused, wrong);
+        }
+    }
     if (folderInvolved && !removeEntry(absolute, host)) {
         return outcome(path, Result::Conflict, tr("The folder still holds files on the host."));
     }
@@ -269,7 +285,7 @@ ApplyOutcome ChangeApplier::apply(const QString& root, const Change& change, con
             problem = writeLink(absolute, after);
             break;
         case ManifestEntry::Type::File:
-            if (change.kind == Change::Kind::ModeChanged && !folderInvolved && holds(host, after, false)) {
+            if (modeOnly) {
                 // Same content: only the exec bits change (the host was just read as a file, not a link).
                 const quint32 mode = (host.mode & ~kExecBits) | (after.mode & kExecBits);
                 if (!QFile::setPermissions(absolute, hostfile::permissionsOf(mode))) {

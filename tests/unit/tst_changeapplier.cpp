@@ -324,6 +324,16 @@ void TestChangeApplier::contentThatDoesNotMatchIsRefused() {
     QCOMPARE(result.result, ApplyOutcome::Result::Refused);
     QVERIFY(!QFileInfo::exists(root(QStringLiteral("a.txt"))));
     QVERIFY(namesIn(root()).isEmpty());
+
+    // Checked before anything is touched: no folder is created for it, and a folder it would replace stays.
+    const Change nested = changeOf({}, {fileEntry(QStringLiteral("new/dir/a.txt"), "listed\n")});
+    QCOMPARE(ChangeApplier::apply(root(), nested, staged("other\n")).result, ApplyOutcome::Result::Refused);
+    QVERIFY(namesIn(root()).isEmpty());
+    QVERIFY(QDir().mkpath(root(QStringLiteral("folder"))));
+    const Change replacing =
+        changeOf({dirEntry(QStringLiteral("folder"))}, {fileEntry(QStringLiteral("folder"), "listed\n")});
+    QCOMPARE(ChangeApplier::apply(root(), replacing, staged("other\n")).result, ApplyOutcome::Result::Refused);
+    QVERIFY(QFileInfo(root(QStringLiteral("folder"))).isDir());
 }
 
 void TestChangeApplier::typeChangesInOrder() {
