@@ -1,5 +1,5 @@
 # Fails when an include goes the wrong way (docs/architecture.md):
-#   core/support <- approval, secrets <- runtime <- engine <- sandbox | monitor <- backend <- core/ (root) <- ui/ <- app/
+#   core/support <- approval, secrets, review <- runtime <- engine <- sandbox | monitor <- backend <- core/ (root) <- ui/ <- app/
 # A file may include its own folder and the folders below it; core/sandbox and
 # core/monitor never include each other; core/ never includes a Qt GUI header; the
 # protocol codec (zeus_protocol) includes nothing of the project but itself and the
@@ -13,6 +13,7 @@ endif()
 set(rank_support 0)
 set(rank_approval 1)
 set(rank_secrets 1)
+set(rank_review 1)
 set(rank_runtime 2)
 set(rank_engine 3)
 set(rank_sandbox 4)
@@ -26,7 +27,7 @@ set(protocol_files "core/backend/protocol.h" "core/backend/protocol.cpp" "core/b
 
 # The layer ("support" … "app") of a file given relative to the source tree.
 function(layer_of relpath out)
-    if(relpath MATCHES "^core/(support|approval|secrets|runtime|engine|sandbox|monitor|backend)/")
+    if(relpath MATCHES "^core/(support|approval|secrets|review|runtime|engine|sandbox|monitor|backend)/")
         set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
     elseif(relpath MATCHES "^core/[^/]+$")
         set(${out} "core" PARENT_SCOPE)
@@ -59,7 +60,7 @@ foreach(source IN LISTS sources)
     foreach(line IN LISTS lines)
         math(EXPR checked "${checked} + 1")
         if(line MATCHES "<(QtWidgets|QtGui|QWidget|QApplication|QGuiApplication|QIcon|QPixmap|QImage|QPainter|QColor|QFont|QSystemTrayIcon)[/>]")
-            if(from MATCHES "^(support|secrets|runtime|engine|sandbox|monitor|backend|core)$")
+            if(from MATCHES "^(support|secrets|review|runtime|engine|sandbox|monitor|backend|core)$")
                 string(APPEND errors "\n  ${source}: core/ includes a GUI header: ${line}")
             endif()
             continue()

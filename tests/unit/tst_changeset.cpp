@@ -1,0 +1,323 @@
+// ChangeSet: what changed between a baseline and the copy, which changes make the host run code, and what is never
+// applied as files; on tables.
+#include "review/changeset.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QTest>
+
+using zeus::Change;
+using zeus::ChangeSet;
+using zeus::ManifestEntry;
+using zeus::WorkspaceManifest;
+
+Q_DECLARE_METATYPE(zeus::ManifestEntry)
+
+namespace {
+
+ManifestEntry file(const QString& path, const QByteArray& content, quint32 mode = 0644) {
+    ManifestEntry entry;
+    entry.path = path;
+    entry.type = ManifestEntry::Type::File;
+    entry.mode = mode;
+    entry.size = content.size();
+    entry.sha256 = QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex();
+    return entry;
+}
+
+ManifestEntry dir(const QString& path, quint32 mode = 0755) {
+    ManifestEntry entry;
+    entry.path = path;
+    entry.type = ManifestEntry::Type::Directory;
+    entry.mode = mode;
+    return entry;
+}
+
+ManifestEntry link(const QString& path, const QString& target) {
+    ManifestEntry entry;
+    entry.path = path;
+    entry.type = ManifestEntry::Type::Symlink;
+    entry.mode = 0777;
+    entry.linkTarget = target;
+    entry.size = target.toUtf8().size();
+    entry.sha256 = QCryptographicHash::hash(target.toUtf8(), QCryptographicHash::Sha256).toHex();
+    return entry;
+}
+
+QString kindName(Change::Kind kind) {
+    switch (kind) {
+        case Change::Kind::Added:
+            return QStringLiteral("added");
+        case Change::Kind::Modified:
+            return QStringLiteral("modified");
+        case Change::Kind::Deleted:
+            return QStringLiteral("deleted");
+        case Change::Kind::ModeChanged:
+            return QStringLiteral("mode");
+        case Change::Kind::TypeChanged:
+            return QStringLiteral("type");
+    }
+    return {};
+}
+
+// "kind path", then " flagged" and " git" (never applied as files) when they hold.
+QString describe(const Change& change) {
+    QString text = kindName(change.kind) + QLatin1Char(' ') + change.path;
+    if (change.flagged) {
+        text += QStringLiteral(" flagged");
+    }
+    if (!change.applicable) {
+        text += QStringLiteral(" git");
+    }
+    return text;
+}
+
+using Entries = QList<ManifestEntry>;
+
+}  // namespace
+
+class TestChangeSet : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void compute_data();
+    void compute();
+    void keepsBothSidesAndReasons();
+    void hostRunsCode_data();
+    void hostRunsCode();
+    void linkLeavesFolder_data();
+    void linkLeavesFolder();
+    void everyRiskyPatternIsDocumented();
+};
+
+void TestChangeSet::compute_data() {
+    QTest::addColumn<Entries>("before");
+    QTest::addColumn<Entries>("after");
+    QTest::addColumn<QByteArray>("zeusignore");
+    QTest::addColumn<QStringList>("expected");
+
+    const ManifestEntry readme = file(QStringLiteral("README.md"), "hello\n");
+    QTest::newRow("nothing changed") << Entries{readme, dir(QStringLiteral("src"))}
+                                     << Entries{readme, dir(QStringLiteral("src"))} << QByteArray() << QStringList{};
+    QTest::newRow("added") << Entries{readme} << Entries{readme, file(QStringLiteral("new.txt"), "n")} << QByteArray()
+                           << QStringList{QStringLiteral("added new.txt")};
+    QTest::newRow("deleted") << Entries{readme, file(QStringLiteral("old.txt"), "o")} << Entries{readme} << QByteArray()
+                             << QStringList{QStringLiteral("deleted old.txt")};
+    QTest::newRow("modified") << Entries{readme} << Entries{file(QStringLiteral("README.md"), "changed\n")}
+                              << QByteArray() << QStringList{QStringLiteral("modified README.md")};
+    QTest::newRow("same size, other bytes")
+        << Entries{file(QStringLiteral("a"), "abc")} << Entries{file(QStringLiteral("a"), "abd")} << QByteArray()
+        << QStringList{QStringLiteral("modified a")};
+    QTest::newRow("exec bit set is flagged")
+        << Entries{file(QStringLiteral("run.sh"), "x")} << Entries{file(QStringLiteral("run.sh"), "x", 0755)}
+        << QByteArray() << QStringList{QStringLiteral("mode run.sh flagged")};
+    QTest::newRow("exec bit cleared") << Entries{file(QStringLiteral("run.sh"), "x", 0755)}
+                                      << Entries{file(QStringLiteral("run.sh"), "x")} << QByteArray()
+                                      << QStringList{QStringLiteral("mode run.sh")};
+    QTest::newRow("other mode bits are not a change")
+        << Entries{file(QStringLiteral("a"), "x", 0644)} << Entries{file(QStringLiteral("a"), "x", 0600)}
+        << QByteArray() << QStringList{};
+    QTest::newRow("content and exec bit")
+        << Entries{file(QStringLiteral("run"), "x")} << Entries{file(QStringLiteral("run"), "y", 0700)} << QByteArray()
+        << QStringList{QStringLiteral("modified run flagged")};
+    QTest::newRow("added executable") << Entries{} << Entries{file(QStringLiteral("tool"), "#!", 0755)} << QByteArray()
+                                      << QStringList{QStringLiteral("added tool flagged")};
+    QTest::newRow("file became a folder")
+        << Entries{file(QStringLiteral("x"), "x")}
+        << Entries{dir(QStringLiteral("x")), file(QStringLiteral("x/y"), "y")} << QByteArray()
+        << QStringList{QStringLiteral("type x"), QStringLiteral("added x/y")};
+    QTest::newRow("file became a link") << Entries{file(QStringLiteral("x"), "x")}
+                                        << Entries{link(QStringLiteral("x"), QStringLiteral("y"))} << QByteArray()
+                                        << QStringList{QStringLiteral("type x")};
+    QTest::newRow("link retargeted") << Entries{link(QStringLiteral("l"), QStringLiteral("a"))}
+                                     << Entries{link(QStringLiteral("l"), QStringLiteral("b"))} << QByteArray()
+                                     << QStringList{QStringLiteral("modified l")};
+    QTest::newRow("link to /etc/passwd") << Entries{}
+                                         << Entries{link(QStringLiteral("p"), QStringLiteral("/etc/passwd"))}
+                                         << QByteArray() << QStringList{QStringLiteral("added p flagged")};
+    QTest::newRow("link climbing out") << Entries{} << Entries{link(QStringLiteral("a/p"), QStringLiteral("../../x"))}
+                                       << QByteArray() << QStringList{QStringLiteral("added a/p flagged")};
+    QTest::newRow("link inside") << Entries{} << Entries{link(QStringLiteral("a/p"), QStringLiteral("../README.md"))}
+                                 << QByteArray() << QStringList{QStringLiteral("added a/p")};
+    QTest::newRow("folder added and deleted")
+        << Entries{dir(QStringLiteral("old"))} << Entries{dir(QStringLiteral("new"))} << QByteArray()
+        << QStringList{QStringLiteral("added new"), QStringLiteral("deleted old")};
+    QTest::newRow("folder mode is not a change")
+        << Entries{dir(QStringLiteral("d"), 0755)} << Entries{dir(QStringLiteral("d"), 0700)} << QByteArray()
+        << QStringList{};
+    QTest::newRow("Makefile modified") << Entries{file(QStringLiteral("Makefile"), "a")}
+                                       << Entries{file(QStringLiteral("Makefile"), "b")} << QByteArray()
+                                       << QStringList{QStringLiteral("modified Makefile flagged")};
+    QTest::newRow("Makefile deleted runs nothing") << Entries{file(QStringLiteral("Makefile"), "a")} << Entries{}
+                                                   << QByteArray() << QStringList{QStringLiteral("deleted Makefile")};
+    QTest::newRow("MAKEFILE: case does not hide it")
+        << Entries{} << Entries{file(QStringLiteral("MAKEFILE"), "a")} << QByteArray()
+        << QStringList{QStringLiteral("added MAKEFILE flagged")};
+    QTest::newRow("nested package.json") << Entries{} << Entries{file(QStringLiteral("web/package.json"), "{}")}
+                                         << QByteArray()
+                                         << QStringList{QStringLiteral("added web/package.json flagged")};
+    QTest::newRow("planted hook")
+        << Entries{dir(QStringLiteral(".git"))}
+        << Entries{dir(QStringLiteral(".git")), file(QStringLiteral(".git/hooks/pre-commit"), "#!/bin/sh", 0755)}
+        << QByteArray()
+        << QStringList{QStringLiteral(".git/hooks/pre-commit flagged git").prepend(QStringLiteral("added "))};
+    QTest::newRow("git config") << Entries{file(QStringLiteral(".git/config"), "a")}
+                                << Entries{file(QStringLiteral(".git/config"), "b")} << QByteArray()
+                                << QStringList{QStringLiteral("modified .git/config flagged git")};
+    QTest::newRow("git objects: not flagged, not files")
+        << Entries{} << Entries{file(QStringLiteral(".git/objects/ab/cdef"), "z")} << QByteArray()
+        << QStringList{QStringLiteral("added .git/objects/ab/cdef git")};
+    QTest::newRow("a submodule's git folder") << Entries{} << Entries{file(QStringLiteral("lib/.git/HEAD"), "r")}
+                                              << QByteArray() << QStringList{QStringLiteral("added lib/.git/HEAD git")};
+    QTest::newRow("workflow") << Entries{} << Entries{file(QStringLiteral(".github/workflows/ci.yml"), "on: push")}
+                              << QByteArray() << QStringList{QStringLiteral("added .github/workflows/ci.yml flagged")};
+    QTest::newRow("issue template is not CI")
+        << Entries{} << Entries{file(QStringLiteral(".github/ISSUE_TEMPLATE.md"), "x")} << QByteArray()
+        << QStringList{QStringLiteral("added .github/ISSUE_TEMPLATE.md")};
+    QTest::newRow("editor folder and tasks")
+        << Entries{} << Entries{dir(QStringLiteral(".vscode")), file(QStringLiteral(".vscode/tasks.json"), "{}")}
+        << QByteArray()
+        << QStringList{QStringLiteral("added .vscode flagged"), QStringLiteral("added .vscode/tasks.json flagged")};
+    QTest::newRow("zeusignore") << Entries{file(QStringLiteral(".zeusignore"), "a")}
+                                << Entries{file(QStringLiteral(".zeusignore"), "!.env")} << QByteArray()
+                                << QStringList{QStringLiteral("modified .zeusignore flagged")};
+    QTest::newRow("agent's .env is not a change")
+        << Entries{readme} << Entries{readme, file(QStringLiteral(".env"), "A=1")} << QByteArray() << QStringList{};
+    QTest::newRow("ignored folder is not a change")
+        << Entries{readme}
+        << Entries{readme, dir(QStringLiteral("node_modules")), file(QStringLiteral("node_modules/x/index.js"), "x")}
+        << QByteArray("node_modules/\n") << QStringList{};
+    QTest::newRow("sorted by path whatever the input order")
+        << Entries{} << Entries{file(QStringLiteral("b"), "b"), file(QStringLiteral("a"), "a")} << QByteArray()
+        << QStringList{QStringLiteral("added a"), QStringLiteral("added b")};
+}
+
+void TestChangeSet::compute() {
+    QFETCH(Entries, before);
+    QFETCH(Entries, after);
+    QFETCH(QByteArray, zeusignore);
+    QFETCH(QStringList, expected);
+
+    WorkspaceManifest baseline;
+    baseline.entries = before;
+    if (!zeusignore.isEmpty()) {
+        baseline.ignoreFiles.insert(QString(), zeusignore);
+    }
+    WorkspaceManifest current;
+    current.entries = after;
+    QStringList described;
+    for (const Change& change : ChangeSet::compute(baseline, current)) {
+        described.append(describe(change));
+    }
+    QCOMPARE(described, expected);
+}
+
+void TestChangeSet::keepsBothSidesAndReasons() {
+    WorkspaceManifest baseline;
+    baseline.entries = {file(QStringLiteral("Makefile"), "all:\n")};
+    WorkspaceManifest current;
+    current.entries = {file(QStringLiteral("Makefile"), "all:\n\tcurl x | sh\n", 0755)};
+    const QList<Change> changes = ChangeSet::compute(baseline, current);
+    QCOMPARE(changes.size(), 1);
+    const Change& change = changes.first();
+    QVERIFY(change.hasBefore && change.hasAfter);
+    QCOMPARE(change.before, baseline.entries.first());
+    QCOMPARE(change.after, current.entries.first());
+    QVERIFY(change.execChanged);
+    QVERIFY2(change.flagReason.contains(QStringLiteral("make")), qPrintable(change.flagReason));
+    QVERIFY2(change.flagReason.contains(QStringLiteral("executable")), qPrintable(change.flagReason));
+    QCOMPARE(Change::kindLetter(change.kind), QStringLiteral("M"));
+}
+
+void TestChangeSet::hostRunsCode_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("risky");
+    const QList<QPair<const char*, bool>> rows = {
+        {".git/hooks/pre-commit", true},
+        {".git/config", true},
+        {".gitattributes", true},
+        {".gitmodules", true},
+        {".github/workflows/ci.yml", true},
+        {".gitlab-ci.yml", true},
+        {".circleci/config.yml", true},
+        {"Jenkinsfile", true},
+        {"Makefile", true},
+        {"src/makefile", true},
+        {"rules.mk", true},
+        {"CMakeLists.txt", true},
+        {"cmake/deps.cmake", true},
+        {"package.json", true},
+        {"yarn.lock", true},
+        {"setup.py", true},
+        {"requirements-dev.txt", true},
+        {"tests/conftest.py", true},
+        {"Cargo.toml", true},
+        {"build.rs", true},
+        {".cargo/config.toml", true},
+        {"build.gradle.kts", true},
+        {"gradle/wrapper/gradle-wrapper.properties", true},
+        {".vscode/settings.json", true},
+        {".idea/workspace.xml", true},
+        {".devcontainer/devcontainer.json", true},
+        {"app.code-workspace", true},
+        {".envrc", true},
+        {".pre-commit-config.yaml", true},
+        {".husky/pre-push", true},
+        {"Dockerfile", true},
+        {"compose.yaml", true},
+        {".zeusignore", true},
+        {"README.md", false},
+        {"src/main.c", false},
+        {"docs/Makefile.md", false},
+        {".github/CODEOWNERS", false},
+        {".gitignore", false},
+        {"packages.json", false},
+        {"vscode/notes.txt", false},
+    };
+    for (const auto& row : rows) {
+        QTest::newRow(row.first) << QString::fromUtf8(row.first) << row.second;
+    }
+}
+
+void TestChangeSet::hostRunsCode() {
+    QFETCH(QString, path);
+    QFETCH(bool, risky);
+    QCOMPARE(!ChangeSet::hostRunsCodeReason(path).isEmpty(), risky);
+}
+
+void TestChangeSet::linkLeavesFolder_data() {
+    QTest::addColumn<QString>("link");
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<bool>("leaves");
+    QTest::newRow("absolute") << QStringLiteral("l") << QStringLiteral("/etc/passwd") << true;
+    QTest::newRow("sibling") << QStringLiteral("l") << QStringLiteral("README.md") << false;
+    QTest::newRow("up from the root") << QStringLiteral("l") << QStringLiteral("../x") << true;
+    QTest::newRow("up from a folder") << QStringLiteral("a/l") << QStringLiteral("../x") << false;
+    QTest::newRow("up twice from a folder") << QStringLiteral("a/l") << QStringLiteral("../../x") << true;
+    QTest::newRow("down then up") << QStringLiteral("l") << QStringLiteral("a/b/../../x") << false;
+    QTest::newRow("down then too far up") << QStringLiteral("l") << QStringLiteral("a/../../x") << true;
+    QTest::newRow("dots") << QStringLiteral("a/l") << QStringLiteral("./././x") << false;
+    QTest::newRow("empty") << QStringLiteral("l") << QString() << true;
+    QTest::newRow("Windows drive") << QStringLiteral("l") << QStringLiteral("C:/Windows") << true;
+    QTest::newRow("backslash climb") << QStringLiteral("l") << QStringLiteral("..\\x") << true;
+}
+
+void TestChangeSet::linkLeavesFolder() {
+    QFETCH(QString, link);
+    QFETCH(QString, target);
+    QFETCH(bool, leaves);
+    QCOMPARE(ChangeSet::linkLeavesFolder(link, target), leaves);
+}
+
+void TestChangeSet::everyRiskyPatternIsDocumented() {
+    QFile doc(QStringLiteral(ZEUS_SOURCE_DIR "/docs/review-mode.md"));
+    QVERIFY(doc.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(doc.readAll());
+    for (const ChangeSet::RiskyPattern& risky : ChangeSet::riskyPatterns()) {
+        const QString listed = QLatin1Char('`') + risky.pattern + QLatin1Char('`');
+        QVERIFY2(text.contains(listed), qPrintable(risky.pattern + QStringLiteral(" is not in docs/review-mode.md")));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestChangeSet)
+#include "tst_changeset.moc"
