@@ -9,6 +9,8 @@
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 
+#include <QDir>
+
 #include <algorithm>
 
 namespace zeus {

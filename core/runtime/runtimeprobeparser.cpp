@@ -348,6 +348,8 @@ QStringList appleStatusArguments(const QString& cliVersion) {
 
 RuntimeProbe classifyApple(const ProcessResult& version, const std::optional<ProcessResult>& status) {
     RuntimeProbe probe = baseProbe(RuntimeKind::Apple, version);
+    // Apple's containers run in VMs of this Mac, which share its folders: never remote.
+    probe.location.kind = EngineLocation::Kind::Local;
     if (classifyProcessFailure(version, probe)) {
         return probe;
     }
