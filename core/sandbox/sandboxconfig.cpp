@@ -55,7 +55,7 @@ QString SandboxConfig::workspaceModeRefusal(const QString& folder) const {
         // promises not to do.
         return QStringLiteral(
                    "Review mode is not available in this build yet: %1 is set to review mode, so no command runs "
-                   "in it. Set the folder to direct mode (Settings > Approvals) to run commands in it directly.")
+                   "in it. Set the folder to direct mode (Settings, Command Approval) to run commands in it directly.")
             .arg(folder);
     }
     if (engineRemote) {

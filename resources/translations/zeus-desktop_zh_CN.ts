@@ -99,6 +99,101 @@
         <source>--allow-command and --deny-command take plain words, such as &quot;git status&quot;: %1</source>
         <translation>--allow-command 和 --deny-command 只接受普通词语，例如 &quot;git status&quot;：%1</translation>
     </message>
+    <message>
+        <source>How every folder of this run reaches the container: direct (bind mount) or review (a copy whose changes you review; refused on a remote engine in direct mode). Default: each folder&apos;s setting.</source>
+        <translation>本次运行中每个文件夹如何进入容器：direct（绑定挂载）或 review（一份副本，其更改由你审阅；远程引擎上拒绝 direct 模式）。默认：各文件夹自己的设置。</translation>
+    </message>
+    <message>
+        <source>The sandbox&apos;s network: allowlist (default), none or open.</source>
+        <translation>沙箱的网络：allowlist（默认，允许列表）、none（无网络）或 open（开放）。</translation>
+    </message>
+    <message>
+        <source>Allow a host through the allowlist (example.com, *.example.com, host:port, an address or a CIDR block); repeatable.</source>
+        <translation>允许某个主机通过允许列表（example.com、*.example.com、主机:端口、地址或 CIDR 网段）；可重复。</translation>
+    </message>
+    <message>
+        <source>Deny a host, whatever allows it; repeatable.</source>
+        <translation>拒绝某个主机，无论是否有规则允许它；可重复。</translation>
+    </message>
+    <message>
+        <source>The allowlist&apos;s preset: dev (package registries, GitHub) or locked.</source>
+        <translation>允许列表的预设：dev（软件包仓库、GitHub）或 locked（锁定）。</translation>
+    </message>
+    <message>
+        <source>Use this address for a host and port (HOST:PORT:ADDRESS); repeatable.</source>
+        <translation>为某个主机和端口使用此地址（主机:端口:地址）；可重复。</translation>
+    </message>
+    <message>
+        <source>Store a secret in the OS keychain; its value is read from stdin.</source>
+        <translation>将一个密钥存入系统钥匙串；其值从标准输入读取。</translation>
+    </message>
+    <message>
+        <source>Delete a secret from the keychain.</source>
+        <translation>从钥匙串中删除一个密钥。</translation>
+    </message>
+    <message>
+        <source>List the names of the stored secrets.</source>
+        <translation>列出已存储密钥的名称。</translation>
+    </message>
+    <message>
+        <source>With --headless: approve the use of this secret (repeatable).</source>
+        <translation>与 --headless 一起使用：批准使用此密钥（可重复）。</translation>
+    </message>
+    <message>
+        <source>--network must be allowlist, none or open</source>
+        <translation>--network 必须是 allowlist、none 或 open</translation>
+    </message>
+    <message>
+        <source>--network-preset must be dev or locked</source>
+        <translation>--network-preset 必须是 dev 或 locked</translation>
+    </message>
+    <message>
+        <source>--allow-host/--deny-host: %1</source>
+        <translation>--allow-host/--deny-host：%1</translation>
+    </message>
+    <message>
+        <source>--resolve: %1</source>
+        <translation>--resolve：%1</translation>
+    </message>
+    <message>
+        <source>--allow-secret: %1</source>
+        <translation>--allow-secret：%1</translation>
+    </message>
+    <message>
+        <source>--workspace-mode must be direct or review</source>
+        <translation>--workspace-mode 必须是 direct 或 review</translation>
+    </message>
+    <message>
+        <source>use one of --set-secret, --delete-secret and --list-secrets at a time</source>
+        <translation>一次只能使用 --set-secret、--delete-secret 和 --list-secrets 中的一个</translation>
+    </message>
+    <message>
+        <source>Value of %1 (not shown): </source>
+        <translation>%1 的值（不显示）：</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: no secrets are stored.</source>
+        <translation>zeus-desktop：没有存储任何密钥。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 stored in the keychain.</source>
+        <translation>zeus-desktop：密钥 %1 已存入钥匙串。</translation>
+    </message>
+    <message>
+        <source>zeus-desktop: secret %1 deleted.</source>
+        <translation>zeus-desktop：密钥 %1 已删除。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::AppSettings</name>
+    <message>
+        <source>%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved as well: revoke %2 first, or keep using it.</source>
+        <translation>%1 包含已批准的文件夹 %2。已批准文件夹内部或外层的文件夹不能再被批准：请先撤销 %2，或继续使用它。</translation>
+    </message>
+    <message>
+        <source>%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as well: use %2, or revoke it first.</source>
+        <translation>%1 位于已批准的文件夹 %2 之内。已批准文件夹内部或外层的文件夹不能再被批准：请使用 %2，或先撤销它。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ApprovalDialog</name>
@@ -278,93 +373,32 @@
         <translation>规则只能是普通词语，例如“git status”：不能包含 &amp;&amp; ; | $ * 或未闭合的引号。</translation>
     </message>
     <message>
+        <source>Workspace mode</source>
+        <translation>工作区模式</translation>
+    </message>
+    <message>
+        <source>Direct: the folder is mounted</source>
+        <translation>直接：挂载该文件夹</translation>
+    </message>
+    <message>
+        <source>Review: a copy, changes reviewed before they apply</source>
+        <translation>审阅：使用副本，更改经审阅后才应用</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace:</source>
+        <translation>工作区(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Commands write straight into this folder. Needs a local engine: on a remote one it is refused.</source>
+        <translation>命令直接写入此文件夹。需要本地引擎：在远程引擎上会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Review mode is not available in this build yet: commands in this folder are refused.</source>
+        <translation>此版本尚不支持审阅模式：此文件夹中的命令会被拒绝。</translation>
+    </message>
+    <message>
         <source>The rule could not be added (too many rules for this folder).</source>
         <translation>无法添加规则（此文件夹的规则过多）。</translation>
-        <source>Store a secret in the OS keychain; its value is read from stdin.</source>
-        <translation>将一个密钥存入系统钥匙串；其值从标准输入读取。</translation>
-    </message>
-    <message>
-        <source>Delete a secret from the keychain.</source>
-        <translation>从钥匙串中删除一个密钥。</translation>
-    </message>
-    <message>
-        <source>List the names of the stored secrets.</source>
-        <translation>列出已存储密钥的名称。</translation>
-    </message>
-    <message>
-        <source>With --headless: approve the use of this secret (repeatable).</source>
-        <translation>与 --headless 一起使用：批准使用此密钥（可重复）。</translation>
-    </message>
-    <message>
-        <source>--allow-secret: %1</source>
-        <translation>--allow-secret：%1</translation>
-    </message>
-    <message>
-        <source>use one of --set-secret, --delete-secret and --list-secrets at a time</source>
-        <translation>一次只能使用 --set-secret、--delete-secret 和 --list-secrets 中的一个</translation>
-    </message>
-    <message>
-        <source>Value of %1 (not shown): </source>
-        <translation>%1 的值（不显示）：</translation>
-    </message>
-    <message>
-        <source>zeus-desktop: no secrets are stored.</source>
-        <translation>zeus-desktop：没有存储任何密钥。</translation>
-    </message>
-    <message>
-        <source>zeus-desktop: secret %1 stored in the keychain.</source>
-        <translation>zeus-desktop：密钥 %1 已存入钥匙串。</translation>
-    </message>
-    <message>
-        <source>zeus-desktop: secret %1 deleted.</source>
-        <translation>zeus-desktop：密钥 %1 已删除。</translation>
-    </message>
-    <message>
-        <source>The sandbox&apos;s network: allowlist (default), none or open.</source>
-        <translation>沙箱的网络：allowlist（默认，允许列表）、none（无网络）或 open（开放）。</translation>
-    </message>
-    <message>
-        <source>Allow a host through the allowlist (example.com, *.example.com, host:port, an address or a CIDR block); repeatable.</source>
-        <translation>允许某个主机通过允许列表（example.com、*.example.com、主机:端口、地址或 CIDR 网段）；可重复。</translation>
-    </message>
-    <message>
-        <source>Deny a host, whatever allows it; repeatable.</source>
-        <translation>拒绝某个主机，无论是否有规则允许它；可重复。</translation>
-    </message>
-    <message>
-        <source>The allowlist&apos;s preset: dev (package registries, GitHub) or locked.</source>
-        <translation>允许列表的预设：dev（软件包仓库、GitHub）或 locked（锁定）。</translation>
-    </message>
-    <message>
-        <source>Use this address for a host and port (HOST:PORT:ADDRESS); repeatable.</source>
-        <translation>为某个主机和端口使用此地址（主机:端口:地址）；可重复。</translation>
-    </message>
-    <message>
-        <source>--network must be allowlist, none or open</source>
-        <translation>--network 必须是 allowlist、none 或 open</translation>
-    </message>
-    <message>
-        <source>--network-preset must be dev or locked</source>
-        <translation>--network-preset 必须是 dev 或 locked</translation>
-    </message>
-    <message>
-        <source>--allow-host/--deny-host: %1</source>
-        <translation>--allow-host/--deny-host：%1</translation>
-    </message>
-    <message>
-        <source>--resolve: %1</source>
-        <translation>--resolve：%1</translation>
-    </message>
-</context>
-<context>
-    <name>zeus::AppSettings</name>
-    <message>
-        <source>%1 contains the approved folder %2. A folder inside or around an approved one cannot be approved as well: revoke %2 first, or keep using it.</source>
-        <translation>%1 包含已批准的文件夹 %2。已批准文件夹内部或外层的文件夹不能再被批准：请先撤销 %2，或继续使用它。</translation>
-    </message>
-    <message>
-        <source>%1 is inside the approved folder %2. A folder inside or around an approved one cannot be approved as well: use %2, or revoke it first.</source>
-        <translation>%1 位于已批准的文件夹 %2 之内。已批准文件夹内部或外层的文件夹不能再被批准：请使用 %2，或先撤销它。</translation>
     </message>
 </context>
 <context>
@@ -1096,6 +1130,26 @@ History:
         <source>Network</source>
         <translation>网络</translation>
     </message>
+    <message>
+        <source>Engine: %1</source>
+        <translation>引擎：%1</translation>
+    </message>
+    <message>
+        <source>Every folder of this run: %1 (--workspace-mode)</source>
+        <translation>本次运行的所有文件夹：%1（--workspace-mode）</translation>
+    </message>
+    <message>
+        <source>Default: %1 (each folder may set its own)</source>
+        <translation>默认：%1（每个文件夹可单独设置）</translation>
+    </message>
+    <message>
+        <source>Commands in %1 folder(s) will be refused, for the reasons above.</source>
+        <translation>%1 个文件夹中的命令将被拒绝，原因见上文。</translation>
+    </message>
+    <message>
+        <source>Workspace mode</source>
+        <translation>工作区模式</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>
@@ -1254,6 +1308,33 @@ History:
         <source>Checks: %1 ok, %2 warning(s), %3 failed</source>
         <translation>检查项：%1 项正常，%2 项警告，%3 项失败</translation>
     </message>
+    <message>
+        <source>Engine: %1</source>
+        <translation>引擎：%1</translation>
+    </message>
+    <message>
+        <source>  location: %1</source>
+        <translation>  位置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::EngineLocation</name>
+    <message>
+        <source>local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <source>remote</source>
+        <translation>远程</translation>
+    </message>
+    <message>
+        <source>remote (%1)</source>
+        <translation>远程（%1）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>zeus::GuiService</name>
@@ -1304,10 +1385,6 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <translation>命令等待审批</translation>
     </message>
     <message>
-        <source>%1
-in %2</source>
-        <translation>%1
-位于 %2</translation>
         <source>Allow a secret?</source>
         <translation>允许使用密钥？</translation>
     </message>
@@ -1318,6 +1395,12 @@ in %2</source>
     <message>
         <source>A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). Click to allow it once, for this session, or always for this folder.</source>
         <translation>会话 %1 中的一条命令试图访问 %2:%3，网络允许列表不允许该访问（%4）。点击可允许一次、在此会话中允许，或始终对此文件夹允许。</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+位于 %2</translation>
     </message>
 </context>
 <context>
@@ -1743,6 +1826,18 @@ host.example:8443</translation>
     <message>
         <source>To check it worked, run: %1</source>
         <translation>要确认是否成功，请运行：%1</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>%1 is ready (%2).</source>
+        <translation>%1 已就绪（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 %2 is ready (%3).</source>
+        <translation>%1 %2 已就绪（%3）。</translation>
     </message>
 </context>
 <context>
@@ -2479,8 +2574,6 @@ host.example:8443</translation>
         <translation>代理为每个会话保持一个通道：一条命令只需几毫秒，而不是一次新的 exec。容器中没有代理时，命令使用 exec，会话日志会说明原因。</translation>
     </message>
     <message>
-        <source>Command &amp;Approval</source>
-        <translation>命令审批(&amp;A)</translation>
         <source>%1 (missing: commands for it are refused)</source>
         <translation>%1（不存在：针对它的命令会被拒绝）</translation>
     </message>
@@ -2495,6 +2588,10 @@ host.example:8443</translation>
     <message>
         <source>Secre&amp;ts</source>
         <translation>密钥(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Command &amp;Approval</source>
+        <translation>命令审批(&amp;A)</translation>
     </message>
 </context>
 <context>
