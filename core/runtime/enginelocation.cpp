@@ -69,13 +69,10 @@ EngineLocation EngineLocation::fromEndpoint(const QString& endpoint) {
     }
     const qsizetype separator = location.host.indexOf(QStringLiteral("://"));
     const QString scheme = separator > 0 ? location.host.left(separator).toLower() : QString();
-    if (scheme == QLatin1String("unix") || scheme == QLatin1String("npipe")) {
-        location.kind = Kind::Local;
-    } else if (separator < 0 && location.host.startsWith(QLatin1Char('/'))) {
-        location.kind = Kind::Local;  // a bare socket path (Podman's remoteSocket.path)
-    } else {
-        location.kind = Kind::Remote;
-    }
+    // A bare socket path (Podman's remoteSocket.path) is local like unix://.
+    const bool local = scheme == QLatin1String("unix") || scheme == QLatin1String("npipe")
+                       || (separator < 0 && location.host.startsWith(QLatin1Char('/')));
+    location.kind = local ? Kind::Local : Kind::Remote;
     return location;
 }
 
@@ -170,7 +167,7 @@ QString EngineLocation::podmanRemoteSocket(const QJsonObject& info) {
 std::optional<EngineLocation::PodmanConnection> EngineLocation::parsePodmanConnections(const QByteArray& output,
                                                                                        const QString& wanted) {
     const QJsonArray connections = QJsonDocument::fromJson(output.trimmed()).array();
-    for (const QJsonValue& value : connections) {
+    for (const QJsonValue value : connections) {
         const QJsonObject object = value.toObject();
         const QString name = object.value(QLatin1String("Name")).toString();
         const bool chosen = wanted.isEmpty() ? object.value(QLatin1String("Default")).toBool() : name == wanted;
