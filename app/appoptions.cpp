@@ -46,6 +46,13 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("exec-mode"),
         QCoreApplication::translate("main", "How commands reach the container: agent (default) or exec."),
         QStringLiteral("mode"));
+    const QCommandLineOption workspaceMode(
+        QStringLiteral("workspace-mode"),
+        QCoreApplication::translate("main",
+                                    "How every folder of this run reaches the container: direct (bind mount) or "
+                                    "review (a copy whose changes you review; refused on a remote engine in direct "
+                                    "mode). Default: each folder's setting."),
+        QStringLiteral("mode"));
     const QCommandLineOption workspace(QStringLiteral("workspace"),
                                        QCoreApplication::translate("main", "Working directory mounted at /workspace."),
                                        QStringLiteral("dir"));
@@ -111,10 +118,10 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("allow-secret"),
         QCoreApplication::translate("main", "With --headless: approve the use of this secret (repeatable)."),
         QStringLiteral("NAME"));
-    parser.addOptions({diagnose,     json,        runtime,     image,         profile,      execMode,
-                       workspace,    exec,        timeout,     buildImage,    headless,     backend,
-                       network,      allowHost,   denyHost,    networkPreset, resolve,      setSecret,
-                       deleteSecret, listSecrets, allowSecret, approval,      allowCommand, denyCommand});
+    parser.addOptions({diagnose, json,          runtime,     image,        profile,      execMode,    workspace,
+                       exec,     timeout,       buildImage,  headless,     backend,      network,     allowHost,
+                       denyHost, networkPreset, resolve,     setSecret,    deleteSecret, listSecrets, allowSecret,
+                       approval, allowCommand,  denyCommand, workspaceMode});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -129,6 +136,7 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     options.image = parser.value(image);
     options.profile = parser.value(profile);
     options.execMode = parser.value(execMode);
+    options.workspaceMode = parser.value(workspaceMode);
     options.workspace = parser.value(workspace);
     options.command = parser.value(exec);
     options.backend = parser.value(backend);
@@ -199,6 +207,10 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         options.error = QCoreApplication::translate("main", "--exec-mode must be agent or exec");
     }
 
+    if (!options.workspaceMode.isEmpty() && !workspaceModeFromName(options.workspaceMode)) {
+        options.error = QCoreApplication::translate("main", "--workspace-mode must be direct or review");
+    }
+
     const int secretActions =
         int(parser.isSet(setSecret)) + int(parser.isSet(deleteSecret)) + int(parser.isSet(listSecrets));
     if (parser.isSet(version)) {
@@ -241,6 +253,7 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.image = options.image;
     overrides.profile = options.profile;
     overrides.execMode = options.execMode;
+    overrides.workspaceMode = options.workspaceMode;
     overrides.network = options.network;
     overrides.networkPreset = options.networkPreset;
     overrides.allowHosts = options.allowHosts;

@@ -20,6 +20,7 @@ struct AppOptions {
     QString profile;          // --profile standard|hardened
     QString execMode;         // --exec-mode agent|exec (empty: settings)
     QString workspace;        // --workspace DIR
+    QString workspaceMode;    // --workspace-mode direct|review (empty: each folder's setting)
     QString command;          // --exec COMMAND
     int timeoutSeconds = -1;  // --timeout S (-1: default)
     QString backend;          // --backend URL

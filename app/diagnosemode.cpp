@@ -54,6 +54,8 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
         DiagnosticSections::resourceLimits(detection, settings.pidsLimit(), settings.memoryMiB(), settings.cpus()));
     report.addSection(
         DiagnosticSections::workspaces(DiagnosticSections::checkFolders(settings.approvedWorkspaces(), QString())));
+    report.addSection(DiagnosticSections::workspaceModes(
+        SandboxSetup::configFrom(settings, sandboxOverridesOf(options)), settings.approvedWorkspaces(), detection));
 
     QTextStream out(stdout);
     if (options.json) {

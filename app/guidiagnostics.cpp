@@ -72,6 +72,7 @@ DiagnosticsReport GuiService::buildReport() const {
     report.addSection(DiagnosticSections::resourceLimits(detection, m_settings->pidsLimit(), m_settings->memoryMiB(),
                                                          m_settings->cpus()));
     report.addSection(DiagnosticSections::workspaces(DiagnosticSections::checkFolders(approved, runFolder)));
+    report.addSection(DiagnosticSections::workspaceModes(config, approved, detection));
 
     DiagnosticSections::KeychainFacts keychain;
     keychain.backendUrl = backendUrl();

@@ -41,6 +41,7 @@ const QLatin1String AppSettings::kApprovedWorkspaces("workspaces/approved");
 const QLatin1String AppSettings::kInstallId("identity/installId");
 const QLatin1String AppSettings::kDeviceId("identity/deviceId");
 const QLatin1String AppSettings::kApprovalPolicies("approval/folders");
+const QLatin1String AppSettings::kWorkspaceModes("workspaces/modes");
 const QLatin1String AppSettings::kSecretNames("secrets/names");
 const QLatin1String AppSettings::kSecretLastUsed("secrets/lastUsed");
 const QLatin1String AppSettings::kSecretFolderGrants("secrets/alwaysInFolders");
@@ -685,6 +686,42 @@ QString AppSettings::fileName() const {
 
 void AppSettings::sync() {
     m_settings->sync();
+}
+
+// Workspace modes: one JSON object under kWorkspaceModes, {"<folder>": "review"}; direct folders are not stored.
+QHash<QString, WorkspaceMode> AppSettings::workspaceModes() const {
+    QHash<QString, WorkspaceMode> modes;
+    const QJsonObject store = QJsonDocument::fromJson(m_settings->value(kWorkspaceModes).toString().toUtf8()).object();
+    for (auto it = store.constBegin(); it != store.constEnd() && modes.size() < kMaxApprovalFolders; ++it) {
+        // A damaged or unknown value is direct, the default, never a guess.
+        const auto mode = workspaceModeFromName(it.value().toString());
+        if (!it.key().isEmpty() && mode && *mode != WorkspaceMode::Direct) {
+            modes.insert(it.key(), *mode);
+        }
+    }
+    return modes;
+}
+
+WorkspaceMode AppSettings::workspaceMode(const QString& folder) const {
+    return workspaceModes().value(folder, WorkspaceMode::Direct);
+}
+
+void AppSettings::setWorkspaceMode(const QString& folder, WorkspaceMode mode) {
+    if (folder.isEmpty() || workspaceMode(folder) == mode) {
+        return;
+    }
+    QJsonObject store = QJsonDocument::fromJson(m_settings->value(kWorkspaceModes).toString().toUtf8()).object();
+    if (mode == WorkspaceMode::Direct) {
+        store.remove(folder);
+    } else {
+        if (!store.contains(folder) && store.size() >= kMaxApprovalFolders) {
+            return;
+        }
+        store.insert(folder, workspaceModeName(mode));
+    }
+    m_settings->setValue(kWorkspaceModes, QString::fromUtf8(QJsonDocument(store).toJson(QJsonDocument::Compact)));
+    qCInfo(lcApp).noquote() << "workspace mode of" << folder << "set to" << workspaceModeName(mode);
+    Q_EMIT workspaceModesChanged();
 }
 
 // Command approval: one JSON object under kApprovalPolicies,

@@ -2,6 +2,7 @@
 
 #include "approval/approvalpolicy.h"
 #include "engine/containerspec.h"
+#include "sandbox/sandboxconfig.h"
 #include "sandbox/workspaceapproval.h"
 
 #include <QDateTime>
@@ -47,6 +48,7 @@ public:
     static const QLatin1String kInstallId;
     static const QLatin1String kDeviceId;
     static const QLatin1String kApprovalPolicies;
+    static const QLatin1String kWorkspaceModes;
     static const QLatin1String kSecretNames;
     static const QLatin1String kSecretLastUsed;      // group: NAME -> UTC time
     static const QLatin1String kSecretFolderGrants;  // group: NAME -> folders approved "always" for it
@@ -176,6 +178,11 @@ public:
                                   const QDateTime& when = QDateTime::currentDateTimeUtc());
     // When the rule last matched in `folder`; invalid when never.
     QDateTime approvalRuleLastMatched(const QString& folder, const QString& prefix) const;
+    // Workspace mode per folder (SPEC §10, docs/remote-engines.md): direct (the default, not stored) or review,
+    // keyed like the approval policies by the exact approval string.
+    QHash<QString, WorkspaceMode> workspaceModes() const;
+    WorkspaceMode workspaceMode(const QString& folder) const;
+    void setWorkspaceMode(const QString& folder, WorkspaceMode mode);
     // The names (never the values: those are in the OS keychain) of the secrets stored on this computer, sorted,
     // when each was last handed to a command, and the folders each is approved for "always" (SPEC §9).
     QStringList secretNames() const;
@@ -210,6 +217,7 @@ Q_SIGNALS:
     // A mode or a rule changed (not emitted for "last matched" times: approvalRuleMatched).
     void approvalPoliciesChanged();
     void approvalRuleMatched(const QString& folder, const QString& prefix);
+    void workspaceModesChanged();
 
     // A secret was added or removed, used, or approved for a folder.
     void secretsChanged();

@@ -127,6 +127,9 @@ QList<DiagnosticCheck> DiagnosticSections::runtimeChecks(const std::optional<Det
             if (probe->rootless) {
                 facts << (*probe->rootless ? tr("rootless") : tr("rootful"));
             }
+            if (probe->location.kind != EngineLocation::Kind::Unknown) {
+                facts << probe->location.label();
+            }
             checks << row("engine", Level::Ok,
                           facts.isEmpty()
                               ? tr("The %1 engine answers.").arg(runtimeDisplayName(probe->kind))
@@ -370,6 +373,46 @@ DiagnosticSection DiagnosticSections::network(const SandboxConfig& config) {
         }
     }
     return DiagnosticSection{QStringLiteral("network"), tr("Network"), value, text, {}};
+}
+
+DiagnosticSection DiagnosticSections::workspaceModes(SandboxConfig config, const QStringList& approved,
+                                                     const std::optional<DetectionResult>& detection) {
+    const RuntimeProbe* probe = detection ? detection->chosenProbe() : nullptr;
+    const EngineLocation location = probe ? probe->location : EngineLocation();
+    config.engineRemote = location.isRemote();
+    config.engineHost = location.host;
+    QJsonObject value;
+    value.insert(QStringLiteral("engine"), EngineLocation::kindToString(location.kind));
+    value.insert(QStringLiteral("engine_host"), location.host.isEmpty() ? QJsonValue() : QJsonValue(location.host));
+    value.insert(QStringLiteral("default"), workspaceModeName(config.workspaceMode));
+    value.insert(QStringLiteral("from_command_line"), config.workspaceModeForced);
+    QStringList text{tr("Engine: %1").arg(probe ? location.label() : tr("none"))};
+    text << (config.workspaceModeForced ? tr("Every folder of this run: %1 (--workspace-mode)")
+                                        : tr("Default: %1 (each folder may set its own)"))
+                .arg(workspaceModeName(config.workspaceMode));
+    QJsonArray folders;
+    QStringList refused;
+    for (const QString& folder : approved) {
+        const WorkspaceMode mode = config.workspaceModeFor(folder);
+        const QString refusal = probe ? config.workspaceModeRefusal(folder) : QString();
+        QJsonObject item{{QStringLiteral("path"), folder}, {QStringLiteral("mode"), workspaceModeName(mode)}};
+        if (!refusal.isEmpty()) {
+            item.insert(QStringLiteral("refused"), refusal);
+            refused << folder;
+        }
+        folders.append(item);
+        text << QStringLiteral("%1  %2").arg(workspaceModeName(mode), folder);
+        if (!refusal.isEmpty()) {
+            text << QStringLiteral("    ") + refusal;
+        }
+    }
+    value.insert(QStringLiteral("folders"), folders);
+    if (!refused.isEmpty()) {
+        text << tr("Commands in %1 folder(s) will be refused, for the reasons above.").arg(refused.size());
+    }
+    // Facts only, no checklist row: the engine row already says local or remote, and a folder's mode is the
+    // user's choice, not a fault.
+    return DiagnosticSection{QStringLiteral("workspace_mode"), tr("Workspace mode"), value, text.join(u'\n'), {}};
 }
 
 DiagnosticSection DiagnosticSections::resourceLimits(const std::optional<DetectionResult>& detection, int pidsLimit,

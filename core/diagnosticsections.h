@@ -93,6 +93,11 @@ public:
     // "network": the egress policy in force (SPEC §8) -- mode, preset, the user's rules and overrides.
     static DiagnosticSection network(const SandboxConfig& config);
 
+    // "workspace_mode" (SPEC §10): where the chosen engine runs and each approved folder's workspace mode, with
+    // the refusal a call in it would get under `config` (engine location taken from the detection).
+    static DiagnosticSection workspaceModes(SandboxConfig config, const QStringList& approved,
+                                            const std::optional<DetectionResult>& detection);
+
     // "resource_limits": whether the chosen engine will enforce --memory, --pids-limit and --cpus (from its
     // probe's cgroup facts; Apple's VM bounds memory and CPUs itself).
     static DiagnosticSection resourceLimits(const std::optional<DetectionResult>& detection, int pidsLimit,

@@ -173,6 +173,8 @@ QJsonObject DiagnosticsReport::probeToJson(const RuntimeProbe& probe, InstallGui
     object.insert(QStringLiteral("arch"), stringOrNull(probe.arch));
     object.insert(QStringLiteral("rootless"), probe.rootless ? QJsonValue(*probe.rootless) : QJsonValue());
     object.insert(QStringLiteral("runc"), stringOrNull(probe.runcVersion));
+    object.insert(QStringLiteral("location"), EngineLocation::kindToString(probe.location.kind));
+    object.insert(QStringLiteral("host"), stringOrNull(probe.location.host));
     const auto optionalBool = [](const std::optional<bool>& value) {
         return value ? QJsonValue(*value) : QJsonValue();
     };
@@ -227,6 +229,9 @@ QJsonObject DiagnosticsReport::toJson() const {
         runtime.insert(QStringLiteral("usable"), detection.isUsable());
         runtime.insert(QStringLiteral("version"), chosen ? stringOrNull(chosen->clientVersion) : QJsonValue());
         runtime.insert(QStringLiteral("server_version"), chosen ? stringOrNull(chosen->serverVersion) : QJsonValue());
+        runtime.insert(QStringLiteral("location"),
+                       chosen ? QJsonValue(EngineLocation::kindToString(chosen->location.kind)) : QJsonValue());
+        runtime.insert(QStringLiteral("host"), chosen ? stringOrNull(chosen->location.host) : QJsonValue());
         runtime.insert(QStringLiteral("reason"), stringOrNull(detection.reason));
         runtime.insert(QStringLiteral("preference"), runtimePreferenceToString(detection.preference));
         runtime.insert(QStringLiteral("checked_at"), detection.finishedAt.toString(Qt::ISODate));
@@ -276,6 +281,7 @@ QString DiagnosticsReport::toText() const {
         out << tr("Using: %1 (server %2)")
                    .arg(chosen ? runtimeDisplayName(chosen->kind) : QString(),
                         orDash(runtime.value(QLatin1String("server_version")).toString()));
+        out << tr("Engine: %1").arg(chosen ? chosen->location.label() : QStringLiteral("-"));
     } else {
         out << tr("Using: none");
         out << tr("Reason: %1").arg(runtime.value(QLatin1String("reason")).toString());
@@ -298,6 +304,7 @@ QString DiagnosticsReport::toText() const {
             out << tr("  engine OS: %1, arch: %2, rootless: %3")
                        .arg(orDash(probe.os), orDash(probe.arch),
                             probe.rootless ? (*probe.rootless ? tr("yes") : tr("no")) : QStringLiteral("-"));
+            out << tr("  location: %1").arg(probe.location.label());
             if (!probe.runcVersion.isEmpty()) {
                 out << tr("  runc: %1").arg(probe.runcVersion.split(QLatin1Char('\n')).join(QStringLiteral("; ")));
             }

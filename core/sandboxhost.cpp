@@ -29,6 +29,11 @@ SandboxHost::SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObj
             m_manager->setEgressPolicy(config.egress, config.folderAllow);
         }
     });
+    connect(m_settings, &AppSettings::workspaceModesChanged, this, [this] {
+        if (m_manager) {
+            m_manager->setWorkspaceModes(m_settings->workspaceModes());
+        }
+    });
 }
 
 SandboxHost::~SandboxHost() {
@@ -117,7 +122,13 @@ bool SandboxHost::isIdle() const {
 }
 
 bool SandboxHost::runtimeChanged() const {
-    return m_manager && m_detection && m_detection->chosen && m_manager->runtime().kind() != *m_detection->chosen;
+    if (!m_manager || !m_detection || !m_detection->chosen) {
+        return false;
+    }
+    // The same CLI pointed at another machine (a new context) is another runtime too: the config differs.
+    const RuntimeProbe* probe = m_detection->chosenProbe();
+    const bool remote = probe && probe->location.isRemote();
+    return m_manager->runtime().kind() != *m_detection->chosen || m_manager->config().engineRemote != remote;
 }
 
 void SandboxHost::serve(SessionManager* manager) {

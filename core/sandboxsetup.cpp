@@ -17,10 +17,15 @@ SandboxSetup SandboxSetup::from(const DetectionResult& detection, AppSettings& s
     SandboxSetup setup;
     setup.config = configFrom(settings, overrides);
     setup.runtime = runtimeFor(detection, setup.config);
+    if (const RuntimeProbe* probe = detection.chosenProbe()) {
+        setup.config.engineRemote = probe->location.isRemote();
+        setup.config.engineHost = probe->location.host;
+    }
 #if defined(Q_OS_LINUX)
     // A Linux engine runs containers on this kernel: the host's static agent runs in them as it is. Engines in a
-    // VM (Apple; Docker Desktop elsewhere) use the image's copy.
-    if (setup.runtime && setup.runtime->kind() != RuntimeKind::Apple) {
+    // VM (Apple; Docker Desktop elsewhere) use the image's copy, and so does a remote engine, which could only
+    // mount a file of its own machine.
+    if (setup.runtime && setup.runtime->kind() != RuntimeKind::Apple && !setup.config.engineRemote) {
         setup.config.agentHostPath = findAgent(agentCandidates());
     }
 #endif
@@ -52,6 +57,11 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     }
     config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
     config.folderAllow = settings.allFolderAllowedHosts();
+    config.folderWorkspaceModes = settings.workspaceModes();
+    if (const auto mode = workspaceModeFromName(overrides.workspaceMode)) {
+        config.workspaceMode = *mode;
+        config.workspaceModeForced = true;
+    }
     return config;
 }
 

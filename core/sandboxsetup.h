@@ -18,6 +18,7 @@ struct SandboxOverrides {
     QString image;              // --image
     QString profile;            // --profile; an unknown name leaves the setting
     QString execMode;           // --exec-mode agent|exec; an unknown name leaves the setting
+    QString workspaceMode;      // --workspace-mode direct|review: every folder of this run; empty: per folder
     qint64 outputCapBytes = 0;  // > 0: the output cap of a call (headless test hook, docs/headless.md)
     // Network (SPEC §8): --network, --network-preset (empty: the settings), and rules added to the settings' own.
     QString network;

@@ -30,6 +30,7 @@ step "container engines and test image"
 source tests/harness/engines.sh
 trap stop_engines EXIT
 ensure_docker && ensure_test_image docker || echo "harness: WARNING: Docker engine tests will skip (not under CI)"
+ensure_remote_docker || echo "harness: WARNING: the remote-engine tests will skip (not under CI)"
 ensure_podman && ensure_test_image podman || echo "harness: WARNING: Podman engine tests will skip (not under CI)"
 
 status=0

@@ -1,10 +1,12 @@
 #include "runtime/runtimedetector.h"
 
+#include "runtime/enginelocation.h"
 #include "runtime/runtimeprobeparser.h"
 #include "support/logging.h"
 #include "support/processrunner.h"
 
 #include <QDir>
+#include <QJsonObject>
 #include <QTimer>
 
 #include <utility>
@@ -118,7 +120,7 @@ void RuntimeDetector::startProbes() {
         m_options.dockerTimeoutMs);
     connect(docker, &ProcessRunner::finished, this, [this, docker](const ProcessResult& result) {
         docker->deleteLater();
-        probeDone(classifyDockerInfo(result));
+        onDockerInfo(result);
     });
 
     ProcessRunner* podman = makeRunner(m_options.podmanProgram,
@@ -126,7 +128,7 @@ void RuntimeDetector::startProbes() {
                                        m_options.podmanTimeoutMs);
     connect(podman, &ProcessRunner::finished, this, [this, podman](const ProcessResult& result) {
         podman->deleteLater();
-        probeDone(classifyPodmanInfo(result));
+        onPodmanInfo(result);
     });
 
     apple->start();
@@ -152,9 +154,85 @@ void RuntimeDetector::onAppleVersion(const ProcessResult& result) {
     status->start();
 }
 
+void RuntimeDetector::runFollowUp(const QString& program, const QStringList& arguments, int budgetMs,
+                                  std::function<void(const ProcessResult&)> done) {
+    // The follow-up shares the probe's budget: the whole probe still answers within its timeout.
+    const qint64 remaining = budgetMs - m_clock.elapsed();
+    ProcessRunner* runner = makeRunner(program, arguments, int(qMax<qint64>(1, remaining)));
+    connect(runner, &ProcessRunner::finished, this, [runner, done = std::move(done)](const ProcessResult& result) {
+        runner->deleteLater();
+        done(result);
+    });
+    runner->start();
+}
+
+void RuntimeDetector::onDockerInfo(const ProcessResult& result) {
+    RuntimeProbe probe = classifyDockerInfo(result);
+    const QString dockerHost = m_options.environment.value(QStringLiteral("DOCKER_HOST"));
+    const std::optional<QJsonObject> json = parseJsonObjectTolerant(result.standardOutput);
+    const QString context = json ? EngineLocation::dockerContextName(*json) : QString();
+    if (!EngineLocation::needsDockerContextInspect(dockerHost, context)) {
+        probe.location = EngineLocation::forDocker(dockerHost, context, QString());
+        probeDone(probe);
+        return;
+    }
+    // A named context (Docker Desktop's "desktop-linux", a remote one): only its endpoint says where it is.
+    runFollowUp(
+        m_options.dockerProgram, {QStringLiteral("context"), QStringLiteral("inspect"), QStringLiteral("--"), context},
+        m_options.dockerTimeoutMs, [this, probe, context](const ProcessResult& inspect) mutable {
+            const QString endpoint =
+                inspect.succeeded() ? EngineLocation::parseDockerContextInspect(inspect.standardOutput) : QString();
+            probe.location = EngineLocation::forDocker(QString(), context, endpoint);
+            // The evidence keeps the endpoint only: the context's output names TLS files and may name users.
+            ProbeStep step = ProbeStep::fromProcessResult(inspect);
+            step.standardOutput = probe.location.host;
+            probe.steps.append(step);
+            probeDone(probe);
+        });
+}
+
+void RuntimeDetector::onPodmanInfo(const ProcessResult& result) {
+    RuntimeProbe probe = classifyPodmanInfo(result);
+    const QString containerHost = m_options.environment.value(QStringLiteral("CONTAINER_HOST"));
+    const std::optional<QJsonObject> json = parseJsonObjectTolerant(result.standardOutput);
+    if (!json || !json->contains(QLatin1String("host"))) {
+        // No answer to read: CONTAINER_HOST, when set, still says where the engine was looked for.
+        if (!containerHost.trimmed().isEmpty()) {
+            probe.location = EngineLocation::fromEndpoint(containerHost);
+        }
+        probeDone(probe);
+        return;
+    }
+    const bool serviceIsRemote = EngineLocation::podmanServiceIsRemote(*json);
+    const QString socket = EngineLocation::podmanRemoteSocket(*json);
+    if (!serviceIsRemote || !containerHost.trimmed().isEmpty()) {
+        probe.location = EngineLocation::forPodman(serviceIsRemote, socket, containerHost, std::nullopt);
+        probeDone(probe);
+        return;
+    }
+    // A remote client: the connection it used (CONTAINER_CONNECTION or the default) says where, and whether it
+    // is a Podman machine of this computer.
+    runFollowUp(m_options.podmanProgram,
+                {QStringLiteral("system"), QStringLiteral("connection"), QStringLiteral("list"),
+                 QStringLiteral("--format"), QStringLiteral("json")},
+                m_options.podmanTimeoutMs, [this, probe, socket](const ProcessResult& list) mutable {
+                    const auto connection =
+                        list.succeeded() ? EngineLocation::parsePodmanConnections(
+                            list.standardOutput, m_options.environment.value(QStringLiteral("CONTAINER_CONNECTION")))
+                                         : std::nullopt;
+                    probe.location = EngineLocation::forPodman(true, socket, QString(), connection);
+                    // The evidence keeps the endpoint only: the list names identity files and users.
+                    ProbeStep step = ProbeStep::fromProcessResult(list);
+                    step.standardOutput = probe.location.host;
+                    probe.steps.append(step);
+                    probeDone(probe);
+                });
+}
+
 void RuntimeDetector::probeDone(const RuntimeProbe& probe) {
     qCInfo(lcRuntime).noquote() << runtimeKindToString(probe.kind) << RuntimeProbe::stateToString(probe.state)
-                                << probe.serverVersion << probe.reason;
+                                << probe.serverVersion << EngineLocation::kindToString(probe.location.kind)
+                                << probe.location.host << probe.reason;
     m_probes.append(probe);
     if (m_probes.size() < runtimePriorityOrder().size()) {
         return;

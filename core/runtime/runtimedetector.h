@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QProcessEnvironment>
 
+#include <functional>
 #include <optional>
 
 namespace zeus {
@@ -78,6 +79,11 @@ private:
     void startProbes();
     ProcessRunner* makeRunner(const QString& program, const QStringList& arguments, int timeoutMs);
     void onAppleVersion(const ProcessResult& result);
+    void onDockerInfo(const ProcessResult& result);
+    void onPodmanInfo(const ProcessResult& result);
+    // Runs one more step of a probe within what is left of its budget, then hands the result to `done`.
+    void runFollowUp(const QString& program, const QStringList& arguments, int budgetMs,
+                     std::function<void(const ProcessResult&)> done);
     void probeDone(const RuntimeProbe& probe);
 
     Options m_options;

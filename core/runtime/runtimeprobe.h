@@ -1,5 +1,6 @@
 #pragma once
 
+#include "runtime/enginelocation.h"
 #include "runtime/runtimekind.h"
 #include "support/processresult.h"
 
@@ -70,6 +71,8 @@ public:
         std::optional<bool> cpus;
     };
     LimitSupport limits;
+    // Where the engine runs (SPEC §10): local or remote, and its endpoint without credentials.
+    EngineLocation location;
     QString reason;          // one sentence for people when not Ready (English; see docs)
     QList<ProbeStep> steps;  // every command run for this probe, in order
 

@@ -351,6 +351,8 @@ RuntimeProbe classifyApple(const ProcessResult& version, const std::optional<Pro
     if (classifyProcessFailure(version, probe)) {
         return probe;
     }
+    // Apple's containers run in VMs of this Mac, which share its folders: never remote.
+    probe.location.kind = EngineLocation::Kind::Local;
     probe.clientVersion = parseAppleCliVersion(version.standardOutput);
     if (version.exitCode != 0 || probe.clientVersion.isEmpty()) {
         probe.state = RuntimeProbe::State::Unparseable;

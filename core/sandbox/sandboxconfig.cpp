@@ -30,6 +30,45 @@ std::optional<ExecMode> execModeFromName(const QString& name) {
     return std::nullopt;
 }
 
+QString workspaceModeName(WorkspaceMode mode) {
+    switch (mode) {
+        case WorkspaceMode::Direct:
+            return QStringLiteral("direct");
+        case WorkspaceMode::Review:
+            return QStringLiteral("review");
+    }
+    return {};
+}
+
+std::optional<WorkspaceMode> workspaceModeFromName(const QString& name) {
+    for (const WorkspaceMode mode : {WorkspaceMode::Direct, WorkspaceMode::Review}) {
+        if (name == workspaceModeName(mode)) {
+            return mode;
+        }
+    }
+    return std::nullopt;
+}
+
+QString SandboxConfig::workspaceModeRefusal(const QString& folder) const {
+    if (workspaceModeFor(folder) == WorkspaceMode::Review) {
+        // Honest about it: running the command on the real folder instead would be the one thing review mode
+        // promises not to do.
+        return QStringLiteral(
+                   "Review mode is not available in this build yet: %1 is set to review mode, so no command runs "
+                   "in it. Set the folder to direct mode (Settings, Command Approval) to run commands in it directly.")
+            .arg(folder);
+    }
+    if (engineRemote) {
+        const QString where = engineHost.isEmpty() ? QStringLiteral("another machine") : engineHost;
+        return QStringLiteral(
+                   "Direct mode is refused on a remote container engine (%1): a bind mount would mount the folder "
+                   "%2 of the engine's machine, not this computer's. Use review mode for this folder, or a local "
+                   "engine.")
+            .arg(where, folder);
+    }
+    return {};
+}
+
 QStringList SandboxConfig::proxyEnvironment() const {
     const QString http = QStringLiteral("http://127.0.0.1:3128");
     const QString socks = QStringLiteral("socks5h://127.0.0.1:1080");

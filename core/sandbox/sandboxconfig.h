@@ -20,6 +20,15 @@ enum class ExecMode { Agent, Exec };
 QString execModeName(ExecMode mode);  // "agent", "exec"
 std::optional<ExecMode> execModeFromName(const QString& name);
 
+// How an approved folder reaches the container (SPEC §10):
+//   Direct - the folder is bind-mounted at /workspace: every write lands on this computer at once. Only an engine
+//            on this machine can do that: a remote engine would mount a folder of its own machine.
+//   Review - the folder is copied in and the user reviews the changes before they are applied (not in this build:
+//            a call in a review folder is refused, never silently run in direct mode).
+enum class WorkspaceMode { Direct, Review };
+QString workspaceModeName(WorkspaceMode mode);  // "direct", "review"
+std::optional<WorkspaceMode> workspaceModeFromName(const QString& name);
+
 // What direct mode mounts over itself in `workspace` to protect git's executable config (SPEC §3): when the
 // workspace holds a real `.git` directory, `.git` read-write (pinned: a mount point cannot be renamed away and
 // replaced by a fresh .git), then `.git/config` and `.git/hooks` read-only, each unless it is a symbolic link (the
@@ -60,6 +69,22 @@ struct SandboxConfig {
     bool podmanRootless = false;
 
     ExecMode execMode = ExecMode::Agent;
+
+    // Workspace mode (SPEC §10): per approved folder (the exact approval string), else `workspaceMode`. With
+    // `workspaceModeForced` (--workspace-mode) the one mode holds for every folder of this run.
+    WorkspaceMode workspaceMode = WorkspaceMode::Direct;
+    bool workspaceModeForced = false;
+    QHash<QString, WorkspaceMode> folderWorkspaceModes;
+    WorkspaceMode workspaceModeFor(const QString& folder) const {
+        return workspaceModeForced ? workspaceMode : folderWorkspaceModes.value(folder, workspaceMode);
+    }
+    // Where the engine runs (from the detection): a remote engine cannot bind-mount this computer's folders, and
+    // never sees this host's agent binary or kernel. engineHost is the endpoint without credentials, for messages.
+    bool engineRemote = false;
+    QString engineHost;
+    // Why a container for `folder` must not be made under this config, or empty when it may: review mode (not in
+    // this build), or direct mode on a remote engine. workspace_invalid (docs/remote-engines.md).
+    QString workspaceModeRefusal(const QString& folder) const;
     // The app's own agent binary on this host, mounted into each container (Linux, local engines); empty: the
     // image's copy at imageAgentPath() is used, if it has one.
     QString agentHostPath;

@@ -305,6 +305,14 @@ void SessionManager::createContainer(Session& session) {
     session.agentFailures = 0;
     session.phase = ContainerPhase::Creating;
     setState(session, SessionState::Starting);
+    const QString modeRefusal = m_config.workspaceModeRefusal(session.workspace);
+    if (!modeRefusal.isEmpty()) {
+        // Before anything reaches the engine: no container is made for a folder this config may not mount.
+        const QString id = session.id;
+        QTimer::singleShot(0, this,
+                           [this, id, modeRefusal] { onCreateFailed(id, ExecError::WorkspaceInvalid, modeRefusal); });
+        return;
+    }
     ContainerSpec spec = m_config.containerSpec(
         QStringLiteral("zeus-") + QUuid::createUuid().toString(QUuid::Id128).left(12), session.workspace, session.id);
     spec.overlays = gitProtectionOverlays(session.workspace);
@@ -426,7 +434,8 @@ void SessionManager::onContainerCreated(const QString& sessionId, const QString&
         session->containerId = id;
         // Apple's containers always run in a VM, where a shared folder's device and inode say nothing about the
         // host's: the check would cost an exec per container and could never compare (docs/security.md).
-        if (session->expectedIdentity && m_runtime->kind() != RuntimeKind::Apple) {
+        // A remote engine's device and inode numbers belong to another machine's file systems: nothing to compare.
+        if (session->expectedIdentity && m_runtime->kind() != RuntimeKind::Apple && !m_config.engineRemote) {
             verifyMount(sessionId, id);  // still Creating until /workspace is known to be the approved folder
             return;
         }
@@ -609,6 +618,28 @@ EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
         }
     }
     return policy;
+}
+
+void SessionManager::setWorkspaceModes(const QHash<QString, WorkspaceMode>& byFolder) {
+    const SandboxConfig before = m_config;
+    m_config.folderWorkspaceModes = byFolder;
+    // A container made under the other mode must not outlive the change: a folder switched to review must stop
+    // taking writes through its mount at once. Its session may come back (a new container on its next call).
+    QStringList ids;
+    for (const auto& entry : m_sessions) {
+        const Session& s = *entry.second;
+        if ((s.phase != ContainerPhase::None || !s.calls.isEmpty())
+            && before.workspaceModeFor(s.workspace) != m_config.workspaceModeFor(s.workspace)) {
+            ids << s.id;
+        }
+    }
+    for (const QString& id : std::as_const(ids)) {
+        if (Session* s = findSession(id)) {
+            logEvent(*s, QStringLiteral("The workspace mode of %1 changed to %2.")
+                             .arg(s->workspace, workspaceModeName(m_config.workspaceModeFor(s->workspace))));
+        }
+        endSession(id);
+    }
 }
 
 void SessionManager::setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow) {

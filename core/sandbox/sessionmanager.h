@@ -78,6 +78,8 @@ public:
 
     // Egress (SPEC §8). A new policy for every session from now on (live ones too: their tunnels keep going).
     void setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow);
+    // The per-folder workspace modes (SPEC §10) from the settings; they apply to the next container of a folder.
+    void setWorkspaceModes(const QHash<QString, WorkspaceMode>& byFolder);
     // "Allow for this session": the rule is added to this session's policy only.
     void allowHostForSession(const QString& sessionId, const QString& rule);
     // "Allow once": the next request of this session for host:port passes.

@@ -9,6 +9,8 @@
 #   ZEUS_TEST_IMAGE             the offline test image, present in both engines
 #   ZEUS_TEST_DOCKERD_PIDFILE   set when the harness owns dockerd (fault tests stop/restart it)
 #   ZEUS_TEST_DOCKERD_RESTART   a command that starts the private dockerd again
+#   ZEUS_TEST_REMOTE_DOCKER_HOST tcp://127.0.0.1:PORT of a second private dockerd with the test image: a
+#                               "remote" engine by its scheme (SPEC §10), on this machine (ensure_remote_docker)
 # Under CI=true an engine that cannot be had is an error, never a skip.
 
 ZEUS_TEST_IMAGE=${ZEUS_TEST_IMAGE:-zeus-desktop-sandbox:test}
@@ -67,6 +69,60 @@ stop_private_dockerd() {
     fi
     # vfs layers can hold read-only bits; remove what can be removed
     rm -rf "$ZEUS_DOCKERD_DIR" 2>/dev/null || true
+}
+
+# A second private dockerd listening on loopback TCP, which counts as a remote engine by its scheme. Its own
+# data-root, exec-root and pidfile, so it shares nothing with the first; the test image is copied into it from the
+# Docker engine in use. Needs root and dockerd (ensure_docker installs docker.io where it had to).
+ensure_remote_docker() {
+    if [ -n "${ZEUS_TEST_REMOTE_DOCKER_HOST:-}" ] && DOCKER_HOST="$ZEUS_TEST_REMOTE_DOCKER_HOST" timeout 10 \
+        docker info --format '{{.ServerVersion}}' >/dev/null 2>&1; then
+        echo "harness: using the remote-engine dockerd at $ZEUS_TEST_REMOTE_DOCKER_HOST"
+        return 0
+    fi
+    if [ "$(id -u)" != 0 ] || ! command -v dockerd >/dev/null; then
+        harness_fail "a second dockerd for the remote-engine tests needs root and dockerd"
+        return 1
+    fi
+    ZEUS_REMOTE_DOCKERD_DIR=$(mktemp -d /tmp/zeus-remote-dockerd.XXXXXX)
+    export ZEUS_REMOTE_DOCKERD_DIR
+    local D=$ZEUS_REMOTE_DOCKERD_DIR port="" candidate
+    # A port nothing answers on: a daemon that is already there would be someone else's engine.
+    for candidate in $(seq 23750 23790); do
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then port=$candidate; break; fi
+    done
+    [ -n "$port" ] || { harness_fail "no free loopback port for the remote-engine dockerd"; return 1; }
+    dockerd --iptables=false --ip6tables=false --bridge=none --storage-driver=vfs \
+        --data-root "$D/data" --exec-root "$D/exec" --pidfile "$D/pid" \
+        -H "tcp://127.0.0.1:$port" >>"$D/log" 2>&1 &
+    local host="tcp://127.0.0.1:$port" i=0
+    while [ $i -lt 120 ]; do
+        DOCKER_HOST="$host" docker info --format '{{.ServerVersion}}' >/dev/null 2>&1 && break
+        sleep 0.5; i=$((i+1))
+    done
+    if [ $i -ge 120 ] || [ ! -s "$D/pid" ]; then
+        echo "harness: the remote-engine dockerd did not answer; its log:" >&2; tail -n 30 "$D/log" >&2
+        harness_fail "the remote-engine dockerd did not start"
+        return 1
+    fi
+    docker save "$ZEUS_TEST_IMAGE" | DOCKER_HOST="$host" docker load >/dev/null \
+        || { harness_fail "could not load $ZEUS_TEST_IMAGE into the remote-engine dockerd"; return 1; }
+    export ZEUS_TEST_REMOTE_DOCKER_HOST="$host"
+    echo "harness: started a remote-engine dockerd at $host with $ZEUS_TEST_IMAGE"
+}
+
+stop_remote_dockerd() {
+    [ -n "${ZEUS_REMOTE_DOCKERD_DIR:-}" ] || return 0
+    if [ -f "$ZEUS_REMOTE_DOCKERD_DIR/pid" ]; then
+        local pid; pid=$(cat "$ZEUS_REMOTE_DOCKERD_DIR/pid")
+        DOCKER_HOST="$ZEUS_TEST_REMOTE_DOCKER_HOST" docker ps -aq 2>/dev/null \
+            | DOCKER_HOST="$ZEUS_TEST_REMOTE_DOCKER_HOST" xargs -r docker rm -f >/dev/null 2>&1
+        kill "$pid" 2>/dev/null
+        for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+        kill -9 "$pid" 2>/dev/null
+    fi
+    rm -rf "$ZEUS_REMOTE_DOCKERD_DIR" 2>/dev/null || true
+    unset ZEUS_REMOTE_DOCKERD_DIR ZEUS_TEST_REMOTE_DOCKER_HOST
 }
 
 ensure_docker() {
@@ -129,6 +185,7 @@ ensure_test_image() { # $1 = docker|podman
 
 stop_engines() {
     set +e  # best effort: a process that is already gone is fine
+    stop_remote_dockerd
     stop_private_dockerd
     [ -n "${ZEUS_TEST_ROOTFS:-}" ] && rm -f "$ZEUS_TEST_ROOTFS"
     [ -n "${ZEUS_PODMAN_DIR:-}" ] && rm -rf "$ZEUS_PODMAN_DIR"

@@ -270,6 +270,24 @@ private Q_SLOTS:
         QVERIFY(settings.approvalPolicy(folder).deny.isEmpty());
     }
 
+    void settingsPanelEditsWorkspaceMode() {
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(settings.approveWorkspace(dir.path()));
+        const QString folder = settings.approvedWorkspaces().first();
+        ApprovalSettingsPanel panel(&settings);
+        auto* mode = child<QComboBox>(&panel, "workspaceMode");
+        auto* description = child<QLabel>(&panel, "workspaceModeDescription");
+        QCOMPARE(mode->currentData().toString(), QStringLiteral("direct"));
+        QVERIFY(description->text().contains(QStringLiteral("remote")));
+        mode->setCurrentIndex(mode->findData(QStringLiteral("review")));
+        QCOMPARE(settings.workspaceMode(folder), zeus::WorkspaceMode::Review);
+        QVERIFY(description->text().contains(QStringLiteral("not available in this build yet")));
+        settings.setWorkspaceMode(folder, zeus::WorkspaceMode::Direct);  // from elsewhere: the panel follows
+        QCOMPARE(mode->currentData().toString(), QStringLiteral("direct"));
+        QVERIFY(settings.workspaceModes().isEmpty());
+    }
+
     void screenshot() {
         const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
         if (shots.isEmpty()) {

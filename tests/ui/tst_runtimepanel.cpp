@@ -55,6 +55,8 @@ class TestRuntimePanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void readyShowsRuntimeAndVersion();
+    void engineLocationIsShown_data();
+    void engineLocationIsShown();
     void nothingUsableShowsGuidance();
     void preferenceFailureNamesThePreferredRuntime();
     void recheckAsksTheDetector();
@@ -74,7 +76,34 @@ void TestRuntimePanel::readyShowsRuntimeAndVersion() {
     QCOMPARE(probes->topLevelItem(1)->text(0), QStringLiteral("Docker (in use)"));
     QCOMPARE(probes->topLevelItem(1)->text(1), RuntimeProbe::stateLabel(RuntimeProbe::State::Ready));
     QCOMPARE(probes->topLevelItem(1)->text(2), QStringLiteral("20.10.24"));
-    QCOMPARE(probes->topLevelItem(0)->text(3), QStringLiteral("container is not_installed"));
+    QCOMPARE(probes->topLevelItem(0)->text(4), QStringLiteral("container is not_installed"));
+}
+
+void TestRuntimePanel::engineLocationIsShown_data() {
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<QString>("headline");
+    QTest::addColumn<QString>("column");
+    QTest::newRow("local") << "unix:///var/run/docker.sock"
+                           << "Docker 20.10.24 is ready (local)."
+                           << "local";
+    QTest::newRow("remote, credentials left out") << "tcp://me:pw@127.0.0.1:23750"
+                                                  << "Docker 20.10.24 is ready (remote (tcp://127.0.0.1:23750))."
+                                                  << "remote (tcp://127.0.0.1:23750)";
+}
+
+void TestRuntimePanel::engineLocationIsShown() {
+    QFETCH(QString, endpoint);
+    QFETCH(QString, headline);
+    QFETCH(QString, column);
+    RuntimeProbe docker = probe(RuntimeKind::Docker, RuntimeProbe::State::Ready, QStringLiteral("20.10.24"));
+    docker.location = zeus::EngineLocation::fromEndpoint(endpoint);
+    RuntimePanel panel(nullptr);
+    panel.showResult(DetectionResult::choose({probe(RuntimeKind::Apple, RuntimeProbe::State::NotInstalled), docker},
+                                             RuntimePreference::Auto));
+    QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("runtimeHeadline"))->text(), headline);
+    auto* probes = panel.findChild<QTreeWidget*>(QStringLiteral("probes"));
+    QCOMPARE(probes->topLevelItem(1)->text(3), column);
+    QCOMPARE(probes->topLevelItem(0)->text(3), QString());  // not probed for a location: nothing to claim
 }
 
 void TestRuntimePanel::nothingUsableShowsGuidance() {

@@ -12,6 +12,8 @@ private Q_SLOTS:
     void usageErrors_data();
     void usageErrors();
     void approvalOptions();
+    void workspaceMode_data();
+    void workspaceMode();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -63,6 +65,14 @@ void TestAppOptions::usageErrors_data() {
     QTest::newRow("bad approval mode") << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--approval"),
                                                       QStringLiteral("never")}
                                        << QStringLiteral("--approval must be");
+    QTest::newRow("bad workspace mode") << diagnose
+                                               + QStringList{QStringLiteral("--workspace-mode"), QStringLiteral("copy")}
+                                        << QStringLiteral("--workspace-mode must be direct or review");
+    QTest::newRow("workspace mode in another case")
+        << diagnose + QStringList{QStringLiteral("--workspace-mode"), QStringLiteral("Review")}
+        << QStringLiteral("--workspace-mode must be direct or review");
+    QTest::newRow("workspace mode without a value")
+        << diagnose + QStringList{QStringLiteral("--workspace-mode")} << QStringLiteral("Missing value");
     QTest::newRow("allow-command with shell syntax")
         << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--allow-command"), QStringLiteral("ls && id")}
         << QStringLiteral("plain words");
@@ -81,6 +91,30 @@ void TestAppOptions::approvalOptions() {
     QCOMPARE(options.allowCommands, (QStringList{QStringLiteral("ls"), QStringLiteral("git status")}));
     QCOMPARE(options.denyCommands, QStringList{QStringLiteral("rm")});
     QVERIFY(zeus::parseAppOptions({QStringLiteral("zeus-desktop")}).approval.isEmpty());
+}
+
+void TestAppOptions::workspaceMode_data() {
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("overridden");  // what the sandbox overrides carry
+    QTest::newRow("direct") << "direct"
+                            << "direct";
+    QTest::newRow("review") << "review"
+                            << "review";
+    QTest::newRow("not given: each folder's setting") << ""
+                                                      << "";
+}
+
+void TestAppOptions::workspaceMode() {
+    QFETCH(QString, value);
+    QFETCH(QString, overridden);
+    QStringList arguments{QStringLiteral("zeus-desktop"), QStringLiteral("--diagnose")};
+    if (!value.isEmpty()) {
+        arguments << QStringLiteral("--workspace-mode") << value;
+    }
+    const zeus::AppOptions options = zeus::parseAppOptions(arguments);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.workspaceMode, value);
+    QCOMPARE(zeus::sandboxOverridesOf(options).workspaceMode, overridden);
 }
 
 void TestAppOptions::usageErrors() {

@@ -36,6 +36,8 @@ private Q_SLOTS:
     void defaultConstructorHonoursTestMode();
     void approvalPoliciesPerFolder();
     void damagedApprovalStoreIsSanitised();
+    void workspaceModesPerFolder_data();
+    void workspaceModesPerFolder();
 
 private:
     QString settingsPath() const { return m_dir->filePath(QStringLiteral("settings.ini")); }
@@ -411,6 +413,55 @@ void TestAppSettings::damagedApprovalStoreIsSanitised() {
     QCOMPARE(settings.approvalPolicy(QStringLiteral("/q")), zeus::ApprovalPolicy());
     QVERIFY(settings.addApprovalRule(QStringLiteral("/p"), zeus::ApprovalRuleKind::Deny, QStringLiteral("rm")));
     QCOMPARE(settings.approvalPolicy(QStringLiteral("/p")).deny, QStringList{QStringLiteral("rm")});
+}
+
+void TestAppSettings::workspaceModesPerFolder_data() {
+    QTest::addColumn<QString>("stored");  // the raw JSON, as a hand edit or an older version may leave it
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QString>("mode");
+    QTest::newRow("nothing stored: direct") << ""
+                                            << "/p"
+                                            << "direct";
+    QTest::newRow("review") << R"({"/p":"review"})"
+                            << "/p"
+                            << "review";
+    QTest::newRow("keyed by the exact string") << R"({"/p":"review"})"
+                                               << "/p/"
+                                               << "direct";
+    QTest::newRow("unknown value is direct") << R"({"/p":"copy"})"
+                                             << "/p"
+                                             << "direct";
+    QTest::newRow("wrong type is direct") << R"({"/p":["review"]})"
+                                          << "/p"
+                                          << "direct";
+    QTest::newRow("not JSON") << "review"
+                              << "/p"
+                              << "direct";
+}
+
+void TestAppSettings::workspaceModesPerFolder() {
+    QFETCH(QString, stored);
+    QFETCH(QString, folder);
+    QFETCH(QString, mode);
+    if (!stored.isEmpty()) {
+        QSettings raw(settingsPath(), QSettings::IniFormat);
+        raw.setValue(AppSettings::kWorkspaceModes, stored);
+    }
+    AppSettings settings(settingsPath());
+    QCOMPARE(zeus::workspaceModeName(settings.workspaceMode(folder)), mode);
+
+    // Setting and clearing: one signal per change, direct is stored as nothing.
+    QSignalSpy changed(&settings, &AppSettings::workspaceModesChanged);
+    settings.setWorkspaceMode(QStringLiteral("/other"), zeus::WorkspaceMode::Review);
+    settings.setWorkspaceMode(QStringLiteral("/other"), zeus::WorkspaceMode::Review);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(settings.workspaceModes().value(QStringLiteral("/other")), zeus::WorkspaceMode::Review);
+    settings.setWorkspaceMode(QStringLiteral(""), zeus::WorkspaceMode::Review);
+    QCOMPARE(changed.size(), 1);
+    settings.setWorkspaceMode(QStringLiteral("/other"), zeus::WorkspaceMode::Direct);
+    QCOMPARE(changed.size(), 2);
+    QVERIFY(!settings.workspaceModes().contains(QStringLiteral("/other")));
+    QCOMPARE(zeus::workspaceModeName(settings.workspaceMode(folder)), mode);  // the other folder untouched
 }
 
 QTEST_GUILESS_MAIN(TestAppSettings)

@@ -106,6 +106,8 @@ private Q_SLOTS:
     void connection_data();
     void connection();
     void checksInReport();
+    void engineLocation_data();
+    void engineLocation();
 };
 
 void TestDiagnosticsReport::usableJson() {
@@ -631,6 +633,65 @@ void TestDiagnosticsReport::checksInReport() {
     report.addSection(DiagnosticSections::image(image));
     QCOMPARE(report.checks().size(), 4);
     QCOMPARE(report.checks().at(2).level, Level::Ok);
+}
+
+// The chosen engine's location in the JSON and the text, and each folder's workspace mode with the refusal a call
+// in it would get (SPEC §10). Endpoints never carry credentials.
+void TestDiagnosticsReport::engineLocation_data() {
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<QString>("location");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("textLine");
+    QTest::addColumn<bool>("directRefused");
+    QTest::newRow("local") << "unix:///var/run/docker.sock"
+                           << "local"
+                           << "unix:///var/run/docker.sock"
+                           << "Engine: local" << false;
+    QTest::newRow("remote") << "tcp://ann:secret@10.0.0.5:2376"
+                            << "remote"
+                            << "tcp://10.0.0.5:2376"
+                            << "Engine: remote (tcp://10.0.0.5:2376)" << true;
+}
+
+void TestDiagnosticsReport::engineLocation() {
+    QFETCH(QString, endpoint);
+    QFETCH(QString, location);
+    QFETCH(QString, host);
+    QFETCH(QString, textLine);
+    QFETCH(bool, directRefused);
+    RuntimeProbe docker;
+    docker.kind = RuntimeKind::Docker;
+    docker.state = State::Ready;
+    docker.serverVersion = QStringLiteral("28.2.2");
+    docker.location = zeus::EngineLocation::fromEndpoint(endpoint);
+    const DetectionResult result = DetectionResult::choose({docker}, RuntimePreference::Auto);
+    DiagnosticsReport report;
+    report.setDetection(result);
+    zeus::SandboxConfig config;
+    config.folderWorkspaceModes.insert(QStringLiteral("/r"), zeus::WorkspaceMode::Review);
+    report.addSection(DiagnosticSections::workspaceModes(config, {QStringLiteral("/d"), QStringLiteral("/r")}, result));
+    const QJsonObject json = report.toJson();
+    const QJsonObject runtime = json.value(QLatin1String("runtime")).toObject();
+    QCOMPARE(runtime.value(QLatin1String("location")).toString(), location);
+    QCOMPARE(runtime.value(QLatin1String("host")).toString(), host);
+    const QJsonObject probe = json.value(QLatin1String("probes")).toArray().first().toObject();
+    QCOMPARE(probe.value(QLatin1String("location")).toString(), location);
+    const QJsonObject modes = json.value(QLatin1String("workspace_mode")).toObject();
+    QCOMPARE(modes.value(QLatin1String("engine")).toString(), location);
+    const QJsonArray folders = modes.value(QLatin1String("folders")).toArray();
+    QCOMPARE(folders.size(), 2);
+    QCOMPARE(folders.at(0).toObject().value(QLatin1String("mode")).toString(), QStringLiteral("direct"));
+    QCOMPARE(folders.at(0).toObject().contains(QLatin1String("refused")), directRefused);
+    QCOMPARE(folders.at(1).toObject().value(QLatin1String("mode")).toString(), QStringLiteral("review"));
+    QVERIFY(folders.at(1)
+                .toObject()
+                .value(QLatin1String("refused"))
+                .toString()
+                .contains(QLatin1String("not available in this build yet")));
+    const QString text = report.toText();
+    QVERIFY2(text.contains(textLine), qPrintable(text));
+    QVERIFY(!text.contains(QLatin1String("secret")));
+    QVERIFY(!QJsonDocument(json).toJson().contains("secret"));
 }
 
 QTEST_GUILESS_MAIN(TestDiagnosticsReport)

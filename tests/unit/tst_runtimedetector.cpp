@@ -85,6 +85,8 @@ private Q_SLOTS:
     void cacheAndRecheck();
     void destroyedWhileProbing();
     void extraSearchPaths();
+    void location_data();
+    void location();
 };
 
 void TestRuntimeDetector::notInstalled() {
@@ -164,6 +166,71 @@ void TestRuntimeDetector::appleStoppedFallsThroughToDocker() {
     QCOMPARE(result.chosenProbe()->serverVersion, QStringLiteral("20.10.24+dfsg1"));
     QCOMPARE(result.probe(RuntimeKind::Apple)->steps.size(), 2);
     QCOMPARE(result.probe(RuntimeKind::Apple)->steps.at(1).exitCode, 1);
+}
+
+void TestRuntimeDetector::location_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("dockerHost");     // empty: unset
+    QTest::addColumn<QString>("containerHost");  // empty: unset
+    QTest::addColumn<QString>("docker");         // "kind host"
+    QTest::addColumn<int>("dockerSteps");
+    QTest::addColumn<QString>("podman");
+    QTest::addColumn<int>("podmanSteps");
+
+    QTest::newRow("default context, local Podman service")
+        << "docker-ready"
+        << ""
+        << ""
+        << "local unix:///var/run/docker.sock" << 1 << "local unix:///run/podman/podman.sock" << 1;
+    QTest::newRow("a named remote context is inspected; a Podman machine is local")
+        << "remote-context"
+        << ""
+        << ""
+        << "remote ssh://build.example:2222" << 2 << "local ssh://127.0.0.1:53741/run/user/501/podman/podman.sock" << 2;
+    QTest::newRow("DOCKER_HOST and CONTAINER_HOST decide without another process")
+        << "remote-context"
+        << "tcp://u:pw@127.0.0.1:23750"
+        << "ssh://bob@srv/run/podman.sock"
+        << "remote tcp://127.0.0.1:23750" << 1 << "remote ssh://srv/run/podman.sock" << 1;
+}
+
+void TestRuntimeDetector::location() {
+    QFETCH(QString, name);
+    QFETCH(QString, dockerHost);
+    QFETCH(QString, containerHost);
+    QFETCH(QString, docker);
+    QFETCH(int, dockerSteps);
+    QFETCH(QString, podman);
+    QFETCH(int, podmanSteps);
+    RuntimeDetector::Options options = optionsFor(scenario(name));
+    for (const char* variable : {"DOCKER_HOST", "DOCKER_CONTEXT", "CONTAINER_HOST", "CONTAINER_CONNECTION"}) {
+        options.environment.remove(QLatin1String(variable));
+    }
+    if (!dockerHost.isEmpty()) {
+        options.environment.insert(QStringLiteral("DOCKER_HOST"), dockerHost);
+    }
+    if (!containerHost.isEmpty()) {
+        options.environment.insert(QStringLiteral("CONTAINER_HOST"), containerHost);
+    }
+    RuntimeDetector detector(options);
+    const DetectionResult result = detectOnce(detector);
+    const auto describe = [](const RuntimeProbe* probe) {
+        return probe
+                   ? zeus::EngineLocation::kindToString(probe->location.kind) + QLatin1Char(' ') + probe->location.host
+                   : QStringLiteral("not probed");
+    };
+    QCOMPARE(describe(result.probe(RuntimeKind::Docker)), docker);
+    QCOMPARE(describe(result.probe(RuntimeKind::Podman)), podman);
+    QCOMPARE(result.probe(RuntimeKind::Docker)->steps.size(), dockerSteps);
+    QCOMPARE(result.probe(RuntimeKind::Podman)->steps.size(), podmanSteps);
+    QCOMPARE(result.probe(RuntimeKind::Docker)->state, State::Ready);
+    // The evidence shown in diagnostics keeps the endpoints, never the users or key files.
+    for (const RuntimeProbe& probe : result.probes) {
+        for (const zeus::ProbeStep& step : probe.steps) {
+            QVERIFY2(!step.standardOutput.contains(QLatin1String("alice")), qPrintable(step.standardOutput));
+            QVERIFY2(!step.standardOutput.contains(QLatin1String(".ssh")), qPrintable(step.standardOutput));
+        }
+    }
 }
 
 void TestRuntimeDetector::preference_data() {

@@ -6,6 +6,7 @@
 #include "runtime/detectionresult.h"
 #include "sandboxsetup.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -232,6 +233,77 @@ private Q_SLOTS:
         SandboxOverrides overrides;
         overrides.outputCapBytes = 4096;
         QCOMPARE(SandboxSetup::configFrom(settings, overrides).outputCapBytes, qint64(4096));
+    }
+
+    // The folder's setting, unless --workspace-mode names one mode for the whole run.
+    void workspaceModes_data() {
+        QTest::addColumn<QString>("override");
+        QTest::addColumn<QString>("reviewFolder");  // the mode /r gets
+        QTest::addColumn<QString>("otherFolder");   // the mode /o gets
+        QTest::newRow("settings") << ""
+                                  << "review"
+                                  << "direct";
+        QTest::newRow("--workspace-mode direct") << "direct"
+                                                 << "direct"
+                                                 << "direct";
+        QTest::newRow("--workspace-mode review") << "review"
+                                                 << "review"
+                                                 << "review";
+        QTest::newRow("unknown override leaves the settings") << "copy"
+                                                              << "review"
+                                                              << "direct";
+    }
+
+    void workspaceModes() {
+        QFETCH(QString, override);
+        QFETCH(QString, reviewFolder);
+        QFETCH(QString, otherFolder);
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        settings.setWorkspaceMode(QStringLiteral("/r"), WorkspaceMode::Review);
+        SandboxOverrides overrides;
+        overrides.workspaceMode = override;
+        const SandboxConfig config = SandboxSetup::configFrom(settings, overrides);
+        QCOMPARE(workspaceModeName(config.workspaceModeFor(QStringLiteral("/r"))), reviewFolder);
+        QCOMPARE(workspaceModeName(config.workspaceModeFor(QStringLiteral("/o"))), otherFolder);
+    }
+
+    // The detection's engine location reaches the config; a remote engine never gets the host's agent mounted
+    // (it would mount a file of its own machine) and uses the image's copy.
+    void engineLocation_data() {
+        QTest::addColumn<QString>("endpoint");
+        QTest::addColumn<bool>("remote");
+        QTest::addColumn<QString>("host");
+        QTest::newRow("local socket") << "unix:///var/run/docker.sock" << false << "unix:///var/run/docker.sock";
+        QTest::newRow("tcp") << "tcp://u:p@127.0.0.1:23750" << true << "tcp://127.0.0.1:23750";
+        QTest::newRow("ssh") << "ssh://me@build" << true << "ssh://build";
+    }
+
+    void engineLocation() {
+        QFETCH(QString, endpoint);
+        QFETCH(bool, remote);
+        QFETCH(QString, host);
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        // An agent the setup would mount for a local Linux engine.
+        const QString agent = dir.filePath(QStringLiteral("zeus-sandbox-agent"));
+        QFile file(agent);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
+        qputenv("ZEUS_SANDBOX_AGENT", agent.toUtf8());
+        RuntimeProbe docker = probeOf(RuntimeKind::Docker, RuntimeProbe::State::Ready,
+                                      QStringLiteral("/usr/bin/docker"), QStringLiteral("28.2.2"));
+        docker.location = EngineLocation::fromEndpoint(endpoint);
+        const SandboxSetup setup =
+            SandboxSetup::from(DetectionResult::choose({docker}, RuntimePreference::Auto), settings);
+        qunsetenv("ZEUS_SANDBOX_AGENT");
+        QCOMPARE(setup.config.engineRemote, remote);
+        QCOMPARE(setup.config.engineHost, host);
+#if defined(Q_OS_LINUX)
+        QCOMPARE(setup.config.agentHostPath.isEmpty(), remote);
+#endif
+        QCOMPARE(setup.config.workspaceModeRefusal(QStringLiteral("/w")).isEmpty(), !remote);
     }
 };
 

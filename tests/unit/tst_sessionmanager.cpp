@@ -5,9 +5,13 @@
 #include "sandbox/sessionmanager.h"
 
 #include <QDir>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
+#include <functional>
 
 using namespace zeus;
 
@@ -19,7 +23,10 @@ class TestSessionManager : public QObject {
     QString m_other;
     int m_counter = 0;
 
-    std::unique_ptr<SessionManager> makeManager(int maxContainers = 3) {
+    std::unique_ptr<SessionManager> makeManager(int maxContainers = 3,
+                                                const std::function<void(SandboxConfig&)>& adjust = {},
+                                                const QString& program = QStringLiteral(ZEUS_TEST_FAKES_DIR
+                                                                                        "/engine/docker")) {
         SandboxConfig config;
         config.image = QStringLiteral("fake:image");
         config.ownerId = QStringLiteral("owner-test");
@@ -28,9 +35,33 @@ class TestSessionManager : public QObject {
         config.maxContainers = maxContainers;
         config.maxCallsTotal = 8;
         config.maxCallsPerSession = 4;
-        return std::make_unique<SessionManager>(
-            ContainerRuntime::create(RuntimeKind::Docker, QStringLiteral(ZEUS_TEST_FAKES_DIR "/engine/docker")),
-            config);
+        if (adjust) {
+            adjust(config);
+        }
+        return std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Docker, program), config);
+    }
+
+    // The fake CLI behind a wrapper that notes each subcommand it is asked for, one per line in `log`.
+    QString recordingEngine(const QString& log) {
+        const QString path = QDir(m_dir.path()).filePath(QStringLiteral("recording-docker"));
+        QFile script(path);
+        if (!script.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            return {};
+        }
+        script.write(QStringLiteral("#!/bin/sh\necho \"$1\" >> '%1'\nexec '%2' \"$@\"\n")
+                         .arg(log, QStringLiteral(ZEUS_TEST_FAKES_DIR "/engine/docker"))
+                         .toUtf8());
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        return path;
+    }
+
+    static QStringList linesOf(const QString& path) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return {};
+        }
+        return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     }
 
     QString start(SessionManager& manager, const QString& sessionId, const QString& command,
@@ -148,6 +179,91 @@ private Q_SLOTS:
         QCOMPARE(manager->sessionState(QStringLiteral("r3")), SessionState::Running);
         QCOMPARE(manager->liveContainers(), 1);
         QCOMPARE(manager->endSessionsIn(m_workspace), 0);  // nothing left there
+    }
+
+    // SPEC §10: a folder's workspace mode decides before anything reaches the engine. Direct mode on a remote
+    // engine is refused (its bind mount would be of the other machine's folder), review mode (not in this build)
+    // everywhere; each is workspace_invalid, the session says why, and no `run` is ever asked for.
+    void workspaceModeRefusals_data() {
+        QTest::addColumn<bool>("remote");
+        QTest::addColumn<QString>("mode");  // of m_workspace
+        QTest::addColumn<bool>("forced");   // --workspace-mode instead of the folder's setting
+        QTest::addColumn<QString>("message");
+        QTest::newRow("direct on a remote engine")
+            << true << "direct" << false << "Direct mode is refused on a remote container engine (tcp://127.0.0.1:1)";
+        QTest::newRow("review, local") << false << "review" << false
+                                       << "Review mode is not available in this build yet";
+        QTest::newRow("review, remote") << true << "review" << false
+                                        << "Review mode is not available in this build yet";
+        QTest::newRow("review for the whole run")
+            << false << "review" << true << "Review mode is not available in this build yet";
+        QTest::newRow("direct, local: runs") << false << "direct" << false << "";
+    }
+
+    void workspaceModeRefusals() {
+        QFETCH(bool, remote);
+        QFETCH(QString, mode);
+        QFETCH(bool, forced);
+        QFETCH(QString, message);
+        const QString log = QDir(m_dir.path()).filePath(QStringLiteral("engine-calls-") + QString::number(++m_counter));
+        auto manager = makeManager(
+            3,
+            [&](SandboxConfig& config) {
+                config.engineRemote = remote;
+                config.engineHost = remote ? QStringLiteral("tcp://127.0.0.1:1") : QString();
+                const WorkspaceMode wanted = *workspaceModeFromName(mode);
+                if (forced) {
+                    config.workspaceMode = wanted;
+                    config.workspaceModeForced = true;
+                } else {
+                    config.folderWorkspaceModes.insert(m_workspace, wanted);
+                }
+            },
+            recordingEngine(log));
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        const auto result = waitFor(finished, start(*manager, QStringLiteral("m"), QStringLiteral("true")));
+        QVERIFY(result);
+        if (message.isEmpty()) {
+            QCOMPARE(result->status, ExecStatus::Ok);
+            QVERIFY2(linesOf(log).contains(QStringLiteral("run")), qPrintable(linesOf(log).join(u',')));
+            return;
+        }
+        QCOMPARE(result->status, ExecStatus::Error);
+        QCOMPARE(result->errorCode, ExecError::WorkspaceInvalid);
+        QVERIFY2(result->errorMessage.startsWith(message), qPrintable(result->errorMessage));
+        QVERIFY(result->errorMessage.contains(m_workspace));
+        QCOMPARE(manager->sessionState(QStringLiteral("m")), SessionState::Failed);
+        QCOMPARE(manager->liveContainers(), 0);
+        QVERIFY(manager->containerId(QStringLiteral("m")).isEmpty());
+        QVERIFY2(!linesOf(log).contains(QStringLiteral("run")), qPrintable(linesOf(log).join(u',')));
+        const QList<SessionLogEntry> entries = manager->sessionLog(QStringLiteral("m"));
+        QVERIFY(std::any_of(entries.cbegin(), entries.cend(),
+                            [&](const SessionLogEntry& entry) { return entry.message.startsWith(message); }));
+        // Another folder in direct mode on a local engine still runs: the setting is per folder.
+        if (!remote && !forced) {
+            const auto other = waitFor(finished, start(*manager, QStringLiteral("o"), QStringLiteral("true"), m_other));
+            QVERIFY(other);
+            QCOMPARE(other->status, ExecStatus::Ok);
+        }
+    }
+
+    // Switching a folder's mode ends the sessions whose containers were made under the old one.
+    void changingTheModeEndsLiveSessions() {
+        auto manager = makeManager(8);
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QVERIFY(waitFor(finished, start(*manager, QStringLiteral("d1"), QStringLiteral("true"))));
+        QVERIFY(waitFor(finished, start(*manager, QStringLiteral("d2"), QStringLiteral("true"), m_other)));
+        QCOMPARE(manager->liveContainers(), 2);
+        manager->setWorkspaceModes({{m_workspace, WorkspaceMode::Review}});
+        QCOMPARE(manager->sessionState(QStringLiteral("d1")), SessionState::Stopped);
+        QCOMPARE(manager->sessionState(QStringLiteral("d2")), SessionState::Running);
+        const auto again = waitFor(finished, start(*manager, QStringLiteral("d1"), QStringLiteral("true")));
+        QVERIFY(again);
+        QCOMPARE(again->errorCode, ExecError::WorkspaceInvalid);
+        manager->setWorkspaceModes({});
+        const auto direct = waitFor(finished, start(*manager, QStringLiteral("d1"), QStringLiteral("true")));
+        QVERIFY(direct);
+        QCOMPARE(direct->status, ExecStatus::Ok);
     }
 };
 

@@ -50,6 +50,15 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
     m_mode->addItem(tr("Ask for every command"), QString(approvalModeName(ApprovalMode::AskAll)));
     m_modeDescription = new QLabel(this);
     m_modeDescription->setWordWrap(true);
+    m_workspaceMode = new QComboBox(this);
+    m_workspaceMode->setObjectName(QStringLiteral("workspaceMode"));
+    m_workspaceMode->setAccessibleName(tr("Workspace mode"));
+    m_workspaceMode->addItem(tr("Direct: the folder is mounted"), workspaceModeName(WorkspaceMode::Direct));
+    m_workspaceMode->addItem(tr("Review: a copy, changes reviewed before they apply"),
+                             workspaceModeName(WorkspaceMode::Review));
+    m_workspaceModeDescription = new QLabel(this);
+    m_workspaceModeDescription->setObjectName(QStringLiteral("workspaceModeDescription"));
+    m_workspaceModeDescription->setWordWrap(true);
 
     m_rules = new QTableWidget(0, 3, this);
     m_rules->setObjectName(QStringLiteral("approvalRules"));
@@ -86,6 +95,8 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
     form->addRow(tr("&Folder:"), m_folder);
     form->addRow(tr("&Approval:"), m_mode);
     form->addRow(QString(), m_modeDescription);
+    form->addRow(tr("&Workspace:"), m_workspaceMode);
+    form->addRow(QString(), m_workspaceModeDescription);
     auto* addRow = new QHBoxLayout;
     addRow->addWidget(m_newKind);
     addRow->addWidget(m_newPrefix, 1);
@@ -113,6 +124,16 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
             m_settings->setApprovalMode(currentFolder(), *mode);
         }
     });
+    connect(m_workspaceMode, &QComboBox::currentIndexChanged, this, [this] {
+        updateWorkspaceModeDescription();
+        if (m_loading || currentFolder().isEmpty()) {
+            return;
+        }
+        if (const auto mode = workspaceModeFromName(m_workspaceMode->currentData().toString())) {
+            m_settings->setWorkspaceMode(currentFolder(), *mode);
+        }
+    });
+    connect(m_settings, &AppSettings::workspaceModesChanged, this, &ApprovalSettingsPanel::reloadPolicy);
     connect(m_add, &QPushButton::clicked, this, &ApprovalSettingsPanel::addRule);
     connect(m_newPrefix, &QLineEdit::returnPressed, this, &ApprovalSettingsPanel::addRule);
     connect(m_remove, &QPushButton::clicked, this, &ApprovalSettingsPanel::removeSelectedRules);
@@ -165,6 +186,9 @@ void ApprovalSettingsPanel::reloadPolicy() {
     m_loading = true;
     const ApprovalPolicy policy = have ? m_settings->approvalPolicy(folder) : ApprovalPolicy();
     m_mode->setCurrentIndex(qMax(0, m_mode->findData(QString(approvalModeName(policy.mode)))));
+    m_workspaceMode->setEnabled(have);
+    const WorkspaceMode workspaceMode = have ? m_settings->workspaceMode(folder) : WorkspaceMode::Direct;
+    m_workspaceMode->setCurrentIndex(qMax(0, m_workspaceMode->findData(workspaceModeName(workspaceMode))));
     m_rules->setRowCount(0);
     for (const ApprovalRuleKind kind : {ApprovalRuleKind::Deny, ApprovalRuleKind::Ask, ApprovalRuleKind::Allow}) {
         for (const QString& prefix : policy.rules(kind)) {
@@ -186,6 +210,15 @@ void ApprovalSettingsPanel::reloadPolicy() {
     m_rules->resizeColumnToContents(2);
     m_loading = false;
     updateModeDescription();
+    updateWorkspaceModeDescription();
+}
+
+void ApprovalSettingsPanel::updateWorkspaceModeDescription() {
+    const auto mode = workspaceModeFromName(m_workspaceMode->currentData().toString()).value_or(WorkspaceMode::Direct);
+    m_workspaceModeDescription->setText(
+        mode == WorkspaceMode::Direct
+            ? tr("Commands write straight into this folder. Needs a local engine: on a remote one it is refused.")
+            : tr("Review mode is not available in this build yet: commands in this folder are refused."));
 }
 
 void ApprovalSettingsPanel::updateModeDescription() {

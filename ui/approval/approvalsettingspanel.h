@@ -13,8 +13,9 @@ namespace zeus {
 class AppSettings;
 
 // The Approval page of Settings (SPEC §11): per approved folder, the approval mode and the allow / ask / deny rules
-// with the time each last matched. Changes are written to AppSettings at once (as revoking a folder is), so the
-// dispatcher follows them without OK. It owns only its widgets and never decides about a command.
+// with the time each last matched, and the folder's workspace mode (SPEC §10). Changes are written to AppSettings at
+// once (as revoking a folder is), so the dispatcher follows them without OK. It owns only its widgets and never decides
+// about a command.
 class ApprovalSettingsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -30,11 +31,14 @@ private:
     void addRule();
     void removeSelectedRules();
     void updateModeDescription();
+    void updateWorkspaceModeDescription();
 
     AppSettings* m_settings;
     QComboBox* m_folder = nullptr;
     QComboBox* m_mode = nullptr;
     QLabel* m_modeDescription = nullptr;
+    QComboBox* m_workspaceMode = nullptr;
+    QLabel* m_workspaceModeDescription = nullptr;
     QTableWidget* m_rules = nullptr;
     QComboBox* m_newKind = nullptr;
     QLineEdit* m_newPrefix = nullptr;

@@ -62,7 +62,7 @@ RuntimePanel::RuntimePanel(RuntimeDetector* detector, QWidget* parent)
     m_probes->setAccessibleName(tr("Runtime probes"));
     m_probes->setRootIsDecorated(false);
     m_probes->setUniformRowHeights(true);
-    m_probes->setHeaderLabels({tr("Runtime"), tr("State"), tr("Version"), tr("Details")});
+    m_probes->setHeaderLabels({tr("Runtime"), tr("State"), tr("Version"), tr("Engine"), tr("Details")});
     m_probes->header()->setStretchLastSection(true);
 
     m_guidanceBox = new QGroupBox(tr("What to do"), this);
@@ -130,7 +130,12 @@ QString RuntimePanel::headline(const DetectionResult& result) {
     if (const RuntimeProbe* probe = result.chosenProbe()) {
         const QString version = versionOf(*probe);
         const QString name = runtimeDisplayName(probe->kind);
-        return version.isEmpty() ? tr("%1 is ready.").arg(name) : tr("%1 %2 is ready.").arg(name, version);
+        if (probe->location.kind == EngineLocation::Kind::Unknown) {
+            return version.isEmpty() ? tr("%1 is ready.").arg(name) : tr("%1 %2 is ready.").arg(name, version);
+        }
+        // Where it runs decides what direct mode can do (SPEC §10): say it where the user looks first.
+        return version.isEmpty() ? tr("%1 is ready (%2).").arg(name, probe->location.label())
+                                 : tr("%1 %2 is ready (%3).").arg(name, version, probe->location.label());
     }
     return result.unusableReason();
 }
@@ -180,10 +185,11 @@ void RuntimePanel::showResult(const DetectionResult& result) {
         item->setText(0, name);
         item->setText(1, RuntimeProbe::stateLabel(probe.state));
         item->setText(2, versionOf(probe));
-        item->setText(3, probe.isUsable() ? probe.binaryPath : probe.reason);
-        item->setToolTip(3, item->text(3));
+        item->setText(3, probe.location.kind == EngineLocation::Kind::Unknown ? QString() : probe.location.label());
+        item->setText(4, probe.isUsable() ? probe.binaryPath : probe.reason);
+        item->setToolTip(4, item->text(4));
     }
-    for (int column = 0; column < 3; ++column) {
+    for (int column = 0; column < 4; ++column) {
         m_probes->resizeColumnToContents(column);
     }
     // As tall as its rows: one per runtime, no empty band below them.
