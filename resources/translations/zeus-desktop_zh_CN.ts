@@ -175,6 +175,14 @@
         <source>zeus-desktop: secret %1 deleted.</source>
         <translation>zeus-desktop：机密 %1 已删除。</translation>
     </message>
+    <message>
+        <source>How every folder of this run reaches the container: direct (bind mount) or review (a copy whose changes you review; refused on a remote engine in direct mode). Default: each folder&apos;s setting.</source>
+        <translation>本次运行中每个文件夹如何进入容器：direct（绑定挂载）或 review（一份副本，其更改由你审阅；远程引擎上拒绝 direct 模式）。默认：各文件夹自己的设置。</translation>
+    </message>
+    <message>
+        <source>--workspace-mode must be direct or review</source>
+        <translation>--workspace-mode 必须是 direct 或 review</translation>
+    </message>
 </context>
 <context>
     <name>zeus::AppSettings</name>
@@ -368,6 +376,30 @@
         <source>The rule could not be added (too many rules for this folder).</source>
         <translation>无法添加该规则（此文件夹的规则过多）。</translation>
     </message>
+    <message>
+        <source>Workspace mode</source>
+        <translation>工作区模式</translation>
+    </message>
+    <message>
+        <source>Direct: the folder is mounted</source>
+        <translation>直接：挂载该文件夹</translation>
+    </message>
+    <message>
+        <source>Review: a copy, changes reviewed before they apply</source>
+        <translation>审阅：使用副本，更改经审阅后才应用</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace:</source>
+        <translation>工作区(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Commands write straight into this folder. Needs a local engine: on a remote one it is refused.</source>
+        <translation>命令直接写入此文件夹。需要本地引擎：在远程引擎上会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Review mode is not available in this build yet: commands in this folder are refused.</source>
+        <translation>此版本尚不支持审阅模式：此文件夹中的命令会被拒绝。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::AutostartEntry</name>
@@ -480,6 +512,380 @@
     <message>
         <source>The backend address must not carry a token; the token is kept in the system keychain.</source>
         <translation>后端地址中不能携带令牌；令牌保存在系统钥匙串中。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ChangeApplier</name>
+    <message>
+        <source>%1 is a symbolic link on the host: nothing is written through it.</source>
+        <translation>%1 在主机上是符号链接：不会通过它写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The folder %1 could not be created.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder on the host.</source>
+        <translation>%1 在主机上不是文件夹。</translation>
+    </message>
+    <message>
+        <source>The copy&apos;s version could not be read: %1</source>
+        <translation>无法读取副本中的版本：%1</translation>
+    </message>
+    <message>
+        <source>The content received from the copy does not match the change list.</source>
+        <translation>从副本收到的内容与更改列表不符。</translation>
+    </message>
+    <message>
+        <source>A temporary file could not be created next to it: %1</source>
+        <translation>无法在其旁边创建临时文件：%1</translation>
+    </message>
+    <message>
+        <source>Writing failed: %1</source>
+        <translation>写入失败：%1</translation>
+    </message>
+    <message>
+        <source>The file could not be put in place.</source>
+        <translation>无法将文件放到位。</translation>
+    </message>
+    <message>
+        <source>The symbolic link could not be created.</source>
+        <translation>无法创建符号链接。</translation>
+    </message>
+    <message>
+        <source>The symbolic link could not be put in place.</source>
+        <translation>无法将符号链接放到位。</translation>
+    </message>
+    <message>
+        <source>Inside .git: never applied as files.</source>
+        <translation>位于 .git 内：从不作为文件应用。</translation>
+    </message>
+    <message>
+        <source>Not a path inside the folder.</source>
+        <translation>不是文件夹内的路径。</translation>
+    </message>
+    <message>
+        <source>The folder no longer exists.</source>
+        <translation>该文件夹已不存在。</translation>
+    </message>
+    <message>
+        <source>On the host this is a socket, pipe or device.</source>
+        <translation>它在主机上是套接字、管道或设备。</translation>
+    </message>
+    <message>
+        <source>The host already holds this version.</source>
+        <translation>主机上已是此版本。</translation>
+    </message>
+    <message>
+        <source>Already gone from the host.</source>
+        <translation>已从主机上删除。</translation>
+    </message>
+    <message>
+        <source>Deleted on the host since the copy was made.</source>
+        <translation>自创建副本以来已在主机上被删除。</translation>
+    </message>
+    <message>
+        <source>Changed on the host since the copy was made.</source>
+        <translation>自创建副本以来已在主机上被修改。</translation>
+    </message>
+    <message>
+        <source>Created on the host since the copy was made.</source>
+        <translation>自创建副本以来已在主机上被创建。</translation>
+    </message>
+    <message>
+        <source>The folder still holds files on the host.</source>
+        <translation>该文件夹在主机上仍包含文件。</translation>
+    </message>
+    <message>
+        <source>It could not be deleted.</source>
+        <translation>无法删除。</translation>
+    </message>
+    <message>
+        <source>The folder could not be created.</source>
+        <translation>无法创建该文件夹。</translation>
+    </message>
+    <message>
+        <source>The file&apos;s mode could not be changed.</source>
+        <translation>无法更改文件的权限模式。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ChangeSet</name>
+    <message>
+        <source>Inside .git: never applied as files; the agent&apos;s commits are fetched from a git bundle instead.</source>
+        <translation>位于 .git 内：从不作为文件应用；代理的提交改为从 git bundle 获取。</translation>
+    </message>
+    <message>
+        <source>a symbolic link that points outside the folder</source>
+        <translation>指向文件夹之外的符号链接</translation>
+    </message>
+    <message>
+        <source>becomes executable</source>
+        <translation>变为可执行</translation>
+    </message>
+    <message>
+        <source>git runs hooks on commit, checkout, merge and push</source>
+        <translation>git 在提交、检出、合并和推送时运行钩子</translation>
+    </message>
+    <message>
+        <source>git config can set hooksPath, fsmonitor, filters and aliases that run commands</source>
+        <translation>git 配置可以设置会运行命令的 hooksPath、fsmonitor、过滤器和别名</translation>
+    </message>
+    <message>
+        <source>names filter and diff drivers git runs on checkout and diff</source>
+        <translation>指定 git 在检出和比较时运行的过滤器和差异驱动</translation>
+    </message>
+    <message>
+        <source>submodule URLs: the next update fetches and checks out code from them</source>
+        <translation>子模块 URL：下次更新会从中获取并检出代码</translation>
+    </message>
+    <message>
+        <source>CI runs workflows, with the repository&apos;s secrets</source>
+        <translation>CI 会运行工作流，并带有仓库的密钥</translation>
+    </message>
+    <message>
+        <source>CI runs local actions, with the repository&apos;s secrets</source>
+        <translation>CI 会运行本地 action，并带有仓库的密钥</translation>
+    </message>
+    <message>
+        <source>CI configuration</source>
+        <translation>CI 配置</translation>
+    </message>
+    <message>
+        <source>make runs its recipes</source>
+        <translation>make 会运行其中的规则命令</translation>
+    </message>
+    <message>
+        <source>make includes it</source>
+        <translation>make 会包含它</translation>
+    </message>
+    <message>
+        <source>CMake runs it when the project is configured</source>
+        <translation>配置项目时 CMake 会运行它</translation>
+    </message>
+    <message>
+        <source>sets the compilers and tools CMake runs</source>
+        <translation>设置 CMake 运行的编译器和工具</translation>
+    </message>
+    <message>
+        <source>Meson runs it when the project is configured</source>
+        <translation>配置项目时 Meson 会运行它</translation>
+    </message>
+    <message>
+        <source>Gradle runs build scripts; IDEs do on import</source>
+        <translation>Gradle 会运行构建脚本；IDE 在导入时也会运行</translation>
+    </message>
+    <message>
+        <source>sets the JVM options Gradle starts with</source>
+        <translation>设置 Gradle 启动时的 JVM 选项</translation>
+    </message>
+    <message>
+        <source>the Gradle wrapper script</source>
+        <translation>Gradle wrapper 脚本</translation>
+    </message>
+    <message>
+        <source>decides which Gradle the wrapper downloads and runs</source>
+        <translation>决定 wrapper 下载并运行哪个 Gradle</translation>
+    </message>
+    <message>
+        <source>Maven runs its plugins; IDEs do on import</source>
+        <translation>Maven 会运行其插件；IDE 在导入时也会运行</translation>
+    </message>
+    <message>
+        <source>Maven wrapper and JVM options</source>
+        <translation>Maven wrapper 和 JVM 选项</translation>
+    </message>
+    <message>
+        <source>Ant runs it</source>
+        <translation>Ant 会运行它</translation>
+    </message>
+    <message>
+        <source>sbt runs it; IDEs do on import</source>
+        <translation>sbt 会运行它；IDE 在导入时也会运行</translation>
+    </message>
+    <message>
+        <source>npm runs its scripts, also on install</source>
+        <translation>npm 会运行其中的脚本，安装时也会</translation>
+    </message>
+    <message>
+        <source>decides which package code npm installs and runs</source>
+        <translation>决定 npm 安装并运行哪些软件包代码</translation>
+    </message>
+    <message>
+        <source>decides which package code yarn installs and runs</source>
+        <translation>决定 yarn 安装并运行哪些软件包代码</translation>
+    </message>
+    <message>
+        <source>decides which package code pnpm installs and runs</source>
+        <translation>决定 pnpm 安装并运行哪些软件包代码</translation>
+    </message>
+    <message>
+        <source>can set the shell and Node options npm runs scripts with</source>
+        <translation>可以设置 npm 运行脚本时使用的 shell 和 Node 选项</translation>
+    </message>
+    <message>
+        <source>can name the program yarn runs</source>
+        <translation>可以指定 yarn 运行的程序</translation>
+    </message>
+    <message>
+        <source>yarnPath names the program yarn runs</source>
+        <translation>yarnPath 指定 yarn 运行的程序</translation>
+    </message>
+    <message>
+        <source>Composer runs its scripts</source>
+        <translation>Composer 会运行其中的脚本</translation>
+    </message>
+    <message>
+        <source>pip runs it on install</source>
+        <translation>pip 在安装时会运行它</translation>
+    </message>
+    <message>
+        <source>names the build backend pip runs</source>
+        <translation>指定 pip 运行的构建后端</translation>
+    </message>
+    <message>
+        <source>decides which package code pip installs</source>
+        <translation>决定 pip 安装哪些软件包代码</translation>
+    </message>
+    <message>
+        <source>decides which package code pipenv installs</source>
+        <translation>决定 pipenv 安装哪些软件包代码</translation>
+    </message>
+    <message>
+        <source>decides which package code poetry installs</source>
+        <translation>决定 poetry 安装哪些软件包代码</translation>
+    </message>
+    <message>
+        <source>decides which package code uv installs</source>
+        <translation>决定 uv 安装哪些软件包代码</translation>
+    </message>
+    <message>
+        <source>pytest imports it on every run</source>
+        <translation>pytest 每次运行都会导入它</translation>
+    </message>
+    <message>
+        <source>tox runs its commands</source>
+        <translation>tox 会运行其中的命令</translation>
+    </message>
+    <message>
+        <source>nox runs it</source>
+        <translation>nox 会运行它</translation>
+    </message>
+    <message>
+        <source>Bundler evaluates it</source>
+        <translation>Bundler 会执行它</translation>
+    </message>
+    <message>
+        <source>decides which gem code Bundler installs</source>
+        <translation>决定 Bundler 安装哪些 gem 代码</translation>
+    </message>
+    <message>
+        <source>rake runs it</source>
+        <translation>rake 会运行它</translation>
+    </message>
+    <message>
+        <source>decides what cargo builds and runs</source>
+        <translation>决定 cargo 构建并运行什么</translation>
+    </message>
+    <message>
+        <source>decides which crate code cargo builds</source>
+        <translation>决定 cargo 构建哪些 crate 代码</translation>
+    </message>
+    <message>
+        <source>cargo runs build scripts on every build</source>
+        <translation>cargo 每次构建都会运行构建脚本</translation>
+    </message>
+    <message>
+        <source>cargo config can set the runner and compiler wrappers</source>
+        <translation>cargo 配置可以设置运行器和编译器包装程序</translation>
+    </message>
+    <message>
+        <source>builds run its commands</source>
+        <translation>构建时会运行其中的命令</translation>
+    </message>
+    <message>
+        <source>can mount host folders and run containers</source>
+        <translation>可以挂载主机文件夹并运行容器</translation>
+    </message>
+    <message>
+        <source>editors run its lifecycle commands when the folder opens</source>
+        <translation>编辑器在打开文件夹时会运行其中的生命周期命令</translation>
+    </message>
+    <message>
+        <source>just runs its recipes</source>
+        <translation>just 会运行其中的配方</translation>
+    </message>
+    <message>
+        <source>task runs its commands</source>
+        <translation>task 会运行其中的命令</translation>
+    </message>
+    <message>
+        <source>Nix evaluates it (nix develop, direnv)</source>
+        <translation>Nix 会求值它（nix develop、direnv）</translation>
+    </message>
+    <message>
+        <source>Nix evaluates it (nix-shell, direnv)</source>
+        <translation>Nix 会求值它（nix-shell、direnv）</translation>
+    </message>
+    <message>
+        <source>Nix evaluates it</source>
+        <translation>Nix 会求值它</translation>
+    </message>
+    <message>
+        <source>direnv runs it when a shell enters the folder</source>
+        <translation>shell 进入该文件夹时 direnv 会运行它</translation>
+    </message>
+    <message>
+        <source>tools load it into their environment (NODE_OPTIONS and the like run code)</source>
+        <translation>工具会将其加载到环境中（NODE_OPTIONS 之类的变量会运行代码）</translation>
+    </message>
+    <message>
+        <source>mise runs its hooks and tasks</source>
+        <translation>mise 会运行其中的钩子和任务</translation>
+    </message>
+    <message>
+        <source>pre-commit installs and runs its hooks</source>
+        <translation>pre-commit 会安装并运行其中的钩子</translation>
+    </message>
+    <message>
+        <source>husky installs these as git hooks</source>
+        <translation>husky 会将它们安装为 git 钩子</translation>
+    </message>
+    <message>
+        <source>lefthook installs these as git hooks</source>
+        <translation>lefthook 会将它们安装为 git 钩子</translation>
+    </message>
+    <message>
+        <source>editor tasks, launch configurations and settings that name programs</source>
+        <translation>编辑器任务、启动配置以及指定程序的设置</translation>
+    </message>
+    <message>
+        <source>editor tasks and settings that name programs</source>
+        <translation>编辑器任务以及指定程序的设置</translation>
+    </message>
+    <message>
+        <source>IDE run configurations and settings that name programs</source>
+        <translation>IDE 运行配置以及指定程序的设置</translation>
+    </message>
+    <message>
+        <source>editor tasks</source>
+        <translation>编辑器任务</translation>
+    </message>
+    <message>
+        <source>vim runs it when exrc is on</source>
+        <translation>开启 exrc 时 vim 会运行它</translation>
+    </message>
+    <message>
+        <source>Neovim runs it when exrc is on</source>
+        <translation>开启 exrc 时 Neovim 会运行它</translation>
+    </message>
+    <message>
+        <source>Emacs evaluates it</source>
+        <translation>Emacs 会执行它</translation>
+    </message>
+    <message>
+        <source>decides what the next review copy shows the agent</source>
+        <translation>决定下一次审阅副本向代理展示哪些内容</translation>
     </message>
 </context>
 <context>
@@ -1102,6 +1508,26 @@ History:
         <source>Network</source>
         <translation>网络</translation>
     </message>
+    <message>
+        <source>Engine: %1</source>
+        <translation>引擎：%1</translation>
+    </message>
+    <message>
+        <source>Every folder of this run: %1 (--workspace-mode)</source>
+        <translation>本次运行的所有文件夹：%1（--workspace-mode）</translation>
+    </message>
+    <message>
+        <source>Default: %1 (each folder may set its own)</source>
+        <translation>默认：%1（每个文件夹可单独设置）</translation>
+    </message>
+    <message>
+        <source>Commands in %1 folder(s) will be refused, for the reasons above.</source>
+        <translation>%1 个文件夹中的命令将被拒绝，原因见上文。</translation>
+    </message>
+    <message>
+        <source>Workspace mode</source>
+        <translation>工作区模式</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>
@@ -1259,6 +1685,33 @@ History:
     <message>
         <source>Checks: %1 ok, %2 warning(s), %3 failed</source>
         <translation>检查项：%1 项正常，%2 项警告，%3 项失败</translation>
+    </message>
+    <message>
+        <source>Engine: %1</source>
+        <translation>引擎：%1</translation>
+    </message>
+    <message>
+        <source>  location: %1</source>
+        <translation>  位置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::EngineLocation</name>
+    <message>
+        <source>local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <source>remote</source>
+        <translation>远程</translation>
+    </message>
+    <message>
+        <source>remote (%1)</source>
+        <translation>远程（%1）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 <context>
@@ -1759,6 +2212,18 @@ host.example:8443</translation>
     <message>
         <source>Warning: %1 will not enforce %2: a runaway command can use up this machine&apos;s memory or processes. Enable the memory, pids and cpu cgroup controllers, then restart the engine.</source>
         <translation>警告：%1 不会强制执行 %2：失控的命令可能耗尽本机的内存或进程。请启用 memory、pids 和 cpu cgroup 控制器，然后重启引擎。</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>%1 is ready (%2).</source>
+        <translation>%1 已就绪（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 %2 is ready (%3).</source>
+        <translation>%1 %2 已就绪（%3）。</translation>
     </message>
 </context>
 <context>
@@ -2520,6 +2985,21 @@ host.example:8443</translation>
     </message>
 </context>
 <context>
+    <name>zeus::TarWriter</name>
+    <message>
+        <source>The copy stopped: %1 is not a path inside the folder.</source>
+        <translation>复制已停止：%1 不是文件夹内的路径。</translation>
+    </message>
+    <message>
+        <source>The copy stopped: %1 changed or could not be read since the folder was scanned. Start the session again.</source>
+        <translation>复制已停止：自扫描文件夹以来 %1 已更改或无法读取。请重新开始会话。</translation>
+    </message>
+    <message>
+        <source>The copy stopped: %1 changed while it was copied. Start the session again.</source>
+        <translation>复制已停止：%1 在复制过程中发生了更改。请重新开始会话。</translation>
+    </message>
+</context>
+<context>
     <name>zeus::ToolDispatcher</name>
     <message>
         <source>The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a file). Restore it, or approve another folder in Zeus Desktop.</source>
@@ -2745,6 +3225,69 @@ host.example:8443</translation>
     <message>
         <source>%1 holds credentials, browser data or programs this computer runs (%2) and cannot be a working directory.</source>
         <translation>%1 存放凭据、浏览器数据或这台计算机会运行的程序（%2），不能作为工作目录。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::WorkspaceManifest</name>
+    <message>
+        <source>The stored manifest is not valid JSON: %1</source>
+        <translation>已保存的清单不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>The stored manifest has an unknown version.</source>
+        <translation>已保存的清单版本未知。</translation>
+    </message>
+    <message>
+        <source>The stored manifest has a malformed entry: %1</source>
+        <translation>已保存的清单中有格式错误的条目：%1</translation>
+    </message>
+    <message>
+        <source>The stored manifest lists %1 twice.</source>
+        <translation>已保存的清单将 %1 列出了两次。</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1 不是文件夹。</translation>
+    </message>
+    <message>
+        <source>The scan of the folder was cancelled.</source>
+        <translation>文件夹扫描已取消。</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>The folder %1 could not be read.</source>
+        <translation>无法读取文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>The name of %1 is not valid UTF-8; rename it or add it to .zeusignore.</source>
+        <translation>%1 的名称不是有效的 UTF-8；请重命名它或将其加入 .zeusignore。</translation>
+    </message>
+    <message>
+        <source>The folder holds %1 to copy, more than the limit of %2. The largest: %3. Add what the agent does not need to .zeusignore, or raise the limit in Settings.</source>
+        <translation>该文件夹中需要复制 %1，超过了 %2 的上限。最大的项：%3。请将代理不需要的内容加入 .zeusignore，或在设置中提高上限。</translation>
+    </message>
+    <message>
+        <source>%1 could not be read (%2); make it readable or add it to .zeusignore.</source>
+        <translation>无法读取 %1（%2）；请使其可读或将其加入 .zeusignore。</translation>
+    </message>
+    <message>
+        <source>The container&apos;s file list ends in the middle of a record.</source>
+        <translation>容器的文件列表在一条记录中间结束。</translation>
+    </message>
+    <message>
+        <source>The container&apos;s file list has an unsafe path in record %1.</source>
+        <translation>容器的文件列表第 %1 条记录中有不安全的路径。</translation>
+    </message>
+    <message>
+        <source>The container&apos;s file list has a malformed record %1 (%2).</source>
+        <translation>容器的文件列表第 %1 条记录格式错误（%2）。</translation>
+    </message>
+    <message>
+        <source>The container&apos;s file list names %1 twice.</source>
+        <translation>容器的文件列表将 %1 列出了两次。</translation>
     </message>
 </context>
 <context>
