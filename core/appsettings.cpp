@@ -750,7 +750,7 @@ ApprovalPolicy AppSettings::approvalPolicy(const QString& folder) const {
     policy.mode = approvalModeFromName(entry.value(QStringLiteral("mode")).toString()).value_or(ApprovalMode::Auto);
     for (const ApprovalRuleKind kind : {ApprovalRuleKind::Allow, ApprovalRuleKind::Ask, ApprovalRuleKind::Deny}) {
         const QJsonArray rules = entry.value(approvalRuleKindName(kind)).toArray();
-        for (const QJsonValue& rule : rules) {
+        for (const auto& rule : rules) {
             const QString prefix = rule.toObject().value(QStringLiteral("prefix")).toString();
             // A damaged or hand-edited entry that is not plain words is dropped, never half-applied.
             if (!CommandAnalyser::ruleWords(prefix).isEmpty() && policy.rules(kind).size() < kMaxApprovalRules) {
@@ -856,7 +856,7 @@ QDateTime AppSettings::approvalRuleLastMatched(const QString& folder, const QStr
     const QJsonObject entry = approvalStore().value(folder).toObject();
     for (const ApprovalRuleKind kind : {ApprovalRuleKind::Allow, ApprovalRuleKind::Ask, ApprovalRuleKind::Deny}) {
         const QJsonArray rules = entry.value(approvalRuleKindName(kind)).toArray();
-        for (const QJsonValue& value : rules) {
+        for (const auto& value : rules) {
             const QJsonObject rule = value.toObject();
             if (rule.value(QStringLiteral("prefix")).toString() == prefix) {
                 return QDateTime::fromString(rule.value(QStringLiteral("lastMatched")).toString(), Qt::ISODateWithMs);

@@ -987,7 +987,7 @@ bool gitIsReadOnly(const QStringList& args, QString* why) {
     if (k >= args.size()) {
         return refuse(why, QStringLiteral("git without a subcommand"));
     }
-    const QString sub = args.at(k);
+    const QString& sub = args.at(k);
     const QStringList rest = args.mid(k + 1);
     static const QSet<QString> reading{
         QStringLiteral("status"),   QStringLiteral("log"),     QStringLiteral("diff"),
@@ -1048,7 +1048,7 @@ bool gitIsReadOnly(const QStringList& args, QString* why) {
         return refuse(why, QStringLiteral("git remote other than listing is not read-only"));
     }
     if (sub == QLatin1String("reflog") && !rest.isEmpty() && rest.constFirst() != QLatin1String("show")
-        && isOption(rest.constFirst()) == false) {
+        && !isOption(rest.constFirst())) {
         return refuse(why, QStringLiteral("git reflog %1 is not read-only").arg(rest.constFirst()));
     }
     return true;

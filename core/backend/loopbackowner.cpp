@@ -23,11 +23,11 @@ bool isLoopbackOrAny(const QByteArray& address) {
         }
         // The kernel prints the address as a host-order word: on little-endian hosts the first octet is the low byte.
 #if Q_BYTE_ORDER == Q_LITTLE_ENDIAN
-        const uint firstOctet = raw & 0xFFu;
+        const uint firstOctet = raw & 0xFFU;
 #else
         const uint firstOctet = raw >> 24;
 #endif
-        return raw == 0 || firstOctet == 127u;
+        return raw == 0 || firstOctet == 127U;
     }
     if (address.size() == 32) {
         static const QByteArray any(32, '0');

@@ -723,7 +723,8 @@ void ToolDispatcher::onApprovalAnswered(const QString& callId, const ApprovalAns
     if (it == m_waiting.cend()) {
         return;
     }
-    const ToolCallMessage call = *it;
+    // A copy: the map changes below (the call leaves it, onToolCall may add others).
+    const ToolCallMessage call = m_waiting.value(callId);
     const QString folder = approvalOf(call.workingDirectory).approved;  // lexical: no file system access
     if (answer.kind == ApprovalAnswer::Kind::Deny) {
         m_waiting.remove(callId);
@@ -780,7 +781,6 @@ void ToolDispatcher::endWaiting(const QString& callId, const QString& why) {
     if (it == m_waiting.cend()) {
         return;
     }
-    const ToolCallMessage call = *it;
     m_waiting.remove(callId);
     if (m_approvals) {
         m_approvals->withdraw(callId);
