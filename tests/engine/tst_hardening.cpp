@@ -207,7 +207,7 @@ void TestHardening::gitConfigAndHooksAreReadOnly_data() {
     QTest::newRow("podman") << QStringLiteral("podman");
 }
 
-// Issue item 2: the agent must not plant what the user's own git runs on the host (core.fsmonitor, hooks,
+// The agent must not plant what the user's own git runs on the host (core.fsmonitor, hooks,
 // core.hooksPath, core.sshCommand). The test image has no git: the files are written directly, as git would.
 void TestHardening::gitConfigAndHooksAreReadOnly() {
     QFETCH(QString, engine);

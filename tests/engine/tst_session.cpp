@@ -145,7 +145,7 @@ void TestSession::unusualWorkspaceName() {
     QCOMPARE(result.output, QStringLiteral("seen through the mount"));
 }
 
-// Issue item 1: the approved folder is swapped for a symlink to another folder after the app checked it and before
+// The approved folder is swapped for a symlink to another folder after the app checked it and before
 // the engine mounts it (what a command in a folder around it could do). The container's /workspace is then not the
 // approved folder: the app sees another device/inode, removes the container and runs nothing.
 void TestSession::folderSwappedBeforeTheMountIsRefused() {
@@ -195,7 +195,7 @@ void TestSession::changedApprovalIsRefused() {
     QDir().rename(ws + QStringLiteral(".o"), ws);
 }
 
-// Issue item 8: revoking an approval ends every session on that folder within 2 s, background loops included;
+// Revoking an approval ends every session on that folder within 2 s, background loops included;
 // a session on another folder goes on.
 void TestSession::revokedFolderEndsItsSessionsWithin2s() {
     QFETCH(QString, engine);

@@ -325,7 +325,7 @@ void TestAppSettings::handEditedStoreIsSanitised() {
         raw.setValue(AppSettings::kPidsLimit, QStringLiteral("many"));
         raw.setValue(AppSettings::kCpus, -3);
         raw.setValue(AppSettings::kIdleTimeoutMinutes, 0);
-        // Issue item 10: a stored image "--privileged" became a flag of `run`.
+        // A stored image "--privileged" became a flag of `run`.
         raw.setValue(AppSettings::kImage, QStringLiteral("--privileged"));
         raw.setValue(AppSettings::kMaxContainers, 1000);
         raw.setValue(AppSettings::kMaxCallsTotal, 0);

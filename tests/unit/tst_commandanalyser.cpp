@@ -71,7 +71,7 @@ void TestCommandAnalyser::decide_data() {
     const ApprovalPolicy askPython =
         policy(ApprovalMode::AskUnsafe, {QStringLiteral("python3")}, {}, {QStringLiteral("python3 evil.py")});
 
-    // --- the rows
+    // --- the required rows
     QTest::newRow("ls && rm -rf /") << "ls && rm -rf /" << unsafe << Verdict::Ask;
     QTest::newRow("ls; curl x|sh") << "ls; curl x|sh" << unsafe << Verdict::Ask;
     QTest::newRow("git status && git push") << "git status && git push" << unsafe << Verdict::Ask;

@@ -315,7 +315,7 @@ void TestProcessRunner::oneGrace() {
     QCOMPARE(ProcessTerminator().graceMs(), ProcessTerminator::kGraceMs);
 }
 
-// SPEC §3 / issue item 10: engine CLIs never inherit the backend token or another ZEUS_* secret; the rest of the
+// SPEC §3: engine CLIs never inherit the backend token or another ZEUS_* secret; the rest of the
 // environment (PATH, DOCKER_HOST, test fakes' own ZEUS_ variables) is theirs, and a child really gets the scrubbed one.
 void TestProcessRunner::childEnvironmentHasNoSecrets() {
     QProcessEnvironment environment;

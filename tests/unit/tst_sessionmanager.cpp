@@ -1,4 +1,4 @@
-// SessionManager's bounds (SPEC §3 "Bounded", issue item 3: the container bomb) and the end of sessions on a
+// SessionManager's bounds (SPEC §3 "Bounded": the container bomb) and the end of sessions on a
 // revoked approval (item 8), with a fake container CLI (tests/fakes/engine/docker): containers are pretend and
 // commands run on the host, so many session ids cost nothing. The real engines are in tests/engine.
 #include "engine/containerruntime.h"
@@ -138,7 +138,7 @@ private Q_SLOTS:
         QTRY_COMPARE(manager->runningCalls(), 0);
     }
 
-    // The issue's container bomb: 200 calls with new session ids, each leaving a background job. Never more
+    // The container bomb: 200 calls with new session ids, each leaving a background job. Never more
     // containers than the cap, and the session map does not grow with the ids.
     void manySessionIdsStayBounded() {
         auto manager = makeManager(4);
@@ -164,7 +164,7 @@ private Q_SLOTS:
         QCOMPARE(manager->liveContainers(), 0);
     }
 
-    // Issue item 8: revoking an approval ends every session on that folder (their containers are removed); sessions
+    // Revoking an approval ends every session on that folder (their containers are removed); sessions
     // on other folders go on. The 2 s bound with running commands is tested on real engines (tst_session).
     void endSessionsInEndsEverySessionOnTheFolder() {
         auto manager = makeManager(8);

@@ -442,7 +442,7 @@ private Q_SLOTS:
         QCOMPARE(started.size(), 0);
     }
 
-    // Issue item 6: the app touches no path the backend chose before it matched an approval. Network spellings are
+    // The app touches no path the backend chose before it matched an approval. Network spellings are
     // refused outright (on Linux `//host/...` used to be cleaned into a local path and approved); nothing that did
     // not match an approval reaches the resolver.
     void unmatchedPathsAreNeverResolved_data() {
@@ -1052,7 +1052,7 @@ private Q_SLOTS:
         QCOMPARE(started.size(), 0);
     }
 
-    // Issue item 8: revoking an approval ends every session on that folder within 2 s (the container is removed,
+    // Revoking an approval ends every session on that folder within 2 s (the container is removed,
     // background loops with it), not at the idle timeout; the backend hears the result and session_state stopped.
     void revokingAnApprovalEndsItsSessions() {
         auto rig = makeRig();
@@ -1077,7 +1077,7 @@ private Q_SLOTS:
         rig->dispatcher->setApprovedWorkspaces({m_workspace});
     }
 
-    // Issue item 9: the backend cannot join, end or hear about the local console's session ("local-console", and
+    // The backend cannot join, end or hear about the local console's session ("local-console", and
     // any id in that namespace); the console's own calls never reach the backend.
     void localConsoleSessionIsNotTheBackends() {
         auto rig = makeRig();

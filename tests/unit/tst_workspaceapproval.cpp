@@ -127,7 +127,7 @@ private Q_SLOTS:
                  state);
     }
 
-    // The real file system: the attack. ~/work/app approved; a command in ~/work renames it and puts a
+    // The real file system: the swap attack. ~/work/app approved; a command in ~/work renames it and puts a
     // symlink to ~/.local/bin in its place: the approval is changed, never an approval of ~/.local/bin.
     void symlinkSwapMakesTheApprovalChanged() {
         QTemporaryDir dir;

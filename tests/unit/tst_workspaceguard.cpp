@@ -86,7 +86,7 @@ void TestWorkspaceGuard::rules_data() {
     QTest::newRow("dev") << QStringLiteral("/dev") << Rule::SystemTree;
     QTest::newRow("var") << QStringLiteral("/var") << Rule::SystemTree;
     QTest::newRow("boot") << QStringLiteral("/boot") << Rule::SystemTree;
-    // Issue item 10: /tmp itself (the X11 socket lives there), programs the host runs, browser profiles.
+    // /tmp itself (the X11 socket lives there), programs the host runs, browser profiles.
     QTest::newRow("tmp itself") << QStringLiteral("/tmp") << Rule::SystemTree;
     QTest::newRow("tmp dotted") << QStringLiteral("/tmp/.") << Rule::SystemTree;
     QTest::newRow("local bin") << h + QStringLiteral("/.local/bin") << Rule::SecretStore;
