@@ -292,6 +292,17 @@ private:
                 }
                 ++j;
             }
+            // The shell ends ${ … } at the first } outside quotes and nested expansions, and reads on past a
+            // newline or a ';' to find it; this scan stops at the first }. Where the two could differ (quotes, a
+            // backslash, a nested $ or backtick, a newline, or no } at all) the part is not understood.
+            const QString body = m_s.mid(m_i + 2, j - m_i - 2);
+            if (j >= m_n) {
+                addProblem(QStringLiteral("has an unterminated ${"), true);
+            } else if (body.contains(QLatin1Char('"')) || body.contains(QLatin1Char('\''))
+                       || body.contains(QLatin1Char('\\')) || body.contains(QLatin1Char('\n'))
+                       || body.contains(QLatin1Char('$')) || body.contains(QLatin1Char('{'))) {
+                addProblem(QStringLiteral("has quotes or a nested expansion inside ${ … }"), true);
+            }
             m_raw += m_s.mid(m_i, j + 1 - m_i);
             m_i = qMin(j + 1, m_n);
             return;
@@ -303,6 +314,9 @@ private:
             int j = m_i + 2;
             while (j < m_n && m_s.at(j) != QLatin1Char('\'')) {
                 j += m_s.at(j) == QLatin1Char('\\') ? 2 : 1;
+            }
+            if (j >= m_n) {
+                addProblem(QStringLiteral("has an unterminated quote"), true);
             }
             m_raw += m_s.mid(m_i, j + 1 - m_i);
             m_i = qMin(j + 1, m_n);

@@ -91,6 +91,28 @@ QString WorkspaceApproval::lexicalForm(const QString& path, bool windows) {
     } else if (!p.startsWith(QLatin1Char('/'))) {
         return {};
     }
+    // Cleaning must never climb above the root ("/../x", "C:/../C:/x"), and on Windows no component after the
+    // drive may hold a ':' (an alternate data stream, or a second drive spelled inside the path): such spellings
+    // are refused, not cleaned into something that looks approved.
+    const QStringList components = p.split(QLatin1Char('/'));
+    int depth = 0;
+    for (qsizetype i = windows ? 1 : 0; i < components.size(); ++i) {
+        const QString& component = components.at(i);
+        if (component.isEmpty() || component == QLatin1String(".")) {
+            continue;
+        }
+        if (windows && component.contains(QLatin1Char(':'))) {
+            return {};
+        }
+        if (component == QLatin1String("..")) {
+            if (depth == 0) {
+                return {};
+            }
+            --depth;
+        } else {
+            ++depth;
+        }
+    }
     p = QDir::cleanPath(p);
     if (isNetworkPath(p)) {
         return {};

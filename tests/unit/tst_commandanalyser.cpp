@@ -226,7 +226,16 @@ void TestCommandAnalyser::decide_data() {
     QTest::newRow("$( ) in double quotes") << "echo \"$(id)\"" << unsafe << Verdict::Ask;
     QTest::newRow("backticks in double quotes") << "echo \"`id`\"" << unsafe << Verdict::Ask;
     QTest::newRow("${x:-$(id)}") << "echo ${x:-$(id)}" << unsafe << Verdict::Ask;
-    QTest::newRow("escaped $( )") << "echo \\$(id)" << unsafe << Verdict::Ask;  // the ( is then a subshell
+    QTest::newRow("escaped $( )") << "echo \\$(id)" << unsafe << Verdict::Ask;
+    // ${ … } where the shell and a first-} scan could disagree: the rest of the line (and a '; rm x' on the next)
+    // would otherwise be swallowed into one allowed ls (found by the fuzz target).
+    QTest::newRow("unterminated ${ then ; rm") << "ls -la ${\"$d0\n; rm x" << unsafe << Verdict::Ask;
+    QTest::newRow("unterminated ${ (allow ls)") << "ls ${x\n; rm x" << allowLs << Verdict::Ask;
+    QTest::newRow("quoted } in ${ }") << "ls ${x:-\"}\"}; rm x" << allowLs << Verdict::Ask;
+    QTest::newRow("nested ${ ${ } }") << "ls ${x:-${y}}" << allowLs << Verdict::Ask;
+    QTest::newRow("newline in ${ }") << "ls ${x\n}" << allowLs << Verdict::Ask;
+    QTest::newRow("unterminated $'") << "ls $'abc\n; rm x" << allowLs << Verdict::Ask;
+    QTest::newRow("plain ${HOME} still reads") << "ls ${HOME}" << unsafe << Verdict::Allow;  // the ( is then a subshell
     // Literal shell code in a string is not allowed either: something later may evaluate it.
     QTest::newRow("single-quoted $( )") << "echo '$(id)'" << unsafe << Verdict::Ask;
     QTest::newRow("variable as command") << "$CMD -rf /" << unsafe << Verdict::Ask;

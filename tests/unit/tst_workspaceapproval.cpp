@@ -41,6 +41,16 @@ private Q_SLOTS:
         QTest::newRow("windows //host") << QStringLiteral("//host/share") << true << QStringLiteral("");
         QTest::newRow("windows relative") << QStringLiteral("Users\\u") << true << QStringLiteral("");
         QTest::newRow("windows rooted, no drive") << QStringLiteral("\\Users\\u") << true << QStringLiteral("");
+        // Above the root, or a second drive inside the path: refused, never cleaned into an approval's spelling
+        // (found by the fuzz target: "C:/../C:/Users/bob/src" cleaned to "C:/Users/bob/src").
+        QTest::newRow("above the root") << QStringLiteral("/../home/u/work") << false << QStringLiteral("");
+        QTest::newRow("above the root later")
+            << QStringLiteral("/home/../../home/u/work") << false << QStringLiteral("");
+        QTest::newRow("windows above the drive")
+            << QStringLiteral("C:/../C:/Users/u/work") << true << QStringLiteral("");
+        QTest::newRow("windows second drive") << QStringLiteral("C:/x/../D:/work") << true << QStringLiteral("");
+        QTest::newRow("windows stream") << QStringLiteral("C:/Users/u/work:evil") << true << QStringLiteral("");
+        QTest::newRow("posix colon is a name") << QStringLiteral("/srv/a:b") << false << QStringLiteral("/srv/a:b");
     }
     void lexicalForm() {
         QFETCH(QString, path);
