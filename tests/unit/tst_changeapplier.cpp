@@ -1,8 +1,8 @@
 // ChangeApplier on real temporary folders: applied, skipped, conflict and refused, with a hostile symlink out of the
 // folder, a file the user edited meanwhile, a planted git hook and an agent's link to /etc/passwd.
+#include "manifestentries.h"
 #include "review/changeapplier.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -18,6 +18,9 @@ using zeus::ChangeApplier;
 using zeus::ChangeSet;
 using zeus::ManifestEntry;
 using zeus::WorkspaceManifest;
+using zeus::test::dirEntry;
+using zeus::test::fileEntry;
+using zeus::test::linkEntry;
 
 namespace {
 
@@ -30,35 +33,6 @@ bool writeFile(const QString& path, const QByteArray& content) {
 QByteArray readFile(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<missing>");
-}
-
-ManifestEntry fileEntry(const QString& path, const QByteArray& content, quint32 mode = 0644) {
-    ManifestEntry entry;
-    entry.path = path;
-    entry.type = ManifestEntry::Type::File;
-    entry.mode = mode;
-    entry.size = content.size();
-    entry.sha256 = QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex();
-    return entry;
-}
-
-ManifestEntry linkEntry(const QString& path, const QString& target) {
-    ManifestEntry entry;
-    entry.path = path;
-    entry.type = ManifestEntry::Type::Symlink;
-    entry.mode = 0777;
-    entry.linkTarget = target;
-    entry.size = target.toUtf8().size();
-    entry.sha256 = QCryptographicHash::hash(target.toUtf8(), QCryptographicHash::Sha256).toHex();
-    return entry;
-}
-
-ManifestEntry dirEntry(const QString& path) {
-    ManifestEntry entry;
-    entry.path = path;
-    entry.type = ManifestEntry::Type::Directory;
-    entry.mode = 0755;
-    return entry;
 }
 
 // The one change between two lists of entries, as the change list would give it.

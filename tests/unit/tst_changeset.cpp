@@ -1,8 +1,8 @@
 // ChangeSet: what changed between a baseline and the copy, which changes make the host run code, and what is never
 // applied as files; on tables.
+#include "manifestentries.h"
 #include "review/changeset.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QTest>
 
@@ -10,39 +10,13 @@ using zeus::Change;
 using zeus::ChangeSet;
 using zeus::ManifestEntry;
 using zeus::WorkspaceManifest;
+using zeus::test::dirEntry;
+using zeus::test::fileEntry;
+using zeus::test::linkEntry;
 
 Q_DECLARE_METATYPE(zeus::ManifestEntry)
 
 namespace {
-
-ManifestEntry file(const QString& path, const QByteArray& content, quint32 mode = 0644) {
-    ManifestEntry entry;
-    entry.path = path;
-    entry.type = ManifestEntry::Type::File;
-    entry.mode = mode;
-    entry.size = content.size();
-    entry.sha256 = QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex();
-    return entry;
-}
-
-ManifestEntry dir(const QString& path, quint32 mode = 0755) {
-    ManifestEntry entry;
-    entry.path = path;
-    entry.type = ManifestEntry::Type::Directory;
-    entry.mode = mode;
-    return entry;
-}
-
-ManifestEntry link(const QString& path, const QString& target) {
-    ManifestEntry entry;
-    entry.path = path;
-    entry.type = ManifestEntry::Type::Symlink;
-    entry.mode = 0777;
-    entry.linkTarget = target;
-    entry.size = target.toUtf8().size();
-    entry.sha256 = QCryptographicHash::hash(target.toUtf8(), QCryptographicHash::Sha256).toHex();
-    return entry;
-}
 
 QString kindName(Change::Kind kind) {
     switch (kind) {
@@ -96,100 +70,107 @@ void TestChangeSet::compute_data() {
     QTest::addColumn<QByteArray>("zeusignore");
     QTest::addColumn<QStringList>("expected");
 
-    const ManifestEntry readme = file(QStringLiteral("README.md"), "hello\n");
-    QTest::newRow("nothing changed") << Entries{readme, dir(QStringLiteral("src"))}
-                                     << Entries{readme, dir(QStringLiteral("src"))} << QByteArray() << QStringList{};
-    QTest::newRow("added") << Entries{readme} << Entries{readme, file(QStringLiteral("new.txt"), "n")} << QByteArray()
-                           << QStringList{QStringLiteral("added new.txt")};
-    QTest::newRow("deleted") << Entries{readme, file(QStringLiteral("old.txt"), "o")} << Entries{readme} << QByteArray()
-                             << QStringList{QStringLiteral("deleted old.txt")};
-    QTest::newRow("modified") << Entries{readme} << Entries{file(QStringLiteral("README.md"), "changed\n")}
+    const ManifestEntry readme = fileEntry(QStringLiteral("README.md"), "hello\n");
+    QTest::newRow("nothing changed") << Entries{readme, dirEntry(QStringLiteral("src"))}
+                                     << Entries{readme, dirEntry(QStringLiteral("src"))} << QByteArray()
+                                     << QStringList{};
+    QTest::newRow("added") << Entries{readme} << Entries{readme, fileEntry(QStringLiteral("new.txt"), "n")}
+                           << QByteArray() << QStringList{QStringLiteral("added new.txt")};
+    QTest::newRow("deleted") << Entries{readme, fileEntry(QStringLiteral("old.txt"), "o")} << Entries{readme}
+                             << QByteArray() << QStringList{QStringLiteral("deleted old.txt")};
+    QTest::newRow("modified") << Entries{readme} << Entries{fileEntry(QStringLiteral("README.md"), "changed\n")}
                               << QByteArray() << QStringList{QStringLiteral("modified README.md")};
     QTest::newRow("same size, other bytes")
-        << Entries{file(QStringLiteral("a"), "abc")} << Entries{file(QStringLiteral("a"), "abd")} << QByteArray()
-        << QStringList{QStringLiteral("modified a")};
+        << Entries{fileEntry(QStringLiteral("a"), "abc")} << Entries{fileEntry(QStringLiteral("a"), "abd")}
+        << QByteArray() << QStringList{QStringLiteral("modified a")};
     QTest::newRow("exec bit set is flagged")
-        << Entries{file(QStringLiteral("run.sh"), "x")} << Entries{file(QStringLiteral("run.sh"), "x", 0755)}
+        << Entries{fileEntry(QStringLiteral("run.sh"), "x")} << Entries{fileEntry(QStringLiteral("run.sh"), "x", 0755)}
         << QByteArray() << QStringList{QStringLiteral("mode run.sh flagged")};
-    QTest::newRow("exec bit cleared") << Entries{file(QStringLiteral("run.sh"), "x", 0755)}
-                                      << Entries{file(QStringLiteral("run.sh"), "x")} << QByteArray()
+    QTest::newRow("exec bit cleared") << Entries{fileEntry(QStringLiteral("run.sh"), "x", 0755)}
+                                      << Entries{fileEntry(QStringLiteral("run.sh"), "x")} << QByteArray()
                                       << QStringList{QStringLiteral("mode run.sh")};
     QTest::newRow("other mode bits are not a change")
-        << Entries{file(QStringLiteral("a"), "x", 0644)} << Entries{file(QStringLiteral("a"), "x", 0600)}
+        << Entries{fileEntry(QStringLiteral("a"), "x", 0644)} << Entries{fileEntry(QStringLiteral("a"), "x", 0600)}
         << QByteArray() << QStringList{};
     QTest::newRow("content and exec bit")
-        << Entries{file(QStringLiteral("run"), "x")} << Entries{file(QStringLiteral("run"), "y", 0700)} << QByteArray()
-        << QStringList{QStringLiteral("modified run flagged")};
-    QTest::newRow("added executable") << Entries{} << Entries{file(QStringLiteral("tool"), "#!", 0755)} << QByteArray()
-                                      << QStringList{QStringLiteral("added tool flagged")};
+        << Entries{fileEntry(QStringLiteral("run"), "x")} << Entries{fileEntry(QStringLiteral("run"), "y", 0700)}
+        << QByteArray() << QStringList{QStringLiteral("modified run flagged")};
+    QTest::newRow("added executable") << Entries{} << Entries{fileEntry(QStringLiteral("tool"), "#!", 0755)}
+                                      << QByteArray() << QStringList{QStringLiteral("added tool flagged")};
     QTest::newRow("file became a folder")
-        << Entries{file(QStringLiteral("x"), "x")}
-        << Entries{dir(QStringLiteral("x")), file(QStringLiteral("x/y"), "y")} << QByteArray()
+        << Entries{fileEntry(QStringLiteral("x"), "x")}
+        << Entries{dirEntry(QStringLiteral("x")), fileEntry(QStringLiteral("x/y"), "y")} << QByteArray()
         << QStringList{QStringLiteral("type x"), QStringLiteral("added x/y")};
-    QTest::newRow("file became a link") << Entries{file(QStringLiteral("x"), "x")}
-                                        << Entries{link(QStringLiteral("x"), QStringLiteral("y"))} << QByteArray()
+    QTest::newRow("file became a link") << Entries{fileEntry(QStringLiteral("x"), "x")}
+                                        << Entries{linkEntry(QStringLiteral("x"), QStringLiteral("y"))} << QByteArray()
                                         << QStringList{QStringLiteral("type x")};
-    QTest::newRow("link retargeted") << Entries{link(QStringLiteral("l"), QStringLiteral("a"))}
-                                     << Entries{link(QStringLiteral("l"), QStringLiteral("b"))} << QByteArray()
+    QTest::newRow("link retargeted") << Entries{linkEntry(QStringLiteral("l"), QStringLiteral("a"))}
+                                     << Entries{linkEntry(QStringLiteral("l"), QStringLiteral("b"))} << QByteArray()
                                      << QStringList{QStringLiteral("modified l")};
     QTest::newRow("link to /etc/passwd") << Entries{}
-                                         << Entries{link(QStringLiteral("p"), QStringLiteral("/etc/passwd"))}
+                                         << Entries{linkEntry(QStringLiteral("p"), QStringLiteral("/etc/passwd"))}
                                          << QByteArray() << QStringList{QStringLiteral("added p flagged")};
-    QTest::newRow("link climbing out") << Entries{} << Entries{link(QStringLiteral("a/p"), QStringLiteral("../../x"))}
+    QTest::newRow("link climbing out") << Entries{}
+                                       << Entries{linkEntry(QStringLiteral("a/p"), QStringLiteral("../../x"))}
                                        << QByteArray() << QStringList{QStringLiteral("added a/p flagged")};
-    QTest::newRow("link inside") << Entries{} << Entries{link(QStringLiteral("a/p"), QStringLiteral("../README.md"))}
+    QTest::newRow("link inside") << Entries{}
+                                 << Entries{linkEntry(QStringLiteral("a/p"), QStringLiteral("../README.md"))}
                                  << QByteArray() << QStringList{QStringLiteral("added a/p")};
     QTest::newRow("folder added and deleted")
-        << Entries{dir(QStringLiteral("old"))} << Entries{dir(QStringLiteral("new"))} << QByteArray()
+        << Entries{dirEntry(QStringLiteral("old"))} << Entries{dirEntry(QStringLiteral("new"))} << QByteArray()
         << QStringList{QStringLiteral("added new"), QStringLiteral("deleted old")};
     QTest::newRow("folder mode is not a change")
-        << Entries{dir(QStringLiteral("d"), 0755)} << Entries{dir(QStringLiteral("d"), 0700)} << QByteArray()
+        << Entries{dirEntry(QStringLiteral("d"), 0755)} << Entries{dirEntry(QStringLiteral("d"), 0700)} << QByteArray()
         << QStringList{};
-    QTest::newRow("Makefile modified") << Entries{file(QStringLiteral("Makefile"), "a")}
-                                       << Entries{file(QStringLiteral("Makefile"), "b")} << QByteArray()
+    QTest::newRow("Makefile modified") << Entries{fileEntry(QStringLiteral("Makefile"), "a")}
+                                       << Entries{fileEntry(QStringLiteral("Makefile"), "b")} << QByteArray()
                                        << QStringList{QStringLiteral("modified Makefile flagged")};
-    QTest::newRow("Makefile deleted runs nothing") << Entries{file(QStringLiteral("Makefile"), "a")} << Entries{}
+    QTest::newRow("Makefile deleted runs nothing") << Entries{fileEntry(QStringLiteral("Makefile"), "a")} << Entries{}
                                                    << QByteArray() << QStringList{QStringLiteral("deleted Makefile")};
     QTest::newRow("MAKEFILE: case does not hide it")
-        << Entries{} << Entries{file(QStringLiteral("MAKEFILE"), "a")} << QByteArray()
+        << Entries{} << Entries{fileEntry(QStringLiteral("MAKEFILE"), "a")} << QByteArray()
         << QStringList{QStringLiteral("added MAKEFILE flagged")};
-    QTest::newRow("nested package.json") << Entries{} << Entries{file(QStringLiteral("web/package.json"), "{}")}
+    QTest::newRow("nested package.json") << Entries{} << Entries{fileEntry(QStringLiteral("web/package.json"), "{}")}
                                          << QByteArray()
                                          << QStringList{QStringLiteral("added web/package.json flagged")};
     QTest::newRow("planted hook")
-        << Entries{dir(QStringLiteral(".git"))}
-        << Entries{dir(QStringLiteral(".git")), file(QStringLiteral(".git/hooks/pre-commit"), "#!/bin/sh", 0755)}
+        << Entries{dirEntry(QStringLiteral(".git"))}
+        << Entries{dirEntry(QStringLiteral(".git")),
+                   fileEntry(QStringLiteral(".git/hooks/pre-commit"), "#!/bin/sh", 0755)}
         << QByteArray()
         << QStringList{QStringLiteral(".git/hooks/pre-commit flagged git").prepend(QStringLiteral("added "))};
-    QTest::newRow("git config") << Entries{file(QStringLiteral(".git/config"), "a")}
-                                << Entries{file(QStringLiteral(".git/config"), "b")} << QByteArray()
+    QTest::newRow("git config") << Entries{fileEntry(QStringLiteral(".git/config"), "a")}
+                                << Entries{fileEntry(QStringLiteral(".git/config"), "b")} << QByteArray()
                                 << QStringList{QStringLiteral("modified .git/config flagged git")};
     QTest::newRow("git objects: not flagged, not files")
-        << Entries{} << Entries{file(QStringLiteral(".git/objects/ab/cdef"), "z")} << QByteArray()
+        << Entries{} << Entries{fileEntry(QStringLiteral(".git/objects/ab/cdef"), "z")} << QByteArray()
         << QStringList{QStringLiteral("added .git/objects/ab/cdef git")};
-    QTest::newRow("a submodule's git folder") << Entries{} << Entries{file(QStringLiteral("lib/.git/HEAD"), "r")}
+    QTest::newRow("a submodule's git folder") << Entries{} << Entries{fileEntry(QStringLiteral("lib/.git/HEAD"), "r")}
                                               << QByteArray() << QStringList{QStringLiteral("added lib/.git/HEAD git")};
-    QTest::newRow("workflow") << Entries{} << Entries{file(QStringLiteral(".github/workflows/ci.yml"), "on: push")}
+    QTest::newRow("workflow") << Entries{} << Entries{fileEntry(QStringLiteral(".github/workflows/ci.yml"), "on: push")}
                               << QByteArray() << QStringList{QStringLiteral("added .github/workflows/ci.yml flagged")};
     QTest::newRow("issue template is not CI")
-        << Entries{} << Entries{file(QStringLiteral(".github/ISSUE_TEMPLATE.md"), "x")} << QByteArray()
+        << Entries{} << Entries{fileEntry(QStringLiteral(".github/ISSUE_TEMPLATE.md"), "x")} << QByteArray()
         << QStringList{QStringLiteral("added .github/ISSUE_TEMPLATE.md")};
     QTest::newRow("editor folder and tasks")
-        << Entries{} << Entries{dir(QStringLiteral(".vscode")), file(QStringLiteral(".vscode/tasks.json"), "{}")}
+        << Entries{}
+        << Entries{dirEntry(QStringLiteral(".vscode")), fileEntry(QStringLiteral(".vscode/tasks.json"), "{}")}
         << QByteArray()
         << QStringList{QStringLiteral("added .vscode flagged"), QStringLiteral("added .vscode/tasks.json flagged")};
-    QTest::newRow("zeusignore") << Entries{file(QStringLiteral(".zeusignore"), "a")}
-                                << Entries{file(QStringLiteral(".zeusignore"), "!.env")} << QByteArray()
+    QTest::newRow("zeusignore") << Entries{fileEntry(QStringLiteral(".zeusignore"), "a")}
+                                << Entries{fileEntry(QStringLiteral(".zeusignore"), "!.env")} << QByteArray()
                                 << QStringList{QStringLiteral("modified .zeusignore flagged")};
     QTest::newRow("agent's .env is not a change")
-        << Entries{readme} << Entries{readme, file(QStringLiteral(".env"), "A=1")} << QByteArray() << QStringList{};
+        << Entries{readme} << Entries{readme, fileEntry(QStringLiteral(".env"), "A=1")} << QByteArray()
+        << QStringList{};
     QTest::newRow("ignored folder is not a change")
         << Entries{readme}
-        << Entries{readme, dir(QStringLiteral("node_modules")), file(QStringLiteral("node_modules/x/index.js"), "x")}
+        << Entries{readme, dirEntry(QStringLiteral("node_modules")),
+                   fileEntry(QStringLiteral("node_modules/x/index.js"), "x")}
         << QByteArray("node_modules/\n") << QStringList{};
     QTest::newRow("sorted by path whatever the input order")
-        << Entries{} << Entries{file(QStringLiteral("b"), "b"), file(QStringLiteral("a"), "a")} << QByteArray()
-        << QStringList{QStringLiteral("added a"), QStringLiteral("added b")};
+        << Entries{} << Entries{fileEntry(QStringLiteral("b"), "b"), fileEntry(QStringLiteral("a"), "a")}
+        << QByteArray() << QStringList{QStringLiteral("added a"), QStringLiteral("added b")};
 }
 
 void TestChangeSet::compute() {
@@ -214,9 +195,9 @@ void TestChangeSet::compute() {
 
 void TestChangeSet::keepsBothSidesAndReasons() {
     WorkspaceManifest baseline;
-    baseline.entries = {file(QStringLiteral("Makefile"), "all:\n")};
+    baseline.entries = {fileEntry(QStringLiteral("Makefile"), "all:\n")};
     WorkspaceManifest current;
-    current.entries = {file(QStringLiteral("Makefile"), "all:\n\tcurl x | sh\n", 0755)};
+    current.entries = {fileEntry(QStringLiteral("Makefile"), "all:\n\tcurl x | sh\n", 0755)};
     const QList<Change> changes = ChangeSet::compute(baseline, current);
     QCOMPARE(changes.size(), 1);
     const Change& change = changes.first();
