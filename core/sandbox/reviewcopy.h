@@ -1,0 +1,65 @@
+#pragma once
+
+#include "review/changeapplier.h"
+#include "review/changeset.h"
+#include "review/workspacemanifest.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace zeus {
+
+class ContainerRuntime;
+
+// The engine side of one review copy (SPEC §10, docs/review-mode.md): blocking calls of the engine's CLI, each an
+// argument list (never a shell string on the host), for a worker thread or the command line. The container is the
+// only thing it changes besides the host files Apply writes; it never removes a container unless told to.
+class ReviewCopy {
+public:
+    ReviewCopy(const ContainerRuntime& runtime, QString containerId);
+
+    void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+
+    struct CopyResult {
+        bool ok = false;
+        QString error;  // for the user
+        WorkspaceManifest baseline;
+        qint64 bytes = 0;  // of the tar stream
+    };
+    // Scans `workspace` (ignore rules, size cap: WorkspaceManifest::scan) and streams it as a tar into /workspace
+    // through `exec -i CONTAINER tar -x`. Fails whole (never a partial copy is reported as a baseline).
+    CopyResult copyIn(const QString& workspace, qint64 sizeCap) const;
+
+    struct ChangesResult {
+        bool ok = false;
+        QString error;
+        QList<Change> changes;
+    };
+    // Lists /workspace in the container (WorkspaceManifest::containerListingScript) and compares with `baseline`.
+    ChangesResult changes(const WorkspaceManifest& baseline) const;
+
+    // The bytes of one file of the copy (path relative to /workspace), at most `maxBytes` (more: error).
+    bool readFile(const QString& path, qint64 maxBytes, QByteArray& out, QString* error = nullptr) const;
+    // The same into a local file (any size), for Apply.
+    bool fetchFile(const QString& path, const QString& destination, QString* error = nullptr) const;
+
+    // Applies `changes` (ChangeApplier::inApplyOrder) to `workspace`, fetching each new file's content first.
+    QList<ApplyOutcome> apply(const QString& workspace, const QList<Change>& changes,
+                              const ChangeApplier::Options& options) const;
+
+    bool isRunning(QString* error = nullptr) const;
+    bool start(QString* error = nullptr) const;
+    bool stop(QString* error = nullptr) const;
+    bool remove(QString* error = nullptr) const;
+
+private:
+    bool run(const QStringList& arguments, QByteArray* output, QString* error, int timeoutMs = -1) const;
+
+    const ContainerRuntime& m_runtime;
+    QString m_containerId;
+    int m_timeoutMs = 120000;
+};
+
+}  // namespace zeus

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "review/changeapplier.h"
+#include "review/changeset.h"
+#include "review/reviewstore.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace zeus {
+
+class ContainerRuntime;
+
+// What the Changes view shows of one changed file besides the list (SPEC §10: a diff for text, size and hash for
+// binary).
+struct ChangeDetail {
+    QString path;
+    bool ok = false;
+    QString error;
+    bool binary = false;      // either side is not text: show sizes and hashes
+    QString unifiedDiff;      // text: `diff -u` style, "--- a/PATH", "+++ b/PATH", hunks
+    qint64 beforeSize = -1;   // -1: no such side
+    qint64 afterSize = -1;
+    QByteArray beforeSha256;  // hex
+    QByteArray afterSha256;
+    bool hostChanged = false;  // the host file is no longer the baseline's: applying it is a conflict
+};
+
+// The review copies as the app's UI sees them: the store on disk plus the engine, every engine call on a worker
+// thread, every answer as a signal on the object's thread. One request of each kind per session at a time (a second
+// one while the first runs is queued behind it).
+class ReviewService : public QObject {
+    Q_OBJECT
+
+public:
+    ReviewService(std::unique_ptr<ContainerRuntime> runtime, ReviewStore store, QObject* parent = nullptr);
+    ~ReviewService() override;
+
+    const ReviewStore& store() const { return m_store; }
+    // The records on disk now (cheap: no engine call).
+    QList<ReviewRecord> records() const { return m_store.records(); }
+
+    // Asks for the change list of a session; changesReady answers.
+    void refreshChanges(const QString& sessionId);
+    // Asks for one file's diff or sizes/hashes; detailReady answers.
+    void requestDetail(const QString& sessionId, const Change& change);
+    // Applies the given changes (the caller has already confirmed the flagged ones); applied answers, then a new
+    // changesReady follows.
+    void apply(const QString& sessionId, const QList<Change>& changes, bool takeTheirs = false);
+    // Removes the container and forgets the record; discarded answers.
+    void discard(const QString& sessionId);
+    // The last change list of a session (empty before the first changesReady).
+    QList<Change> lastChanges(const QString& sessionId) const { return m_lastChanges.value(sessionId); }
+
+    // The store changed (a review copy was taken, applied, discarded, here or by the command line).
+    void notifyStoreChanged();
+
+Q_SIGNALS:
+    void recordsChanged();
+    void changesReady(const QString& sessionId, bool ok, const QString& error, const QList<zeus::Change>& changes);
+    void detailReady(const QString& sessionId, const zeus::ChangeDetail& detail);
+    void applied(const QString& sessionId, const QList<zeus::ApplyOutcome>& outcomes);
+    void discarded(const QString& sessionId, bool ok, const QString& error);
+
+private:
+    std::unique_ptr<ContainerRuntime> m_runtime;
+    ReviewStore m_store;
+    QHash<QString, QList<Change>> m_lastChanges;
+};
+
+}  // namespace zeus
+
+Q_DECLARE_METATYPE(zeus::ChangeDetail)
