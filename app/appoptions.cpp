@@ -12,8 +12,8 @@ namespace zeus {
 
 bool wantsConsoleMode(int argc, char** argv) {
     static const char* const consoleFlags[] = {
-        "--version",     "-v",           "--diagnose",      "--exec",        "--headless", "--help", "-h",
-        "--build-image", "--set-secret", "--delete-secret", "--list-secrets"};
+        "--version",     "-v",           "--diagnose",      "--exec",         "--headless", "--help",  "-h",
+        "--build-image", "--set-secret", "--delete-secret", "--list-secrets", "--changes",  "--apply", "--discard"};
     for (int i = 1; i < argc; ++i) {
         for (const char* flag : consoleFlags) {
             if (std::strcmp(argv[i], flag) == 0) {
@@ -33,7 +33,22 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     const QCommandLineOption diagnose(QStringLiteral("diagnose"),
                                       QCoreApplication::translate("main", "Print a diagnostics report and exit."));
     const QCommandLineOption json(QStringLiteral("json"),
-                                  QCoreApplication::translate("main", "With --diagnose: print the report as JSON."));
+                                  QCoreApplication::translate("main", "With --diagnose or --changes: print JSON."));
+    const QCommandLineOption changes(
+        QStringLiteral("changes"),
+        QCoreApplication::translate("main",
+                                    "List the review copies kept for review, or with a SESSION argument the files "
+                                    "changed in that session's copy."));
+    const QCommandLineOption apply(
+        QStringLiteral("apply"),
+        QCoreApplication::translate("main",
+                                    "Apply a review copy's changes to its folder: the PATH arguments, or every change "
+                                    "that needs no confirmation of its own."),
+        QStringLiteral("session"));
+    const QCommandLineOption discard(
+        QStringLiteral("discard"),
+        QCoreApplication::translate("main", "Discard a review copy: its container and its changes are removed."),
+        QStringLiteral("session"));
     const QCommandLineOption runtime(
         QStringLiteral("runtime"),
         QCoreApplication::translate("main", "Container runtime: auto, apple, docker, podman."), QStringLiteral("name"));
@@ -118,10 +133,10 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("allow-secret"),
         QCoreApplication::translate("main", "With --headless: approve the use of this secret (repeatable)."),
         QStringLiteral("NAME"));
-    parser.addOptions({diagnose, json,          runtime,     image,        profile,      execMode,    workspace,
-                       exec,     timeout,       buildImage,  headless,     backend,      network,     allowHost,
-                       denyHost, networkPreset, resolve,     setSecret,    deleteSecret, listSecrets, allowSecret,
-                       approval, allowCommand,  denyCommand, workspaceMode});
+    parser.addOptions({diagnose, json,          runtime,     image,         profile,      execMode,    workspace,
+                       exec,     timeout,       buildImage,  headless,      backend,      network,     allowHost,
+                       denyHost, networkPreset, resolve,     setSecret,     deleteSecret, listSecrets, allowSecret,
+                       approval, allowCommand,  denyCommand, workspaceMode, changes,      apply,       discard});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -213,8 +228,31 @@ AppOptions parseAppOptions(const QStringList& arguments) {
 
     const int secretActions =
         int(parser.isSet(setSecret)) + int(parser.isSet(deleteSecret)) + int(parser.isSet(listSecrets));
+    const int reviewActions = int(parser.isSet(changes)) + int(parser.isSet(apply)) + int(parser.isSet(discard));
+    const QStringList positional = parser.positionalArguments();
     if (parser.isSet(version)) {
         options.mode = AppOptions::Mode::Version;
+    } else if (reviewActions > 1) {
+        options.error = QCoreApplication::translate("main", "use one of --changes, --apply and --discard at a time");
+    } else if (reviewActions == 1) {
+        options.mode = AppOptions::Mode::Review;
+        if (parser.isSet(changes)) {
+            options.reviewAction = AppOptions::ReviewAction::Changes;
+            options.reviewSession = positional.value(0);
+            if (positional.size() > 1) {
+                options.error = QCoreApplication::translate("main", "--changes takes at most one SESSION");
+            }
+        } else if (parser.isSet(apply)) {
+            options.reviewAction = AppOptions::ReviewAction::Apply;
+            options.reviewSession = parser.value(apply);
+            options.reviewPaths = positional;
+        } else {
+            options.reviewAction = AppOptions::ReviewAction::Discard;
+            options.reviewSession = parser.value(discard);
+            if (!positional.isEmpty()) {
+                options.error = QCoreApplication::translate("main", "--discard takes one SESSION and nothing else");
+            }
+        }
     } else if (secretActions > 1) {
         options.error = QCoreApplication::translate(
             "main", "use one of --set-secret, --delete-secret and --list-secrets at a time");

@@ -9,7 +9,7 @@ namespace zeus {
 
 // What the command line asked for. Parsed once in main(); each mode reads it.
 struct AppOptions {
-    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets };
+    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets, Review };
     // What --set-secret, --delete-secret and --list-secrets ask for (Mode::Secrets).
     enum class SecretAction { None, Set, Delete, List };
 
@@ -36,7 +36,12 @@ struct AppOptions {
     QString approval;            // --approval auto|ask-unsafe|ask-all (empty: each folder's setting)
     QStringList allowCommands;   // --allow-command PREFIX (repeatable), this run only
     QStringList denyCommands;    // --deny-command PREFIX (repeatable), this run only
-    QString error;               // set when the command line is invalid
+    // Review copies (SPEC §10, Mode::Review): --changes [SESSION], --apply SESSION [PATH…], --discard SESSION.
+    enum class ReviewAction { None, Changes, Apply, Discard };
+    ReviewAction reviewAction = ReviewAction::None;
+    QString reviewSession;    // the session (or its container's name or id prefix); empty with --changes: all
+    QStringList reviewPaths;  // --apply's paths (empty: every change Apply all would take)
+    QString error;            // set when the command line is invalid
 };
 
 // True when argv asks for a mode that must run without a display, decided before any

@@ -115,6 +115,16 @@ int runExecMode(const AppOptions& options) {
             }
             manager->shutdown();  // removes the container, then quits
         });
+        QObject::connect(
+            manager.get(), &SessionManager::reviewCopyKept,
+            [&](const QString& session, const QString& folder, int changeCount) {
+                refuse(QStringLiteral("review mode: %1 kept for review in session %2; see them with "
+                                      "zeus-desktop --changes %2, apply with --apply %2, drop with "
+                                      "--discard %2")
+                           .arg(changeCount < 0 ? QStringLiteral("the changes to %1").arg(folder)
+                                                : QStringLiteral("%1 changed files of %2").arg(changeCount).arg(folder),
+                                session));
+            });
         QObject::connect(manager.get(), &SessionManager::shutdownFinished, [&] { QCoreApplication::exit(exitCode); });
         ExecRequest request;
         request.callId = QStringLiteral("exec");

@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
             return zeus::runHeadlessMode(options);
         case zeus::AppOptions::Mode::Secrets:
             return zeus::runSecretsMode(options);
+        case zeus::AppOptions::Mode::Review:
+            return zeus::runReviewMode(options);
         case zeus::AppOptions::Mode::Gui:
 #ifdef ZEUS_HAS_GUI
             return zeus::runGuiMode(options);

@@ -15,6 +15,7 @@ int runExecMode(const AppOptions& options);        // execmode.cpp
 int runBuildImageMode(const AppOptions& options);  // buildimagemode.cpp
 int runHeadlessMode(const AppOptions& options);    // headlessmode.cpp
 int runSecretsMode(const AppOptions& options);     // secretsmode.cpp
+int runReviewMode(const AppOptions& options);      // reviewmode.cpp
 #ifdef ZEUS_HAS_GUI
 int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 #endif

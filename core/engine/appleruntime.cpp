@@ -56,6 +56,12 @@ QString AppleRuntime::memoryArgument(const QString& memory) {
 }
 
 QString AppleRuntime::unsupportedReason(const ContainerSpec& spec) const {
+    if (spec.reviewCopy) {
+        // Preparing the copy's /workspace needs an exec as the container's root, which this adapter does not make.
+        return QStringLiteral(
+            "Review mode is not available with Apple Containerization yet: use direct mode, or "
+            "Docker or Podman.");
+    }
     // Apple's --mount parser splits on every comma and cannot quote.
     if (spec.workspace.contains(QLatin1Char(','))) {
         return QStringLiteral("Apple Containerization cannot mount a folder whose path contains a comma: %1")

@@ -29,6 +29,18 @@ QString ContainerRuntime::unsupportedReason(const ContainerSpec& /*spec*/) const
     return {};
 }
 
+QStringList ContainerRuntime::stopArguments(const QStringList& containers) const {
+    return QStringList{QStringLiteral("stop"), QStringLiteral("-t"), QStringLiteral("2")} + containers;
+}
+
+QStringList ContainerRuntime::startArguments(const QString& container) const {
+    return {QStringLiteral("start"), container};
+}
+
+QStringList ContainerRuntime::execAsRootArguments(const QString& /*container*/, const QStringList& /*command*/) const {
+    return {};
+}
+
 EngineFailure ContainerRuntime::imageCheckFailure(const QByteArray& output) const {
     // Docker "No such image", Podman "image not known", Apple "not found: ..." or "failed to
     // find image". Only an answer that names the image as missing counts.

@@ -66,8 +66,15 @@ public:
                                                const QStringList& inheritedNames) const = 0;
     // The last `lines` lines of a container's log (its main process's output), also of an exited one.
     virtual QStringList logsArguments(const QString& container, int lines) const;
-    // `rm -f IDS...`
+    // `rm -f IDS...` (with the containers' own volumes: a review copy goes with its container)
     virtual QStringList removeArguments(const QStringList& containers) const = 0;
+    // `stop IDS...` with a short grace: a review copy with unapplied changes is stopped, never removed (SPEC §10).
+    virtual QStringList stopArguments(const QStringList& containers) const;
+    // `start ID`: a stopped review container comes back, its copy as it was.
+    virtual QStringList startArguments(const QString& container) const;
+    // `exec` as the container's root user with stdin closed (review mode prepares /workspace with it); empty when
+    // the engine cannot (then review mode is not supported there).
+    virtual QStringList execAsRootArguments(const QString& container, const QStringList& command) const;
     // All containers (running or not) carrying this owner label.
     virtual QStringList listArguments(const QString& ownerId) const = 0;
     virtual QList<ContainerInfo> parseList(const QByteArray& output) const = 0;

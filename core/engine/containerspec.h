@@ -55,6 +55,9 @@ struct ContainerSpec {
     QStringList environment;
     // Mounted over themselves after the workspace, in this order (a parent before what is inside it).
     QList<WorkspaceOverlay> overlays;
+    // Review mode (SPEC §10): no bind mount of the folder at all; /workspace is a volume of the container's own,
+    // filled with a copy of the folder through the exec channel. `workspace` then only names the folder (a label).
+    bool reviewCopy = false;
 
     // The network the container gets ("" = engine default).
     QString effectiveNetwork() const {

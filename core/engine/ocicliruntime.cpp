@@ -59,8 +59,14 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
         args << QStringLiteral("--mount")
              << bindMountValue(spec.agentSource, containerAgentPath()) + QStringLiteral(",readonly");
     }
-    args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace());
-    for (const WorkspaceOverlay& overlay : spec.overlays) {
+    if (spec.reviewCopy) {
+        // The container's own anonymous volume: writable also under --read-only, kept while the container is
+        // stopped, removed with it (`rm -v`). Nothing of the host is mounted.
+        args << QStringLiteral("--mount") << QStringLiteral("type=volume,target=") + containerWorkspace();
+    } else {
+        args << QStringLiteral("--mount") << bindMountValue(spec.workspace, containerWorkspace());
+    }
+    for (const WorkspaceOverlay& overlay : spec.reviewCopy ? QList<WorkspaceOverlay>() : spec.overlays) {
         const QString relative = QLatin1Char('/') + overlay.path;
         args << QStringLiteral("--mount")
              << bindMountValue(spec.workspace + relative, containerWorkspace() + relative)
@@ -90,7 +96,11 @@ QStringList OciCliRuntime::execWithStdinArguments(const QString& container, cons
 }
 
 QStringList OciCliRuntime::removeArguments(const QStringList& containers) const {
-    return QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + containers;
+    return QStringList{QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("-v")} + containers;
+}
+
+QStringList OciCliRuntime::execAsRootArguments(const QString& container, const QStringList& command) const {
+    return QStringList{QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("0"), container} + command;
 }
 
 QStringList OciCliRuntime::inspectArguments(const QString& container) const {

@@ -16,6 +16,7 @@ public:
     QStringList execWithStdinArguments(const QString& container, const QStringList& command,
                                        const QStringList& inheritedNames) const override;
     QStringList removeArguments(const QStringList& containers) const override;
+    QStringList execAsRootArguments(const QString& container, const QStringList& command) const override;
     QStringList inspectArguments(const QString& container) const override;
     QList<ContainerInfo> parseInspectAll(const QByteArray& output) const override;
     QStringList eventsArguments(const QString& ownerId, const QDateTime& since = {}) const override;

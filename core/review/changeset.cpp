@@ -78,8 +78,9 @@ QString Change::kindLetter(Kind kind) {
         case Kind::Added:
             return QStringLiteral("A");
         case Kind::Modified:
-        case Kind::ModeChanged:
             return QStringLiteral("M");
+        case Kind::ModeChanged:
+            return QStringLiteral("X");
         case Kind::Deleted:
             return QStringLiteral("D");
         case Kind::TypeChanged:

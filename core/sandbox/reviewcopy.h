@@ -24,7 +24,8 @@ public:
 
     struct CopyResult {
         bool ok = false;
-        QString error;  // for the user
+        QString error;               // for the user
+        bool folderProblem = false;  // the folder cannot be copied (over the size cap, unreadable): not the engine
         WorkspaceManifest baseline;
         qint64 bytes = 0;  // of the tar stream
     };

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -21,23 +22,24 @@ struct ChangeDetail {
     QString path;
     bool ok = false;
     QString error;
-    bool binary = false;      // either side is not text: show sizes and hashes
-    QString unifiedDiff;      // text: `diff -u` style, "--- a/PATH", "+++ b/PATH", hunks
-    qint64 beforeSize = -1;   // -1: no such side
+    bool binary = false;     // either side is not text: show sizes and hashes
+    QString unifiedDiff;     // text: `diff -u` style, "--- a/PATH", "+++ b/PATH", hunks
+    qint64 beforeSize = -1;  // -1: no such side
     qint64 afterSize = -1;
     QByteArray beforeSha256;  // hex
     QByteArray afterSha256;
     bool hostChanged = false;  // the host file is no longer the baseline's: applying it is a conflict
 };
 
-// The review copies as the app's UI sees them: the store on disk plus the engine, every engine call on a worker
+// The review copies as the app's UI sees them: the store on disk plus the engine each record names (the CLI it was
+// made with: a copy made with Podman stays reviewable after a switch to Docker), every engine call on a worker
 // thread, every answer as a signal on the object's thread. One request of each kind per session at a time (a second
 // one while the first runs is queued behind it).
 class ReviewService : public QObject {
     Q_OBJECT
 
 public:
-    ReviewService(std::unique_ptr<ContainerRuntime> runtime, ReviewStore store, QObject* parent = nullptr);
+    explicit ReviewService(ReviewStore store, QObject* parent = nullptr);
     ~ReviewService() override;
 
     const ReviewStore& store() const { return m_store; }
@@ -63,13 +65,35 @@ Q_SIGNALS:
     void recordsChanged();
     void changesReady(const QString& sessionId, bool ok, const QString& error, const QList<zeus::Change>& changes);
     void detailReady(const QString& sessionId, const zeus::ChangeDetail& detail);
-    void applied(const QString& sessionId, const QList<zeus::ApplyOutcome>& outcomes);
+    // error: what went wrong around the outcomes (the container could not be started, the record not updated).
+    void applied(const QString& sessionId, const QList<zeus::ApplyOutcome>& outcomes, const QString& error);
     void discarded(const QString& sessionId, bool ok, const QString& error);
 
+public:
+    // The blocking operations behind the requests, shared with the command line (--changes, --apply, --discard).
+    // A stopped container is started for the call and stopped again after it.
+    struct ListResult {
+        bool ok = false;
+        QString error;
+        QList<Change> changes;
+    };
+    static ListResult listChanges(const ContainerRuntime& runtime, const ReviewStore& store,
+                                  const ReviewRecord& record);
+    // Applies, then moves what the host now holds into the baseline. `error`: what went wrong around the outcomes.
+    static QList<ApplyOutcome> applyChanges(const ContainerRuntime& runtime, ReviewStore& store,
+                                            const ReviewRecord& record, const QList<Change>& changes, bool takeTheirs,
+                                            QString* error);
+    // Removes the container (one already gone is no error) and forgets the record.
+    static bool discardCopy(const ContainerRuntime& runtime, ReviewStore& store, const ReviewRecord& record,
+                            QString* error);
+    static ChangeDetail detailOf(const ContainerRuntime& runtime, const ReviewRecord& record, const Change& change);
+    // The adapter of the engine that holds the record's container; null when the record names no known engine.
+    static std::unique_ptr<ContainerRuntime> runtimeFor(const ReviewRecord& record);
+
 private:
-    std::unique_ptr<ContainerRuntime> m_runtime;
     ReviewStore m_store;
     QHash<QString, QList<Change>> m_lastChanges;
+    QThreadPool m_pool;
 };
 
 }  // namespace zeus

@@ -51,12 +51,7 @@ std::optional<WorkspaceMode> workspaceModeFromName(const QString& name) {
 
 QString SandboxConfig::workspaceModeRefusal(const QString& folder) const {
     if (workspaceModeFor(folder) == WorkspaceMode::Review) {
-        // Honest about it: running the command on the real folder instead would be the one thing review mode
-        // promises not to do.
-        return QStringLiteral(
-                   "Review mode is not available in this build yet: %1 is set to review mode, so no command runs "
-                   "in it. Set the folder to direct mode (Settings, Command Approval) to run commands in it directly.")
-            .arg(folder);
+        return {};
     }
     if (engineRemote) {
         const QString where = engineHost.isEmpty() ? QStringLiteral("another machine") : engineHost;

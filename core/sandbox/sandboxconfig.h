@@ -23,8 +23,8 @@ std::optional<ExecMode> execModeFromName(const QString& name);
 // How an approved folder reaches the container (SPEC §10):
 //   Direct - the folder is bind-mounted at /workspace: every write lands on this computer at once. Only an engine
 //            on this machine can do that: a remote engine would mount a folder of its own machine.
-//   Review - the folder is copied in and the user reviews the changes before they are applied (not in this build:
-//            a call in a review folder is refused, never silently run in direct mode).
+//   Review - the folder is copied into the container (no mount at all) and the user reviews the changes before
+//            they are applied (docs/review-mode.md).
 enum class WorkspaceMode { Direct, Review };
 QString workspaceModeName(WorkspaceMode mode);  // "direct", "review"
 std::optional<WorkspaceMode> workspaceModeFromName(const QString& name);
@@ -75,15 +75,24 @@ struct SandboxConfig {
     WorkspaceMode workspaceMode = WorkspaceMode::Direct;
     bool workspaceModeForced = false;
     QHash<QString, WorkspaceMode> folderWorkspaceModes;
+    // On a remote engine a folder with no mode of its own is in review mode (the only one that works there); one
+    // set to direct stays direct, and is refused with the reason.
     WorkspaceMode workspaceModeFor(const QString& folder) const {
-        return workspaceModeForced ? workspaceMode : folderWorkspaceModes.value(folder, workspaceMode);
+        if (workspaceModeForced) {
+            return workspaceMode;
+        }
+        return folderWorkspaceModes.value(folder, engineRemote ? WorkspaceMode::Review : workspaceMode);
     }
+    // Review copies (docs/review-mode.md): the size cap of one copy, and where their records live (empty: the
+    // default, ReviewStore::defaultDirectory()).
+    qint64 reviewSizeCap = qint64(2) * 1024 * 1024 * 1024;
+    QString reviewDirectory;
     // Where the engine runs (from the detection): a remote engine cannot bind-mount this computer's folders, and
     // never sees this host's agent binary or kernel. engineHost is the endpoint without credentials, for messages.
     bool engineRemote = false;
     QString engineHost;
-    // Why a container for `folder` must not be made under this config, or empty when it may: review mode (not in
-    // this build), or direct mode on a remote engine. workspace_invalid (docs/remote-engines.md).
+    // Why a container for `folder` must not be made under this config, or empty when it may: direct mode on a
+    // remote engine. workspace_invalid (docs/remote-engines.md).
     QString workspaceModeRefusal(const QString& folder) const;
     // The app's own agent binary on this host, mounted into each container (Linux, local engines); empty: the
     // image's copy at imageAgentPath() is used, if it has one.

@@ -2,6 +2,7 @@
 
 #include "sandbox/agentchannel.h"
 #include "sandbox/enginecommand.h"
+#include "sandbox/reviewcopy.h"
 #include "sandbox/workspaceapproval.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
@@ -12,6 +13,7 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -34,8 +36,13 @@ QString lastLine(const QByteArray& output) {
 }  // namespace
 
 SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, SandboxConfig config, QObject* parent)
-    : QObject(parent), m_runtime(std::move(runtime)), m_config(std::move(config)) {
+    : QObject(parent),
+      m_runtime(std::move(runtime)),
+      m_config(std::move(config)),
+      m_reviews(m_config.reviewDirectory.isEmpty() ? ReviewStore::defaultDirectory() : m_config.reviewDirectory) {
     Q_ASSERT(m_runtime);
+    // One at a time: a copy, a listing, a stop and a resume of one container must never overlap.
+    m_reviewPool.setMaxThreadCount(1);
     qRegisterMetaType<zeus::ExecResult>();
     qRegisterMetaType<zeus::OutputStream>();
     qRegisterMetaType<zeus::SessionState>();
@@ -45,7 +52,9 @@ SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, Sandbo
     }
 }
 
-SessionManager::~SessionManager() = default;
+SessionManager::~SessionManager() {
+    m_reviewPool.waitForDone();
+}
 
 SessionManager::Session* SessionManager::findSession(const QString& sessionId) const {
     const auto it = m_sessions.find(sessionId);
@@ -315,7 +324,11 @@ void SessionManager::createContainer(Session& session) {
     }
     ContainerSpec spec = m_config.containerSpec(
         QStringLiteral("zeus-") + QUuid::createUuid().toString(QUuid::Id128).left(12), session.workspace, session.id);
-    spec.overlays = gitProtectionOverlays(session.workspace);
+    session.review = m_config.workspaceModeFor(session.workspace) == WorkspaceMode::Review;
+    spec.reviewCopy = session.review;
+    if (!session.review) {
+        spec.overlays = gitProtectionOverlays(session.workspace);
+    }
     const QString sessionId = session.id;
     const QString unsupported =
         ContainerRuntime::isSafeImageReference(spec.image)
@@ -328,11 +341,17 @@ void SessionManager::createContainer(Session& session) {
         return;
     }
     if (!session.staleContainerId.isEmpty()) {
-        runEngine(m_runtime->removeArguments({session.staleContainerId}), m_config.engineCallTimeoutMs,
-                  [](EngineCommand&) {});
+        if (!isReviewContainer(session.staleContainerId)) {
+            runEngine(m_runtime->removeArguments({session.staleContainerId}), m_config.engineCallTimeoutMs,
+                      [](EngineCommand&) {});
+        }
         session.staleContainerId.clear();
     }
     session.expectedIdentity.reset();
+    if (session.review) {
+        createReviewContainer(session, spec);
+        return;
+    }
 #if defined(Q_OS_LINUX)
     // Taken just before `run`: a folder swapped between this and the engine's mount shows as another inode.
     session.expectedIdentity = WorkspaceApproval::hostIdentity(session.workspace);
@@ -406,9 +425,10 @@ void SessionManager::verifyMount(const QString& sessionId, const QString& contai
 void SessionManager::markReady(Session& session) {
     session.phase = ContainerPhase::Ready;
     session.lastUsed.restart();
-    logEvent(session, QStringLiteral("Container %1 started (%2, %3 profile) with %4 at /workspace.")
-                          .arg(shortId(session.containerId), m_config.image, hardeningProfileName(m_config.profile),
-                               session.workspace));
+    logEvent(session,
+             QStringLiteral("Container %1 started (%2, %3 profile) with %4 at /workspace.")
+                 .arg(shortId(session.containerId), m_config.image, hardeningProfileName(m_config.profile),
+                      session.review ? QStringLiteral("a review copy of ") + session.workspace : session.workspace));
     setState(session, SessionState::Running);
     startWaiting(session);
 }
@@ -432,6 +452,10 @@ void SessionManager::onContainerCreated(const QString& sessionId, const QString&
     }
     if (created) {
         session->containerId = id;
+        if (session->review) {
+            copyIntoContainer(sessionId, id, name);  // still Creating until the copy is in
+            return;
+        }
         // Apple's containers always run in a VM, where a shared folder's device and inode say nothing about the
         // host's: the check would cost an exec per container and could never compare (docs/security.md).
         // A remote engine's device and inode numbers belong to another machine's file systems: nothing to compare.
@@ -782,9 +806,15 @@ void SessionManager::removeContainer(Session& session, const QString& reason, Se
     closeAgent(session);
     QStringList ids;
     if (!session.containerId.isEmpty()) {
-        ids << session.containerId;
+        if (!session.review) {
+            ids << session.containerId;
+        } else if (session.phase != ContainerPhase::Creating) {
+            // A review copy is stopped, never removed, while it holds changes (SPEC §10). One still being copied
+            // in is left to the copy, which retires it once it is done.
+            retireReviewContainer(session.id, session.workspace, session.containerId);
+        }
     }
-    if (!session.staleContainerId.isEmpty()) {
+    if (!session.staleContainerId.isEmpty() && !isReviewContainer(session.staleContainerId)) {
         ids << session.staleContainerId;
     }
     if (!ids.isEmpty()) {
@@ -817,9 +847,18 @@ void SessionManager::shutdown() {
         session.waiting.clear();
         closeAgent(session);
         if (!session.containerId.isEmpty()) {
-            ids << session.containerId;
+            if (!session.review) {
+                ids << session.containerId;
+            } else if (session.phase != ContainerPhase::Creating) {
+                // Listed first: with changes it is stopped and kept, without it goes (as at a session's end).
+                ++m_removalsPending;
+                retireReviewContainer(session.id, session.workspace, session.containerId, [this] {
+                    --m_removalsPending;
+                    maybeFinishShutdown();
+                });
+            }
         }
-        if (!session.staleContainerId.isEmpty()) {
+        if (!session.staleContainerId.isEmpty() && !isReviewContainer(session.staleContainerId)) {
             ids << session.staleContainerId;
         }
         session.containerId.clear();
@@ -860,6 +899,7 @@ void SessionManager::sweepOrphans() {
             live << entry.second->containerId;
         }
         QStringList orphans;
+        QStringList toStop;  // review copies no session runs (the app was killed): stopped, kept
         const QList<ContainerInfo> containers = m_runtime->parseList(list.standardOutput());
         for (const ContainerInfo& info : containers) {
             if (info.labels.value(labels::owner()) != m_config.ownerId) {
@@ -868,9 +908,24 @@ void SessionManager::sweepOrphans() {
             const bool owned = std::any_of(live.cbegin(), live.cend(), [&info](const QString& id) {
                 return !id.isEmpty() && (id.startsWith(info.id) || info.id.startsWith(id));
             });
-            if (!owned) {
-                orphans << info.id;
+            if (owned) {
+                continue;
             }
+            if (isReviewContainer(info.id)) {
+                if (info.running) {
+                    toStop << info.id;
+                }
+                continue;
+            }
+            orphans << info.id;
+        }
+        if (!toStop.isEmpty()) {
+            qCInfo(lcSession) << "stopping" << toStop.size() << "review containers no session runs";
+            runEngine(m_runtime->stopArguments(toStop), m_config.engineCallTimeoutMs, [](EngineCommand& stop) {
+                if (!stop.succeeded()) {
+                    qCWarning(lcSession) << "stopping review containers failed:" << stop.diagnostic();
+                }
+            });
         }
         if (orphans.isEmpty()) {
             Q_EMIT orphanSweepFinished(0);
@@ -885,6 +940,209 @@ void SessionManager::sweepOrphans() {
                       }
                       Q_EMIT orphanSweepFinished(removal.succeeded() ? count : 0);
                   });
+    });
+}
+
+bool SessionManager::isReviewContainer(const QString& containerId) const {
+    if (containerId.isEmpty()) {
+        return false;
+    }
+    const QList<ReviewRecord> records = m_reviews.records();
+    return std::any_of(records.cbegin(), records.cend(), [&containerId](const ReviewRecord& r) {
+        return ContainerRuntime::sameContainer(r.containerId, containerId) || r.containerId.startsWith(containerId)
+               || containerId.startsWith(r.containerId);
+    });
+}
+
+void SessionManager::createReviewContainer(Session& session, const ContainerSpec& spec) {
+    const QString sessionId = session.id;
+    const std::optional<ReviewRecord> record = m_reviews.record(sessionId);
+    if (record && record->workspace != session.workspace) {
+        const QString message = QStringLiteral(
+                                    "This session has changes to review in %1: apply or discard them (Changes in the "
+                                    "dashboard, or zeus-desktop --changes) before it works in %2.")
+                                    .arg(record->workspace, session.workspace);
+        QTimer::singleShot(0, this,
+                           [this, sessionId, message] { onCreateFailed(sessionId, ExecError::Busy, message); });
+        return;
+    }
+    const auto runNew = [this, sessionId, spec] {
+        Session* s = findSession(sessionId);
+        if (!s || s->phase != ContainerPhase::Creating) {
+            return;
+        }
+        ++m_creating;
+        const QString name = spec.name;
+        runEngine(m_runtime->runArguments(spec), m_config.engineCallTimeoutMs,
+                  [this, sessionId, name](EngineCommand& process) { onContainerCreated(sessionId, name, &process); });
+    };
+    if (!record) {
+        runNew();
+        return;
+    }
+    // The session's copy from before (an idle timeout, a restart of the app): started again, the changes not
+    // applied yet still in it. In the review pool, after any stop of it that is still under way.
+    const ContainerRuntime* runtime = m_runtime.get();
+    const QString containerId = record->containerId;
+    const QString workspace = session.workspace;
+    ++m_creating;
+    m_reviewPool.start([this, runtime, sessionId, containerId, workspace, runNew] {
+        const ReviewCopy copy(*runtime, containerId);
+        QString error;
+        const bool started = copy.start(&error);
+        const bool gone = !started && runtime->containerCallFailure(error.toUtf8()) == EngineFailure::NoSuchContainer;
+        QMetaObject::invokeMethod(
+            this,
+            [this, sessionId, containerId, workspace, started, gone, error, runNew] {
+                --m_creating;
+                Session* s = findSession(sessionId);
+                if (!s || s->phase != ContainerPhase::Creating || m_shuttingDown) {
+                    if (started) {
+                        retireReviewContainer(sessionId, workspace, containerId);
+                    }
+                    maybeFinishShutdown();
+                    return;
+                }
+                if (started) {
+                    s->containerId = containerId;
+                    logEvent(*s, QStringLiteral("Review copy in container %1 resumed: the changes not applied yet are "
+                                                "still in it.")
+                                     .arg(shortId(containerId)));
+                    markReady(*s);
+                    return;
+                }
+                if (gone) {
+                    logEvent(*s, QStringLiteral("The review copy's container %1 no longer exists (removed outside Zeus "
+                                                "Desktop): its changes are lost; a new copy is taken.")
+                                     .arg(shortId(containerId)));
+                    m_reviews.remove(sessionId);
+                    runNew();
+                    return;
+                }
+                onCreateFailed(sessionId, ExecError::ContainerFailed,
+                               QStringLiteral("The review copy's container %1 could not be started: %2")
+                                   .arg(shortId(containerId), error));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void SessionManager::copyIntoContainer(const QString& sessionId, const QString& containerId, const QString& name) {
+    Session* session = findSession(sessionId);
+    if (!session) {
+        return;
+    }
+    const QString workspace = session->workspace;
+    logEvent(*session, QStringLiteral("Copying %1 into container %2 for review: nothing is written to the folder "
+                                      "until changes are applied.")
+                           .arg(workspace, shortId(containerId)));
+    const ContainerRuntime* runtime = m_runtime.get();
+    const qint64 cap = m_config.reviewSizeCap;
+    const int timeoutMs = std::max(m_config.engineCallTimeoutMs, 600000);
+    m_reviewPool.start([this, runtime, sessionId, containerId, name, workspace, cap, timeoutMs] {
+        ReviewCopy copy(*runtime, containerId);
+        copy.setTimeoutMs(timeoutMs);
+        auto result = std::make_shared<ReviewCopy::CopyResult>(copy.copyIn(workspace, cap));
+        if (result->ok) {
+            ReviewRecord record;
+            record.sessionId = sessionId;
+            record.workspace = workspace;
+            record.containerId = containerId;
+            record.containerName = name;
+            record.engine = runtimeKindToString(runtime->kind());
+            record.engineProgram = runtime->program();
+            record.created = QDateTime::currentDateTimeUtc();
+            QString error;
+            if (!m_reviews.save(record, result->baseline, &error)) {
+                result->ok = false;
+                result->error = QStringLiteral("The review copy could not be recorded: %1").arg(error);
+            }
+        }
+        if (!result->ok) {
+            QString ignored;
+            copy.remove(&ignored);  // never a partial copy: the container goes with it
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, sessionId, containerId, workspace, result] {
+                Session* s = findSession(sessionId);
+                const bool current = s && s->phase == ContainerPhase::Creating && s->containerId == containerId;
+                if (!result->ok) {
+                    if (current) {
+                        s->containerId.clear();
+                        onCreateFailed(sessionId,
+                                       result->folderProblem ? ExecError::WorkspaceInvalid : ExecError::ContainerFailed,
+                                       result->error);
+                    }
+                    return;
+                }
+                Q_EMIT reviewCopyTaken(sessionId, workspace);
+                if (!current || m_shuttingDown) {
+                    retireReviewContainer(sessionId, workspace, containerId);
+                    return;
+                }
+                logEvent(*s, QStringLiteral("Copied %1 files (%2 bytes) of %3 into the container for review.")
+                                 .arg(result->baseline.entries.size())
+                                 .arg(result->baseline.totalFileBytes())
+                                 .arg(workspace));
+                markReady(*s);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void SessionManager::retireReviewContainer(const QString& sessionId, const QString& workspace,
+                                           const QString& containerId, std::function<void()> whenDone) {
+    const ContainerRuntime* runtime = m_runtime.get();
+    m_reviewPool.start([this, runtime, sessionId, workspace, containerId, finished = std::move(whenDone)] {
+        const ReviewCopy copy(*runtime, containerId);
+        int count = -1;
+        WorkspaceManifest baseline;
+        const std::optional<ReviewRecord> record = m_reviews.record(sessionId);
+        const bool recorded = record && record->containerId == containerId;
+        if (recorded && m_reviews.loadBaseline(sessionId, baseline)) {
+            const ReviewCopy::ChangesResult changes = copy.changes(baseline);
+            if (changes.ok) {
+                count = int(changes.changes.size());
+            }
+        }
+        QString error;
+        bool done = false;
+        if (count == 0 || (!recorded && !isReviewContainer(containerId))) {
+            // Nothing to review (or a copy that was never recorded): the container goes.
+            done = copy.remove(&error);
+            if (done && recorded) {
+                m_reviews.remove(sessionId);
+            }
+            count = 0;
+        } else {
+            done = copy.stop(&error);
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, sessionId, workspace, containerId, count, done, error, finished] {
+                if (Session* s = findSession(sessionId)) {
+                    if (!done) {
+                        logEvent(*s, QStringLiteral("The review container %1 could not be stopped: %2")
+                                         .arg(shortId(containerId), error));
+                    } else if (count == 0) {
+                        logEvent(*s, QStringLiteral("Review container %1 removed: nothing changed in it.")
+                                         .arg(shortId(containerId)));
+                    } else {
+                        logEvent(*s, QStringLiteral("Review container %1 stopped and kept: %2 to review.")
+                                         .arg(shortId(containerId),
+                                              count < 0 ? QStringLiteral("its changes")
+                                                        : QStringLiteral("%1 changed files").arg(count)));
+                    }
+                }
+                if (count != 0) {
+                    Q_EMIT reviewCopyKept(sessionId, workspace, count);
+                }
+                if (finished) {
+                    finished();
+                }
+            },
+            Qt::QueuedConnection);
     });
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/containerruntime.h"
+#include "review/reviewstore.h"
 #include "sandbox/commandexecution.h"
 #include "sandbox/egress/egressproxy.h"
 #include "sandbox/sandboxconfig.h"
@@ -12,6 +13,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <functional>
@@ -103,6 +105,10 @@ Q_SIGNALS:
     void egressDecided(const zeus::EgressEvent& event);
     void orphanSweepFinished(int removed);
     void shutdownFinished();
+    // Review mode (SPEC §10): a session's copy was taken (its record is in the store), and a container with changes
+    // to review was stopped, kept for review (changeCount < 0: not known, the listing failed).
+    void reviewCopyTaken(const QString& sessionId, const QString& workspace);
+    void reviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount);
 
 private:
     enum class ContainerPhase { None, Checking, Creating, Ready };
@@ -125,6 +131,7 @@ private:
         QElapsedTimer lastUsed;
         // The approved folder's device and inode, taken before `run` (Linux); compared with /workspace after it.
         std::optional<WorkspaceApproval::Identity> expectedIdentity;
+        bool review = false;  // the container holds a review copy (SPEC §10): stopped, never removed, by the app
         quint64 endedAt = 0;  // when it last stopped or failed (m_clock), for forgetting the oldest first
         SessionLog log;
         // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,
@@ -159,9 +166,18 @@ private:
     // Room for one more container: evicts the least recently used idle one when at the cap. False: none is idle.
     bool makeRoomForContainer(const Session* forSession);
     void forgetEndedSessions();
+    // Review mode: resume the session's stopped copy, or make a container and copy the folder in.
+    void createReviewContainer(Session& session, const ContainerSpec& spec);
+    void copyIntoContainer(const QString& sessionId, const QString& containerId, const QString& name);
+    // Instead of `rm`: a review container is listed; with changes it is stopped and kept, without it goes.
+    void retireReviewContainer(const QString& sessionId, const QString& workspace, const QString& containerId,
+                               std::function<void()> done = {});
+    bool isReviewContainer(const QString& containerId) const;
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxConfig m_config;
+    ReviewStore m_reviews;
+    QThreadPool m_reviewPool;  // copies and listings of review containers: blocking file and engine I/O
     std::map<QString, std::unique_ptr<Session>> m_sessions;
     QHash<QString, QPointer<CommandExecution>> m_calls;
     int m_creating = 0;         // `run -d` calls in flight

@@ -1,6 +1,7 @@
 // A "remote" engine on this machine: the harness's second dockerd on loopback TCP (ensure_remote_docker in
 // tests/harness/engines.sh, ZEUS_TEST_REMOTE_DOCKER_HOST), remote by its scheme (SPEC §10). Detection says so, and
-// a call in direct mode is refused before anything reaches that engine: no container is made there.
+// a call in direct mode is refused before anything reaches that engine (no container is made there), and review mode
+// works end to end through the command line.
 #include "runtime/detectionresult.h"
 #include "runtime/runtimedetector.h"
 #include "testenvironment.h"
@@ -10,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -42,6 +44,9 @@ QString remoteHost() {
 
 QProcessEnvironment remoteEnvironment(const QString& configHome) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (!configHome.isEmpty()) {
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), configHome + QStringLiteral("/data"));  // review records
+    }
     environment.insert(QStringLiteral("DOCKER_HOST"), remoteHost());
     environment.remove(QStringLiteral("DOCKER_CONTEXT"));
     if (!configHome.isEmpty()) {
@@ -95,6 +100,8 @@ private Q_SLOTS:
     void diagnoseShowsTheHost();
     void directModeIsRefused_data();
     void directModeIsRefused();
+    void reviewModeEndToEnd_data();
+    void reviewModeEndToEnd();
 
 private:
     QTemporaryDir m_config;
@@ -148,16 +155,9 @@ void TestRemoteEngine::diagnoseShowsTheHost() {
 void TestRemoteEngine::directModeIsRefused_data() {
     QTest::addColumn<QStringList>("extra");
     QTest::addColumn<QString>("message");
-    QTest::newRow("direct by default") << QStringList()
-                                       << QStringLiteral(
-                                              "Direct mode is refused on a remote "
-                                              "container engine (%1)");
     QTest::newRow("--workspace-mode direct")
         << QStringList{QStringLiteral("--workspace-mode"), QStringLiteral("direct")}
         << QStringLiteral("Direct mode is refused on a remote container engine (%1)");
-    QTest::newRow("--workspace-mode review")
-        << QStringList{QStringLiteral("--workspace-mode"), QStringLiteral("review")}
-        << QStringLiteral("Review mode is not available in this build yet");
 }
 
 void TestRemoteEngine::directModeIsRefused() {
@@ -179,6 +179,72 @@ void TestRemoteEngine::directModeIsRefused() {
     QVERIFY2(err.contains(QLatin1String("[workspace_invalid]")), qPrintable(err));
     QVERIFY2(err.contains(m_ws), qPrintable(err));
     QCOMPARE(remoteContainers(), QStringList());
+}
+
+void TestRemoteEngine::reviewModeEndToEnd_data() {
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<bool>("apply");
+    // A folder with no mode of its own is in review mode on a remote engine; asking for it works the same.
+    QTest::newRow("default, then --apply") << QStringList() << true;
+    QTest::newRow("--workspace-mode review, then --discard")
+        << QStringList{QStringLiteral("--workspace-mode"), QStringLiteral("review")} << false;
+}
+
+// SPEC §10 on a remote engine: the folder is copied in (nothing of this computer is mounted there), the agent's
+// change is kept for review when the run ends, `--changes` lists it, `--apply` writes it, `--discard` drops it,
+// and nothing is left on the engine.
+void TestRemoteEngine::reviewModeEndToEnd() {
+    QFETCH(QStringList, extra);
+    QFETCH(bool, apply);
+    ZEUS_REQUIRE_REMOTE_DOCKER();
+    QCOMPARE(remoteContainers(), QStringList());
+    const QString ws = m_ws + (apply ? QStringLiteral("-apply") : QStringLiteral("-discard"));
+    QVERIFY(QDir().mkpath(ws));
+    QFile hello(ws + QStringLiteral("/hello.txt"));
+    QVERIFY(hello.open(QIODevice::WriteOnly));
+    hello.write("hello from the host\n");
+    hello.close();
+    const QProcessEnvironment environment = remoteEnvironment(m_config.path());
+    const Run run = runApp(
+        environment,
+        QStringList{QStringLiteral("--workspace"), ws, QStringLiteral("--runtime"), QStringLiteral("docker"),
+                    QStringLiteral("--profile"), QStringLiteral("hardened"), QStringLiteral("--image"), testImage()}
+            + extra + QStringList{QStringLiteral("--exec"), QStringLiteral("cat hello.txt && echo made > made.txt")});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.out.contains("hello from the host"), run.out.constData());
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/made.txt")));  // nothing written to the host yet
+    const QRegularExpressionMatch session =
+        QRegularExpression(QStringLiteral("kept for review in session (exec-[0-9a-f]+)"))
+            .match(QString::fromUtf8(run.err));
+    QVERIFY2(session.hasMatch(), run.err.constData());
+    const QString id = session.captured(1);
+    QCOMPARE(remoteContainers().size(), 1);  // stopped, kept
+
+    const Run changes = runApp(environment, {QStringLiteral("--changes"), QStringLiteral("--json"), id});
+    QVERIFY2(changes.exitCode == 0, changes.err.constData());
+    const QJsonObject listed = QJsonDocument::fromJson(changes.out).object();
+    QCOMPARE(listed.value(QLatin1String("workspace")).toString(), ws);
+    const QJsonArray items = listed.value(QLatin1String("changes")).toArray();
+    QCOMPARE(items.size(), 1);
+    QCOMPARE(items.at(0).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("A"));
+    QCOMPARE(items.at(0).toObject().value(QLatin1String("path")).toString(), QStringLiteral("made.txt"));
+
+    if (apply) {
+        const Run applied = runApp(environment, {QStringLiteral("--apply"), id});
+        QVERIFY2(applied.exitCode == 0, applied.err.constData());
+        QVERIFY2(applied.out.contains("applied: made.txt"), applied.out.constData());
+        QFile made(ws + QStringLiteral("/made.txt"));
+        QVERIFY(made.open(QIODevice::ReadOnly));
+        QCOMPARE(made.readAll(), QByteArray("made\n"));
+        QVERIFY2(applied.out.contains("Nothing is left to review"), applied.out.constData());
+    } else {
+        const Run discarded = runApp(environment, {QStringLiteral("--discard"), id});
+        QVERIFY2(discarded.exitCode == 0, discarded.err.constData());
+        QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/made.txt")));
+    }
+    QCOMPARE(remoteContainers(), QStringList());
+    const Run none = runApp(environment, {QStringLiteral("--changes"), id});
+    QCOMPARE(none.exitCode, 2);  // no such review copy any more
 }
 
 QTEST_GUILESS_MAIN(TestRemoteEngine)

@@ -282,7 +282,7 @@ private Q_SLOTS:
         QVERIFY(description->text().contains(QStringLiteral("remote")));
         mode->setCurrentIndex(mode->findData(QStringLiteral("review")));
         QCOMPARE(settings.workspaceMode(folder), zeus::WorkspaceMode::Review);
-        QVERIFY(description->text().contains(QStringLiteral("not available in this build yet")));
+        QVERIFY(description->text().contains(QStringLiteral("copy of this folder")));
         settings.setWorkspaceMode(folder, zeus::WorkspaceMode::Direct);  // from elsewhere: the panel follows
         QCOMPARE(mode->currentData().toString(), QStringLiteral("direct"));
         QVERIFY(settings.workspaceModes().isEmpty());

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void tableFollowsSessions();
     void outputGoesToItsSession();
     void stopAsksForTheSelectedSession();
+    void changesToReviewShowWhileStopped();
     void screenshot();
 };
 
@@ -170,6 +171,25 @@ void TestSessionsPanel::outputGoesToItsSession() {
     b->flushAll();
     QCOMPARE(b->model()->lineText(2), QStringLiteral("Container created"));
     QCOMPARE(panel.model()->data(panel.model()->index(1, SessionTableModel::CommandsColumn)).toInt(), 0);
+}
+
+// SPEC §10: a session whose review copy is kept says so while it does not run.
+void TestSessionsPanel::changesToReviewShowWhileStopped() {
+    SessionsPanel panel;
+    SessionTableModel* model = panel.model();
+    panel.setSessionState(QStringLiteral("r1"), SessionState::Running, QStringLiteral("0123456789abcdef"));
+    model->setChangesToReview(QStringLiteral("r1"), QStringLiteral("/w/r"), 3);
+    QCOMPARE(cell(model, 0, SessionTableModel::StateColumn), QStringLiteral("Running"));
+    panel.setSessionState(QStringLiteral("r1"), SessionState::Stopped, QString());
+    QCOMPARE(cell(model, 0, SessionTableModel::StateColumn), QStringLiteral("Changes to review (3 files)"));
+    model->setChangesToReview(QStringLiteral("gone"), QStringLiteral("/w/g"), -1);  // from a run before this one
+    QCOMPARE(model->rowCount(), 2);
+    QCOMPARE(cell(model, model->rowOf(QStringLiteral("gone")), SessionTableModel::StateColumn),
+             QStringLiteral("Changes to review"));
+    QCOMPARE(cell(model, model->rowOf(QStringLiteral("gone")), SessionTableModel::WorkspaceColumn),
+             QStringLiteral("/w/g"));
+    model->clearChangesToReview(QStringLiteral("r1"));
+    QCOMPARE(cell(model, 0, SessionTableModel::StateColumn), QStringLiteral("Stopped"));
 }
 
 void TestSessionsPanel::stopAsksForTheSelectedSession() {

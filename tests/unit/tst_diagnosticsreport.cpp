@@ -668,8 +668,10 @@ void TestDiagnosticsReport::engineLocation() {
     DiagnosticsReport report;
     report.setDetection(result);
     zeus::SandboxConfig config;
+    config.folderWorkspaceModes.insert(QStringLiteral("/d"), zeus::WorkspaceMode::Direct);
     config.folderWorkspaceModes.insert(QStringLiteral("/r"), zeus::WorkspaceMode::Review);
-    report.addSection(DiagnosticSections::workspaceModes(config, {QStringLiteral("/d"), QStringLiteral("/r")}, result));
+    report.addSection(DiagnosticSections::workspaceModes(
+        config, {QStringLiteral("/d"), QStringLiteral("/r"), QStringLiteral("/unset")}, result));
     const QJsonObject json = report.toJson();
     const QJsonObject runtime = json.value(QLatin1String("runtime")).toObject();
     QCOMPARE(runtime.value(QLatin1String("location")).toString(), location);
@@ -679,15 +681,15 @@ void TestDiagnosticsReport::engineLocation() {
     const QJsonObject modes = json.value(QLatin1String("workspace_mode")).toObject();
     QCOMPARE(modes.value(QLatin1String("engine")).toString(), location);
     const QJsonArray folders = modes.value(QLatin1String("folders")).toArray();
-    QCOMPARE(folders.size(), 2);
+    QCOMPARE(folders.size(), 3);
     QCOMPARE(folders.at(0).toObject().value(QLatin1String("mode")).toString(), QStringLiteral("direct"));
     QCOMPARE(folders.at(0).toObject().contains(QLatin1String("refused")), directRefused);
     QCOMPARE(folders.at(1).toObject().value(QLatin1String("mode")).toString(), QStringLiteral("review"));
-    QVERIFY(folders.at(1)
-                .toObject()
-                .value(QLatin1String("refused"))
-                .toString()
-                .contains(QLatin1String("not available in this build yet")));
+    QVERIFY(!folders.at(1).toObject().contains(QLatin1String("refused")));  // review works on either engine
+    // A folder with no mode of its own is in review mode on a remote engine, direct on a local one.
+    QCOMPARE(folders.at(2).toObject().value(QLatin1String("mode")).toString(),
+             directRefused ? QStringLiteral("review") : QStringLiteral("direct"));
+    QVERIFY(!folders.at(2).toObject().contains(QLatin1String("refused")));
     const QString text = report.toText();
     QVERIFY2(text.contains(textLine), qPrintable(text));
     QVERIFY(!text.contains(QLatin1String("secret")));

@@ -56,6 +56,7 @@ private Q_SLOTS:
     void mountQuoting();
     void podmanRootlessKeepsId();
     void gitOverlaysMountOverThemselves();
+    void reviewCopyMountsNothingOfTheHost();
     void gitProtectionOverlays_data();
     void gitProtectionOverlays();
     void networkOverride();
@@ -195,6 +196,28 @@ void TestRuntimeArgs::gitOverlaysMountOverThemselves() {
     QVERIFY(!appleArgs.join(QLatin1Char(' ')).contains(QLatin1String(".git/config")));
 }
 
+// SPEC §10: a review copy's container mounts nothing of the host's folder, not even the git overlays; its
+// /workspace is a volume of its own; Apple refuses it with a reason.
+void TestRuntimeArgs::reviewCopyMountsNothingOfTheHost() {
+    ContainerSpec s = spec(HardeningProfile::Hardened);
+    s.workspace = QStringLiteral("/home/u/secret proj");
+    s.reviewCopy = true;
+    s.overlays = {{QStringLiteral(".git"), false, true}};
+    for (const QStringList& args : {DockerRuntime().runArguments(s), PodmanRuntime().runArguments(s)}) {
+        QStringList mounts;
+        for (int i = 0; i + 1 < args.size(); ++i) {
+            if (args.at(i) == QLatin1String("--mount") || args.at(i) == QLatin1String("-v")) {
+                mounts << args.at(i + 1);
+            }
+        }
+        QCOMPARE(mounts, QStringList{QStringLiteral("type=volume,target=/workspace")});
+        QVERIFY(!args.join(QLatin1Char(' ')).contains(QLatin1String("source=/home/u")));
+    }
+    AppleRuntime apple;
+    apple.setVersion(QVersionNumber(0, 12, 0));
+    QVERIFY(apple.unsupportedReason(s).contains(QLatin1String("Review mode")));
+}
+
 void TestRuntimeArgs::gitProtectionOverlays_data() {
     QTest::addColumn<QString>("layout");  // what the workspace holds
     QTest::addColumn<QStringList>("expected");
@@ -271,7 +294,14 @@ void TestRuntimeArgs::execRemoveInspect() {
     QCOMPARE(DockerRuntime().execArguments(QStringLiteral("c1"), cmd),
              (QStringList{QStringLiteral("exec"), QStringLiteral("c1")} + cmd));
     QCOMPARE(PodmanRuntime().removeArguments(QStringList{QStringLiteral("a"), QStringLiteral("b")}),
-             (QStringList{QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("a"), QStringLiteral("b")}));
+             (QStringList{QStringLiteral("rm"), QStringLiteral("-f"), QStringLiteral("-v"), QStringLiteral("a"),
+                          QStringLiteral("b")}));
+    QCOMPARE(
+        DockerRuntime().execAsRootArguments(QStringLiteral("c1"), cmd),
+        (QStringList{QStringLiteral("exec"), QStringLiteral("-u"), QStringLiteral("0"), QStringLiteral("c1")} + cmd));
+    QVERIFY(AppleRuntime().execAsRootArguments(QStringLiteral("c1"), cmd).isEmpty());
+    QCOMPARE(DockerRuntime().stopArguments({QStringLiteral("c1")}),
+             (QStringList{QStringLiteral("stop"), QStringLiteral("-t"), QStringLiteral("2"), QStringLiteral("c1")}));
     QCOMPARE(DockerRuntime().inspectArguments(QStringLiteral("c1")).last(), QStringLiteral("c1"));
     QCOMPARE(AppleRuntime().removeArguments(QStringList{QStringLiteral("a")}),
              (QStringList{QStringLiteral("delete"), QStringLiteral("--force"), QStringLiteral("a")}));

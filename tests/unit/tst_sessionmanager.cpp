@@ -23,6 +23,8 @@ class TestSessionManager : public QObject {
     QString m_other;
     int m_counter = 0;
 
+    ReviewStore store() const { return ReviewStore(m_dir.path() + QStringLiteral("/reviews")); }
+
     std::unique_ptr<SessionManager> makeManager(int maxContainers = 3,
                                                 const std::function<void(SandboxConfig&)>& adjust = {},
                                                 const QString& program = QStringLiteral(ZEUS_TEST_FAKES_DIR
@@ -35,6 +37,7 @@ class TestSessionManager : public QObject {
         config.maxContainers = maxContainers;
         config.maxCallsTotal = 8;
         config.maxCallsPerSession = 4;
+        config.reviewDirectory = store().directory();  // never the user's data folder
         if (adjust) {
             adjust(config);
         }
@@ -182,8 +185,9 @@ private Q_SLOTS:
     }
 
     // SPEC §10: a folder's workspace mode decides before anything reaches the engine. Direct mode on a remote
-    // engine is refused (its bind mount would be of the other machine's folder), review mode (not in this build)
-    // everywhere; each is workspace_invalid, the session says why, and no `run` is ever asked for.
+    // engine is refused (its bind mount would be of the other machine's folder): workspace_invalid, the session
+    // says why, and no `run` is ever asked for. Review mode makes a container on either engine and prepares its
+    // copy (which this fake engine cannot: it fails there, container_failed, after `run` and `exec`).
     void workspaceModeRefusals_data() {
         QTest::addColumn<bool>("remote");
         QTest::addColumn<QString>("mode");  // of m_workspace
@@ -191,12 +195,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("direct on a remote engine")
             << true << "direct" << false << "Direct mode is refused on a remote container engine (tcp://127.0.0.1:1)";
-        QTest::newRow("review, local") << false << "review" << false
-                                       << "Review mode is not available in this build yet";
-        QTest::newRow("review, remote") << true << "review" << false
-                                        << "Review mode is not available in this build yet";
-        QTest::newRow("review for the whole run")
-            << false << "review" << true << "Review mode is not available in this build yet";
+        QTest::newRow("review, local") << false << "review" << false << "review";
+        QTest::newRow("review, remote") << true << "review" << false << "review";
+        QTest::newRow("review for the whole run") << false << "review" << true << "review";
         QTest::newRow("direct, local: runs") << false << "direct" << false << "";
     }
 
@@ -226,6 +227,14 @@ private Q_SLOTS:
         if (message.isEmpty()) {
             QCOMPARE(result->status, ExecStatus::Ok);
             QVERIFY2(linesOf(log).contains(QStringLiteral("run")), qPrintable(linesOf(log).join(u',')));
+            return;
+        }
+        if (message == QLatin1String("review")) {
+            QCOMPARE(result->errorCode, ExecError::ContainerFailed);
+            QVERIFY2(result->errorMessage.contains(QStringLiteral("/workspace could not be prepared")),
+                     qPrintable(result->errorMessage));
+            QCOMPARE(linesOf(log).mid(0, 2), (QStringList{QStringLiteral("run"), QStringLiteral("exec")}));
+            QVERIFY(!store().record(QStringLiteral("m")));  // nothing recorded for a copy that was not made
             return;
         }
         QCOMPARE(result->status, ExecStatus::Error);
@@ -259,7 +268,7 @@ private Q_SLOTS:
         QCOMPARE(manager->sessionState(QStringLiteral("d2")), SessionState::Running);
         const auto again = waitFor(finished, start(*manager, QStringLiteral("d1"), QStringLiteral("true")));
         QVERIFY(again);
-        QCOMPARE(again->errorCode, ExecError::WorkspaceInvalid);
+        QCOMPARE(again->errorCode, ExecError::ContainerFailed);  // a review copy, which this fake cannot make
         manager->setWorkspaceModes({});
         const auto direct = waitFor(finished, start(*manager, QStringLiteral("d1"), QStringLiteral("true")));
         QVERIFY(direct);

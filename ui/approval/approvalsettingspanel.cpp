@@ -218,7 +218,8 @@ void ApprovalSettingsPanel::updateWorkspaceModeDescription() {
     m_workspaceModeDescription->setText(
         mode == WorkspaceMode::Direct
             ? tr("Commands write straight into this folder. Needs a local engine: on a remote one it is refused.")
-            : tr("Review mode is not available in this build yet: commands in this folder are refused."));
+            : tr("Commands work on a copy of this folder in the container; you review the changes and apply what you "
+                 "want (Changes in the dashboard). Works on local and remote engines."));
 }
 
 void ApprovalSettingsPanel::updateModeDescription() {

@@ -73,6 +73,10 @@ QVariant SessionTableModel::data(const QModelIndex& index, int role) const {
         case ContainerColumn:
             return row.containerId.isEmpty() ? QStringLiteral("—") : shortContainerId(row.containerId);
         case StateColumn:
+            if (row.review && row.state != SessionState::Running && row.state != SessionState::Starting) {
+                return row.reviewCount < 0 ? tr("Changes to review")
+                                           : tr("Changes to review (%n files)", nullptr, row.reviewCount);
+            }
             return row.engineNote.isEmpty() ? stateText(row.state)
                                             : tr("%1 · container: %2").arg(stateText(row.state), row.engineNote);
         case WorkspaceColumn:
@@ -186,6 +190,26 @@ void SessionTableModel::noteCall(const QString& sessionId, const QString& worksp
     }
     row.workspace = workspace;
     changed(rowOf(sessionId));
+}
+
+void SessionTableModel::setChangesToReview(const QString& sessionId, const QString& workspace, int count) {
+    Row& row = rowFor(sessionId);
+    if (row.workspace.isEmpty()) {
+        row.workspace = workspace;
+    }
+    row.review = true;
+    row.reviewCount = count;
+    changed(rowOf(sessionId));
+}
+
+void SessionTableModel::clearChangesToReview(const QString& sessionId) {
+    const int index = rowOf(sessionId);
+    if (index < 0 || !m_rows[index].review) {
+        return;
+    }
+    m_rows[index].review = false;
+    m_rows[index].reviewCount = -1;
+    changed(index);
 }
 
 void SessionTableModel::setSessionState(const QString& sessionId, SessionState state, const QString& containerId) {

@@ -63,6 +63,10 @@ public:
     // other, at least 12 characters each).
     static bool sameContainer(const QString& a, const QString& b);
     void removeSession(const QString& sessionId);
+    // Review mode (SPEC §10): the session's copy is kept with changes to review (count < 0: not known), or not
+    // (cleared). Shown in the State column while the session does not run; a session never seen gets a row.
+    void setChangesToReview(const QString& sessionId, const QString& workspace, int count);
+    void clearChangesToReview(const QString& sessionId);
 
     int rowOf(const QString& sessionId) const;
     QString sessionAt(int row) const;
@@ -87,6 +91,8 @@ private:
         double cpuPercent = -1;
         qint64 memoryBytes = -1;
         QString execPath;
+        bool review = false;  // a copy with changes to review is kept
+        int reviewCount = -1;
     };
     Row& rowFor(const QString& sessionId);
     void changed(int row);

@@ -1,0 +1,266 @@
+#include "sandbox/reviewcopy.h"
+
+#include "engine/containerruntime.h"
+#include "review/tarwriter.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace zeus {
+
+namespace {
+
+constexpr qint64 kMaxInputBacklog = 8 * 1024 * 1024;
+constexpr int kStartTimeoutMs = 30000;
+
+QString inContainer(const QString& path) {
+    return containerWorkspace() + QLatin1Char('/') + path;
+}
+
+QString failureOf(QProcess& process) {
+    const QString line = ContainerRuntime::errorLine(process.readAllStandardError());
+    if (!line.isEmpty()) {
+        return line;
+    }
+    if (process.exitStatus() != QProcess::NormalExit) {
+        return QStringLiteral("the engine's command stopped (%1)").arg(process.errorString());
+    }
+    return QStringLiteral("the engine's command failed with exit code %1").arg(process.exitCode());
+}
+
+}  // namespace
+
+ReviewCopy::ReviewCopy(const ContainerRuntime& runtime, QString containerId)
+    : m_runtime(runtime), m_containerId(std::move(containerId)) {}
+
+bool ReviewCopy::run(const QStringList& arguments, QByteArray* output, QString* error, int timeoutMs) const {
+    QProcess process;
+    process.start(m_runtime.program(), arguments);
+    if (!process.waitForStarted(kStartTimeoutMs)) {
+        if (error) {
+            *error = QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), process.errorString());
+        }
+        return false;
+    }
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs < 0 ? m_timeoutMs : timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        if (error) {
+            *error = QStringLiteral("the engine did not answer in time");
+        }
+        return false;
+    }
+    if (output) {
+        *output = process.readAllStandardOutput();
+    }
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        if (error) {
+            *error = failureOf(process);
+        }
+        return false;
+    }
+    return true;
+}
+
+ReviewCopy::CopyResult ReviewCopy::copyIn(const QString& workspace, qint64 sizeCap) const {
+    CopyResult result;
+    const WorkspaceManifest::ScanResult scan = WorkspaceManifest::scan(workspace, result.baseline, sizeCap);
+    if (!scan.ok) {
+        result.error = scan.error;
+        result.folderProblem = true;
+        return result;
+    }
+    // The copy's volume belongs to the image's root: opened to the container's user (a fixed command, no path of
+    // the user's), who then owns everything the copy holds.
+    const QStringList prepare = m_runtime.execAsRootArguments(
+        m_containerId, {QStringLiteral("chmod"), QStringLiteral("0777"), containerWorkspace()});
+    if (prepare.isEmpty()) {
+        result.error = QStringLiteral("this engine cannot prepare a review copy");
+        return result;
+    }
+    QString error;
+    if (!run(prepare, nullptr, &error)) {
+        result.error = QStringLiteral("The container's /workspace could not be prepared: %1").arg(error);
+        return result;
+    }
+    // `-o`: the files belong to whoever extracts them (busybox and GNU tar alike), never to the ids in the stream.
+    QProcess tar;
+    tar.start(m_runtime.program(), m_runtime.execWithStdinArguments(
+                                       m_containerId, {QStringLiteral("tar"), QStringLiteral("-x"),
+                                                       QStringLiteral("-o"), QStringLiteral("-f"), QStringLiteral("-"),
+                                                       QStringLiteral("-C"), containerWorkspace()}));
+    if (!tar.waitForStarted(kStartTimeoutMs)) {
+        result.error = QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), tar.errorString());
+        return result;
+    }
+    TarWriter writer(workspace, result.baseline.entries);
+    while (!writer.atEnd() && !writer.hasError() && tar.state() == QProcess::Running) {
+        const QByteArray chunk = writer.nextChunk();
+        if (chunk.isEmpty()) {
+            break;
+        }
+        tar.write(chunk);
+        while (tar.bytesToWrite() > kMaxInputBacklog && tar.state() == QProcess::Running) {
+            tar.waitForBytesWritten(m_timeoutMs);
+        }
+    }
+    if (writer.hasError()) {
+        tar.kill();
+        tar.waitForFinished();
+        result.error =
+            QStringLiteral("The folder changed while it was copied (%1); nothing was kept.").arg(writer.errorString());
+        return result;
+    }
+    while (tar.bytesToWrite() > 0 && tar.state() == QProcess::Running) {
+        tar.waitForBytesWritten(m_timeoutMs);
+    }
+    tar.closeWriteChannel();
+    if (!tar.waitForFinished(m_timeoutMs)) {
+        tar.kill();
+        tar.waitForFinished();
+        result.error = QStringLiteral("Copying the folder into the container did not finish in time.");
+        return result;
+    }
+    if (tar.exitStatus() != QProcess::NormalExit || tar.exitCode() != 0 || !writer.atEnd()) {
+        result.error = QStringLiteral("Copying the folder into the container failed: %1").arg(failureOf(tar));
+        return result;
+    }
+    result.bytes = writer.bytesWritten();
+    result.ok = true;
+    return result;
+}
+
+ReviewCopy::ChangesResult ReviewCopy::changes(const WorkspaceManifest& baseline) const {
+    ChangesResult result;
+    QByteArray listing;
+    QString error;
+    if (!run(m_runtime.execArguments(m_containerId, {QStringLiteral("sh"), QStringLiteral("-c"),
+                                                     WorkspaceManifest::containerListingScript(), QStringLiteral("sh"),
+                                                     containerWorkspace()}),
+             &listing, &error)) {
+        result.error = QStringLiteral("The copy in the container could not be listed: %1").arg(error);
+        return result;
+    }
+    WorkspaceManifest current;
+    if (!WorkspaceManifest::parseContainerListing(listing, current, &error)) {
+        result.error = QStringLiteral("The copy's listing could not be read: %1").arg(error);
+        return result;
+    }
+    result.changes = ChangeSet::compute(baseline, current);
+    result.ok = true;
+    return result;
+}
+
+bool ReviewCopy::readFile(const QString& path, qint64 maxBytes, QByteArray& out, QString* error) const {
+    if (!ManifestEntry::isSafePath(path)) {
+        if (error) {
+            *error = QStringLiteral("not a path inside the folder: %1").arg(path);
+        }
+        return false;
+    }
+    QByteArray data;
+    if (!run(m_runtime.execArguments(m_containerId, {QStringLiteral("cat"), QStringLiteral("--"), inContainer(path)}),
+             &data, error)) {
+        return false;
+    }
+    if (data.size() > maxBytes) {
+        if (error) {
+            *error = QStringLiteral("%1 is larger than %2 bytes").arg(path).arg(maxBytes);
+        }
+        return false;
+    }
+    out = data;
+    return true;
+}
+
+bool ReviewCopy::fetchFile(const QString& path, const QString& destination, QString* error) const {
+    if (!ManifestEntry::isSafePath(path)) {
+        if (error) {
+            *error = QStringLiteral("not a path inside the folder: %1").arg(path);
+        }
+        return false;
+    }
+    QProcess process;
+    process.setStandardOutputFile(destination, QIODevice::Truncate);
+    process.start(
+        m_runtime.program(),
+        m_runtime.execArguments(m_containerId, {QStringLiteral("cat"), QStringLiteral("--"), inContainer(path)}));
+    if (!process.waitForStarted(kStartTimeoutMs)) {
+        if (error) {
+            *error = process.errorString();
+        }
+        return false;
+    }
+    process.closeWriteChannel();
+    if (!process.waitForFinished(m_timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        if (error) {
+            *error = QStringLiteral("reading %1 from the container did not finish in time").arg(path);
+        }
+        return false;
+    }
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        if (error) {
+            *error = failureOf(process);
+        }
+        return false;
+    }
+    return true;
+}
+
+QList<ApplyOutcome> ReviewCopy::apply(const QString& workspace, const QList<Change>& changes,
+                                      const ChangeApplier::Options& options) const {
+    QList<ApplyOutcome> outcomes;
+    QTemporaryDir scratch(QDir::tempPath() + QStringLiteral("/zeus-apply-XXXXXX"));
+    const QList<Change> ordered = ChangeApplier::inApplyOrder(changes);
+    int index = 0;
+    for (const Change& change : ordered) {
+        QString content;
+        const bool needsContent = change.hasAfter && change.after.type == ManifestEntry::Type::File
+                                  && change.kind != Change::Kind::Deleted && change.applicable
+                                  && !ChangeSet::isGitInternal(change.path);
+        if (needsContent) {
+            QString error;
+            content = scratch.filePath(QString::number(index++));
+            if (!scratch.isValid() || !fetchFile(change.path, content, &error)) {
+                ApplyOutcome outcome;
+                outcome.path = change.path;
+                outcome.result = ApplyOutcome::Result::Refused;
+                outcome.reason = QStringLiteral("its content could not be read from the container: %1").arg(error);
+                outcomes.append(outcome);
+                continue;
+            }
+        }
+        outcomes.append(ChangeApplier::apply(workspace, change, content, options));
+        if (!content.isEmpty()) {
+            QFile::remove(content);
+        }
+    }
+    return outcomes;
+}
+
+bool ReviewCopy::isRunning(QString* error) const {
+    QByteArray output;
+    if (!run(m_runtime.inspectArguments(m_containerId), &output, error)) {
+        return false;
+    }
+    const auto info = m_runtime.parseInspect(output);
+    return info && info->running;
+}
+
+bool ReviewCopy::start(QString* error) const {
+    return run(m_runtime.startArguments(m_containerId), nullptr, error);
+}
+
+bool ReviewCopy::stop(QString* error) const {
+    return run(m_runtime.stopArguments({m_containerId}), nullptr, error);
+}
+
+bool ReviewCopy::remove(QString* error) const {
+    return run(m_runtime.removeArguments({m_containerId}), nullptr, error);
+}
+
+}  // namespace zeus

