@@ -173,12 +173,13 @@ void TestReviewMode::copyReviewApply() {
     Recorder recorder(*manager);
     const QString session = QStringLiteral("review-") + engine;
     // Copied in minus the exclusions, every kind of entry as it was, the odd name intact.
-    const ExecResult look = recorder.run(
-        session, ws,
-        QStringLiteral("cd /workspace && ls -A | sort && echo --- && cat \"项目 a,b:c \\\"q\\\"/f.txt\" && readlink "
-                       "inside-link outside-link && test -d empty && test -x run.sh && echo exec-ok && wc -c < big.bin "
-                       "&& cat .git/HEAD"),
-        0, 240000);
+    const ExecResult look = recorder.run(session, ws,
+                                         QStringLiteral("cd /workspace && find . -mindepth 1 -maxdepth 1 | sort && "
+                                                        "echo --- && cat \"项目 a,b:c \\\"q\\\"/f.txt\" && readlink "
+                                                        "inside-link && readlink outside-link && test -d empty && test "
+                                                        "-x run.sh && echo exec-ok && wc -c < big.bin "
+                                                        "&& cat .git/HEAD"),
+                                         0, 240000);
     QVERIFY2(look.status == ExecStatus::Ok && look.exitCode == 0,
              qPrintable(look.errorMessage + recorder.stderrOf.value(look.callId)));
     const QString listing = recorder.stdoutOf.value(look.callId);
@@ -224,6 +225,7 @@ void TestReviewMode::copyReviewApply() {
     QVERIFY(changeAt(listed.changes, QStringLiteral(".git/hooks/pre-commit"))->flagged);
     QVERIFY(!changeAt(listed.changes, QStringLiteral(".git/hooks/pre-commit"))->applicable);
     QVERIFY(changeAt(listed.changes, QStringLiteral("evil-link"))->flagged);
+    QVERIFY(changeAt(listed.changes, QStringLiteral("notes.txt"))->flagged);  // made executable
     QVERIFY(!changeAt(listed.changes, QStringLiteral("added.txt"))->flagged);
 
     // The diff of a text change, from the container's copy against the host's baseline.
@@ -261,21 +263,31 @@ void TestReviewMode::copyReviewApply() {
     }
     outcomes = ReviewService::applyChanges(*runtime, reviews, *record, all, false, &error);
     QHash<QString, ApplyOutcome::Result> results;
+    QStringList reasons;
     for (const ApplyOutcome& outcome : std::as_const(outcomes)) {
         results.insert(outcome.path, outcome.result);
+        reasons << outcome.path + QStringLiteral(": ") + outcome.reason;
     }
     QCOMPARE(results.value(QStringLiteral("text.txt")), ApplyOutcome::Result::Conflict);
     QCOMPARE(readFile(ws + QStringLiteral("/text.txt")), QByteArray("mine\n"));  // stays the user's
     QCOMPARE(results.value(QStringLiteral("bin.dat")), ApplyOutcome::Result::Applied);
     QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/bin.dat")));
-    QVERIFY(QFileInfo(ws + QStringLiteral("/notes.txt")).isExecutable());
     QCOMPARE(readFile(ws + QStringLiteral("/newdir/inner.txt")), QByteArray("x\n"));
     QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/empty")));
     // Flagged: left as they were by Apply all.
     QCOMPARE(readFile(ws + QStringLiteral("/Makefile")), QByteArray("all:\n\ttrue\n"));
     QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/.git/hooks/pre-commit")));
     QVERIFY(!QFileInfo(ws + QStringLiteral("/evil-link")).isSymLink());
+    QVERIFY2(!QFileInfo(ws + QStringLiteral("/notes.txt")).isExecutable(), qPrintable(reasons.join(u'\n')));
     QCOMPARE(readFile(ws + QStringLiteral("/.env")), QByteArray("API_KEY=host-secret\n"));
+
+    // A file made executable is applied on its own confirmation: only the mode changes.
+    outcomes = ReviewService::applyChanges(*runtime, reviews, *record,
+                                           {*changeAt(listed.changes, QStringLiteral("notes.txt"))}, false, &error);
+    QCOMPARE(outcomes.size(), 1);
+    QCOMPARE(outcomes.first().result, ApplyOutcome::Result::Applied);
+    QVERIFY(QFileInfo(ws + QStringLiteral("/notes.txt")).isExecutable());
+    QCOMPARE(readFile(ws + QStringLiteral("/notes.txt")), QByteArray("notes\n"));
 
     // The link, applied on its own confirmation, is made as a link and never followed.
     outcomes = ReviewService::applyChanges(*runtime, reviews, *record,
