@@ -5,6 +5,7 @@
 #include "dashboard/networkpanel.h"
 #include "dashboard/runtimepanel.h"
 #include "dashboard/workspacepanel.h"
+#include "review/reviewpanel.h"
 #include "sessions/sessionspanel.h"
 #include "tray/trayicon.h"
 
@@ -79,9 +80,12 @@ DashboardWindow::DashboardWindow(AppSettings* settings, RuntimeDetector* detecto
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(overview);
     m_tabs->addTab(scroll, tr("&Overview"));
+    m_overviewPage = scroll;
 
     m_sessions = new SessionsPanel(m_tabs);
     m_tabs->addTab(m_sessions, tr("S&essions"));
+    m_review = new ReviewPanel(m_tabs);
+    m_tabs->addTab(m_review, tr("Chan&ges"));
     m_console = new LocalConsole(m_tabs);
     m_tabs->addTab(m_console, tr("Co&nsole"));
     m_network = new NetworkPanel(m_tabs);
@@ -117,7 +121,8 @@ DashboardWindow::DashboardWindow(AppSettings* settings, RuntimeDetector* detecto
     const QList<QPair<QString, Page>> pages{{tr("&Overview"), Page::Overview},
                                             {tr("S&essions"), Page::Sessions},
                                             {tr("Co&nsole"), Page::Console},
-                                            {tr("&Diagnostics"), Page::Diagnostics}};
+                                            {tr("&Diagnostics"), Page::Diagnostics},
+                                            {tr("Chan&ges"), Page::Changes}};
     for (int i = 0; i < pages.size(); ++i) {
         const Page page = pages.at(i).second;
         QAction* action = view->addAction(pages.at(i).first, this, [this, page] { showPage(page); });
@@ -143,12 +148,35 @@ DashboardWindow::DashboardWindow(AppSettings* settings, RuntimeDetector* detecto
     resize(960, 680);
 }
 
+QWidget* DashboardWindow::pageWidget(Page page) const {
+    switch (page) {
+        case Page::Overview:
+            return m_overviewPage;
+        case Page::Sessions:
+            return m_sessions;
+        case Page::Changes:
+            return m_review;
+        case Page::Console:
+            return m_console;
+        case Page::Network:
+            return m_network;
+        case Page::Diagnostics:
+            return m_diagnostics;
+    }
+    return nullptr;
+}
+
 void DashboardWindow::showPage(Page page) {
-    m_tabs->setCurrentIndex(static_cast<int>(page));
+    m_tabs->setCurrentWidget(pageWidget(page));
 }
 
 DashboardWindow::Page DashboardWindow::currentPage() const {
-    return static_cast<Page>(m_tabs->currentIndex());
+    for (Page page : {Page::Overview, Page::Sessions, Page::Changes, Page::Console, Page::Network, Page::Diagnostics}) {
+        if (m_tabs->currentWidget() == pageWidget(page)) {
+            return page;
+        }
+    }
+    return Page::Overview;
 }
 
 void DashboardWindow::bringToFront() {

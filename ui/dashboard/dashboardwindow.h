@@ -16,13 +16,15 @@ class BackendConnection;
 class ConnectionPanel;
 class LocalConsole;
 class NetworkPanel;
+class ReviewPanel;
 class RuntimeDetector;
 class RuntimePanel;
 class SessionsPanel;
 class WorkspacePanel;
 
 // The dashboard: working directory, runtime and connection on the Overview page; the
-// sessions table with live logs; the local console; the diagnostics report. A banner at
+// sessions table with live logs; the review copies' changes; the local console; the
+// network policy log; the diagnostics report. A banner at
 // the top puts what blocks the user first (no runtime, not signed in) front and centre.
 //
 // Owns the panels. It shows core's objects and forwards requests; closing it only hides it
@@ -30,7 +32,8 @@ class WorkspacePanel;
 class DashboardWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Overview, Sessions, Console, Network, Diagnostics };
+    // The tabs show Changes after Sessions; its value comes last so the others keep theirs.
+    enum class Page { Overview, Sessions, Console, Network, Diagnostics, Changes };
     using Banner = DashboardBanner;  // derived by TrayStatus::bannerFor()
 
     DashboardWindow(AppSettings* settings, RuntimeDetector* detector, BackendConnection* connection,
@@ -43,6 +46,7 @@ public:
     LocalConsole* console() const { return m_console; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
     NetworkPanel* networkPanel() const { return m_network; }
+    ReviewPanel* reviewPanel() const { return m_review; }
 
     void showPage(Page page);
     Page currentPage() const;
@@ -68,6 +72,7 @@ protected:
 
 private:
     void updateSessionsPageVisible();
+    QWidget* pageWidget(Page page) const;
 
     QTabWidget* m_tabs = nullptr;
     bool m_sessionsPageVisible = false;
@@ -84,6 +89,8 @@ private:
     LocalConsole* m_console = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
     NetworkPanel* m_network = nullptr;
+    ReviewPanel* m_review = nullptr;
+    QWidget* m_overviewPage = nullptr;
 };
 
 }  // namespace zeus
