@@ -10,6 +10,7 @@
 #include "dashboard/workspacepanel.h"
 #include "modes.h"
 #include "monitor/containermonitor.h"
+#include "review/reviewpanel.h"
 #include "sandbox/sessionmanager.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
@@ -21,6 +22,7 @@
 #include <zeus/buildinfo.h>
 
 #include <QApplication>
+#include <QDir>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QSystemTrayIcon>
@@ -104,6 +106,7 @@ void GuiService::start() {
     connectSettings();
     connectApproval();
     connectNetworkPanel();
+    connectReview();
 
     m_tray->show();
     updateStatus();
@@ -359,12 +362,92 @@ void GuiService::connectNetworkPanel() {
     });
     // A click on the last "Blocked" notification opens the policy log at that host.
     connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, [this] {
+        const bool reviewIsNewer =
+            m_lastReviewNoticeShown.isValid()
+            && (!m_lastDeniedShown.isValid() || m_lastReviewNoticeShown.elapsed() < m_lastDeniedShown.elapsed());
+        if (reviewIsNewer) {
+            return;  // connectReview() answers it
+        }
         if (m_lastDeniedShown.isValid() && m_lastDeniedShown.elapsed() < 15000) {
             m_dashboard->bringToFront();
             m_dashboard->showPage(DashboardWindow::Page::Network);
             m_dashboard->networkPanel()->selectHost(m_lastDenied.sessionId, m_lastDenied.host, m_lastDenied.port);
         }
     });
+}
+
+void GuiService::connectReview() {
+    ReviewPanel* panel = m_dashboard->reviewPanel();
+    SessionTableModel* table = m_dashboard->sessionsPanel()->model();
+    const auto showRecords = [this, panel, table] {
+        const QList<ReviewRecord> records = m_reviews.records();
+        panel->setRecords(records);
+        for (const ReviewRecord& record : records) {
+            // The count comes with the change list; until then it is not known.
+            const QList<Change> changes = m_reviews.lastChanges(record.sessionId);
+            table->setChangesToReview(record.sessionId, record.workspace, changes.isEmpty() ? -1 : changes.size());
+        }
+    };
+    connect(&m_reviews, &ReviewService::recordsChanged, this, showRecords);
+    connect(panel, &ReviewPanel::refreshRequested, &m_reviews, &ReviewService::refreshChanges);
+    connect(panel, &ReviewPanel::detailRequested, &m_reviews, &ReviewService::requestDetail);
+    connect(panel, &ReviewPanel::applyRequested, &m_reviews, &ReviewService::apply);
+    connect(panel, &ReviewPanel::discardRequested, &m_reviews, &ReviewService::discard);
+    connect(
+        &m_reviews, &ReviewService::changesReady, this,
+        [this, panel, table](const QString& sessionId, bool ok, const QString& error, const QList<Change>& changes) {
+            panel->setChanges(sessionId, ok, error, changes);
+            if (ok && m_reviews.store().record(sessionId)) {
+                table->setChangesToReview(sessionId, m_reviews.store().record(sessionId)->workspace,
+                                          static_cast<int>(changes.size()));
+            }
+        });
+    connect(&m_reviews, &ReviewService::detailReady, panel, &ReviewPanel::setDetail);
+    connect(&m_reviews, &ReviewService::applied, this,
+            [this, panel](const QString& sessionId, const QList<ApplyOutcome>& outcomes, const QString& error) {
+                panel->setApplied(sessionId, outcomes, error);
+                if (!error.isEmpty()) {
+                    recordError(error);
+                }
+            });
+    connect(&m_reviews, &ReviewService::discarded, this,
+            [this, panel, table](const QString& sessionId, bool ok, const QString& error) {
+                panel->setDiscarded(sessionId, ok, error);
+                if (ok) {
+                    table->clearChangesToReview(sessionId);
+                    panel->setRecords(m_reviews.records());
+                } else {
+                    recordError(error);
+                }
+            });
+    // A click on the last "changes to review" notification opens the Changes page at that session.
+    connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, [this, panel] {
+        const bool reviewIsNewer =
+            m_lastReviewNoticeShown.isValid()
+            && (!m_lastDeniedShown.isValid() || m_lastReviewNoticeShown.elapsed() < m_lastDeniedShown.elapsed());
+        if (reviewIsNewer && m_lastReviewNoticeShown.elapsed() < 15000) {
+            m_dashboard->bringToFront();
+            m_dashboard->showPage(DashboardWindow::Page::Changes);
+            panel->showSession(m_lastReviewNotice);
+        }
+    });
+    // The copies an earlier run (or the command line) kept.
+    showRecords();
+}
+
+void GuiService::onReviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount) {
+    m_reviews.notifyStoreChanged();
+    m_dashboard->sessionsPanel()->model()->setChangesToReview(sessionId, workspace, changeCount);
+    if (changeCount == 0) {
+        return;
+    }
+    m_lastReviewNotice = sessionId;
+    m_lastReviewNoticeShown.start();
+    const QString folder = QDir(workspace).dirName();
+    m_tray->notify(changeCount > 0 ? tr("%n file(s) changed in %1", nullptr, changeCount).arg(folder)
+                                   : tr("Changes to review in %1").arg(folder),
+                   tr("Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.")
+                       .arg(sessionId, QDir::toNativeSeparators(workspace)));
 }
 
 void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor) {
@@ -393,6 +476,8 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
     connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
     connect(manager, &SessionManager::egressDecided, this, &GuiService::onEgressDecided);
     connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
+    connect(manager, &SessionManager::reviewCopyTaken, &m_reviews, &ReviewService::notifyStoreChanged);
+    connect(manager, &SessionManager::reviewCopyKept, this, &GuiService::onReviewCopyKept);
     if (monitor) {
         connect(monitor, &ContainerMonitor::containerEvent, this,
                 [sessions](const QString& containerId, const QString&, ContainerEvent::State state, int exitCode) {

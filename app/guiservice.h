@@ -11,6 +11,7 @@
 #include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
 #include "sandbox/egress/egressproxy.h"
+#include "sandbox/reviewservice.h"
 #include "sandboxhost.h"
 #include "secrets/secretbroker.h"
 #include "secrets/secretstore.h"
@@ -72,6 +73,9 @@ private:
     void onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor);
     void onEgressDecided(const EgressEvent& event);
     void connectNetworkPanel();
+    // Review mode (SPEC §10): the Changes page and the copies on disk, the notice when a session keeps one.
+    void connectReview();
+    void onReviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount);
     void readToken();
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
     // Asks the sandbox's runtime whether it has the sandbox's image (for the Diagnostics page's image row).
@@ -125,6 +129,10 @@ private:
     // The last network denial shown (a click on it opens the policy log there).
     EgressEvent m_lastDenied;
     QElapsedTimer m_lastDeniedShown;
+    // The last "changes to review" notice shown (a click on it opens the Changes page at that session).
+    QString m_lastReviewNotice;
+    QElapsedTimer m_lastReviewNoticeShown;
+    ReviewService m_reviews{ReviewStore()};
     QStringList m_recentErrors;
     // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
     std::optional<CredentialStore::Result> m_lastTokenRead;
