@@ -191,6 +191,12 @@ void TestTextDiff::matchesGnuDiff_data() {
                                          << 0 << QByteArray("@@ -6 +5,0 @@\n-ins\n");
     QTest::newRow("repeated block appended")
         << QByteArray("a\nb\n") << QByteArray("a\nb\na\nb\n") << 3 << QByteArray("@@ -1,2 +1,4 @@\n a\n b\n+a\n+b\n");
+    QTest::newRow("repeated block removed") << QByteArray("x\na\nb\na\nb\ny\n") << QByteArray("x\na\nb\ny\n") << 3
+                                            << QByteArray("@@ -1,6 +1,4 @@\n x\n a\n b\n-a\n-b\n y\n");
+    QTest::newRow("function removed after")
+        << QByteArray("int f() {\n    return 1;\n}\n\nint g() {\n    return 2;\n}\n")
+        << QByteArray("int f() {\n    return 1;\n}\n") << 3
+        << QByteArray("@@ -1,7 +1,3 @@\n int f() {\n     return 1;\n }\n-\n-int g() {\n-    return 2;\n-}\n");
     QTest::newRow("function added after")
         << QByteArray("int f() {\n    return 1;\n}\n")
         << QByteArray("int f() {\n    return 1;\n}\n\nint g() {\n    return 2;\n}\n") << 3
