@@ -12,10 +12,6 @@
         <translation>打印诊断报告后退出。</translation>
     </message>
     <message>
-        <source>With --diagnose: print the report as JSON.</source>
-        <translation>与 --diagnose 一起使用：以 JSON 格式打印报告。</translation>
-    </message>
-    <message>
         <source>Container runtime: auto, apple, docker, podman.</source>
         <translation>容器运行时：auto、apple、docker、podman。</translation>
     </message>
@@ -182,6 +178,81 @@
     <message>
         <source>--workspace-mode must be direct or review</source>
         <translation>--workspace-mode 必须是 direct 或 review</translation>
+    </message>
+    <message>
+        <source>With --diagnose or --changes: print JSON.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>List the review copies kept for review, or with a SESSION argument the files changed in that session&apos;s copy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply a review copy&apos;s changes to its folder: the PATH arguments, or every change that needs no confirmation of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard a review copy: its container and its changes are removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use one of --changes, --apply and --discard at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--changes takes at most one SESSION</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--discard takes one SESSION and nothing else</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>zeus</name>
+    <message>
+        <source>No review copy is kept for session &quot;%1&quot;. zeus-desktop --changes lists them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The review copy of &quot;%1&quot; names an unknown engine &quot;%2&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unreadable review record: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No review copies are kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changed files in the copy of %2 (session %3):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs its own confirmation: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not applied as a file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>left: %1 (needs its own confirmation: %2; name it to apply it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a change of this review copy: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing is left to review: the review copy was removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarded the review copy of %1 (session %2): its container was removed.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -397,8 +468,8 @@
         <translation>命令直接写入此文件夹。需要本地引擎：在远程引擎上会被拒绝。</translation>
     </message>
     <message>
-        <source>Review mode is not available in this build yet: commands in this folder are refused.</source>
-        <translation>此版本尚不支持审阅模式：此文件夹中的命令会被拒绝。</translation>
+        <source>Commands work on a copy of this folder in the container; you review the changes and apply what you want (Changes in the dashboard). Works on local and remote engines.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -607,6 +678,97 @@
     <message>
         <source>The file&apos;s mode could not be changed.</source>
         <translation>无法更改文件的权限模式。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ChangeListModel</name>
+    <message>
+        <source>Added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Modified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Executable bit changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>±0 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This change is never applied as files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now executable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no longer executable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Makes your computer run code: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished">无</translation>
+    </message>
+    <message>
+        <source>Before: %1, after: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>picked for Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not picked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, runs code on your computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Picked for Apply Selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A added, M modified, D deleted, X executable bit changed, T type changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How much the file grew or shrank</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1056,6 +1218,10 @@
     <message>
         <source>Net&amp;work</source>
         <translation>网络(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Chan&amp;ges</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1780,6 +1946,20 @@ in %2</source>
         <translation>%1
 位于 %2</translation>
     </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in %1</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Changes to review in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>zeus::ImageBuilder</name>
@@ -2141,6 +2321,351 @@ host.example:8443</translation>
     <message>
         <source>denied</source>
         <translation>已拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ReviewPanel</name>
+    <message>
+        <source>1 byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>conflict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Was a %1, is now a %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder deleted (with what it held).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Link target changed from %1 to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Link added, pointing to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Link deleted (it pointed to %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the executable bit changed: the file is now executable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the executable bit changed: the file is no longer executable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty file added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty file deleted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No difference in the text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No review copies. Sessions in review mode keep the agent&apos;s changes here until you apply or discard them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Session:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished">刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>List the changes of this copy again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file changed on your computer since the copy was taken: applying it is a conflict.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change detail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Take Theirs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace your version of the conflicting files with the copy&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What Apply did</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Apply Selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the picked changes into your folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply A&amp;ll</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write every change into your folder except the flagged ones (they need their own confirmation)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>D&amp;iscard Copy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the review copy and everything the agent changed in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session %1
+Folder: %2
+Container: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy taken %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy taken %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder: %1
+Container: %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Listing the changes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No changes: the copy holds what the folder held when it was taken.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 picked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 flagged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not list the changes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to review.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now executable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no longer executable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Never applied: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Makes your computer run code: %1. Read it before you apply it; it needs its own confirmation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not show this change: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (the file is new)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (SHA-256 %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (the file is deleted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Binary file: no text diff.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply changes that run code?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These changes make your computer run code (a build, CI, an editor task or a git hook may run what the agent wrote). Apply them only if you have read them:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applying 1 change…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applying %1 changes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applied %1, conflicts %2, refused %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, skipped %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A conflict is a file you changed since the copy was taken: it was left as you have it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply did not finish: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace your version?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These files changed on your computer since the copy was taken. Take Theirs replaces your version with the agent&apos;s; what you changed in them is lost:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every change in it will be lost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It holds no changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 change will be lost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changes will be lost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard review copy?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the review copy of session %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discarding the copy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not discard the review copy: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The review copy of session %1 was discarded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ReviewService</name>
+    <message>
+        <source>No review copy is kept for this session.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2669,6 +3194,16 @@ host.example:8443</translation>
         <source>Runs via</source>
         <translation>运行方式</translation>
     </message>
+    <message>
+        <source>Changes to review</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Changes to review (%n files)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>zeus::SessionsPanel</name>
@@ -2997,6 +3532,15 @@ host.example:8443</translation>
     <message>
         <source>The copy stopped: %1 changed while it was copied. Start the session again.</source>
         <translation>复制已停止：%1 在复制过程中发生了更改。请重新开始会话。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::TextDiff</name>
+    <message numerus="yes">
+        <source>Not shown: a side has more than %n line(s); compare the files with a diff tool.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>

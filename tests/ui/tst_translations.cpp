@@ -44,7 +44,7 @@ QList<Message> readTs(const QString& path) {
         } else if (xml.name() == QLatin1String("translation")) {
             current.unfinished = xml.attributes().value(QLatin1String("type")) == QLatin1String("unfinished")
                                  || xml.attributes().value(QLatin1String("type")) == QLatin1String("vanished");
-            current.translation = xml.readElementText();
+            current.translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);
             messages.append(current);
         }
     }
