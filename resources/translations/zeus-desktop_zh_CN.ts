@@ -181,78 +181,78 @@
     </message>
     <message>
         <source>With --diagnose or --changes: print JSON.</source>
-        <translation type="unfinished"></translation>
+        <translation>与 --diagnose 或 --changes 一起使用时：输出 JSON。</translation>
     </message>
     <message>
         <source>List the review copies kept for review, or with a SESSION argument the files changed in that session&apos;s copy.</source>
-        <translation type="unfinished"></translation>
+        <translation>列出保留待审阅的审阅副本；带 SESSION 参数时，列出该会话副本中已更改的文件。</translation>
     </message>
     <message>
         <source>Apply a review copy&apos;s changes to its folder: the PATH arguments, or every change that needs no confirmation of its own.</source>
-        <translation type="unfinished"></translation>
+        <translation>将审阅副本中的更改应用到其文件夹：应用 PATH 参数指定的更改，或所有无需单独确认的更改。</translation>
     </message>
     <message>
         <source>Discard a review copy: its container and its changes are removed.</source>
-        <translation type="unfinished"></translation>
+        <translation>丢弃审阅副本：删除其容器及其中的更改。</translation>
     </message>
     <message>
         <source>use one of --changes, --apply and --discard at a time</source>
-        <translation type="unfinished"></translation>
+        <translation>--changes、--apply 和 --discard 一次只能使用其中一个</translation>
     </message>
     <message>
         <source>--changes takes at most one SESSION</source>
-        <translation type="unfinished"></translation>
+        <translation>--changes 最多接受一个 SESSION</translation>
     </message>
     <message>
         <source>--discard takes one SESSION and nothing else</source>
-        <translation type="unfinished"></translation>
+        <translation>--discard 只接受一个 SESSION，不接受其他参数</translation>
     </message>
 </context>
 <context>
     <name>zeus</name>
     <message>
         <source>No review copy is kept for session &quot;%1&quot;. zeus-desktop --changes lists them.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有为会话“%1”保留审阅副本。zeus-desktop --changes 可列出已保留的审阅副本。</translation>
     </message>
     <message>
         <source>The review copy of &quot;%1&quot; names an unknown engine &quot;%2&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”的审阅副本指定了未知的引擎“%2”。</translation>
     </message>
     <message>
         <source>Unreadable review record: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取的审阅记录：%1</translation>
     </message>
     <message>
         <source>No review copies are kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有保留任何审阅副本。</translation>
     </message>
     <message>
         <source>%1 changed files in the copy of %2 (session %3):</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 的副本中有 %1 个已更改的文件（会话 %3）：</translation>
     </message>
     <message>
         <source>needs its own confirmation: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>需要单独确认：%1</translation>
     </message>
     <message>
         <source>not applied as a file: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不作为文件应用：%1</translation>
     </message>
     <message>
         <source>left: %1 (needs its own confirmation: %2; name it to apply it)</source>
-        <translation type="unfinished"></translation>
+        <translation>未应用：%1（需要单独确认：%2；请指明该路径以应用它）</translation>
     </message>
     <message>
         <source>Not a change of this review copy: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不是此审阅副本中的更改：%1</translation>
     </message>
     <message>
         <source>Nothing is left to review: the review copy was removed.</source>
-        <translation type="unfinished"></translation>
+        <translation>已没有需要审阅的内容：审阅副本已被删除。</translation>
     </message>
     <message>
         <source>Discarded the review copy of %1 (session %2): its container was removed.</source>
-        <translation type="unfinished"></translation>
+        <translation>已丢弃 %1 的审阅副本（会话 %2）：其容器已被删除。</translation>
     </message>
 </context>
 <context>
@@ -469,7 +469,7 @@
     </message>
     <message>
         <source>Commands work on a copy of this folder in the container; you review the changes and apply what you want (Changes in the dashboard). Works on local and remote engines.</source>
-        <translation type="unfinished"></translation>
+        <translation>命令在容器中操作此文件夹的副本；由您审阅更改并应用想要的部分（主面板中的“更改”页）。适用于本地和远程引擎。</translation>
     </message>
 </context>
 <context>
@@ -684,91 +684,91 @@
     <name>zeus::ChangeListModel</name>
     <message>
         <source>Added</source>
-        <translation type="unfinished"></translation>
+        <translation>已添加</translation>
     </message>
     <message>
         <source>Modified</source>
-        <translation type="unfinished"></translation>
+        <translation>已修改</translation>
     </message>
     <message>
         <source>Deleted</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除</translation>
     </message>
     <message>
         <source>Executable bit changed</source>
-        <translation type="unfinished"></translation>
+        <translation>可执行位已更改</translation>
     </message>
     <message>
         <source>Type changed</source>
-        <translation type="unfinished"></translation>
+        <translation>类型已更改</translation>
     </message>
     <message>
         <source>±0 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>±0 字节</translation>
     </message>
     <message>
         <source>This change is never applied as files.</source>
-        <translation type="unfinished"></translation>
+        <translation>此更改从不作为文件应用。</translation>
     </message>
     <message>
         <source>now executable</source>
-        <translation type="unfinished"></translation>
+        <translation>现在可执行</translation>
     </message>
     <message>
         <source>no longer executable</source>
-        <translation type="unfinished"></translation>
+        <translation>不再可执行</translation>
     </message>
     <message>
         <source>Makes your computer run code: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>会让您的计算机运行代码：%1</translation>
     </message>
     <message>
         <source>%1 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 字节</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished">无</translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Before: %1, after: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>之前：%1，之后：%2</translation>
     </message>
     <message>
         <source>picked for Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>已选中，将被应用</translation>
     </message>
     <message>
         <source>not picked</source>
-        <translation type="unfinished"></translation>
+        <translation>未选中</translation>
     </message>
     <message>
         <source>cannot be applied</source>
-        <translation type="unfinished"></translation>
+        <translation>无法应用</translation>
     </message>
     <message>
         <source>%1, runs code on your computer</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，会在您的计算机上运行代码</translation>
     </message>
     <message>
         <source>Path</source>
-        <translation type="unfinished"></translation>
+        <translation>路径</translation>
     </message>
     <message>
         <source>Size</source>
-        <translation type="unfinished"></translation>
+        <translation>大小</translation>
     </message>
     <message>
         <source>Picked for Apply Selected</source>
-        <translation type="unfinished"></translation>
+        <translation>勾选的更改由“应用所选”应用</translation>
     </message>
     <message>
         <source>A added, M modified, D deleted, X executable bit changed, T type changed</source>
-        <translation type="unfinished"></translation>
+        <translation>A 已添加，M 已修改，D 已删除，X 可执行位已更改，T 类型已更改</translation>
     </message>
     <message>
         <source>How much the file grew or shrank</source>
-        <translation type="unfinished"></translation>
+        <translation>文件增大或缩小了多少</translation>
     </message>
 </context>
 <context>
@@ -1221,7 +1221,7 @@
     </message>
     <message>
         <source>Chan&amp;ges</source>
-        <translation type="unfinished"></translation>
+        <translation>更改(&amp;G)</translation>
     </message>
 </context>
 <context>
@@ -1948,17 +1948,17 @@ in %2</source>
     </message>
     <message numerus="yes">
         <source>%n file(s) changed in %1</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 中有 %n 个文件已更改</numerusform>
         </translation>
     </message>
     <message>
         <source>Changes to review in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中有待审阅的更改</translation>
     </message>
     <message>
         <source>Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.</source>
-        <translation type="unfinished"></translation>
+        <translation>会话 %1 在 %2 的副本上工作。点击以审阅其更改，并应用您想要的部分。</translation>
     </message>
 </context>
 <context>
@@ -2327,345 +2327,348 @@ host.example:8443</translation>
     <name>zeus::ReviewPanel</name>
     <message>
         <source>1 byte</source>
-        <translation type="unfinished"></translation>
+        <translation>1 字节</translation>
     </message>
     <message>
         <source>%1 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 字节</translation>
     </message>
     <message>
         <source>1 change</source>
-        <translation type="unfinished"></translation>
+        <translation>1 项更改</translation>
     </message>
     <message>
         <source>%1 changes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 项更改</translation>
     </message>
     <message>
         <source>… and %1 more</source>
-        <translation type="unfinished"></translation>
+        <translation>… 还有 %1 项</translation>
     </message>
     <message>
         <source>applied</source>
-        <translation type="unfinished"></translation>
+        <translation>已应用</translation>
     </message>
     <message>
         <source>skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过</translation>
     </message>
     <message>
         <source>conflict</source>
-        <translation type="unfinished"></translation>
+        <translation>冲突</translation>
     </message>
     <message>
         <source>refused</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝</translation>
     </message>
     <message>
         <source>Was a %1, is now a %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>原为 %1，现为 %2。</translation>
     </message>
     <message>
         <source>Folder deleted (with what it held).</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹已删除（连同其中的内容）。</translation>
     </message>
     <message>
         <source>Folder added.</source>
-        <translation type="unfinished"></translation>
+        <translation>已添加文件夹。</translation>
     </message>
     <message>
         <source>Link target changed from %1 to %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>链接目标已从 %1 改为 %2。</translation>
     </message>
     <message>
         <source>Link added, pointing to %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已添加链接，指向 %1。</translation>
     </message>
     <message>
         <source>Link deleted (it pointed to %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>链接已删除（原指向 %1）。</translation>
     </message>
     <message>
         <source>Only the executable bit changed: the file is now executable.</source>
-        <translation type="unfinished"></translation>
+        <translation>仅可执行位发生了更改：该文件现在可执行。</translation>
     </message>
     <message>
         <source>Only the executable bit changed: the file is no longer executable.</source>
-        <translation type="unfinished"></translation>
+        <translation>仅可执行位发生了更改：该文件不再可执行。</translation>
     </message>
     <message>
         <source>Empty file added.</source>
-        <translation type="unfinished"></translation>
+        <translation>已添加空文件。</translation>
     </message>
     <message>
         <source>Empty file deleted.</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除空文件。</translation>
     </message>
     <message>
         <source>No difference in the text.</source>
-        <translation type="unfinished"></translation>
+        <translation>文本没有差异。</translation>
     </message>
     <message>
         <source>No review copies. Sessions in review mode keep the agent&apos;s changes here until you apply or discard them.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有审阅副本。审阅模式下的会话会把智能体的更改保留在这里，直到您应用或丢弃它们。</translation>
     </message>
     <message>
         <source>&amp;Session:</source>
-        <translation type="unfinished"></translation>
+        <translation>会话(&amp;S)：</translation>
     </message>
     <message>
         <source>Review copy</source>
-        <translation type="unfinished"></translation>
+        <translation>审阅副本</translation>
     </message>
     <message>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">刷新(&amp;R)</translation>
+        <translation>刷新(&amp;R)</translation>
     </message>
     <message>
         <source>List the changes of this copy again</source>
-        <translation type="unfinished"></translation>
+        <translation>重新列出此副本的更改</translation>
     </message>
     <message>
         <source>Changes</source>
-        <translation type="unfinished"></translation>
+        <translation>更改</translation>
     </message>
     <message>
         <source>This file changed on your computer since the copy was taken: applying it is a conflict.</source>
-        <translation type="unfinished"></translation>
+        <translation>自创建副本以来，此文件已在您的计算机上被修改：应用它会产生冲突。</translation>
     </message>
     <message>
         <source>Change detail</source>
-        <translation type="unfinished"></translation>
+        <translation>更改详情</translation>
     </message>
     <message>
         <source>&amp;Take Theirs…</source>
-        <translation type="unfinished"></translation>
+        <translation>采用副本版本(&amp;T)…</translation>
     </message>
     <message>
         <source>Replace your version of the conflicting files with the copy&apos;s</source>
-        <translation type="unfinished"></translation>
+        <translation>用副本中的版本替换您那边有冲突的文件</translation>
     </message>
     <message>
         <source>What Apply did</source>
-        <translation type="unfinished"></translation>
+        <translation>应用结果</translation>
     </message>
     <message>
         <source>Path</source>
-        <translation type="unfinished"></translation>
+        <translation>路径</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>结果</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>&amp;Apply Selected</source>
-        <translation type="unfinished"></translation>
+        <translation>应用所选(&amp;A)</translation>
     </message>
     <message>
         <source>Write the picked changes into your folder</source>
-        <translation type="unfinished"></translation>
+        <translation>将选中的更改写入您的文件夹</translation>
     </message>
     <message>
         <source>Apply A&amp;ll</source>
-        <translation type="unfinished"></translation>
+        <translation>全部应用(&amp;L)</translation>
     </message>
     <message>
         <source>Write every change into your folder except the flagged ones (they need their own confirmation)</source>
-        <translation type="unfinished"></translation>
+        <translation>将除已标记更改以外的所有更改写入您的文件夹（已标记的更改需要单独确认）</translation>
     </message>
     <message>
         <source>D&amp;iscard Copy…</source>
-        <translation type="unfinished"></translation>
+        <translation>丢弃副本(&amp;I)…</translation>
     </message>
     <message>
         <source>Remove the review copy and everything the agent changed in it</source>
-        <translation type="unfinished"></translation>
+        <translation>删除审阅副本以及智能体在其中所做的全部更改</translation>
     </message>
     <message>
         <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2</translation>
     </message>
     <message>
         <source>Session %1
 Folder: %2
 Container: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>会话 %1
+文件夹：%2
+容器：%3</translation>
     </message>
     <message>
         <source>Working…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在处理…</translation>
     </message>
     <message>
         <source>Copy taken %1</source>
-        <translation type="unfinished"></translation>
+        <translation>副本创建于 %1</translation>
     </message>
     <message>
         <source>Copy taken %1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>副本创建于 %1 · %2</translation>
     </message>
     <message>
         <source>Folder: %1
 Container: %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹：%1
+容器：%2（%3）</translation>
     </message>
     <message>
         <source>Listing the changes…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在列出更改…</translation>
     </message>
     <message>
         <source>No changes: the copy holds what the folder held when it was taken.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有更改：副本的内容与创建副本时文件夹的内容相同。</translation>
     </message>
     <message>
         <source>%1 picked</source>
-        <translation type="unfinished"></translation>
+        <translation>已选中 %1 项</translation>
     </message>
     <message>
         <source>%1 flagged</source>
-        <translation type="unfinished"></translation>
+        <translation>已标记 %1 项</translation>
     </message>
     <message>
         <source>Could not list the changes: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法列出更改：%1</translation>
     </message>
     <message>
         <source>Nothing to review.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有需要审阅的内容。</translation>
     </message>
     <message>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <source>now executable</source>
-        <translation type="unfinished"></translation>
+        <translation>现在可执行</translation>
     </message>
     <message>
         <source>no longer executable</source>
-        <translation type="unfinished"></translation>
+        <translation>不再可执行</translation>
     </message>
     <message>
         <source>Never applied: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>从不应用：%1</translation>
     </message>
     <message>
         <source>Makes your computer run code: %1. Read it before you apply it; it needs its own confirmation.</source>
-        <translation type="unfinished"></translation>
+        <translation>会让您的计算机运行代码：%1。应用之前请先阅读；它需要单独确认。</translation>
     </message>
     <message>
         <source>Could not show this change: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法显示此更改：%1</translation>
     </message>
     <message>
         <source>none (the file is new)</source>
-        <translation type="unfinished"></translation>
+        <translation>无（该文件是新文件）</translation>
     </message>
     <message>
         <source>%1 (SHA-256 %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（SHA-256 %2）</translation>
     </message>
     <message>
         <source>none (the file is deleted)</source>
-        <translation type="unfinished"></translation>
+        <translation>无（该文件已删除）</translation>
     </message>
     <message>
         <source>Binary file: no text diff.</source>
-        <translation type="unfinished"></translation>
+        <translation>二进制文件：没有文本差异。</translation>
     </message>
     <message>
         <source>Before: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>之前：%1</translation>
     </message>
     <message>
         <source>After: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>之后：%1</translation>
     </message>
     <message>
         <source>Apply changes that run code?</source>
-        <translation type="unfinished"></translation>
+        <translation>要应用会运行代码的更改吗？</translation>
     </message>
     <message>
         <source>These changes make your computer run code (a build, CI, an editor task or a git hook may run what the agent wrote). Apply them only if you have read them:</source>
-        <translation type="unfinished"></translation>
+        <translation>这些更改会让您的计算机运行代码（构建、CI、编辑器任务或 git 钩子可能会运行智能体写入的内容）。请仅在阅读过后再应用它们：</translation>
     </message>
     <message>
         <source>Applying 1 change…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在应用 1 项更改…</translation>
     </message>
     <message>
         <source>Applying %1 changes…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在应用 %1 项更改…</translation>
     </message>
     <message>
         <source>Applied %1, conflicts %2, refused %3</source>
-        <translation type="unfinished"></translation>
+        <translation>已应用 %1，冲突 %2，已拒绝 %3</translation>
     </message>
     <message>
         <source>, skipped %1</source>
-        <translation type="unfinished"></translation>
+        <translation>，已跳过 %1</translation>
     </message>
     <message>
         <source>A conflict is a file you changed since the copy was taken: it was left as you have it.</source>
-        <translation type="unfinished"></translation>
+        <translation>冲突是指自创建副本以来您修改过的文件：它保持您现有的版本不变。</translation>
     </message>
     <message>
         <source>Apply did not finish: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>应用未完成：%1</translation>
     </message>
     <message>
         <source>Replace your version?</source>
-        <translation type="unfinished"></translation>
+        <translation>要替换您的版本吗？</translation>
     </message>
     <message>
         <source>These files changed on your computer since the copy was taken. Take Theirs replaces your version with the agent&apos;s; what you changed in them is lost:</source>
-        <translation type="unfinished"></translation>
+        <translation>自创建副本以来，这些文件已在您的计算机上被修改。“采用副本版本”会用智能体的版本替换您的版本；您在其中所做的修改将会丢失：</translation>
     </message>
     <message>
         <source>Every change in it will be lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>其中的所有更改都将丢失。</translation>
     </message>
     <message>
         <source>It holds no changes.</source>
-        <translation type="unfinished"></translation>
+        <translation>其中没有任何更改。</translation>
     </message>
     <message>
         <source>1 change will be lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>1 项更改将会丢失。</translation>
     </message>
     <message>
         <source>%1 changes will be lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 项更改将会丢失。</translation>
     </message>
     <message>
         <source>Discard review copy?</source>
-        <translation type="unfinished"></translation>
+        <translation>要丢弃审阅副本吗？</translation>
     </message>
     <message>
         <source>Discard the review copy of session %1?</source>
-        <translation type="unfinished"></translation>
+        <translation>要丢弃会话 %1 的审阅副本吗？</translation>
     </message>
     <message>
         <source>Discarding the copy…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在丢弃副本…</translation>
     </message>
     <message>
         <source>Could not discard the review copy: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法丢弃审阅副本：%1</translation>
     </message>
     <message>
         <source>The review copy of session %1 was discarded.</source>
-        <translation type="unfinished"></translation>
+        <translation>会话 %1 的审阅副本已丢弃。</translation>
     </message>
 </context>
 <context>
     <name>zeus::ReviewService</name>
     <message>
         <source>No review copy is kept for this session.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有为此会话保留审阅副本。</translation>
     </message>
 </context>
 <context>
@@ -3196,12 +3199,12 @@ Container: %2 (%3)</source>
     </message>
     <message>
         <source>Changes to review</source>
-        <translation type="unfinished"></translation>
+        <translation>待审阅的更改</translation>
     </message>
     <message numerus="yes">
         <source>Changes to review (%n files)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>待审阅的更改（%n 个文件）</numerusform>
         </translation>
     </message>
 </context>
@@ -3538,8 +3541,8 @@ Container: %2 (%3)</source>
     <name>zeus::TextDiff</name>
     <message numerus="yes">
         <source>Not shown: a side has more than %n line(s); compare the files with a diff tool.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>未显示：其中一侧超过 %n 行；请使用差异比较工具比较这些文件。</numerusform>
         </translation>
     </message>
 </context>
