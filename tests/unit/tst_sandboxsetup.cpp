@@ -303,7 +303,15 @@ private Q_SLOTS:
 #if defined(Q_OS_LINUX)
         QCOMPARE(setup.config.agentHostPath.isEmpty(), remote);
 #endif
-        QCOMPARE(setup.config.workspaceModeRefusal(QStringLiteral("/w")).isEmpty(), !remote);
+        // A folder without a mode of its own works on a copy on a remote engine (nothing to refuse); one the user
+        // set to direct mode is refused there.
+        QVERIFY(setup.config.workspaceModeRefusal(QStringLiteral("/w")).isEmpty());
+        if (remote) {
+            QCOMPARE(setup.config.workspaceModeFor(QStringLiteral("/w")), WorkspaceMode::Review);
+        }
+        SandboxConfig direct = setup.config;
+        direct.folderWorkspaceModes.insert(QStringLiteral("/d"), WorkspaceMode::Direct);
+        QCOMPARE(direct.workspaceModeRefusal(QStringLiteral("/d")).isEmpty(), !remote);
     }
 };
 
