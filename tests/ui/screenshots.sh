@@ -38,7 +38,7 @@ say() { printf 'screenshots: %s\n' "$*" >&2; }
 if [ "$app_only" = 0 ]; then
     mkdir -p "$out_dir/widgets"
     for test in tst_sessionlogview tst_settingsdialog tst_workspacepanel tst_runtimepanel tst_sessionspanel \
-        tst_dashboardwindow tst_secretapprovaldialog tst_networkpanel tst_approvaldialog; do
+        tst_dashboardwindow tst_secretapprovaldialog tst_networkpanel tst_approvaldialog tst_changesview; do
         binary="$build_dir/tests/$test"
         if [ ! -x "$binary" ]; then
             say "$binary not built, skipped"
