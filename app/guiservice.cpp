@@ -385,7 +385,8 @@ void GuiService::connectReview() {
         for (const ReviewRecord& record : records) {
             // The count comes with the change list; until then it is not known.
             const QList<Change> changes = m_reviews.lastChanges(record.sessionId);
-            table->setChangesToReview(record.sessionId, record.workspace, changes.isEmpty() ? -1 : changes.size());
+            table->setChangesToReview(record.sessionId, record.workspace,
+                                      changes.isEmpty() ? -1 : static_cast<int>(changes.size()));
         }
     };
     connect(&m_reviews, &ReviewService::recordsChanged, this, showRecords);

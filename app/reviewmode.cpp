@@ -94,6 +94,7 @@ std::optional<Found> findRecord(const ReviewStore& store, const QString& session
     }
     Found found{*record, ReviewService::runtimeFor(*record)};
     if (!found.runtime) {
+        // NOLINTNEXTLINE(modernize-raw-string-literal): lupdate and the translation check read plain literals
         err << tr("The review copy of \"%1\" names an unknown engine \"%2\".").arg(session, record->engine) << '\n';
         return std::nullopt;
     }

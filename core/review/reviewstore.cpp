@@ -199,7 +199,7 @@ bool ReviewStore::save(const ReviewRecord& record, const WorkspaceManifest& base
                               QJsonDocument(toObject(record)).toJson(QJsonDocument::Compact), error);
 }
 
-bool ReviewStore::saveRecord(const ReviewRecord& record, QString* error) {
+bool ReviewStore::saveRecord(const ReviewRecord& record, QString* error) const {
     const QString dir = sessionDirectory(record.sessionId);
     const SessionLock lock(dir);
     if (!lock.locked()) {
@@ -218,7 +218,7 @@ bool ReviewStore::loadBaseline(const QString& sessionId, WorkspaceManifest& out,
            && WorkspaceManifest::fromJson(json, out, error);
 }
 
-bool ReviewStore::markApplied(const QString& sessionId, const QList<Change>& applied, QString* error) {
+bool ReviewStore::markApplied(const QString& sessionId, const QList<Change>& applied, QString* error) const {
     const QString dir = sessionDirectory(sessionId);
     const SessionLock lock(dir);
     if (!lock.locked()) {
@@ -243,7 +243,7 @@ bool ReviewStore::markApplied(const QString& sessionId, const QList<Change>& app
     return writeAtomically(dir + QLatin1Char('/') + kBaselineFile, baseline.toJson(), error);
 }
 
-bool ReviewStore::remove(const QString& sessionId, QString* error) {
+bool ReviewStore::remove(const QString& sessionId, QString* error) const {
     const QString dir = sessionDirectory(sessionId);
     if (!QFileInfo::exists(dir)) {
         return true;

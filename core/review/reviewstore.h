@@ -48,13 +48,13 @@ public:
 
     // Writes (or replaces) the record and its baseline.
     bool save(const ReviewRecord& record, const WorkspaceManifest& baseline, QString* error = nullptr);
-    bool saveRecord(const ReviewRecord& record, QString* error = nullptr);
+    bool saveRecord(const ReviewRecord& record, QString* error = nullptr) const;
     bool loadBaseline(const QString& sessionId, WorkspaceManifest& out, QString* error = nullptr) const;
     // After Apply: the applied changes become the baseline (an applied file is no longer a change; a deleted one
     // leaves the baseline). Under the lock.
-    bool markApplied(const QString& sessionId, const QList<Change>& applied, QString* error = nullptr);
+    bool markApplied(const QString& sessionId, const QList<Change>& applied, QString* error = nullptr) const;
     // Forgets the session's record and baseline (after Discard, or once nothing is left to review).
-    bool remove(const QString& sessionId, QString* error = nullptr);
+    bool remove(const QString& sessionId, QString* error = nullptr) const;
 
     // The folder of one session (exists or not).
     QString sessionDirectory(const QString& sessionId) const;

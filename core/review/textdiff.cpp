@@ -88,8 +88,8 @@ private:
         bool minimalLow, minimalHigh;
     };
 
-    int& forward(int k) { return m_forward[size_t(k + m_offset)]; }
-    int& backward(int k) { return m_backward[size_t(k + m_offset)]; }
+    int& forward(int k) { return m_forward[static_cast<size_t>(k) + static_cast<size_t>(m_offset)]; }
+    int& backward(int k) { return m_backward[static_cast<size_t>(k) + static_cast<size_t>(m_offset)]; }
 
     void markChanged(const Box& box) {
         std::fill(m_changedA.begin() + box.x0, m_changedA.begin() + box.x1, char(1));

@@ -19,7 +19,7 @@ QString inContainer(const QString& path) {
 }
 
 QString failureOf(QProcess& process) {
-    const QString line = ContainerRuntime::errorLine(process.readAllStandardError());
+    QString line = ContainerRuntime::errorLine(process.readAllStandardError());
     if (!line.isEmpty()) {
         return line;
     }

@@ -134,7 +134,7 @@ QList<ApplyOutcome> ReviewService::applyChanges(const ContainerRuntime& runtime,
     }
     ChangeApplier::Options options;
     options.takeTheirs = takeTheirs;
-    const QList<ApplyOutcome> outcomes = copy.apply(record.workspace, changes, options);
+    QList<ApplyOutcome> outcomes = copy.apply(record.workspace, changes, options);
     QList<Change> done;
     for (const ApplyOutcome& outcome : outcomes) {
         if (outcome.result != ApplyOutcome::Result::Applied && outcome.result != ApplyOutcome::Result::Skipped) {
