@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -98,6 +99,7 @@ private Q_SLOTS:
     void outlivesSessionAndRestart_data() { engines_data(); }
     void outlivesSessionAndRestart();
     void sizeCapIsAClearError();
+    void appKilledLosesNothing();
 
 private:
     std::unique_ptr<SessionManager> makeManager(const QString& engine, const QString& workspace,
@@ -383,6 +385,82 @@ void TestReviewMode::sizeCapIsAClearError() {
     QVERIFY(!recorder.stdoutOf.value(result.callId).contains(QStringLiteral("never")));
     QTRY_COMPARE_WITH_TIMEOUT(containersOf(engine, m_owner), QStringList(), 30000);  // never a partial copy left
     QVERIFY(!store().record(QStringLiteral("capped")));
+}
+
+// SIGKILL of the app binary while the agent works on the copy: the record was written before the first command,
+// so the command line finds the copy, lists exactly what changed, applies it and discards the container.
+void TestReviewMode::appKilledLosesNothing() {
+    const QString engine = QStringLiteral("docker");
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString home = m_dir.filePath(QStringLiteral("killed-home"));
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("killed"));
+    QVERIFY(writeFile(ws + QStringLiteral("/a.txt"), "before\n"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+    environment.remove(QStringLiteral("QT_LOGGING_RULES"));
+    const auto runApp = [&environment](const QStringList& arguments, QByteArray* out = nullptr) {
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.start(QStringLiteral(ZEUS_APP_BINARY), arguments);
+        if (!process.waitForFinished(120000)) {
+            process.kill();
+            process.waitForFinished(5000);
+            return -1;
+        }
+        if (out) {
+            *out = process.readAllStandardOutput();
+        }
+        return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    };
+
+    QProcess app;
+    app.setProcessEnvironment(environment);
+    app.start(QStringLiteral(ZEUS_APP_BINARY),
+              {QStringLiteral("--workspace"), ws, QStringLiteral("--runtime"), engine, QStringLiteral("--image"),
+               testImage(), QStringLiteral("--workspace-mode"), QStringLiteral("review"), QStringLiteral("--exec"),
+               QStringLiteral("echo after > a.txt && echo new > b.txt && echo READY && sleep 300")});
+    QVERIFY(app.waitForStarted(10000));
+    QByteArray printed;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            printed += app.readAllStandardOutput();
+            return printed.contains("READY") || app.state() == QProcess::NotRunning;
+        },
+        120000));
+    QVERIFY2(printed.contains("READY"), app.readAllStandardError().constData());
+    app.kill();  // SIGKILL: no shutdown, no stop, no listing
+    QVERIFY(app.waitForFinished(10000));
+    QCOMPARE(readFile(ws + QStringLiteral("/a.txt")), QByteArray("before\n"));  // nothing on the host yet
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/b.txt")));
+
+    QByteArray out;
+    QCOMPARE(runApp({QStringLiteral("--changes"), QStringLiteral("--json")}, &out), 0);
+    const QJsonArray copies = QJsonDocument::fromJson(out).object().value(QLatin1String("reviews")).toArray();
+    QString session;
+    QString containerId;
+    for (const QJsonValue& copy : copies) {
+        if (copy.toObject().value(QLatin1String("workspace")).toString() == QFileInfo(ws).canonicalFilePath()) {
+            session = copy.toObject().value(QLatin1String("session")).toString();
+            containerId = copy.toObject().value(QLatin1String("container")).toString();
+        }
+    }
+    QVERIFY2(!session.isEmpty() && !containerId.isEmpty(), out.constData());
+    QCOMPARE(runApp({QStringLiteral("--changes"), QStringLiteral("--json"), session}, &out), 0);
+    QStringList listed;
+    for (const QJsonValue& item : QJsonDocument::fromJson(out).object().value(QLatin1String("changes")).toArray()) {
+        listed << item.toObject().value(QLatin1String("kind")).toString() + QLatin1Char(' ')
+                      + item.toObject().value(QLatin1String("path")).toString();
+    }
+    listed.sort();
+    QCOMPARE(listed, (QStringList{QStringLiteral("A b.txt"), QStringLiteral("M a.txt")}));
+
+    QCOMPARE(runApp({QStringLiteral("--apply"), session}, &out), 0);
+    QCOMPARE(readFile(ws + QStringLiteral("/a.txt")), QByteArray("after\n"));
+    QCOMPARE(readFile(ws + QStringLiteral("/b.txt")), QByteArray("new\n"));
+    QCOMPARE(runApp({QStringLiteral("--discard"), session}, &out), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(containerState(engine, containerId), QStringLiteral("gone"), 30000);
+    QCOMPARE(runApp({QStringLiteral("--changes"), session}), 2);  // no such review copy any more
 }
 
 QTEST_GUILESS_MAIN(TestReviewMode)
