@@ -2663,6 +2663,18 @@ Container: %2 (%3)</source>
         <source>The review copy of session %1 was discarded.</source>
         <translation>会话 %1 的审阅副本已丢弃。</translation>
     </message>
+    <message>
+        <source>Filter by path</source>
+        <translation>按路径筛选</translation>
+    </message>
+    <message>
+        <source>Filter the changes by path</source>
+        <translation>按路径筛选更改</translation>
+    </message>
+    <message>
+        <source>%1 hidden by the filter</source>
+        <translation>%1 项被筛选隐藏</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ReviewService</name>

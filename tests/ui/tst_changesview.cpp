@@ -23,6 +23,7 @@
 #include <QIcon>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPixmap>
 #include <QPlainTextEdit>
@@ -240,6 +241,7 @@ private Q_SLOTS:
     void flaggedNeedConfirmation();
     void unflaggedApplyAtOnceAndApplyAllLeavesFlagged();
     void detailRendering();
+    void filterHidesRowsAndKeepsPicks();
     void appliedSummaryAndTakeTheirs();
     void discardAsksFirst();
     void errorsAreInline();
@@ -550,6 +552,61 @@ void TestChangesView::unflaggedApplyAtOnceAndApplyAllLeavesFlagged() {
     for (const Change& change : all) {
         QVERIFY2(change.applicable && !change.flagged, qPrintable(change.path));
     }
+}
+
+// The path filter hides rows (case-insensitive, on the path), never a pick; a new list is filtered too.
+void TestChangesView::filterHidesRowsAndKeepsPicks() {
+    auto rig = listedRig();
+    QVERIFY(rig);
+    ChangeListModel* model = rig->model();
+    auto* filter = rig->panel->findChild<QLineEdit*>(QStringLiteral("changeFilter"));
+    auto* list = rig->panel->findChild<QTableView*>(QStringLiteral("changeList"));
+    auto* summary = rig->panel->findChild<QLabel*>(QStringLiteral("changeSummary"));
+    QVERIFY(filter && list && summary);
+    QVERIFY(model->rowCount() > 1);
+    // A path that no other path contains, upper-cased (the filter ignores case).
+    QString needle;
+    for (int row = 0; row < model->rowCount() && needle.isEmpty(); ++row) {
+        const QString path = model->index(row, ChangeListModel::PathColumn).data().toString();
+        bool unique = true;
+        for (int other = 0; other < model->rowCount(); ++other) {
+            unique = unique
+                     && (other == row
+                         || !model->index(other, ChangeListModel::PathColumn)
+                                 .data()
+                                 .toString()
+                                 .contains(path, Qt::CaseInsensitive));
+        }
+        needle = unique ? path.toUpper() : QString();
+    }
+    QVERIFY(!needle.isEmpty());
+    const int pickedBefore = model->checkedCount();
+    filter->setText(needle);
+    int visible = 0;
+    int expectedVisible = 0;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QString path = model->index(row, ChangeListModel::PathColumn).data().toString();
+        const bool matches = path.contains(needle, Qt::CaseInsensitive);
+        QCOMPARE(list->isRowHidden(row), !matches);
+        visible += list->isRowHidden(row) ? 0 : 1;
+        expectedVisible += matches ? 1 : 0;
+    }
+    QCOMPARE(visible, expectedVisible);
+    QVERIFY(visible >= 1 && visible < model->rowCount());
+    QCOMPARE(model->checkedCount(), pickedBefore);
+    QVERIFY2(summary->text().contains(QStringLiteral("%1 hidden").arg(model->rowCount() - visible)),
+             qPrintable(summary->text()));
+    // A refreshed list keeps the filter.
+    rig->panel->setChanges(rig->session, true, QString(), rig->changes);
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QString path = model->index(row, ChangeListModel::PathColumn).data().toString();
+        QCOMPARE(list->isRowHidden(row), !path.contains(needle, Qt::CaseInsensitive));
+    }
+    filter->clear();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        QVERIFY(!list->isRowHidden(row));
+    }
+    QVERIFY(!summary->text().contains(QStringLiteral("hidden")));
 }
 
 void TestChangesView::detailRendering() {

@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -218,8 +219,17 @@ ReviewPanel::ReviewPanel(QWidget* parent) : QWidget(parent) {
     m_summary = new QLabel(left);
     m_summary->setObjectName(QStringLiteral("changeSummary"));
     m_summary->setWordWrap(true);
+    // The filter hides rows, nothing else: what is ticked stays ticked (the summary counts the hidden ones).
+    m_filter = new QLineEdit(left);
+    m_filter->setObjectName(QStringLiteral("changeFilter"));
+    m_filter->setPlaceholderText(tr("Filter by path"));
+    m_filter->setAccessibleName(tr("Filter the changes by path"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, this, &ReviewPanel::applyFilter);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ReviewPanel::applyFilter);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_filter);
     leftLayout->addWidget(m_list, 1);
     leftLayout->addWidget(m_summary);
 
@@ -489,6 +499,19 @@ void ReviewPanel::updateButtons() {
     m_takeTheirs->setEnabled(idle && !m_conflicts.isEmpty());
 }
 
+void ReviewPanel::applyFilter() {
+    const QString text = m_filter->text().trimmed();
+    int hidden = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const QString path = m_model->index(row, ChangeListModel::PathColumn).data().toString();
+        const bool hide = !text.isEmpty() && !path.contains(text, Qt::CaseInsensitive);
+        m_list->setRowHidden(row, hide);
+        hidden += hide ? 1 : 0;
+    }
+    m_hiddenRows = hidden;
+    updateSummary();
+}
+
 void ReviewPanel::updateSummary() {
     if (!m_listed) {
         m_summary->clear();
@@ -502,6 +525,9 @@ void ReviewPanel::updateSummary() {
     QStringList parts{changesCount(rows), tr("%1 picked").arg(m_model->checkedCount())};
     if (const int flagged = m_model->flaggedCount(); flagged > 0) {
         parts.append(tr("%1 flagged").arg(flagged));
+    }
+    if (m_hiddenRows > 0) {
+        parts.append(tr("%1 hidden by the filter").arg(m_hiddenRows));
     }
     m_summary->setText(parts.join(QStringLiteral(" · ")));
 }

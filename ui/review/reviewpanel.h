@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
@@ -73,6 +74,7 @@ private:
     void setBusy(const QString& sessionId, bool busy, const QString& status = QString());
     void updateRecordInfo();
     void updateSummary();
+    void applyFilter();
     void updateButtons();
     const ReviewRecord* record(const QString& sessionId) const;
 
@@ -94,6 +96,8 @@ private:
     ChangeListModel* m_model = nullptr;
     QTableView* m_list = nullptr;
     QLabel* m_summary = nullptr;
+    QLineEdit* m_filter = nullptr;
+    int m_hiddenRows = 0;
     QLabel* m_detailTitle = nullptr;
     QLabel* m_hostChanged = nullptr;
     QLabel* m_note = nullptr;
