@@ -2675,6 +2675,22 @@ Container: %2 (%3)</source>
         <source>%1 hidden by the filter</source>
         <translation>%1 项被筛选隐藏</translation>
     </message>
+    <message>
+        <source>The file before the change</source>
+        <translation>更改前的文件</translation>
+    </message>
+    <message>
+        <source>The file after the change</source>
+        <translation>更改后的文件</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排显示</translation>
+    </message>
+    <message>
+        <source>Show the file before and after the change in two columns</source>
+        <translation>以两栏显示更改前后的文件</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ReviewService</name>

@@ -12,12 +12,14 @@
 #include "review/changeset.h"
 #include "review/diffhighlighter.h"
 #include "review/reviewpanel.h"
+#include "review/sidebyside.h"
 #include "review/textdiff.h"
 #include "runtime/runtimedetector.h"
 #include "sessions/sessionspanel.h"
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QIcon>
@@ -28,6 +30,7 @@
 #include <QPixmap>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
@@ -242,6 +245,8 @@ private Q_SLOTS:
     void unflaggedApplyAtOnceAndApplyAllLeavesFlagged();
     void detailRendering();
     void filterHidesRowsAndKeepsPicks();
+    void sideBySidePairsLines();
+    void sideBySideToggle();
     void appliedSummaryAndTakeTheirs();
     void discardAsksFirst();
     void errorsAreInline();
@@ -609,6 +614,97 @@ void TestChangesView::filterHidesRowsAndKeepsPicks() {
     QVERIFY(!summary->text().contains(QStringLiteral("hidden")));
 }
 
+// Removed lines face added ones row by row, the shorter side gets fillers, context sits on both sides, and the
+// line numbers follow each file.
+void TestChangesView::sideBySidePairsLines() {
+    const QString unified =
+        zeus::TextDiff::unified("a\nb\nc\nd\ne\n", "a\nB\nc\nd\ne\nf\ng\n", QStringLiteral("x.txt"), 1).text;
+    const QList<zeus::SideBySide::Row> rows = zeus::SideBySide::fromUnified(unified);
+    QStringList shown;
+    for (const zeus::SideBySide::Row& row : rows) {
+        const auto side = [](zeus::SideBySide::Kind kind, int line, const QString& text) {
+            switch (kind) {
+                case zeus::SideBySide::Kind::Hunk:
+                    return QStringLiteral("@");
+                case zeus::SideBySide::Kind::Filler:
+                    return QStringLiteral(".");
+                case zeus::SideBySide::Kind::Removed:
+                    return QStringLiteral("-%1%2").arg(line).arg(text);
+                case zeus::SideBySide::Kind::Added:
+                    return QStringLiteral("+%1%2").arg(line).arg(text);
+                case zeus::SideBySide::Kind::Context:
+                    break;
+            }
+            return QStringLiteral(" %1%2").arg(line).arg(text);
+        };
+        shown << side(row.leftKind, row.leftLine, row.left) + QLatin1Char('|')
+                     + side(row.rightKind, row.rightLine, row.right);
+    }
+    QCOMPARE(shown, (QStringList{QStringLiteral("@|@"), QStringLiteral(" 1a| 1a"), QStringLiteral("-2b|+2B"),
+                                 QStringLiteral(" 3c| 3c"), QStringLiteral("@|@"), QStringLiteral(" 5e| 5e"),
+                                 QStringLiteral(".|+6f"), QStringLiteral(".|+7g")}));
+    // A deleted file: every line on the left, fillers on the right; headers and the newline mark are not rows.
+    const QList<zeus::SideBySide::Row> deleted =
+        zeus::SideBySide::fromUnified(zeus::TextDiff::unified("one\ntwo", QByteArray(), QStringLiteral("y")).text);
+    QCOMPARE(deleted.size(), 3);
+    QCOMPARE(deleted.at(2).left, QStringLiteral("two"));
+    QCOMPARE(deleted.at(2).rightKind, zeus::SideBySide::Kind::Filler);
+    QVERIFY(zeus::SideBySide::fromUnified(QString()).isEmpty());
+}
+
+// The toggle shows the text diff in two aligned columns and back; it is there only for a text diff.
+void TestChangesView::sideBySideToggle() {
+    auto rig = listedRig();
+    QVERIFY(rig);
+    auto* toggle = child<QCheckBox>(rig->panel.get(), "sideBySideToggle");
+    auto* before = child<QPlainTextEdit>(rig->panel.get(), "diffBefore");
+    auto* after = child<QPlainTextEdit>(rig->panel.get(), "diffAfter");
+    QVERIFY(toggle && before && after);
+    rig->select(QStringLiteral("src/forecast.py"));
+    ChangeDetail text;
+    text.path = QStringLiteral("src/forecast.py");
+    text.ok = true;
+    text.unifiedDiff = zeus::TextDiff::unified(kForecastBefore, kForecastAfter, text.path).text;
+    rig->panel->setDetail(rig->session, text);
+    QVERIFY(toggle->isVisible());
+    QVERIFY(!toggle->isChecked());  // 1000 pixels: two columns do not fit
+    QVERIFY(rig->diff()->isVisible());
+    QVERIFY(!before->isVisible());
+
+    toggle->click();
+    QVERIFY(toggle->isChecked());
+    QVERIFY(before->isVisible() && after->isVisible());
+    QVERIFY(!rig->diff()->isVisible());
+    QCOMPARE(before->blockCount(), after->blockCount());
+    QVERIFY(!before->toPlainText().contains(QStringLiteral("reply.raise_for_status()")));
+    QVERIFY(after->toPlainText().contains(QStringLiteral("reply.raise_for_status()")));
+    QVERIFY(before->toPlainText().contains(QStringLiteral("def forecast(city):")));
+    QVERIFY(!after->toPlainText().contains(QStringLiteral("def forecast(city):")));
+    QVERIFY(!before->extraSelections().isEmpty());
+    // Scrolled together.
+    after->verticalScrollBar()->setValue(after->verticalScrollBar()->maximum());
+    QCOMPARE(before->verticalScrollBar()->value(), after->verticalScrollBar()->value());
+
+    // The choice stays for the next change; a binary file has no columns and no toggle.
+    rig->select(QStringLiteral("assets/logo.png"));
+    ChangeDetail binary;
+    binary.path = QStringLiteral("assets/logo.png");
+    binary.ok = true;
+    binary.binary = true;
+    binary.beforeSize = 10;
+    binary.afterSize = 20;
+    rig->panel->setDetail(rig->session, binary);
+    QVERIFY(!toggle->isVisible());
+    QVERIFY(rig->diff()->isVisible());
+    rig->select(QStringLiteral("src/forecast.py"));
+    rig->panel->setDetail(rig->session, text);
+    QVERIFY(toggle->isChecked());
+    QVERIFY(before->isVisible());
+    toggle->click();
+    QVERIFY(rig->diff()->isVisible());
+    QVERIFY(!before->isVisible());
+}
+
 void TestChangesView::detailRendering() {
     auto rig = listedRig();
     QVERIFY(rig);
@@ -869,6 +965,13 @@ void TestChangesView::screenshot() {
     rig->panel->setDetail(rig->session, text);
     QTest::qWait(50);
     QVERIFY(rig->panel->grab().save(shots + QStringLiteral("/changes-view.png")));
+    // Wide enough for two columns: side by side by default.
+    rig->panel->resize(1500, 620);
+    QTest::qWait(50);
+    rig->panel->setDetail(rig->session, text);
+    QTest::qWait(50);
+    QVERIFY(child<QCheckBox>(rig->panel.get(), "sideBySideToggle")->isChecked());
+    QVERIFY(rig->panel->grab().save(shots + QStringLiteral("/changes-view-side-by-side.png")));
 }
 
 QTEST_MAIN(TestChangesView)

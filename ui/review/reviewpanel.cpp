@@ -2,7 +2,9 @@
 
 #include "review/changelistmodel.h"
 #include "review/diffhighlighter.h"
+#include "review/sidebyside.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFontDatabase>
@@ -15,6 +17,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
@@ -260,13 +263,51 @@ ReviewPanel::ReviewPanel(QWidget* parent) : QWidget(parent) {
     m_diff->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_diff->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_highlighter = new DiffHighlighter(m_diff->document());
+    // Side by side: the old file on the left, the new one on the right, scrolled together.
+    m_side = new QWidget(right);
+    m_before = new QPlainTextEdit(m_side);
+    m_after = new QPlainTextEdit(m_side);
+    m_before->setObjectName(QStringLiteral("diffBefore"));
+    m_after->setObjectName(QStringLiteral("diffAfter"));
+    m_before->setAccessibleName(tr("The file before the change"));
+    m_after->setAccessibleName(tr("The file after the change"));
+    for (QPlainTextEdit* edit : {m_before, m_after}) {
+        edit->setReadOnly(true);
+        edit->setLineWrapMode(QPlainTextEdit::NoWrap);
+        edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        edit->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    }
+    for (auto [from, to] : {std::pair{m_before, m_after}, std::pair{m_after, m_before}}) {
+        connect(from->verticalScrollBar(), &QScrollBar::valueChanged, to->verticalScrollBar(), &QScrollBar::setValue);
+        connect(from->horizontalScrollBar(), &QScrollBar::valueChanged, to->horizontalScrollBar(),
+                &QScrollBar::setValue);
+    }
+    auto* sideLayout = new QHBoxLayout(m_side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->setSpacing(2);
+    sideLayout->addWidget(m_before);
+    sideLayout->addWidget(m_after);
+    m_detailStack = new QStackedWidget(right);
+    m_detailStack->addWidget(m_diff);
+    m_detailStack->addWidget(m_side);
+    m_sideBySideToggle = new QCheckBox(tr("Side by side"), right);
+    m_sideBySideToggle->setObjectName(QStringLiteral("sideBySideToggle"));
+    m_sideBySideToggle->setToolTip(tr("Show the file before and after the change in two columns"));
+    m_sideBySideToggle->setVisible(false);
+    connect(m_sideBySideToggle, &QCheckBox::clicked, this, [this] {
+        m_sideBySideChosen = true;  // the user's choice from now on, not the width
+        showDiffText();
+    });
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_detailTitle, 1);
+    titleRow->addWidget(m_sideBySideToggle);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(m_detailTitle);
+    rightLayout->addLayout(titleRow);
     rightLayout->addWidget(m_hostChanged);
     rightLayout->addWidget(m_note);
     rightLayout->addWidget(m_detailError);
-    rightLayout->addWidget(m_diff, 1);
+    rightLayout->addWidget(m_detailStack, 1);
 
     m_splitter = new QSplitter(Qt::Horizontal, content);
     m_splitter->setObjectName(QStringLiteral("reviewSplitter"));
@@ -570,6 +611,8 @@ void ReviewPanel::setChanges(const QString& sessionId, bool ok, const QString& e
 }
 
 void ReviewPanel::clearDetail(const QString& text) {
+    m_unified.clear();
+    showDiffText();
     m_diff->setExtraSelections({});
     m_detailTitle->clear();
     m_detailTitle->setVisible(false);
@@ -624,12 +667,16 @@ void ReviewPanel::setDetail(const QString& sessionId, const zeus::ChangeDetail& 
     if (!detail.ok) {
         m_detailError->setText(tr("Could not show this change: %1").arg(detail.error));
         m_detailError->setVisible(true);
+        m_unified.clear();
+        showDiffText();
         m_diff->clear();
         m_diff->setExtraSelections({});
         return;
     }
     m_detailError->setVisible(false);
     m_diff->setExtraSelections({});
+    m_unified = detail.binary ? QString() : detail.unifiedDiff;
+    showDiffText();
     if (detail.binary) {
         const QString before =
             detail.beforeSize < 0
@@ -665,6 +712,73 @@ void ReviewPanel::setDetail(const QString& sessionId, const zeus::ChangeDetail& 
         lines.append(line);
     }
     m_diff->setExtraSelections(lines);
+}
+
+bool ReviewPanel::sideBySideFits() const {
+    // Two columns of 60 characters and their line numbers.
+    const QFontMetrics metrics(m_before->font());
+    return m_detailStack->width() >= 2 * 68 * metrics.horizontalAdvance(QLatin1Char('x'));
+}
+
+void ReviewPanel::showDiffText() {
+    m_sideBySideToggle->setVisible(!m_unified.isEmpty());
+    if (!m_sideBySideChosen) {
+        m_sideBySideToggle->setChecked(sideBySideFits());
+    }
+    if (m_unified.isEmpty() || !m_sideBySideToggle->isChecked()) {
+        m_detailStack->setCurrentWidget(m_diff);
+        m_before->clear();
+        m_after->clear();
+        return;
+    }
+    const QList<SideBySide::Row> rows = SideBySide::fromUnified(m_unified);
+    const auto number = [](int line) {
+        return line > 0 ? QStringLiteral("%1 ").arg(line, 5) : QString(6, QLatin1Char(' '));
+    };
+    QStringList left;
+    QStringList right;
+    for (const SideBySide::Row& row : rows) {
+        left << (row.leftKind == SideBySide::Kind::Hunk ? row.left : number(row.leftLine) + row.left);
+        right << (row.rightKind == SideBySide::Kind::Hunk ? row.right : number(row.rightLine) + row.right);
+    }
+    m_before->setPlainText(left.join(QLatin1Char('\n')));
+    m_after->setPlainText(right.join(QLatin1Char('\n')));
+    const auto paint = [&rows](QPlainTextEdit* edit, bool leftSide) {
+        QList<QTextEdit::ExtraSelection> lines;
+        QTextBlock block = edit->document()->begin();
+        for (const SideBySide::Row& row : rows) {
+            const SideBySide::Kind kind = leftSide ? row.leftKind : row.rightKind;
+            QColor background;
+            switch (kind) {
+                case SideBySide::Kind::Removed:
+                    background = DiffHighlighter::formatFor(DiffHighlighter::LineKind::Removed).background().color();
+                    break;
+                case SideBySide::Kind::Added:
+                    background = DiffHighlighter::formatFor(DiffHighlighter::LineKind::Added).background().color();
+                    break;
+                case SideBySide::Kind::Hunk:
+                    background = DiffHighlighter::formatFor(DiffHighlighter::LineKind::Hunk).background().color();
+                    break;
+                case SideBySide::Kind::Filler:
+                    background = QColor(0xee, 0xee, 0xee);
+                    break;
+                case SideBySide::Kind::Context:
+                    break;
+            }
+            if (background.isValid() && block.isValid()) {
+                QTextEdit::ExtraSelection line;
+                line.cursor = QTextCursor(block);
+                line.format.setBackground(background);
+                line.format.setProperty(QTextFormat::FullWidthSelection, true);
+                lines.append(line);
+            }
+            block = block.next();
+        }
+        edit->setExtraSelections(lines);
+    };
+    paint(m_before, true);
+    paint(m_after, false);
+    m_detailStack->setCurrentWidget(m_side);
 }
 
 void ReviewPanel::requestApply(const QList<Change>& changes) {

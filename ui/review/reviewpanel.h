@@ -10,6 +10,7 @@
 #include <QSet>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -75,6 +76,10 @@ private:
     void updateRecordInfo();
     void updateSummary();
     void applyFilter();
+    // The text diff of the selected change as one unified text or in two columns (the toggle; by default two
+    // columns when they fit).
+    void showDiffText();
+    bool sideBySideFits() const;
     void updateButtons();
     const ReviewRecord* record(const QString& sessionId) const;
 
@@ -104,6 +109,13 @@ private:
     QLabel* m_detailError = nullptr;
     QPlainTextEdit* m_diff = nullptr;
     DiffHighlighter* m_highlighter = nullptr;
+    QString m_unified;  // the selected change's text diff; empty for anything else
+    QStackedWidget* m_detailStack = nullptr;
+    QWidget* m_side = nullptr;
+    QPlainTextEdit* m_before = nullptr;
+    QPlainTextEdit* m_after = nullptr;
+    QCheckBox* m_sideBySideToggle = nullptr;
+    bool m_sideBySideChosen = false;
     QWidget* m_resultBox = nullptr;
     QLabel* m_resultSummary = nullptr;
     QTreeWidget* m_outcomes = nullptr;
