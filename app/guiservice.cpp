@@ -361,19 +361,27 @@ void GuiService::connectNetworkPanel() {
         }
     });
     // A click on the last "Blocked" notification opens the policy log at that host.
-    connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, [this] {
-        const bool reviewIsNewer =
-            m_lastReviewNoticeShown.isValid()
-            && (!m_lastDeniedShown.isValid() || m_lastReviewNoticeShown.elapsed() < m_lastDeniedShown.elapsed());
-        if (reviewIsNewer) {
-            return;  // connectReview() answers it
-        }
-        if (m_lastDeniedShown.isValid() && m_lastDeniedShown.elapsed() < 15000) {
-            m_dashboard->bringToFront();
-            m_dashboard->showPage(DashboardWindow::Page::Network);
-            m_dashboard->networkPanel()->selectHost(m_lastDenied.sessionId, m_lastDenied.host, m_lastDenied.port);
-        }
-    });
+    connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, &GuiService::onNotificationClicked);
+}
+
+// A click on a notification opens the page of the newest one that has a page: a network denial (the policy log at
+// that host) or changes to review (the Changes page at that session), for 15 s after it was shown.
+void GuiService::onNotificationClicked() {
+    const bool reviewIsNewer =
+        m_lastReviewNoticeShown.isValid()
+        && (!m_lastDeniedShown.isValid() || m_lastReviewNoticeShown.elapsed() < m_lastDeniedShown.elapsed());
+    const QElapsedTimer& shown = reviewIsNewer ? m_lastReviewNoticeShown : m_lastDeniedShown;
+    if (!shown.isValid() || shown.elapsed() >= 15000) {
+        return;
+    }
+    m_dashboard->bringToFront();
+    if (reviewIsNewer) {
+        m_dashboard->showPage(DashboardWindow::Page::Changes);
+        m_dashboard->reviewPanel()->showSession(m_lastReviewNotice);
+    } else {
+        m_dashboard->showPage(DashboardWindow::Page::Network);
+        m_dashboard->networkPanel()->selectHost(m_lastDenied.sessionId, m_lastDenied.host, m_lastDenied.port);
+    }
 }
 
 void GuiService::connectReview() {
@@ -398,9 +406,11 @@ void GuiService::connectReview() {
         &m_reviews, &ReviewService::changesReady, this,
         [this, panel, table](const QString& sessionId, bool ok, const QString& error, const QList<Change>& changes) {
             panel->setChanges(sessionId, ok, error, changes);
-            if (ok && m_reviews.store().record(sessionId)) {
-                table->setChangesToReview(sessionId, m_reviews.store().record(sessionId)->workspace,
-                                          static_cast<int>(changes.size()));
+            if (!ok) {
+                return;
+            }
+            if (const std::optional<ReviewRecord> record = m_reviews.store().record(sessionId)) {
+                table->setChangesToReview(sessionId, record->workspace, static_cast<int>(changes.size()));
             }
         });
     connect(&m_reviews, &ReviewService::detailReady, panel, &ReviewPanel::setDetail);
@@ -421,17 +431,6 @@ void GuiService::connectReview() {
                     recordError(error);
                 }
             });
-    // A click on the last "changes to review" notification opens the Changes page at that session.
-    connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, [this, panel] {
-        const bool reviewIsNewer =
-            m_lastReviewNoticeShown.isValid()
-            && (!m_lastDeniedShown.isValid() || m_lastReviewNoticeShown.elapsed() < m_lastDeniedShown.elapsed());
-        if (reviewIsNewer && m_lastReviewNoticeShown.elapsed() < 15000) {
-            m_dashboard->bringToFront();
-            m_dashboard->showPage(DashboardWindow::Page::Changes);
-            panel->showSession(m_lastReviewNotice);
-        }
-    });
     // The copies an earlier run (or the command line) kept.
     showRecords();
 }

@@ -76,6 +76,7 @@ private:
     // Review mode (SPEC §10): the Changes page and the copies on disk, the notice when a session keeps one.
     void connectReview();
     void onReviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount);
+    void onNotificationClicked();
     void readToken();
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
     // Asks the sandbox's runtime whether it has the sandbox's image (for the Diagnostics page's image row).
