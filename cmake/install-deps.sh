@@ -8,7 +8,7 @@ set -eu
 
 build_pkgs="build-essential musl-tools cmake ninja-build pkg-config qt6-base-dev qt6-websockets-dev qtkeychain-qt6-dev
  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev qt6-qpa-plugins libgl1-mesa-dev"
-run_pkgs="docker.io busybox-static"
+run_pkgs="docker.io busybox-static git"
 test_pkgs="podman runc catatonit busybox-static gnome-keyring libsecret-tools dbus dbus-x11 xvfb xauth trayer imagemagick
  clang clang-format clang-tidy libclang-rt-14-dev desktop-file-utils appstream lintian file procps"
 

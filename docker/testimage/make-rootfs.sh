@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the root file system of the OFFLINE TEST IMAGE (zeus-desktop-sandbox:test).
 # It is for the project's tests only, not for users: busybox-static with its applets
-# plus bash and the libraries it needs, so it can be built with no registry.
+# plus bash and git and the libraries they need, so it can be built with no registry.
 # Usage: make-rootfs.sh OUTPUT.tar
 set -eu
 out=${1:?usage: make-rootfs.sh OUTPUT.tar}
@@ -21,13 +21,25 @@ for applet in $("$busybox" --list); do
     [ "$applet" = busybox ] && continue
     [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
-# bash with the shared libraries ldd lists (kept at their absolute paths)
-rm -f "$root/bin/bash"
-cp "$bash_bin" "$root/bin/bash"
-for lib in $(ldd "$bash_bin" | awk '/=> \//{print $3} /^[[:space:]]*\/.*ld-linux/{print $1}'); do
-    mkdir -p "$root$(dirname "$lib")"
-    cp -L "$lib" "$root$lib"
-done
+# copy_with_libs BINARY DEST: the binary and the shared libraries ldd lists (kept at their absolute paths)
+copy_with_libs() {
+    rm -f "$root$2"
+    mkdir -p "$root$(dirname "$2")"
+    cp "$1" "$root$2"
+    for lib in $(ldd "$1" | awk '/=> \//{print $3} /^[[:space:]]*\/.*ld-linux/{print $1}'); do
+        mkdir -p "$root$(dirname "$lib")"
+        [ -e "$root$lib" ] || cp -L "$lib" "$root$lib"
+    done
+}
+copy_with_libs "$bash_bin" /bin/bash
+# git, for review mode's commits (a bundle written in the container): the one binary is enough for
+# for-each-ref, cat-file, rev-list, commit and bundle create, which run their helpers as builtins.
+git_bin=$(command -v git || true)
+[ -n "$git_bin" ] || { echo "make-rootfs: git is not installed" >&2; exit 1; }
+copy_with_libs "$git_bin" /usr/bin/git
+mkdir -p "$root/usr/lib/git-core"
+ln -s ../../bin/git "$root/usr/lib/git-core/git"
+mkdir -p "$root/usr/share/git-core/templates"
 # the loader may be looked up under /lib64 too
 if [ -e /lib64/ld-linux-x86-64.so.2 ]; then
     mkdir -p "$root/lib64"; cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"

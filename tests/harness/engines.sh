@@ -166,9 +166,13 @@ CONF
     echo "harness: using Podman $(podman version --format '{{.Client.Version}}' 2>/dev/null)"
 }
 
+# Bumped whenever make-rootfs.sh changes what the image holds: an older import is replaced.
+ZEUS_TEST_IMAGE_REVISION=2
+
 ensure_test_image() { # $1 = docker|podman
-    local engine=$1
-    if "$engine" image inspect "$ZEUS_TEST_IMAGE" >/dev/null 2>&1; then
+    local engine=$1 revision
+    revision=$("$engine" image inspect --format '{{index .Config.Labels "zeus.testimage"}}' "$ZEUS_TEST_IMAGE" 2>/dev/null || true)
+    if [ "$revision" = "$ZEUS_TEST_IMAGE_REVISION" ]; then
         echo "harness: $engine already has $ZEUS_TEST_IMAGE"
         return 0
     fi
@@ -178,7 +182,7 @@ ensure_test_image() { # $1 = docker|podman
         export ZEUS_TEST_ROOTFS
         "$source_dir/docker/testimage/make-rootfs.sh" "$ZEUS_TEST_ROOTFS" || { harness_fail "could not make the test rootfs"; return 1; }
     fi
-    "$engine" import "$ZEUS_TEST_ROOTFS" "$ZEUS_TEST_IMAGE" >/dev/null \
+    "$engine" import --change "LABEL zeus.testimage=$ZEUS_TEST_IMAGE_REVISION" "$ZEUS_TEST_ROOTFS" "$ZEUS_TEST_IMAGE" >/dev/null \
         || { harness_fail "$engine import of $ZEUS_TEST_IMAGE failed"; return 1; }
     echo "harness: imported $ZEUS_TEST_IMAGE into $engine"
 }
