@@ -31,7 +31,9 @@ QJsonObject recordJson(const ReviewRecord& record) {
                        {QStringLiteral("container"), record.containerId},
                        {QStringLiteral("name"), record.containerName},
                        {QStringLiteral("engine"), record.engine},
-                       {QStringLiteral("created"), record.created.toString(Qt::ISODate)}};
+                       {QStringLiteral("created"), record.created.toString(Qt::ISODate)},
+                       // where Apply put the agent's commits last (refs/zeus/<session>/), "" before any
+                       {QStringLiteral("refs"), record.fetchedRefsPrefix}};
 }
 
 QJsonObject entrySide(const ManifestEntry& entry) {
@@ -206,8 +208,9 @@ int applyChanges(ReviewStore& store, const QString& session, const QStringList& 
         }
     }
     QString error;
+    CommitsResult commits;
     const QList<ApplyOutcome> outcomes =
-        ReviewService::applyChanges(*found->runtime, store, found->record, selection, false, &error);
+        ReviewService::applyChanges(*found->runtime, store, found->record, selection, false, &error, &commits);
     int problems = 0;
     for (const ApplyOutcome& outcome : outcomes) {
         out << outcomeWord(outcome.result) << ": " << outcome.path;
@@ -218,6 +221,12 @@ int applyChanges(ReviewStore& store, const QString& session, const QStringList& 
         problems +=
             outcome.result == ApplyOutcome::Result::Conflict || outcome.result == ApplyOutcome::Result::Refused ? 1 : 0;
     }
+    // The commits: where they landed, or why they stay in the copy (nothing for a folder that is no repository).
+    const QString commitsLine = commits.describe();
+    if (!commitsLine.isEmpty()) {
+        (commits.state == CommitsResult::State::Failed ? err : out) << commitsLine << '\n';
+    }
+    problems += commits.state == CommitsResult::State::Failed ? 1 : 0;
     if (!error.isEmpty()) {
         err << error << '\n';
         return 1;

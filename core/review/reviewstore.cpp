@@ -1,8 +1,11 @@
 #include "review/reviewstore.h"
 
+#include "review/gitbundle.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
@@ -18,7 +21,7 @@ namespace {
 const QString kRecordFile = QStringLiteral("record.json");
 const QString kBaselineFile = QStringLiteral("baseline.json");
 const QString kLockFile = QStringLiteral("lock");
-constexpr qint64 kMaxRecordBytes = 64 * 1024;
+constexpr qint64 kMaxRecordBytes = 4 * 1024 * 1024;  // a repository with many tags lists them all
 constexpr qint64 kMaxBaselineBytes = qint64(512) * 1024 * 1024;
 constexpr int kLockWaitMs = 30000;
 
@@ -33,6 +36,7 @@ QJsonObject toObject(const ReviewRecord& record) {
         {QStringLiteral("program"), record.engineProgram},
         {QStringLiteral("created"), record.created.toUTC().toString(Qt::ISODate)},
         {QStringLiteral("refs"), record.fetchedRefsPrefix},
+        {QStringLiteral("gitBase"), QJsonArray::fromStringList(record.gitBaseTips)},
     };
 }
 
@@ -46,6 +50,13 @@ bool fromObject(const QJsonObject& object, ReviewRecord& out) {
     record.engineProgram = object.value(QStringLiteral("program")).toString();
     record.created = QDateTime::fromString(object.value(QStringLiteral("created")).toString(), Qt::ISODate);
     record.fetchedRefsPrefix = object.value(QStringLiteral("refs")).toString();
+    const QJsonArray tips = object.value(QStringLiteral("gitBase")).toArray();
+    for (const QJsonValue tip : tips) {
+        // Only object ids: they go into the container's git as arguments.
+        if (GitBundle::isObjectId(tip.toString())) {
+            record.gitBaseTips.append(tip.toString());
+        }
+    }
     // The container id goes into the engine's argument list: one word of hex or name characters, never a flag.
     const bool idOk =
         !record.containerId.isEmpty() && !record.containerId.startsWith(QLatin1Char('-'))

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -20,6 +21,9 @@ struct ReviewRecord {
     QString engine;         // runtimeKindName() of the engine that runs it
     QString engineProgram;  // the CLI the app called ("docker", a full path, …)
     QDateTime created;      // UTC, when the copy was taken
+    // What the copy's branches and tags pointed at when it was taken (object ids): the commits the folder already
+    // has. Empty when the copy is no git repository or the image has no git.
+    QStringList gitBaseTips;
     // The git repository's refs fetched last ("refs/zeus/<session>/…"), empty when none was.
     QString fetchedRefsPrefix;
 };

@@ -1,10 +1,14 @@
 #include "sandbox/reviewcopy.h"
 
 #include "engine/containerruntime.h"
+#include "review/gitbundle.h"
 #include "review/tarwriter.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 
 namespace zeus {
@@ -28,6 +32,33 @@ QString failureOf(QProcess& process) {
     }
     return QStringLiteral("the engine's command failed with exit code %1").arg(process.exitCode());
 }
+
+// Exit codes of the git scripts below besides 0 and git's own.
+constexpr int kNoRepository = 3;
+constexpr int kNoGit = 4;
+constexpr int kNothingNew = 5;
+constexpr int kMaxTips = 20000;
+
+// Both scripts run in the container, as its user, on the copy: $1 is /workspace. A copy whose top level is not
+// /workspace (a .git file pointing elsewhere, a repository above) is no repository here.
+const char kGitPreamble[] = R"sh(cd "$1" || exit 3
+shift
+[ -e .git ] || exit 3
+command -v git >/dev/null 2>&1 || exit 4
+[ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$PWD" ] || exit 3
+)sh";
+
+// The tips the copy's branches and tags point at.
+const char kGitTipsScript[] = R"sh(exec git for-each-ref --format='%(objectname)' refs/heads refs/tags
+)sh";
+
+// A bundle of what no known tip reaches. Known tips the copy no longer has (a gc) are left out of --not: git would
+// refuse the whole list. The tips are hex ids checked on the host, so the unquoted list splits only on spaces.
+const char kGitBundleScript[] = R"sh(known=$(printf '%s^{commit}
+' "$@" | git cat-file --batch-check='%(objectname)' 2>/dev/null | awk 'NF == 1')
+[ -n "$(git rev-list -n 1 --branches --tags --not $known --)" ] || exit 5
+exec git bundle create - --branches --tags --not $known
+)sh";
 
 }  // namespace
 
@@ -240,6 +271,116 @@ QList<ApplyOutcome> ReviewCopy::apply(const QString& workspace, const QList<Chan
         }
     }
     return outcomes;
+}
+
+QStringList ReviewCopy::gitTips(QString* error) const {
+    QStringList tips;
+    QByteArray output;
+    // A copy that is no repository, or an image with no git, fails the script (exit 3 or 4): no tips, as for any
+    // other failure; `error` says which.
+    if (!run(m_runtime.execArguments(m_containerId, {QStringLiteral("sh"), QStringLiteral("-c"),
+                                                     QString::fromLatin1(kGitPreamble) + QLatin1String(kGitTipsScript),
+                                                     QStringLiteral("sh"), containerWorkspace()}),
+             &output, error)) {
+        return tips;
+    }
+    QSet<QString> seen;
+    const QList<QByteArray> lines = output.split('\n');
+    for (const QByteArray& line : lines) {
+        const QString id = QString::fromLatin1(line.trimmed());
+        if (GitBundle::isObjectId(id) && !seen.contains(id) && tips.size() < kMaxTips) {
+            seen.insert(id);
+            tips.append(id);
+        }
+    }
+    return tips;
+}
+
+ReviewCopy::BundleState ReviewCopy::exportBundle(const QStringList& knownTips, const QString& destination,
+                                                 qint64 maxBytes, QString* error) const {
+    QStringList arguments = {QStringLiteral("sh"), QStringLiteral("-c"),
+                             QString::fromLatin1(kGitPreamble) + QLatin1String(kGitBundleScript), QStringLiteral("sh"),
+                             containerWorkspace()};
+    for (const QString& tip : knownTips) {
+        if (GitBundle::isObjectId(tip) && arguments.size() < kMaxTips) {
+            arguments.append(tip);  // never anything but hex: the script splits the list unquoted
+        }
+    }
+    QFile out(destination);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        if (error) {
+            *error = QStringLiteral("%1: %2").arg(destination, out.errorString());
+        }
+        return BundleState::Failed;
+    }
+    QProcess process;
+    process.start(m_runtime.program(), m_runtime.execArguments(m_containerId, arguments));
+    if (!process.waitForStarted(kStartTimeoutMs)) {
+        if (error) {
+            *error = process.errorString();
+        }
+        return BundleState::Failed;
+    }
+    process.closeWriteChannel();
+    // Read as it comes, never more than maxBytes: the container decides how much it writes.
+    qint64 written = 0;
+    bool tooLarge = false;
+    bool writeFailed = false;
+    QElapsedTimer clock;
+    clock.start();
+    while (process.state() != QProcess::NotRunning || process.bytesAvailable() > 0) {
+        if (process.bytesAvailable() == 0) {
+            if (clock.elapsed() > m_timeoutMs) {
+                break;
+            }
+            process.waitForReadyRead(1000);
+            continue;
+        }
+        const QByteArray chunk = process.read(1 << 20);
+        written += chunk.size();
+        if (written > maxBytes) {
+            tooLarge = true;
+            break;
+        }
+        if (out.write(chunk) != chunk.size()) {
+            writeFailed = true;
+            break;
+        }
+    }
+    if (tooLarge || writeFailed || process.state() != QProcess::NotRunning) {
+        process.kill();
+        process.waitForFinished();
+        out.close();
+        QFile::remove(destination);
+        if (error) {
+            *error = tooLarge      ? QStringLiteral("the copy's commits are more than %1 bytes").arg(maxBytes)
+                     : writeFailed ? out.errorString()
+                                   : QStringLiteral("writing the copy's commits did not finish in time");
+        }
+        return BundleState::Failed;
+    }
+    out.close();
+    if (process.exitStatus() != QProcess::NormalExit) {
+        if (error) {
+            *error = failureOf(process);
+        }
+        return BundleState::Failed;
+    }
+    switch (process.exitCode()) {
+        case 0:
+            return written > 0 ? BundleState::Written : BundleState::Failed;
+        case kNoRepository:
+            return BundleState::NoRepository;
+        case kNoGit:
+            return BundleState::NoGit;
+        case kNothingNew:
+            return BundleState::NothingNew;
+        default:
+            if (error) {
+                *error = failureOf(process);
+            }
+            return BundleState::Failed;
+    }
 }
 
 bool ReviewCopy::isRunning(QString* error) const {

@@ -50,6 +50,21 @@ public:
     QList<ApplyOutcome> apply(const QString& workspace, const QList<Change>& changes,
                               const ChangeApplier::Options& options) const;
 
+    // The commits side (docs/review-mode.md "Commits"), run by the container's git on the copy: never on the host.
+    // The object ids the copy's branches and tags point at (at copy time: what the host already has). Empty when
+    // the copy is no git repository or the image has no git.
+    QStringList gitTips(QString* error = nullptr) const;
+    enum class BundleState {
+        Written,       // `destination` holds a bundle of the commits not reachable from `knownTips`
+        NoRepository,  // the copy is not a git repository
+        NoGit,         // the image has no git
+        NothingNew,    // no branch or tag points at a commit the host lacks
+        Failed,
+    };
+    // Streams `git bundle create - --branches --tags --not KNOWN…` into `destination`, at most `maxBytes`.
+    BundleState exportBundle(const QStringList& knownTips, const QString& destination, qint64 maxBytes,
+                             QString* error = nullptr) const;
+
     bool isRunning(QString* error = nullptr) const;
     bool start(QString* error = nullptr) const;
     bool stop(QString* error = nullptr) const;

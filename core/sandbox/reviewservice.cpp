@@ -5,14 +5,19 @@
 #include "review/textdiff.h"
 #include "sandbox/reviewcopy.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
 
 namespace zeus {
 
 namespace {
+
+// Larger bundles are refused: the copy itself is capped at the review size cap (2 GiB by default).
+constexpr qint64 kMaxBundleBytes = qint64(4) * 1024 * 1024 * 1024;
 
 // Larger files are shown by size and hash only.
 constexpr qint64 kMaxDiffBytes = 4 * 1024 * 1024;
@@ -72,10 +77,43 @@ QByteArray linkText(const QString& target) {
 
 }  // namespace
 
+QString CommitsResult::describe() const {
+    switch (state) {
+        case State::Fetched: {
+            QStringList names;
+            for (const FetchedRef& ref : refs) {
+                names.append(ref.name.mid(prefix.size()));
+            }
+            if (names.isEmpty()) {
+                return QCoreApplication::translate("zeus::CommitsResult", "The copy's commits were fetched.");
+            }
+            return QCoreApplication::translate(
+                       "zeus::CommitsResult",
+                       "The agent's commits are in your repository under %1 (%2): your branches are untouched; "
+                       "look with git log %1%3 and merge what you want.")
+                .arg(prefix, names.join(QStringLiteral(", ")), names.first());
+        }
+        case State::NothingNew:
+            return QCoreApplication::translate("zeus::CommitsResult", "The agent made no new commits.");
+        case State::NoRepository:
+            return {};
+        case State::NoGitInImage:
+            return QCoreApplication::translate("zeus::CommitsResult",
+                                               "The container's image has no git: any commits stay in the copy.");
+        case State::NoGitOnHost:
+            return QCoreApplication::translate("zeus::CommitsResult",
+                                               "git is not installed on this computer: the commits stay in the copy.");
+        case State::Failed:
+            return QCoreApplication::translate("zeus::CommitsResult", "The commits stay in the copy: %1").arg(error);
+    }
+    return {};
+}
+
 ReviewService::ReviewService(ReviewStore store, QObject* parent) : QObject(parent), m_store(std::move(store)) {
     qRegisterMetaType<zeus::ChangeDetail>();
     qRegisterMetaType<QList<zeus::Change>>();
     qRegisterMetaType<QList<zeus::ApplyOutcome>>();
+    qRegisterMetaType<zeus::CommitsResult>();
     m_pool.setMaxThreadCount(1);
 }
 
@@ -122,7 +160,7 @@ ReviewService::ListResult ReviewService::listChanges(const ContainerRuntime& run
 
 QList<ApplyOutcome> ReviewService::applyChanges(const ContainerRuntime& runtime, ReviewStore& store,
                                                 const ReviewRecord& record, const QList<Change>& changes,
-                                                bool takeTheirs, QString* error) {
+                                                bool takeTheirs, QString* error, CommitsResult* commits) {
     const ReviewCopy copy(runtime, record.containerId);
     const bool wasRunning = copy.isRunning();
     QString startError;
@@ -146,6 +184,24 @@ QList<ApplyOutcome> ReviewService::applyChanges(const ContainerRuntime& runtime,
             }
         }
     }
+    // The commits come with every Apply: they land only under refs/zeus/<session>/, never in the user's branches.
+    const CommitsResult fetched = fetchCommits(runtime, store, record);
+    if (commits) {
+        *commits = fetched;
+    }
+    if (fetched.settled()) {
+        // What the copy's .git holds besides its commits (hooks, config, index) is never applied: once the commits
+        // are home, its .git changes are done with.
+        WorkspaceManifest baseline;
+        if (store.loadBaseline(record.sessionId, baseline)) {
+            const ReviewCopy::ChangesResult now = copy.changes(baseline);
+            for (const Change& change : now.changes) {
+                if (ChangeSet::isGitInternal(change.path)) {
+                    done.append(change);
+                }
+            }
+        }
+    }
     // A skipped deletion of a folder that still holds the user's files stays in the list: only what the host now
     // holds as the copy has it leaves the baseline.
     QString storeError;
@@ -156,6 +212,56 @@ QList<ApplyOutcome> ReviewService::applyChanges(const ContainerRuntime& runtime,
         copy.stop();
     }
     return outcomes;
+}
+
+CommitsResult ReviewService::fetchCommits(const ContainerRuntime& runtime, ReviewStore& store,
+                                          const ReviewRecord& record) {
+    CommitsResult result;
+    result.prefix = GitBundle::refPrefix(record.sessionId);
+    const QTemporaryDir scratch(QDir::tempPath() + QStringLiteral("/zeus-commits-XXXXXX"));
+    if (!scratch.isValid()) {
+        result.state = CommitsResult::State::Failed;
+        result.error = QStringLiteral("no temporary folder: %1").arg(scratch.errorString());
+        return result;
+    }
+    const QString bundle = scratch.filePath(QStringLiteral("commits.bundle"));
+    const ReviewCopy copy(runtime, record.containerId);
+    QString error;
+    switch (copy.exportBundle(record.gitBaseTips, bundle, kMaxBundleBytes, &error)) {
+        case ReviewCopy::BundleState::NoRepository:
+            result.state = CommitsResult::State::NoRepository;
+            return result;
+        case ReviewCopy::BundleState::NoGit:  // the copy has a .git, the image no git to read it
+            result.state = CommitsResult::State::NoGitInImage;
+            return result;
+        case ReviewCopy::BundleState::NothingNew:
+            result.state = CommitsResult::State::NothingNew;
+            return result;
+        case ReviewCopy::BundleState::Failed:
+            result.state = CommitsResult::State::Failed;
+            result.error = QStringLiteral("the container's git could not write them: %1").arg(error);
+            return result;
+        case ReviewCopy::BundleState::Written:
+            break;
+    }
+    if (GitBundle::gitProgram().isEmpty()) {
+        result.state = CommitsResult::State::NoGitOnHost;
+        return result;
+    }
+    const GitBundle::FetchResult fetched = GitBundle::fetch(record.workspace, bundle, record.sessionId);
+    if (!fetched.ok) {
+        result.state = CommitsResult::State::Failed;
+        result.error = fetched.error;
+        return result;
+    }
+    result.state = CommitsResult::State::Fetched;
+    result.refs = fetched.refs;
+    if (record.fetchedRefsPrefix != result.prefix) {
+        ReviewRecord updated = record;
+        updated.fetchedRefsPrefix = result.prefix;
+        store.saveRecord(updated);
+    }
+    return result;
 }
 
 bool ReviewService::discardCopy(const ContainerRuntime& runtime, ReviewStore& store, const ReviewRecord& record,
@@ -301,16 +407,18 @@ void ReviewService::apply(const QString& sessionId, const QList<Change>& changes
     m_pool.start([this, store, record = *record, changes, takeTheirs]() mutable {
         QString error = unknownEngine(record).error;
         QList<ApplyOutcome> outcomes;
+        CommitsResult commits;
         ListResult after = unknownEngine(record);
         if (const auto runtime = runtimeFor(record)) {
             error.clear();
-            outcomes = applyChanges(*runtime, store, record, changes, takeTheirs, &error);
+            outcomes = applyChanges(*runtime, store, record, changes, takeTheirs, &error, &commits);
             after = listChanges(*runtime, store, record);
         }
         QMetaObject::invokeMethod(
             this,
-            [this, sessionId = record.sessionId, outcomes, error, after] {
+            [this, sessionId = record.sessionId, outcomes, error, after, commits] {
                 Q_EMIT applied(sessionId, outcomes, error);
+                Q_EMIT commitsFetched(sessionId, commits);
                 if (after.ok) {
                     m_lastChanges.insert(sessionId, after.changes);
                 }

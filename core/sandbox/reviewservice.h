@@ -2,6 +2,7 @@
 
 #include "review/changeapplier.h"
 #include "review/changeset.h"
+#include "review/gitbundle.h"
 #include "review/reviewstore.h"
 
 #include <QHash>
@@ -29,6 +30,27 @@ struct ChangeDetail {
     QByteArray beforeSha256;  // hex
     QByteArray afterSha256;
     bool hostChanged = false;  // the host file is no longer the baseline's: applying it is a conflict
+};
+
+// What bringing the agent's commits home did (docs/review-mode.md "Commits"): every Apply also fetches them.
+struct CommitsResult {
+    enum class State {
+        Fetched,       // refs/zeus/<session>/ holds the branches and tags that point at the agent's new commits
+        NothingNew,    // no branch or tag of the copy points at a commit the folder lacks
+        NoRepository,  // the copy (or the folder) is no git repository: nothing to do
+        NoGitInImage,  // the image has no git: the commits stay in the copy
+        NoGitOnHost,   // this computer has no git: the commits stay in the copy
+        Failed,
+    };
+    State state = State::NoRepository;
+    QString error;
+    QString prefix;
+    QList<FetchedRef> refs;
+
+    // One line for the user (empty for NoRepository): what was fetched where and how to merge it, or why not.
+    QString describe() const;
+    // Commits were brought over or none are left to bring: the copy's .git changes are done.
+    bool settled() const { return state == State::Fetched || state == State::NothingNew; }
 };
 
 // The review copies as the app's UI sees them: the store on disk plus the engine each record names (the CLI it was
@@ -68,6 +90,8 @@ Q_SIGNALS:
     // error: what went wrong around the outcomes (the container could not be started, the record not updated).
     void applied(const QString& sessionId, const QList<zeus::ApplyOutcome>& outcomes, const QString& error);
     void discarded(const QString& sessionId, bool ok, const QString& error);
+    // After applied: what fetching the copy's commits did (NoRepository included).
+    void commitsFetched(const QString& sessionId, const zeus::CommitsResult& commits);
 
 public:
     // The blocking operations behind the requests, shared with the command line (--changes, --apply, --discard).
@@ -79,10 +103,16 @@ public:
     };
     static ListResult listChanges(const ContainerRuntime& runtime, const ReviewStore& store,
                                   const ReviewRecord& record);
-    // Applies, then moves what the host now holds into the baseline. `error`: what went wrong around the outcomes.
+    // Applies, fetches the copy's commits (fetchCommits; `commits` gets what it did), then moves what the host now
+    // holds into the baseline: the applied files, and the copy's .git changes once its commits are settled.
+    // `error`: what went wrong around the outcomes.
     static QList<ApplyOutcome> applyChanges(const ContainerRuntime& runtime, ReviewStore& store,
                                             const ReviewRecord& record, const QList<Change>& changes, bool takeTheirs,
-                                            QString* error);
+                                            QString* error, CommitsResult* commits = nullptr);
+    // The container's git writes a bundle of the commits the folder lacks (reachable from no branch or tag the
+    // copy had when it was taken); the host's git fetches it into refs/zeus/<session>/ with hooks off. The
+    // container must be running.
+    static CommitsResult fetchCommits(const ContainerRuntime& runtime, ReviewStore& store, const ReviewRecord& record);
     // Removes the container (one already gone is no error) and forgets the record.
     static bool discardCopy(const ContainerRuntime& runtime, ReviewStore& store, const ReviewRecord& record,
                             QString* error);
@@ -99,3 +129,4 @@ private:
 }  // namespace zeus
 
 Q_DECLARE_METATYPE(zeus::ChangeDetail)
+Q_DECLARE_METATYPE(zeus::CommitsResult)

@@ -1052,6 +1052,8 @@ void SessionManager::copyIntoContainer(const QString& sessionId, const QString& 
             record.engine = runtimeKindToString(runtime->kind());
             record.engineProgram = runtime->program();
             record.created = QDateTime::currentDateTimeUtc();
+            // What the folder's branches point at: the commits the agent makes on top are what Apply brings home.
+            record.gitBaseTips = copy.gitTips();
             QString error;
             if (!m_reviews.save(record, result->baseline, &error)) {
                 result->ok = false;

@@ -204,12 +204,31 @@ void TestRemoteEngine::reviewModeEndToEnd() {
     QVERIFY(hello.open(QIODevice::WriteOnly));
     hello.write("hello from the host\n");
     hello.close();
+    // The applied run's folder is a git repository, and the agent commits: the commit comes home over the remote
+    // engine's exec too.
+    const QStringList identity = {QStringLiteral("-c"), QStringLiteral("user.name=User"), QStringLiteral("-c"),
+                                  QStringLiteral("user.email=user@example.org")};
+    const auto hostGit = [&ws, &identity](const QStringList& arguments) {
+        return runProgram(QStringLiteral("git"), QStringList{QStringLiteral("-C"), ws} + identity + arguments);
+    };
+    QString command = QStringLiteral("cat hello.txt && echo made > made.txt");
+    if (apply) {
+        QCOMPARE(hostGit({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")})
+                     .exitCode,
+                 0);
+        QCOMPARE(hostGit({QStringLiteral("add"), QStringLiteral("hello.txt")}).exitCode, 0);
+        QCOMPARE(hostGit({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("one")})
+                     .exitCode,
+                 0);
+        command += QStringLiteral(
+            " && git add made.txt && git -c user.name=Agent -c user.email=agent@example.org "
+            "commit -q -m agent-made");
+    }
     const QProcessEnvironment environment = remoteEnvironment(m_config.path());
-    const Run run = runApp(
-        environment,
-        QStringList{QStringLiteral("--workspace"), ws, QStringLiteral("--runtime"), QStringLiteral("docker"),
-                    QStringLiteral("--profile"), QStringLiteral("hardened"), QStringLiteral("--image"), testImage()}
-            + extra + QStringList{QStringLiteral("--exec"), QStringLiteral("cat hello.txt && echo made > made.txt")});
+    const Run run = runApp(environment, QStringList{QStringLiteral("--workspace"), ws, QStringLiteral("--runtime"),
+                                                    QStringLiteral("docker"), QStringLiteral("--profile"),
+                                                    QStringLiteral("hardened"), QStringLiteral("--image"), testImage()}
+                                            + extra + QStringList{QStringLiteral("--exec"), command});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY2(run.out.contains("hello from the host"), run.out.constData());
     QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/made.txt")));  // nothing written to the host yet
@@ -224,7 +243,13 @@ void TestRemoteEngine::reviewModeEndToEnd() {
     QVERIFY2(changes.exitCode == 0, changes.err.constData());
     const QJsonObject listed = QJsonDocument::fromJson(changes.out).object();
     QCOMPARE(listed.value(QLatin1String("workspace")).toString(), ws);
-    const QJsonArray items = listed.value(QLatin1String("changes")).toArray();
+    QJsonArray items;
+    const QJsonArray all = listed.value(QLatin1String("changes")).toArray();
+    for (const QJsonValue item : all) {
+        if (!item.toObject().value(QLatin1String("path")).toString().startsWith(QLatin1String(".git/"))) {
+            items.append(item);  // the commit's objects and refs are listed under .git, never applied as files
+        }
+    }
     QCOMPARE(items.size(), 1);
     QCOMPARE(items.at(0).toObject().value(QLatin1String("kind")).toString(), QStringLiteral("A"));
     QCOMPARE(items.at(0).toObject().value(QLatin1String("path")).toString(), QStringLiteral("made.txt"));
@@ -236,6 +261,16 @@ void TestRemoteEngine::reviewModeEndToEnd() {
         QFile made(ws + QStringLiteral("/made.txt"));
         QVERIFY(made.open(QIODevice::ReadOnly));
         QCOMPARE(made.readAll(), QByteArray("made\n"));
+        const QString prefix = QStringLiteral("refs/zeus/") + id + QLatin1Char('/');
+        QVERIFY2(applied.out.contains(prefix.toUtf8()), applied.out.constData());
+        const ProcessOutput log = hostGit({QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--format=%s"),
+                                           prefix + QStringLiteral("heads/main")});
+        QCOMPARE(log.out, QByteArray("agent-made\n"));
+        QCOMPARE(hostGit({QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--format=%s"),
+                          QStringLiteral("main")})
+                     .out,
+                 QByteArray("one\n"));  // the user's branch is untouched
+        // With the commit home the copy's .git is done with: nothing is left.
         QVERIFY2(applied.out.contains("Nothing is left to review"), applied.out.constData());
     } else {
         const Run discarded = runApp(environment, {QStringLiteral("--discard"), id});

@@ -79,6 +79,20 @@ const Change* changeAt(const QList<Change>& changes, const QString& path) {
     return it == changes.cend() ? nullptr : &*it;
 }
 
+// The host's own git in a folder, with an identity (the rig's: never the code under test).
+ProcessOutput hostGit(const QString& dir, const QStringList& arguments) {
+    return runProgram(QStringLiteral("git"),
+                      QStringList{QStringLiteral("-C"), dir, QStringLiteral("-c"), QStringLiteral("user.name=User"),
+                                  QStringLiteral("-c"), QStringLiteral("user.email=user@example.org")}
+                          + arguments);
+}
+
+QString hostRev(const QString& dir, const QString& what) {
+    return QString::fromLatin1(
+        hostGit(dir, {QStringLiteral("rev-parse"), QStringLiteral("--verify"), QStringLiteral("-q"), what})
+            .out.trimmed());
+}
+
 QString containerState(const QString& engine, const QString& id) {
     const ProcessOutput out = runProgram(
         engine, {QStringLiteral("inspect"), QStringLiteral("--format"), QStringLiteral("{{.State.Status}}"), id});
@@ -98,6 +112,8 @@ private Q_SLOTS:
     void copyReviewApply();
     void outlivesSessionAndRestart_data() { engines_data(); }
     void outlivesSessionAndRestart();
+    void commitsComeHomeAsABundle_data() { engines_data(); }
+    void commitsComeHomeAsABundle();
     void sizeCapIsAClearError();
     void appKilledLosesNothing();
 
@@ -361,6 +377,106 @@ void TestReviewMode::outlivesSessionAndRestart() {
         QTRY_COMPARE_WITH_TIMEOUT(containerState(engine, containerId), QStringLiteral("gone"), 60000);
         QVERIFY(!store().record(session));
     }
+}
+
+void TestReviewMode::commitsComeHomeAsABundle() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("git-") + engine);
+    QVERIFY(writeFile(ws + QStringLiteral("/README"), "hello\n"));
+    QCOMPARE(hostGit(ws, {QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")})
+                 .exitCode,
+             0);
+    QCOMPARE(hostGit(ws, {QStringLiteral("add"), QStringLiteral("README")}).exitCode, 0);
+    QCOMPARE(hostGit(ws, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("one")})
+                 .exitCode,
+             0);
+    const QString base = hostRev(ws, QStringLiteral("main"));
+    QVERIFY(!base.isEmpty());
+    // A hook of the user's repository that would show any ref update on this side (the copy gets it too: there it
+    // finds no such folder and does nothing).
+    const QString marker = m_dir.path() + QStringLiteral("/hook-ran-") + engine;
+    QVERIFY(writeFile(
+        ws + QStringLiteral("/.git/hooks/reference-transaction"),
+        "#!/bin/sh\n[ -d '" + m_dir.path().toUtf8() + "' ] && echo ran >> '" + marker.toUtf8() + "'\nexit 0\n",
+        QFileDevice::ExeOwner));
+    QCOMPARE(hostGit(ws, {QStringLiteral("update-ref"), QStringLiteral("refs/rig/probe"), base}).exitCode, 0);
+    QVERIFY2(QFileInfo::exists(marker), "the rig's hook did not run: this test could not see one");
+    QFile::remove(marker);
+    QCOMPARE(
+        hostGit(ws, {QStringLiteral("update-ref"), QStringLiteral("-d"), QStringLiteral("refs/rig/probe")}).exitCode,
+        0);
+    QFile::remove(marker);
+    const QStringList hostBefore = snapshot(ws);
+
+    auto manager = makeManager(engine, ws);
+    Recorder recorder(*manager);
+    const QString session = QStringLiteral("git-") + engine + QString::number(++m_counter);
+    // The agent commits on main and on a branch of its own, tags, and plants what would run code on the host.
+    const ExecResult work = recorder.run(
+        session, ws,
+        QStringLiteral("cd /workspace && g() { git -c user.name=Agent -c user.email=agent@example.org \"$@\"; } && "
+                       "echo more >> README && g commit -q -am agent-main && g checkout -q -b topic && "
+                       "echo t > t.txt && g add t.txt && g commit -q -m agent-topic && g tag agent-v1 && "
+                       "printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/post-checkout && "
+                       "g config core.fsmonitor 'echo pwned >&2' && git rev-parse main topic"),
+        0, 240000);
+    QVERIFY2(work.status == ExecStatus::Ok && work.exitCode == 0,
+             qPrintable(work.errorMessage + recorder.stderrOf.value(work.callId)));
+    const QStringList agentTips = recorder.stdoutOf.value(work.callId).trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(agentTips.size(), 2);
+    QCOMPARE(snapshot(ws), hostBefore);  // nothing reached the host
+
+    std::optional<ReviewRecord> record = store().record(session);
+    QVERIFY(record);
+    QCOMPARE(record->gitBaseTips, QStringList{base});  // what the folder's branches pointed at when copied
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
+    ReviewService::ListResult listed = ReviewService::listChanges(*runtime, store(), *record);
+    QVERIFY2(listed.ok, qPrintable(listed.error));
+    QVERIFY(changeAt(listed.changes, QStringLiteral(".git/config")));
+    QVERIFY(!changeAt(listed.changes, QStringLiteral(".git/config"))->applicable);
+
+    // Apply (nothing chosen): the commits come home under refs/zeus/<session>/, and only there.
+    ReviewStore reviews = store();
+    QString error;
+    CommitsResult commits;
+    ReviewService::applyChanges(*runtime, reviews, *record, {}, false, &error, &commits);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(commits.state == CommitsResult::State::Fetched, qPrintable(commits.describe()));
+    const QString prefix = QStringLiteral("refs/zeus/") + session + QLatin1Char('/');
+    QCOMPARE(commits.prefix, prefix);
+    QCOMPARE(hostRev(ws, prefix + QStringLiteral("heads/main")), agentTips.at(0));
+    QCOMPARE(hostRev(ws, prefix + QStringLiteral("heads/topic")), agentTips.at(1));
+    QVERIFY(!hostRev(ws, prefix + QStringLiteral("tags/agent-v1")).isEmpty());
+    QCOMPARE(commits.refs.size(), 3);
+    QVERIFY2(commits.describe().contains(prefix), qPrintable(commits.describe()));
+    const ProcessOutput log =
+        hostGit(ws, {QStringLiteral("log"), QStringLiteral("--format=%s"), prefix + QStringLiteral("heads/topic")});
+    QCOMPARE(log.out, QByteArray("agent-topic\nagent-main\none\n"));
+    // The user's side is as it was: branch, HEAD, files, config, hooks; no hook ran; no new branch or tag.
+    QCOMPARE(hostRev(ws, QStringLiteral("main")), base);
+    QCOMPARE(hostRev(ws, QStringLiteral("HEAD")), base);
+    QCOMPARE(readFile(ws + QStringLiteral("/README")), QByteArray("hello\n"));
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/t.txt")));
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/.git/hooks/post-checkout")));
+    QVERIFY(!readFile(ws + QStringLiteral("/.git/config")).contains("fsmonitor"));
+    QVERIFY2(!QFileInfo::exists(marker), "a hook of the repository ran during the fetch");
+    QCOMPARE(hostGit(ws, {QStringLiteral("for-each-ref"), QStringLiteral("--format=%(refname)"),
+                          QStringLiteral("refs/heads"), QStringLiteral("refs/tags")})
+                 .out,
+             QByteArray("refs/heads/main\n"));
+    record = store().record(session);
+    QCOMPARE(record->fetchedRefsPrefix, prefix);
+
+    // With the commits home, the copy's .git is done with; the files are still to review.
+    listed = ReviewService::listChanges(*runtime, store(), *record);
+    QVERIFY2(listed.ok, qPrintable(listed.error));
+    QCOMPARE(changeLines(listed.changes), (QStringList{QStringLiteral("A t.txt"), QStringLiteral("M README")}));
+
+    QVERIFY2(ReviewService::discardCopy(*runtime, reviews, *record, &error), qPrintable(error));
+    // Discarding the copy leaves the fetched commits: they are the user's now.
+    QCOMPARE(hostRev(ws, prefix + QStringLiteral("heads/topic")), agentTips.at(1));
+    manager->endSession(session);
 }
 
 void TestReviewMode::sizeCapIsAClearError() {
