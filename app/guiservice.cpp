@@ -421,6 +421,10 @@ void GuiService::connectReview() {
                     recordError(error);
                 }
             });
+    connect(&m_reviews, &ReviewService::commitsFetched, panel,
+            [panel](const QString& sessionId, const CommitsResult& commits) {
+                panel->setCommits(sessionId, commits.describe(), commits.state == CommitsResult::State::Failed);
+            });
     connect(&m_reviews, &ReviewService::discarded, this,
             [this, panel, table](const QString& sessionId, bool ok, const QString& error) {
                 panel->setDiscarded(sessionId, ok, error);

@@ -1068,6 +1068,33 @@
     </message>
 </context>
 <context>
+    <name>zeus::CommitsResult</name>
+    <message>
+        <source>The copy&apos;s commits were fetched.</source>
+        <translation>已取回副本中的提交。</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s commits are in your repository under %1 (%2): your branches are untouched; look with git log %1%3 and merge what you want.</source>
+        <translation>代理的提交已放入您仓库的 %1 下（%2）：您的分支未被改动；可用 git log %1%3 查看，再合并您需要的部分。</translation>
+    </message>
+    <message>
+        <source>The agent made no new commits.</source>
+        <translation>代理没有新的提交。</translation>
+    </message>
+    <message>
+        <source>The container&apos;s image has no git: any commits stay in the copy.</source>
+        <translation>容器镜像中没有 git：所有提交都留在副本中。</translation>
+    </message>
+    <message>
+        <source>git is not installed on this computer: the commits stay in the copy.</source>
+        <translation>本机未安装 git：提交留在副本中。</translation>
+    </message>
+    <message>
+        <source>The commits stay in the copy: %1</source>
+        <translation>提交留在副本中：%1</translation>
+    </message>
+</context>
+<context>
     <name>zeus::ConnectionPanel</name>
     <message>
         <source>State:</source>
@@ -2690,6 +2717,10 @@ Container: %2 (%3)</source>
     <message>
         <source>Show the file before and after the change in two columns</source>
         <translation>以两栏显示更改前后的文件</translation>
+    </message>
+    <message>
+        <source>Fetching the agent&apos;s commits…</source>
+        <translation>正在取回代理的提交…</translation>
     </message>
 </context>
 <context>

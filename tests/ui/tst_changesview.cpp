@@ -15,6 +15,7 @@
 #include "review/sidebyside.h"
 #include "review/textdiff.h"
 #include "runtime/runtimedetector.h"
+#include "sandbox/reviewservice.h"
 #include "sessions/sessionspanel.h"
 
 #include <QAbstractButton>
@@ -47,6 +48,8 @@ using zeus::ApplyOutcome;
 using zeus::Change;
 using zeus::ChangeDetail;
 using zeus::ChangeListModel;
+using zeus::ChangeSet;
+using zeus::CommitsResult;
 using zeus::ReviewPanel;
 using zeus::ReviewRecord;
 using zeus::test::dirEntry;
@@ -387,6 +390,23 @@ void TestChangesView::notApplicableCannotBePicked() {
     const auto sent = rig->apply->first().at(1).value<QList<Change>>();
     QVERIFY(!pathsOf(sent).contains(QStringLiteral(".git/ORIG_HEAD")));
     QVERIFY(!pathsOf(sent).contains(QStringLiteral("tests/test_forecast.py")));
+
+    // A copy whose only changes are in .git (commits) and need no file: Apply All is there and asks for an Apply
+    // of nothing, which brings the commits.
+    rig->panel->setApplied(rig->session, {}, QString());
+    QList<Change> onlyGit;
+    for (const Change& change : std::as_const(rig->changes)) {
+        if (ChangeSet::isGitInternal(change.path) || change.flagged) {
+            onlyGit.append(change);
+        }
+    }
+    QVERIFY(!onlyGit.isEmpty());
+    rig->panel->setChanges(rig->session, true, QString(), onlyGit);
+    QPushButton* applyAll = rig->button("applyAll");
+    QVERIFY(applyAll->isEnabled());
+    applyAll->click();
+    QCOMPARE(rig->apply->count(), 2);
+    QCOMPARE(rig->apply->last().at(1).value<QList<Change>>().size(), 0);
 }
 
 void TestChangesView::diffHighlighterFollowsHunks() {
@@ -854,6 +874,34 @@ void TestChangesView::appliedSummaryAndTakeTheirs() {
     auto* message = child<QLabel>(rig->panel.get(), "reviewMessage");
     QVERIFY(message->isVisible());
     QVERIFY(message->text().contains(QStringLiteral("the record could not be updated")));
+
+    // The commits line under the summary: where they landed, or in red why not; another session's is not shown,
+    // and the next Apply clears it until its own arrives.
+    auto* commits = child<QLabel>(rig->panel.get(), "applyCommits");
+    QVERIFY(!commits->isVisible());
+    CommitsResult fetched;
+    fetched.state = CommitsResult::State::Fetched;
+    fetched.prefix = QStringLiteral("refs/zeus/") + rig->session + QLatin1Char('/');
+    fetched.refs = {{fetched.prefix + QStringLiteral("heads/topic"), QString(40, QLatin1Char('a'))}};
+    rig->panel->setCommits(QStringLiteral("another-session"), fetched.describe(), false);
+    QVERIFY(!commits->isVisible());
+    rig->panel->setCommits(rig->session, fetched.describe(), false);
+    QVERIFY(commits->isVisible());
+    QVERIFY2(commits->text().contains(fetched.prefix + QStringLiteral("heads/topic")), qPrintable(commits->text()));
+    QVERIFY(commits->styleSheet().isEmpty());
+    rig->panel->setApplied(rig->session, {applied}, QString());
+    QVERIFY(!commits->isVisible());
+    CommitsResult failed;
+    failed.state = CommitsResult::State::Failed;
+    failed.error = QStringLiteral("Repository lacks these prerequisite commits");
+    rig->panel->setCommits(rig->session, failed.describe(), true);
+    QVERIFY(commits->isVisible());
+    QVERIFY(commits->text().contains(failed.error));
+    QVERIFY(commits->styleSheet().contains(QStringLiteral("color")));
+    // A folder that is no repository: nothing to say, no line.
+    rig->panel->setApplied(rig->session, {applied}, QString());
+    rig->panel->setCommits(rig->session, CommitsResult().describe(), false);
+    QVERIFY(!commits->isVisible());
 }
 
 void TestChangesView::discardAsksFirst() {

@@ -1,6 +1,7 @@
 #include "review/reviewpanel.h"
 
 #include "review/changelistmodel.h"
+#include "review/changeset.h"
 #include "review/diffhighlighter.h"
 #include "review/sidebyside.h"
 
@@ -336,12 +337,19 @@ ReviewPanel::ReviewPanel(QWidget* parent) : QWidget(parent) {
     m_outcomes->header()->setSectionResizeMode(OutcomeResult, QHeaderView::ResizeToContents);
     m_outcomes->header()->setStretchLastSection(true);
     m_outcomes->setMaximumHeight(m_outcomes->fontMetrics().height() * 7);
+    // Where the agent's commits landed (refs/zeus/<session>/…), or why they stay in the copy.
+    m_commits = new QLabel(m_resultBox);
+    m_commits->setObjectName(QStringLiteral("applyCommits"));
+    m_commits->setWordWrap(true);
+    m_commits->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_commits->setVisible(false);
     auto* resultTop = new QHBoxLayout;
     resultTop->addWidget(m_resultSummary, 1);
     resultTop->addWidget(m_takeTheirs);
     auto* resultLayout = new QVBoxLayout(m_resultBox);
     resultLayout->setContentsMargins(0, 0, 0, 0);
     resultLayout->addLayout(resultTop);
+    resultLayout->addWidget(m_commits);
     resultLayout->addWidget(m_outcomes);
     m_resultBox->setVisible(false);
 
@@ -389,10 +397,17 @@ ReviewPanel::ReviewPanel(QWidget* parent) : QWidget(parent) {
     connect(m_apply, &QPushButton::clicked, this, [this] { requestApply(m_model->checkedChanges()); });
     connect(m_applyAll, &QPushButton::clicked, this, [this] {
         QList<Change> all;
+        bool gitChanged = false;
         for (const Change& change : m_model->changes()) {
             if (ChangeListModel::checkedByDefault(change)) {
                 all.append(change);
             }
+            gitChanged = gitChanged || ChangeSet::isGitInternal(change.path);
+        }
+        if (all.isEmpty() && gitChanged && !currentSession().isEmpty()) {
+            // Only the repository changed (commits): Apply All brings the commits and no file.
+            emitApply(currentSession(), {}, false);
+            return;
         }
         requestApply(all);
     });
@@ -531,7 +546,9 @@ void ReviewPanel::updateButtons() {
     const bool idle = !id.isEmpty() && !m_busy.contains(id);
     bool anyApplicable = false;
     for (const Change& change : m_model->changes()) {
-        anyApplicable = anyApplicable || ChangeListModel::checkedByDefault(change);
+        // A change inside .git counts for Apply All: every Apply brings the agent's commits.
+        anyApplicable =
+            anyApplicable || ChangeListModel::checkedByDefault(change) || ChangeSet::isGitInternal(change.path);
     }
     m_refresh->setEnabled(idle);
     m_apply->setEnabled(idle && m_listed && m_model->checkedCount() > 0);
@@ -820,7 +837,10 @@ void ReviewPanel::emitApply(const QString& sessionId, const QList<Change>& chang
     }
     m_conflicts.clear();
     const int count = static_cast<int>(changes.size());
-    setBusy(sessionId, true, count == 1 ? tr("Applying 1 change…") : tr("Applying %1 changes…").arg(count));
+    setBusy(sessionId, true,
+            count == 0   ? tr("Fetching the agent's commits…")
+            : count == 1 ? tr("Applying 1 change…")
+                         : tr("Applying %1 changes…").arg(count));
     Q_EMIT applyRequested(sessionId, changes, takeTheirs);
 }
 
@@ -837,6 +857,8 @@ void ReviewPanel::setApplied(const QString& sessionId, const QList<zeus::ApplyOu
     });
     m_outcomes->clear();
     m_conflicts.clear();
+    m_commits->clear();
+    m_commits->setVisible(false);
     for (const ApplyOutcome& outcome : std::as_const(sorted)) {
         counts[static_cast<std::size_t>(outcome.result)] += 1;
         auto* item = new QTreeWidgetItem(m_outcomes);
@@ -872,6 +894,19 @@ void ReviewPanel::setApplied(const QString& sessionId, const QList<zeus::ApplyOu
     m_resultBox->setVisible(true);
     showMessage(error.isEmpty() ? QString() : tr("Apply did not finish: %1").arg(error), !error.isEmpty());
     updateButtons();
+}
+
+void ReviewPanel::setCommits(const QString& sessionId, const QString& text, bool failed) {
+    if (sessionId != currentSession()) {
+        return;
+    }
+    m_commits->setText(text);
+    m_commits->setAccessibleName(text);
+    m_commits->setStyleSheet(failed ? QStringLiteral("color: #b42318;") : QString());
+    m_commits->setVisible(!text.isEmpty());
+    if (!text.isEmpty()) {
+        m_resultBox->setVisible(true);
+    }
 }
 
 void ReviewPanel::confirmTakeTheirs() {

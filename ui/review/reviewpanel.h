@@ -45,6 +45,9 @@ public:
     void setDetail(const QString& sessionId, const zeus::ChangeDetail& detail);
     void setApplied(const QString& sessionId, const QList<zeus::ApplyOutcome>& outcomes, const QString& error);
     void setDiscarded(const QString& sessionId, bool ok, const QString& error);
+    // What the Apply just reported did with the agent's commits (CommitsResult::describe(); empty: nothing to say),
+    // under its summary; `failed` shows it as an error.
+    void setCommits(const QString& sessionId, const QString& text, bool failed);
     // Chooses a session (from a tray notification); one not listed yet is chosen when it arrives.
     void showSession(const QString& sessionId);
     QString currentSession() const;
@@ -101,6 +104,7 @@ private:
     ChangeListModel* m_model = nullptr;
     QTableView* m_list = nullptr;
     QLabel* m_summary = nullptr;
+    QLabel* m_commits = nullptr;
     QLineEdit* m_filter = nullptr;
     int m_hiddenRows = 0;
     QLabel* m_detailTitle = nullptr;
