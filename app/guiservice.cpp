@@ -394,7 +394,7 @@ void GuiService::connectReview() {
             // The count comes with the change list; until then it is not known.
             const QList<Change> changes = m_reviews.lastChanges(record.sessionId);
             table->setChangesToReview(record.sessionId, record.workspace,
-                                      changes.isEmpty() ? -1 : static_cast<int>(changes.size()));
+                                      changes.isEmpty() ? -1 : ChangeSet::peopleCount(changes));
         }
     };
     connect(&m_reviews, &ReviewService::recordsChanged, this, showRecords);
@@ -410,7 +410,7 @@ void GuiService::connectReview() {
                 return;
             }
             if (const std::optional<ReviewRecord> record = m_reviews.store().record(sessionId)) {
-                table->setChangesToReview(sessionId, record->workspace, static_cast<int>(changes.size()));
+                table->setChangesToReview(sessionId, record->workspace, ChangeSet::peopleCount(changes));
             }
         });
     connect(&m_reviews, &ReviewService::detailReady, panel, &ReviewPanel::setDetail);

@@ -5,6 +5,7 @@
 // refusals (listed).
 #include "engine/containerruntime.h"
 #include "modes.h"
+#include "review/gitbundle.h"
 #include "review/reviewstore.h"
 #include "sandbox/reviewcopy.h"
 #include "sandbox/reviewservice.h"
@@ -149,10 +150,17 @@ int listChanges(const ReviewStore& store, const QString& session, bool json, QTe
         return 0;
     }
     out << tr("%1 changed files in the copy of %2 (session %3):")
-               .arg(result.changes.size())
+               .arg(ChangeSet::peopleCount(result.changes))
                .arg(found->record.workspace, found->record.sessionId)
         << '\n';
+    // The repository's own files (objects, logs, refs of a commit) are one line; a flagged one (a hook, the config)
+    // is still listed on its own: never applied, but worth knowing the agent wrote it.
+    int gitEntries = 0;
     for (const Change& change : result.changes) {
+        if (ChangeSet::isGitInternal(change.path) && !change.flagged) {
+            ++gitEntries;
+            continue;
+        }
         out << Change::kindLetter(change.kind) << "  " << change.path;
         if (change.after.type == ManifestEntry::Type::Symlink && change.hasAfter) {
             out << " -> " << change.after.linkTarget;
@@ -164,6 +172,14 @@ int listChanges(const ReviewStore& store, const QString& session, bool json, QTe
             out << "  [" << tr("not applied as a file: %1").arg(change.notApplicableReason) << ']';
         }
         out << '\n';
+    }
+    if (gitEntries > 0) {
+        out << "G  .git  ["
+            << tr("the repository: %1 entries changed, never applied as files; the agent's commits come with "
+                  "--apply into %2")
+                   .arg(gitEntries)
+                   .arg(GitBundle::refPrefix(found->record.sessionId))
+            << "]\n";
     }
     return 0;
 }

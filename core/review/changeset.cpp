@@ -310,6 +310,19 @@ bool ChangeSet::isGitInternal(const QString& path) {
     });
 }
 
+int ChangeSet::peopleCount(const QList<Change>& changes) {
+    int files = 0;
+    bool repository = false;
+    for (const Change& change : changes) {
+        if (isGitInternal(change.path)) {
+            repository = true;
+        } else {
+            ++files;
+        }
+    }
+    return files + (repository ? 1 : 0);
+}
+
 QList<Change> ChangeSet::compute(const WorkspaceManifest& baseline, const WorkspaceManifest& current) {
     WorkspaceManifest before = baseline;
     before.sort();

@@ -60,6 +60,10 @@ public:
     static bool linkLeavesFolder(const QString& linkPath, const QString& target);
     // True when the path lies in a .git folder (the repository's own or a nested one) or is a .git file.
     static bool isGitInternal(const QString& path);
+    // How many changes to tell the user of (notifications, the Sessions table, `--exec`, `--changes`): the files
+    // outside .git, plus one for the repository when anything inside .git changed. A commit touches a dozen
+    // objects, logs and refs; to the user it is one thing to review, and it comes home as commits.
+    static int peopleCount(const QList<Change>& changes);
 };
 
 }  // namespace zeus

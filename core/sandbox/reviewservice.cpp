@@ -89,8 +89,9 @@ QString CommitsResult::describe() const {
             }
             return QCoreApplication::translate(
                        "zeus::CommitsResult",
-                       "The agent's commits are in your repository under %1 (%2): your branches are untouched; "
-                       "look with git log %1%3 and merge what you want.")
+                       "The agent's commits are in your repository under %1 (%2): your branches are untouched. "
+                       "Look with git log %1%3; merge with git merge --autostash %1%3 (it keeps your uncommitted "
+                       "changes, the files you applied included).")
                 .arg(prefix, names.join(QStringLiteral(", ")), names.first());
         }
         case State::NothingNew:

@@ -1105,7 +1105,7 @@ void SessionManager::retireReviewContainer(const QString& sessionId, const QStri
         if (recorded && m_reviews.loadBaseline(sessionId, baseline)) {
             const ReviewCopy::ChangesResult changes = copy.changes(baseline);
             if (changes.ok) {
-                count = int(changes.changes.size());
+                count = ChangeSet::peopleCount(changes.changes);
             }
         }
         QString error;

@@ -254,6 +254,10 @@
         <source>Discarded the review copy of %1 (session %2): its container was removed.</source>
         <translation>已丢弃 %1 的审阅副本（会话 %2）：其容器已被删除。</translation>
     </message>
+    <message>
+        <source>the repository: %1 entries changed, never applied as files; the agent&apos;s commits come with --apply into %2</source>
+        <translation>仓库：%1 个条目有改动，从不作为文件应用；代理的提交随 --apply 进入 %2</translation>
+    </message>
 </context>
 <context>
     <name>zeus::AppSettings</name>
@@ -1074,8 +1078,8 @@
         <translation>已取回副本中的提交。</translation>
     </message>
     <message>
-        <source>The agent&apos;s commits are in your repository under %1 (%2): your branches are untouched; look with git log %1%3 and merge what you want.</source>
-        <translation>代理的提交已放入您仓库的 %1 下（%2）：您的分支未被改动；可用 git log %1%3 查看，再合并您需要的部分。</translation>
+        <source>The agent&apos;s commits are in your repository under %1 (%2): your branches are untouched. Look with git log %1%3; merge with git merge --autostash %1%3 (it keeps your uncommitted changes, the files you applied included).</source>
+        <translation>代理的提交已放入您仓库的 %1 下（%2）：您的分支未被改动。可用 git log %1%3 查看；用 git merge --autostash %1%3 合并（它会保留您未提交的改动，包括您已应用的文件）。</translation>
     </message>
     <message>
         <source>The agent made no new commits.</source>

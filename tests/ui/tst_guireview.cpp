@@ -14,6 +14,7 @@
 #include "sessions/sessiontablemodel.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -173,6 +174,88 @@ private Q_SLOTS:
         const ProcessOutput inspect = runProgram(QStringLiteral("docker"), {QStringLiteral("inspect"), containerId});
         QVERIFY(inspect.exitCode != 0);  // gone
         QCOMPARE(readFile(folder + QStringLiteral("/Makefile")), QByteArray("all:\n\ttrue\n"));
+    }
+
+    // A git repository: the agent commits; the tray counts the repository as one change, Apply All writes the file
+    // and brings the commit into refs/zeus/<session>/, and the line under the summary says where.
+    void commitsComeHomeInTheTrayApp() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        const QString ws = QDir(m_dir.path()).filePath(QStringLiteral("repository"));
+        QVERIFY(QDir().mkpath(ws));
+        QVERIFY(writeFile(ws + QStringLiteral("/text.txt"), "alpha\n"));
+        const QString folder = QFileInfo(ws).canonicalFilePath();
+        const auto git = [&folder](const QStringList& arguments) {
+            return runProgram(QStringLiteral("git"), QStringList{QStringLiteral("-C"), folder, QStringLiteral("-c"),
+                                                                 QStringLiteral("user.name=User"), QStringLiteral("-c"),
+                                                                 QStringLiteral("user.email=user@example.org")}
+                                                         + arguments);
+        };
+        QCOMPARE(
+            git({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")}).exitCode,
+            0);
+        QCOMPARE(git({QStringLiteral("add"), QStringLiteral(".")}).exitCode, 0);
+        QCOMPARE(
+            git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("one")}).exitCode,
+            0);
+        const ReviewStore store;
+        const QString session = QStringLiteral("gui-commits-session");
+        {
+            m_owner = uniqueOwner();
+            SandboxConfig config = testConfig(m_owner);
+            config.folderWorkspaceModes.insert(folder, WorkspaceMode::Review);
+            SessionManager manager(ContainerRuntime::create(RuntimeKind::Docker), config);
+            QSignalSpy kept(&manager, &SessionManager::reviewCopyKept);
+            Recorder recorder(manager);
+            const ExecResult done = recorder.run(
+                session, folder,
+                QStringLiteral("echo beta >> text.txt && git -c user.name=Agent -c user.email=agent@example.org "
+                               "commit -q -am 'Add beta'"),
+                0, 120000);
+            QVERIFY2(done.status == ExecStatus::Ok && done.exitCode == 0,
+                     qPrintable(done.errorMessage + recorder.stderrOf.value(done.callId)));
+            manager.endSession(session);
+            QTRY_COMPARE_WITH_TIMEOUT(kept.size(), 1, 60000);
+            QCOMPARE(kept.first().at(2).toInt(), 2);  // text.txt, and the repository as one
+        }
+
+        AppSettings settings(m_dir.filePath(QStringLiteral("settings-commits.ini")));
+        settings.setRuntimePreference(QStringLiteral("docker"));
+        settings.setImage(testImage());
+        QVERIFY(settings.approveWorkspace(folder));
+        AppOptions options;
+        GuiService gui(options, &settings);
+        gui.start();
+        DashboardWindow* window = dashboard();
+        QVERIFY(window);
+        ReviewPanel* panel = window->reviewPanel();
+        window->showPage(DashboardWindow::Page::Changes);
+        panel->showSession(session);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->currentSession(), session, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->changeModel()->rowCount() > 2, 60000);  // text.txt and .git's entries
+        QPushButton* applyAll = button(panel, QStringLiteral("Apply All"));
+        QVERIFY(applyAll);
+        QTRY_VERIFY(applyAll->isEnabled());
+        applyAll->click();
+        auto* commits = panel->findChild<QLabel*>(QStringLiteral("applyCommits"));
+        QVERIFY(commits);
+        const QString prefix = QStringLiteral("refs/zeus/") + session + QLatin1Char('/');
+        QTRY_VERIFY_WITH_TIMEOUT(
+            commits->isVisible() && commits->text().contains(prefix + QStringLiteral("heads/main")), 60000);
+        QCOMPARE(readFile(folder + QStringLiteral("/text.txt")), QByteArray("alpha\nbeta\n"));
+        QCOMPARE(git({QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--format=%s"),
+                      prefix + QStringLiteral("heads/main")})
+                     .out,
+                 QByteArray("Add beta\n"));
+        QCOMPARE(git({QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--format=%s")}).out,
+                 QByteArray("one\n"));  // the user's branch is untouched
+        // The file applied and the commit home: nothing is left in the list.
+        QTRY_COMPARE_WITH_TIMEOUT(panel->changeModel()->rowCount(), 0, 60000);
+        const QByteArray shots = qgetenv("ZEUS_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            window->resize(1100, 700);
+            QTest::qWait(200);
+            QVERIFY(window->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/changes-view-commits.png")));
+        }
     }
 };
 
