@@ -54,7 +54,8 @@ const char kGitTipsScript[] = R"sh(exec git for-each-ref --format='%(objectname)
 
 // A bundle of what no known tip reaches. Known tips the copy no longer has (a gc) are left out of --not: git would
 // refuse the whole list. The tips are hex ids checked on the host, so the unquoted list splits only on spaces.
-const char kGitBundleScript[] = R"sh(known=$(printf '%s^{commit}\n' "$@" | git cat-file --batch-check='%(objectname)' 2>/dev/null | awk 'NF == 1')
+const char kGitBundleScript[] =
+    R"sh(known=$(printf '%s^{commit}\n' "$@" | git cat-file --batch-check='%(objectname)' 2>/dev/null | awk 'NF == 1')
 [ -n "$(git rev-list -n 1 --branches --tags --not $known --)" ] || exit 5
 exec git bundle create - --branches --tags --not $known
 )sh";

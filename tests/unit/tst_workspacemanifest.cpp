@@ -356,6 +356,20 @@ void TestWorkspaceManifest::listingScriptAgreesWithScan() {
     makeSampleFolder(dir.path());
     writeFile(dir.filePath(QStringLiteral("line\nbreak")), "nl\n");
     QFile::link(QStringLiteral("target with trailing newline\n"), dir.filePath(QStringLiteral("nl-link")));
+    // Names the batched hashing must keep straight: GNU sha256sum escapes a backslash (its line then starts with
+    // one), a newline in a folder's name breaks busybox's lines, a leading dash, a glob; and enough files for more
+    // than one line per batch, executable or not.
+    writeFile(dir.filePath(QStringLiteral("back\\slash.txt")), "backslash\n");
+    writeFile(dir.filePath(QStringLiteral("folder\nwith newline/inner.txt")), "inner\n");
+    writeFile(dir.filePath(QStringLiteral("-dash.txt")), "dash\n");
+    writeFile(dir.filePath(QStringLiteral("star * and ? [x].txt")), "glob\n");
+    for (int i = 0; i < 300; ++i) {
+        const QString path = dir.filePath(QStringLiteral("many/f%1.txt").arg(i));
+        writeFile(path, QByteArray::number(i) + '\n');
+        if (i % 7 == 0) {
+            QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+    }
 
     WorkspaceManifest scanned;
     const WorkspaceManifest::ScanResult result = WorkspaceManifest::scan(dir.path(), scanned);
