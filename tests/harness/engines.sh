@@ -167,7 +167,7 @@ CONF
 }
 
 # Bumped whenever make-rootfs.sh changes what the image holds: an older import is replaced.
-ZEUS_TEST_IMAGE_REVISION=2
+ZEUS_TEST_IMAGE_REVISION=4
 
 ensure_test_image() { # $1 = docker|podman
     local engine=$1 revision
@@ -182,7 +182,10 @@ ensure_test_image() { # $1 = docker|podman
         export ZEUS_TEST_ROOTFS
         "$source_dir/docker/testimage/make-rootfs.sh" "$ZEUS_TEST_ROOTFS" || { harness_fail "could not make the test rootfs"; return 1; }
     fi
-    "$engine" import --change "LABEL zeus.testimage=$ZEUS_TEST_IMAGE_REVISION" "$ZEUS_TEST_ROOTFS" "$ZEUS_TEST_IMAGE" >/dev/null \
+    # The title is how --diagnose knows the offline test image (DiagnosticSections::classifyImage).
+    # One label per --change: Podman takes the rest of a LABEL line as the first label's value.
+    "$engine" import --change "LABEL org.opencontainers.image.title=zeus-desktop-sandbox-offline-test" \
+        --change "LABEL zeus.testimage=$ZEUS_TEST_IMAGE_REVISION" "$ZEUS_TEST_ROOTFS" "$ZEUS_TEST_IMAGE" >/dev/null \
         || { harness_fail "$engine import of $ZEUS_TEST_IMAGE failed"; return 1; }
     echo "harness: imported $ZEUS_TEST_IMAGE into $engine"
 }
