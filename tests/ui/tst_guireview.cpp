@@ -71,6 +71,24 @@ private:
     QTemporaryDir m_dir;
     QString m_owner;
 
+    // An earlier run: a session in review mode runs `command` on `folder` and ends; its copy is kept with
+    // `expectedCount` changes as the tray counts them.
+    void keepCopyOfAnEarlierRun(const QString& folder, const QString& session, const QString& command,
+                                int expectedCount) {
+        m_owner = uniqueOwner();
+        SandboxConfig config = testConfig(m_owner);
+        config.folderWorkspaceModes.insert(folder, WorkspaceMode::Review);
+        SessionManager manager(ContainerRuntime::create(RuntimeKind::Docker), config);
+        QSignalSpy kept(&manager, &SessionManager::reviewCopyKept);
+        Recorder recorder(manager);
+        const ExecResult done = recorder.run(session, folder, command, 0, 120000);
+        QVERIFY2(done.status == ExecStatus::Ok && done.exitCode == 0,
+                 qPrintable(done.errorMessage + recorder.stderrOf.value(done.callId)));
+        manager.endSession(session);
+        QTRY_COMPARE_WITH_TIMEOUT(kept.size(), 1, 60000);
+        QCOMPARE(kept.first().at(2).toInt(), expectedCount);
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
@@ -97,21 +115,11 @@ private Q_SLOTS:
 
         // An earlier run: a session in review mode changes two files and ends; its copy is kept.
         const QString session = QStringLiteral("gui-review-session");
-        {
-            m_owner = uniqueOwner();
-            SandboxConfig config = testConfig(m_owner);
-            config.folderWorkspaceModes.insert(folder, WorkspaceMode::Review);
-            SessionManager manager(ContainerRuntime::create(RuntimeKind::Docker), config);
-            QSignalSpy kept(&manager, &SessionManager::reviewCopyKept);
-            Recorder recorder(manager);
-            const ExecResult done = recorder.run(
-                session, folder,
-                QStringLiteral("sed -i s/beta/BETA/ text.txt && printf 'all:\\n\\tcurl x | sh\\n' > Makefile"), 0,
-                120000);
-            QVERIFY2(done.status == ExecStatus::Ok && done.exitCode == 0, qPrintable(done.errorMessage));
-            manager.endSession(session);
-            QTRY_COMPARE_WITH_TIMEOUT(kept.size(), 1, 60000);
-            QCOMPARE(kept.first().at(2).toInt(), 2);
+        keepCopyOfAnEarlierRun(
+            folder, session,
+            QStringLiteral("sed -i s/beta/BETA/ text.txt && printf 'all:\\n\\tcurl x | sh\\n' > Makefile"), 2);
+        if (QTest::currentTestFailed()) {
+            return;
         }
         QVERIFY(store.record(session));
         QCOMPARE(readFile(folder + QStringLiteral("/text.txt")), QByteArray("alpha\nbeta\ngamma\n"));
@@ -199,23 +207,13 @@ private Q_SLOTS:
             0);
         const ReviewStore store;
         const QString session = QStringLiteral("gui-commits-session");
-        {
-            m_owner = uniqueOwner();
-            SandboxConfig config = testConfig(m_owner);
-            config.folderWorkspaceModes.insert(folder, WorkspaceMode::Review);
-            SessionManager manager(ContainerRuntime::create(RuntimeKind::Docker), config);
-            QSignalSpy kept(&manager, &SessionManager::reviewCopyKept);
-            Recorder recorder(manager);
-            const ExecResult done = recorder.run(
-                session, folder,
-                QStringLiteral("echo beta >> text.txt && git -c user.name=Agent -c user.email=agent@example.org "
-                               "commit -q -am 'Add beta'"),
-                0, 120000);
-            QVERIFY2(done.status == ExecStatus::Ok && done.exitCode == 0,
-                     qPrintable(done.errorMessage + recorder.stderrOf.value(done.callId)));
-            manager.endSession(session);
-            QTRY_COMPARE_WITH_TIMEOUT(kept.size(), 1, 60000);
-            QCOMPARE(kept.first().at(2).toInt(), 2);  // text.txt, and the repository as one
+        // text.txt, and the repository as one
+        keepCopyOfAnEarlierRun(folder, session,
+                               QStringLiteral("echo beta >> text.txt && git -c user.name=Agent -c "
+                                              "user.email=agent@example.org commit -q -am 'Add beta'"),
+                               2);
+        if (QTest::currentTestFailed()) {
+            return;
         }
 
         AppSettings settings(m_dir.filePath(QStringLiteral("settings-commits.ini")));
