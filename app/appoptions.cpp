@@ -133,10 +133,16 @@ AppOptions parseAppOptions(const QStringList& arguments) {
         QStringLiteral("allow-secret"),
         QCoreApplication::translate("main", "With --headless: approve the use of this secret (repeatable)."),
         QStringLiteral("NAME"));
-    parser.addOptions({diagnose, json,          runtime,     image,         profile,      execMode,    workspace,
-                       exec,     timeout,       buildImage,  headless,      backend,      network,     allowHost,
-                       denyHost, networkPreset, resolve,     setSecret,     deleteSecret, listSecrets, allowSecret,
-                       approval, allowCommand,  denyCommand, workspaceMode, changes,      apply,       discard});
+    const QCommandLineOption allowGitWrites(
+        QStringLiteral("allow-git-writes"),
+        QCoreApplication::translate("main",
+                                    "Let the sandbox write the repository's metadata (.git) of every folder of "
+                                    "this run. The host's git may then run code the agent writes."));
+    parser.addOptions({diagnose,      json,        runtime,     image,         profile,       execMode,
+                       workspace,     exec,        timeout,     buildImage,    headless,      backend,
+                       network,       allowHost,   denyHost,    networkPreset, resolve,       setSecret,
+                       deleteSecret,  listSecrets, allowSecret, approval,      allowCommand,  denyCommand,
+                       workspaceMode, changes,     apply,       discard,       allowGitWrites});
 
     AppOptions options;
     if (!parser.parse(arguments)) {
@@ -152,6 +158,7 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     options.profile = parser.value(profile);
     options.execMode = parser.value(execMode);
     options.workspaceMode = parser.value(workspaceMode);
+    options.allowGitWrites = parser.isSet(allowGitWrites);
     options.workspace = parser.value(workspace);
     options.command = parser.value(exec);
     options.backend = parser.value(backend);
@@ -297,6 +304,9 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.allowHosts = options.allowHosts;
     overrides.denyHosts = options.denyHosts;
     overrides.resolve = options.resolve;
+    overrides.allowGitWrites = options.allowGitWrites;
+    // The per-folder setting is the tray app's; headless and --exec take the command line's word alone.
+    overrides.folderGitWritesFromSettings = options.mode == AppOptions::Mode::Gui;
     return overrides;
 }
 

@@ -14,16 +14,17 @@ struct AppOptions {
     enum class SecretAction { None, Set, Delete, List };
 
     Mode mode = Mode::Gui;
-    bool json = false;        // --diagnose --json
-    QString runtime;          // --runtime auto|apple|docker|podman (empty: settings)
-    QString image;            // --image
-    QString profile;          // --profile standard|hardened
-    QString execMode;         // --exec-mode agent|exec (empty: settings)
-    QString workspace;        // --workspace DIR
-    QString workspaceMode;    // --workspace-mode direct|review (empty: each folder's setting)
-    QString command;          // --exec COMMAND
-    int timeoutSeconds = -1;  // --timeout S (-1: default)
-    QString backend;          // --backend URL
+    bool json = false;            // --diagnose --json
+    QString runtime;              // --runtime auto|apple|docker|podman (empty: settings)
+    QString image;                // --image
+    QString profile;              // --profile standard|hardened
+    QString execMode;             // --exec-mode agent|exec (empty: settings)
+    QString workspace;            // --workspace DIR
+    QString workspaceMode;        // --workspace-mode direct|review (empty: each folder's setting)
+    bool allowGitWrites = false;  // --allow-git-writes: the sandbox may write .git (SPEC §3)
+    QString command;              // --exec COMMAND
+    int timeoutSeconds = -1;      // --timeout S (-1: default)
+    QString backend;              // --backend URL
     // Network (SPEC §8).
     QString network;         // --network open|none|allowlist (empty: settings)
     QString networkPreset;   // --network-preset dev|locked (empty: settings)

@@ -42,6 +42,7 @@ const QLatin1String AppSettings::kInstallId("identity/installId");
 const QLatin1String AppSettings::kDeviceId("identity/deviceId");
 const QLatin1String AppSettings::kApprovalPolicies("approval/folders");
 const QLatin1String AppSettings::kWorkspaceModes("workspaces/modes");
+const QLatin1String AppSettings::kGitWriteFolders("workspaces/gitWrites");
 const QLatin1String AppSettings::kSecretNames("secrets/names");
 const QLatin1String AppSettings::kSecretLastUsed("secrets/lastUsed");
 const QLatin1String AppSettings::kSecretFolderGrants("secrets/alwaysInFolders");
@@ -584,6 +585,13 @@ void AppSettings::revokeWorkspace(const QString& path) {
         qCInfo(lcApp) << "workspace approval revoked:" << path;
         Q_EMIT approvedWorkspacesChanged(workspaces);
     }
+    // The riskiest per-folder setting does not come back by itself when the folder is approved again.
+    const QSet<QString> gitFolders = gitWriteFolders();
+    for (const QString& folder : gitFolders) {
+        if (samePath(folder, path) || (!canonical.isEmpty() && samePath(folder, canonical))) {
+            setGitWrites(folder, false);
+        }
+    }
 }
 
 QStringList AppSettings::secretNames() const {
@@ -686,6 +694,39 @@ QString AppSettings::fileName() const {
 
 void AppSettings::sync() {
     m_settings->sync();
+}
+
+// Git writes: a plain list of folders under kGitWriteFolders; folders not in it keep `.git` read-only.
+QSet<QString> AppSettings::gitWriteFolders() const {
+    const QStringList folders = m_settings->value(kGitWriteFolders).toStringList();
+    QSet<QString> set;
+    for (const QString& folder : folders) {
+        if (!folder.isEmpty()) {
+            set.insert(folder);
+        }
+    }
+    return set;
+}
+
+bool AppSettings::gitWrites(const QString& folder) const {
+    return gitWriteFolders().contains(folder);
+}
+
+void AppSettings::setGitWrites(const QString& folder, bool allowed) {
+    if (folder.isEmpty() || gitWrites(folder) == allowed) {
+        return;
+    }
+    QSet<QString> folders = gitWriteFolders();
+    if (allowed) {
+        folders.insert(folder);
+    } else {
+        folders.remove(folder);
+    }
+    QStringList list(folders.cbegin(), folders.cend());
+    list.sort();
+    m_settings->setValue(kGitWriteFolders, list);
+    qCInfo(lcApp).noquote() << "git writes of" << folder << (allowed ? "allowed" : "refused");
+    Q_EMIT gitWritesChanged();
 }
 
 // Workspace modes: one JSON object under kWorkspaceModes, {"<folder>": "review"}; direct folders are not stored.

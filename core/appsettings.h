@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -49,6 +50,7 @@ public:
     static const QLatin1String kDeviceId;
     static const QLatin1String kApprovalPolicies;
     static const QLatin1String kWorkspaceModes;
+    static const QLatin1String kGitWriteFolders;
     static const QLatin1String kSecretNames;
     static const QLatin1String kSecretLastUsed;      // group: NAME -> UTC time
     static const QLatin1String kSecretFolderGrants;  // group: NAME -> folders approved "always" for it
@@ -183,6 +185,11 @@ public:
     QHash<QString, WorkspaceMode> workspaceModes() const;
     WorkspaceMode workspaceMode(const QString& folder) const;
     void setWorkspaceMode(const QString& folder, WorkspaceMode mode);
+    // Folders (exact approval strings) whose sandbox may write the repository's metadata, `.git` (SPEC §3). Off
+    // by default: the host's git may then run code the agent writes.
+    QSet<QString> gitWriteFolders() const;
+    bool gitWrites(const QString& folder) const;
+    void setGitWrites(const QString& folder, bool allowed);
     // The names (never the values: those are in the OS keychain) of the secrets stored on this computer, sorted,
     // when each was last handed to a command, and the folders each is approved for "always" (SPEC §9).
     QStringList secretNames() const;
@@ -218,6 +225,7 @@ Q_SIGNALS:
     void approvalPoliciesChanged();
     void approvalRuleMatched(const QString& folder, const QString& prefix);
     void workspaceModesChanged();
+    void gitWritesChanged();
 
     // A secret was added or removed, used, or approved for a folder.
     void secretsChanged();

@@ -34,6 +34,11 @@ SandboxHost::SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObj
             m_manager->setWorkspaceModes(m_settings->workspaceModes());
         }
     });
+    connect(m_settings, &AppSettings::gitWritesChanged, this, [this] {
+        if (m_manager) {
+            m_manager->setGitWriteFolders(SandboxSetup::configFrom(*m_settings, m_overrides).folderGitWrites);
+        }
+    });
 }
 
 SandboxHost::~SandboxHost() {

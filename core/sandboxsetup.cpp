@@ -58,6 +58,10 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
     config.folderAllow = settings.allFolderAllowedHosts();
     config.folderWorkspaceModes = settings.workspaceModes();
+    if (overrides.folderGitWritesFromSettings) {
+        config.folderGitWrites = settings.gitWriteFolders();
+    }
+    config.gitWritesForced = overrides.allowGitWrites;
     if (const auto mode = workspaceModeFromName(overrides.workspaceMode)) {
         config.workspaceMode = *mode;
         config.workspaceModeForced = true;

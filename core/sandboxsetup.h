@@ -26,6 +26,11 @@ struct SandboxOverrides {
     QStringList allowHosts;
     QStringList denyHosts;
     QStringList resolve;
+    // --allow-git-writes: the sandbox may write `.git` in every folder of this run (SPEC §3). Without it, only the
+    // folders the user set so in the tray app, and only when folderGitWritesFromSettings (the tray app; headless
+    // and --exec take the command line's word alone).
+    bool allowGitWrites = false;
+    bool folderGitWritesFromSettings = true;
 };
 
 // The one composition of detection, settings and command-line overrides into the sandbox every mode runs

@@ -1,7 +1,5 @@
 #include "sandbox/sandboxconfig.h"
 
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QtGlobal>
 
@@ -83,29 +81,12 @@ QStringList SandboxConfig::proxyEnvironment() const {
     };
 }
 
-QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace) {
+QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace, bool allowWrites) {
     const QFileInfo git(workspace + QStringLiteral("/.git"));
     if (git.isSymLink() || !git.isDir()) {
-        return {};  // no repository here, or a worktree/submodule's .git file (docs/security.md)
+        return {};  // no repository here, or a worktree/submodule's .git file naming a folder outside (security.md)
     }
-    QList<WorkspaceOverlay> overlays = {{QStringLiteral(".git"), false, true}};
-    const QString configPath = git.filePath() + QStringLiteral("/config");
-    const QString hooksPath = git.filePath() + QStringLiteral("/hooks");
-    if (!QFileInfo(configPath).isSymLink() && !QFileInfo::exists(configPath)) {
-        QFile(configPath).open(QIODevice::WriteOnly | QIODevice::NewOnly);
-    }
-    if (!QFileInfo(hooksPath).isSymLink() && !QFileInfo::exists(hooksPath)) {
-        QDir().mkdir(hooksPath);
-    }
-    const QFileInfo config(configPath);
-    if (!config.isSymLink() && config.isFile()) {
-        overlays.append({QStringLiteral(".git/config"), true, false});
-    }
-    const QFileInfo hooks(hooksPath);
-    if (!hooks.isSymLink() && hooks.isDir()) {
-        overlays.append({QStringLiteral(".git/hooks"), true, true});
-    }
-    return overlays;
+    return {{QStringLiteral(".git"), !allowWrites, true}};
 }
 
 ContainerSpec SandboxConfig::containerSpec(const QString& name, const QString& workspace,

@@ -7,6 +7,7 @@
 #include <zeus/buildinfo.h>
 
 #include <QHash>
+#include <QSet>
 #include <QString>
 
 #include <optional>
@@ -29,12 +30,14 @@ enum class WorkspaceMode { Direct, Review };
 QString workspaceModeName(WorkspaceMode mode);  // "direct", "review"
 std::optional<WorkspaceMode> workspaceModeFromName(const QString& name);
 
-// What direct mode mounts over itself in `workspace` to protect git's executable config (SPEC §3): when the
-// workspace holds a real `.git` directory, `.git` read-write (pinned: a mount point cannot be renamed away and
-// replaced by a fresh .git), then `.git/config` and `.git/hooks` read-only, each unless it is a symbolic link (the
-// engine would follow it and mount its target). A missing `.git/hooks` (empty folder) or `.git/config` (empty file)
-// is created first, so the command cannot plant one where there was none; nothing else is written.
-QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace);
+// What direct mode mounts over itself in `workspace` to keep the repository's metadata out of the sandbox's reach
+// (SPEC §3): when the workspace holds a real `.git` directory, the whole `.git`, read-only. Read-only overlays of
+// `.git/config` and `.git/hooks` alone are not enough: git follows `.git/commondir` (and `config.worktree`,
+// `modules/*/config`, `worktrees/*`) to files the command chose, and runs what their config names. With
+// `allowWrites` (the folder's "let the sandbox write the repository's metadata", or --allow-git-writes) `.git` is
+// mounted read-write, only pinned in place. A `.git` file (worktree, submodule) or symbolic link names a folder
+// outside the workspace: nothing is mounted for it. Writes nothing on the host.
+QList<WorkspaceOverlay> gitProtectionOverlays(const QString& workspace, bool allowWrites = false);
 
 // Every setting of the sandbox in one plain value, filled by the composition root from
 // the user's settings and the command line. No QSettings here: the core stays testable
@@ -75,6 +78,12 @@ struct SandboxConfig {
     WorkspaceMode workspaceMode = WorkspaceMode::Direct;
     bool workspaceModeForced = false;
     QHash<QString, WorkspaceMode> folderWorkspaceModes;
+    // Folders (exact approval strings) whose sandbox may write the repository's metadata (`.git`), and the
+    // command line's --allow-git-writes for every folder of this run. Off by default: the host's git may run code
+    // the agent writes there (SPEC §3).
+    QSet<QString> folderGitWrites;
+    bool gitWritesForced = false;
+    bool gitWritesFor(const QString& folder) const { return gitWritesForced || folderGitWrites.contains(folder); }
     // On a remote engine a folder with no mode of its own is in review mode (the only one that works there); one
     // set to direct stays direct, and is refused with the reason.
     WorkspaceMode workspaceModeFor(const QString& folder) const {

@@ -327,7 +327,7 @@ void SessionManager::createContainer(Session& session) {
     session.review = m_config.workspaceModeFor(session.workspace) == WorkspaceMode::Review;
     spec.reviewCopy = session.review;
     if (!session.review) {
-        spec.overlays = gitProtectionOverlays(session.workspace);
+        spec.overlays = gitProtectionOverlays(session.workspace, m_config.gitWritesFor(session.workspace));
     }
     const QString sessionId = session.id;
     const QString unsupported =
@@ -347,16 +347,19 @@ void SessionManager::createContainer(Session& session) {
         }
         session.staleContainerId.clear();
     }
-    session.expectedIdentity.reset();
+    session.mountPins.clear();
     if (session.review) {
         createReviewContainer(session, spec);
         return;
     }
 #if defined(Q_OS_LINUX)
-    // Taken just before `run`: a folder swapped between this and the engine's mount shows as another inode.
-    session.expectedIdentity = WorkspaceApproval::hostIdentity(session.workspace);
-    if (!session.expectedIdentity) {
-        const QString message = QStringLiteral("The folder %1 cannot be read.").arg(session.workspace);
+    // Taken just before `run`: a source swapped between this and the engine's mount shows as another inode, and
+    // a symbolic link anywhere on the way to a source refuses the container before it exists.
+    QString pinError;
+    session.mountPins = MountPins::pin(spec, &pinError);
+    if (session.mountPins.isEmpty()) {
+        const QString message =
+            QStringLiteral("A mount of the sandbox cannot be made safely: %1. Nothing was started.").arg(pinError);
         QTimer::singleShot(
             0, this, [this, sessionId, message] { onCreateFailed(sessionId, ExecError::WorkspaceInvalid, message); });
         return;
@@ -369,56 +372,47 @@ void SessionManager::createContainer(Session& session) {
 }
 
 void SessionManager::verifyMount(const QString& sessionId, const QString& containerId) {
-    // One fixed script (no backend text): the kernel's boot id tells an engine on this kernel from one in a VM,
-    // where device and inode numbers of a shared folder mean nothing on the host.
-    const QStringList script = {
-        QStringLiteral("sh"), QStringLiteral("-c"),
-        QStringLiteral("cat /proc/sys/kernel/random/boot_id && stat -L -c '%d %i' ") + containerWorkspace()};
+    // One fixed script (no backend text); the targets are its arguments. The kernel's boot id tells an engine on
+    // this kernel from one in a VM, where device and inode numbers of a shared folder mean nothing on the host.
+    const Session* session = findSession(sessionId);
+    if (!session) {
+        return;
+    }
     runEngine(
-        m_runtime->execArguments(containerId, script), m_config.engineCallTimeoutMs,
-        [this, sessionId, containerId](EngineCommand& process) {
+        m_runtime->execArguments(containerId, MountPins::checkCommand(session->mountPins)),
+        m_config.engineCallTimeoutMs, [this, sessionId, containerId](EngineCommand& process) {
             Session* s = findSession(sessionId);
             if (!s || s->phase != ContainerPhase::Creating || s->containerId != containerId) {
                 return;  // ended meanwhile: its removal took the container
             }
-            const QStringList lines =
-                QString::fromUtf8(process.standardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-            QFile hostBootId(QStringLiteral("/proc/sys/kernel/random/boot_id"));
-            const QString hostBoot =
-                hostBootId.open(QIODevice::ReadOnly) ? QString::fromLatin1(hostBootId.readAll()).trimmed() : QString();
-            const auto seen = lines.size() == 2 ? WorkspaceApproval::parseIdentity(lines.at(1))
-                                                : std::optional<WorkspaceApproval::Identity>();
-            QString problem;
-            if (!process.succeeded()) {
-                // The container died at start, or cannot run `sh`: the command's own exec fails next and says why
-                // (with the container's log). Nothing unapproved can be reached through a container that is not there.
-                qCInfo(lcSession).noquote()
-                    << "session" << sessionId << "/workspace could not be checked:" << process.diagnostic();
-                markReady(*s);
-                return;
+            MountPins::Verdict verdict;
+            if (process.succeeded()) {
+                verdict = MountPins::verify(s->mountPins, process.standardOutput(), MountPins::hostBootId());
+            } else {
+                // Fail closed: a container whose mounts cannot be checked is never used (it died at start, has no
+                // `sh` or `stat`, or the engine failed); the container's own words go with the error.
+                verdict.problem =
+                    QStringLiteral("the container's mounts could not be checked: %1").arg(process.diagnostic());
             }
-            if (!seen) {
-                // The check ran but said nothing useful (no `stat` in the image): fail closed.
-                problem = QStringLiteral("the container's /workspace could not be checked (unexpected output)");
-            } else if (lines.at(0).trimmed() != hostBoot) {
-                // A VM engine: nothing to compare with. Said once per container, the mount stands.
-                logEvent(*s, QStringLiteral("The engine runs in a virtual machine: the device/inode check of "
-                                            "/workspace does not apply."));
-            } else if (*seen != *s->expectedIdentity) {
-                problem = QStringLiteral(
-                              "/workspace in the container is not the approved folder %1 (it "
-                              "changed between the check and the mount)")
-                              .arg(s->workspace);
+            switch (verdict.outcome) {
+                case MountPins::Verdict::Outcome::Match:
+                    markReady(*s);
+                    return;
+                case MountPins::Verdict::Outcome::OtherKernel:
+                    // A VM engine: nothing to compare with. Said once per container, the mounts stand.
+                    logEvent(*s, QStringLiteral("The engine runs in a virtual machine: the device/inode check of the "
+                                                "container's mounts does not apply (docs/security.md)."));
+                    markReady(*s);
+                    return;
+                case MountPins::Verdict::Outcome::Mismatch:
+                case MountPins::Verdict::Outcome::Unusable:
+                    break;
             }
-            if (problem.isEmpty()) {
-                markReady(*s);
-                return;
-            }
-            qCWarning(lcSession).noquote() << "session" << sessionId << problem;
+            qCWarning(lcSession).noquote() << "session" << sessionId << verdict.problem;
             runEngine(m_runtime->removeArguments({containerId}), m_config.engineCallTimeoutMs, [](EngineCommand&) {});
             s->containerId.clear();
             onCreateFailed(sessionId, ExecError::WorkspaceInvalid,
-                           QStringLiteral("Container removed: %1.").arg(problem));
+                           QStringLiteral("Container removed: %1.").arg(verdict.problem));
         });
 }
 
@@ -429,6 +423,18 @@ void SessionManager::markReady(Session& session) {
              QStringLiteral("Container %1 started (%2, %3 profile) with %4 at /workspace.")
                  .arg(shortId(session.containerId), m_config.image, hardeningProfileName(m_config.profile),
                       session.review ? QStringLiteral("a review copy of ") + session.workspace : session.workspace));
+    const bool repository = std::any_of(session.mountPins.cbegin(), session.mountPins.cend(), [](const auto& pin) {
+        return pin.target == containerWorkspace() + QStringLiteral("/.git");
+    });
+    if (repository) {
+        logEvent(session, m_config.gitWritesFor(session.workspace)
+                              ? QStringLiteral("The sandbox may write this repository's metadata (.git): the host's "
+                                               "git may run code the agent writes there.")
+                              : QStringLiteral("The repository's metadata (.git) is read-only in the sandbox: git "
+                                               "log, diff and status work; git add, commit and checkout fail. Review "
+                                               "mode lets the agent commit and brings its commits home as "
+                                               "refs/zeus/<session>/…"));
+    }
     setState(session, SessionState::Running);
     startWaiting(session);
 }
@@ -459,7 +465,7 @@ void SessionManager::onContainerCreated(const QString& sessionId, const QString&
         // Apple's containers always run in a VM, where a shared folder's device and inode say nothing about the
         // host's: the check would cost an exec per container and could never compare (docs/security.md).
         // A remote engine's device and inode numbers belong to another machine's file systems: nothing to compare.
-        if (session->expectedIdentity && m_runtime->kind() != RuntimeKind::Apple && !m_config.engineRemote) {
+        if (!session->mountPins.isEmpty() && m_runtime->kind() != RuntimeKind::Apple && !m_config.engineRemote) {
             verifyMount(sessionId, id);  // still Creating until /workspace is known to be the approved folder
             return;
         }
@@ -666,6 +672,28 @@ void SessionManager::setWorkspaceModes(const QHash<QString, WorkspaceMode>& byFo
     }
 }
 
+void SessionManager::setGitWriteFolders(const QSet<QString>& folders) {
+    const SandboxConfig before = m_config;
+    m_config.folderGitWrites = folders;
+    QStringList ids;
+    for (const auto& entry : m_sessions) {
+        const Session& s = *entry.second;
+        if ((s.phase != ContainerPhase::None || !s.calls.isEmpty()) && !s.review
+            && before.gitWritesFor(s.workspace) != m_config.gitWritesFor(s.workspace)) {
+            ids << s.id;
+        }
+    }
+    for (const QString& id : std::as_const(ids)) {
+        if (Session* s = findSession(id)) {
+            logEvent(
+                *s, m_config.gitWritesFor(s->workspace)
+                        ? QStringLiteral("The sandbox of %1 may now write the repository's metadata.").arg(s->workspace)
+                        : QStringLiteral("The repository's metadata of %1 is read-only again.").arg(s->workspace));
+        }
+        endSession(id);
+    }
+}
+
 void SessionManager::setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow) {
     m_config.egress = policy;
     m_config.folderAllow = folderAllow;
@@ -758,12 +786,25 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
                                                             + result.errorMessage);
         session->log.append(entry);
         Q_EMIT sessionLogEntryAdded(session->id, entry);
+        explainReadOnlyGit(*session, result);
         if (session->calls.isEmpty() && session->phase == ContainerPhase::Ready && !m_shuttingDown) {
             session->idleTimer.start(m_config.idleTimeoutMs);
         }
     }
     Q_EMIT callFinished(result);
     execution->deleteLater();
+}
+
+void SessionManager::explainReadOnlyGit(Session& session, const ExecResult& result) {
+    // git's own error names the file it could not write; the log says why once per failing call, and where to go.
+    if (session.review || result.exitCode.value_or(0) == 0 || m_config.gitWritesFor(session.workspace)
+        || !result.output.contains(QLatin1String("Read-only file system"))
+        || !result.output.contains(QLatin1String(".git/"))) {
+        return;
+    }
+    logEvent(session, QStringLiteral("git could not write .git: the repository's metadata is read-only in direct "
+                                     "mode, so nothing the agent writes there can make the host's git run code. Use "
+                                     "review mode for this folder to let the agent commit (docs/security.md)."));
 }
 
 bool SessionManager::cancel(const QString& callId) {

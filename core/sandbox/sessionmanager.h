@@ -4,6 +4,7 @@
 #include "review/reviewstore.h"
 #include "sandbox/commandexecution.h"
 #include "sandbox/egress/egressproxy.h"
+#include "sandbox/mountpins.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sessionlog.h"
 #include "sandbox/workspaceapproval.h"
@@ -82,6 +83,9 @@ public:
     void setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow);
     // The per-folder workspace modes (SPEC §10) from the settings; they apply to the next container of a folder.
     void setWorkspaceModes(const QHash<QString, WorkspaceMode>& byFolder);
+    // The folders whose sandbox may write `.git` (SPEC §3). A live container made under the other rule ends (its
+    // session comes back with a new container on its next call): turning it off must take effect at once.
+    void setGitWriteFolders(const QSet<QString>& folders);
     // "Allow for this session": the rule is added to this session's policy only.
     void allowHostForSession(const QString& sessionId, const QString& rule);
     // "Allow once": the next request of this session for host:port passes.
@@ -129,8 +133,8 @@ private:
         QStringList sessionAllow;      // "Allow for this session" rules, added to the config's policy
         QTimer idleTimer;
         QElapsedTimer lastUsed;
-        // The approved folder's device and inode, taken before `run` (Linux); compared with /workspace after it.
-        std::optional<WorkspaceApproval::Identity> expectedIdentity;
+        // Every bind mount's source pinned before `run` (Linux): checked in the container after it (MountPins).
+        QList<MountPins::Pin> mountPins;
         bool review = false;  // the container holds a review copy (SPEC §10): stopped, never removed, by the app
         quint64 endedAt = 0;  // when it last stopped or failed (m_clock), for forgetting the oldest first
         SessionLog log;
@@ -145,7 +149,8 @@ private:
     void ensureContainer(Session& session);
     void createContainer(Session& session);
     void onContainerCreated(const QString& sessionId, const QString& name, EngineCommand* process);
-    // Checks that the new container's /workspace is the approved folder; removes the container if not.
+    // Checks that each mount of the new container is its pinned source; removes the container if not, or if the
+    // check itself fails.
     void verifyMount(const QString& sessionId, const QString& containerId);
     void markReady(Session& session);
     void reportCreateFailure(const QString& sessionId, const QString& diagnostic);
@@ -157,6 +162,8 @@ private:
     void startEgress(Session& session, AgentChannel* agent);
     void announceExecPath(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
+    // A call that failed on the read-only .git of direct mode gets a log line that says why (SPEC §3).
+    void explainReadOnlyGit(Session& session, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);
     void setState(Session& session, SessionState state);
     void logEvent(Session& session, const QString& message);

@@ -207,6 +207,10 @@
         <source>--discard takes one SESSION and nothing else</source>
         <translation>--discard 只接受一个 SESSION，不接受其他参数</translation>
     </message>
+    <message>
+        <source>Let the sandbox write the repository&apos;s metadata (.git) of every folder of this run. The host&apos;s git may then run code the agent writes.</source>
+        <translation>允许沙盒写入本次运行中每个文件夹的仓库元数据（.git）。主机上的 git 随后可能运行代理写入的代码。</translation>
+    </message>
 </context>
 <context>
     <name>zeus</name>
@@ -474,6 +478,22 @@
     <message>
         <source>Commands work on a copy of this folder in the container; you review the changes and apply what you want (Changes in the dashboard). Works on local and remote engines.</source>
         <translation>命令在容器中操作此文件夹的副本；由您审阅更改并应用想要的部分（主面板中的“更改”页）。适用于本地和远程引擎。</translation>
+    </message>
+    <message>
+        <source>Let the sandbox write this repository&apos;s metadata (.git)</source>
+        <translation>允许沙盒写入此仓库的元数据（.git）</translation>
+    </message>
+    <message>
+        <source>Off by default. When on, the host&apos;s git may run code the agent writes into .git (hooks, config, commondir) the next time you or your shell prompt run git here.</source>
+        <translation>默认关闭。开启后，下次你或你的 shell 提示符在此运行 git 时，主机上的 git 可能运行代理写入 .git 的代码（钩子、配置、commondir）。</translation>
+    </message>
+    <message>
+        <source>The sandbox may write .git: the host&apos;s git may run code the agent writes there.</source>
+        <translation>沙盒可以写入 .git：主机上的 git 可能运行代理在其中写入的代码。</translation>
+    </message>
+    <message>
+        <source>The repository&apos;s metadata (.git) is read-only in the sandbox, so nothing the agent writes can make your git run code: git status, log and diff work, git add, commit and checkout fail. Use review mode to let the agent commit; its commits come home as refs/zeus/&lt;session&gt;/…. Build files, editor tasks and .pre-commit-config.yaml are still writable here: review mode checks those too.</source>
+        <translation>仓库的元数据（.git）在沙盒中是只读的，因此代理写入的任何内容都无法让你的 git 运行代码：git status、log 和 diff 可用，git add、commit 和 checkout 会失败。要让代理提交，请使用审阅模式；它的提交会以 refs/zeus/&lt;session&gt;/… 的形式带回。构建文件、编辑器任务和 .pre-commit-config.yaml 在此仍可写入：审阅模式也会检查它们。</translation>
     </message>
 </context>
 <context>
@@ -1052,6 +1072,18 @@
     <message>
         <source>decides what the next review copy shows the agent</source>
         <translation>决定下一次审阅副本向代理展示哪些内容</translation>
+    </message>
+    <message>
+        <source>Windows drops a name&apos;s trailing dot or space: %1 would land on another file there.</source>
+        <translation>Windows 会去掉名称末尾的点或空格：%1 在那里会落到另一个文件上。</translation>
+    </message>
+    <message>
+        <source>%1 looks like a Windows short name (GIT~1 is .git): it can name another file.</source>
+        <translation>%1 看起来像 Windows 短文件名（GIT~1 即 .git）：它可能指向另一个文件。</translation>
+    </message>
+    <message>
+        <source>%1 is a device name on Windows.</source>
+        <translation>%1 在 Windows 上是设备名。</translation>
     </message>
 </context>
 <context>
@@ -3898,6 +3930,14 @@ Container: %2 (%3)</source>
     <message>
         <source>The container&apos;s file list names %1 twice.</source>
         <translation>容器的文件列表将 %1 列出了两次。</translation>
+    </message>
+    <message>
+        <source>The container&apos;s file list is more than %1 bytes, the cap for a review copy: the agent left too many files or too long names (add folders to .zeusignore, or discard the copy).</source>
+        <translation>容器的文件列表超过 %1 字节，即审阅副本的上限：代理留下了太多文件或过长的名称（请将文件夹加入 .zeusignore，或丢弃该副本）。</translation>
+    </message>
+    <message>
+        <source>The container&apos;s file list has more than %1 entries, the cap for a review copy: the agent left too many files (add folders to .zeusignore, or discard the copy).</source>
+        <translation>容器的文件列表超过 %1 个条目，即审阅副本的上限：代理留下了太多文件（请将文件夹加入 .zeusignore，或丢弃该副本）。</translation>
     </message>
 </context>
 <context>

@@ -2,10 +2,13 @@
 // by inspect and from inside; hostile workspaces are refused before any container exists.
 #include "sessionfixture.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
 
 #include <unistd.h>
 
@@ -22,8 +25,8 @@ private Q_SLOTS:
     void hostileWorkspaces();
     void profile_data();
     void profile();
-    void gitConfigAndHooksAreReadOnly_data();
-    void gitConfigAndHooksAreReadOnly();
+    void gitMetadataIsReadOnly_data();
+    void gitMetadataIsReadOnly();
     void canaryBesideTheWorkspaceIsUnreachable_data();
     void canaryBesideTheWorkspaceIsUnreachable();
     void forkBombHitsThePidLimit_data();
@@ -201,48 +204,106 @@ void TestHardening::profile() {
     QCOMPARE(binds, 2);
 }
 
-void TestHardening::gitConfigAndHooksAreReadOnly_data() {
+void TestHardening::gitMetadataIsReadOnly_data() {
     QTest::addColumn<QString>("engine");
-    QTest::newRow("docker") << QStringLiteral("docker");
-    QTest::newRow("podman") << QStringLiteral("podman");
+    QTest::addColumn<bool>("allowGitWrites");
+    QTest::newRow("docker") << QStringLiteral("docker") << false;
+    QTest::newRow("podman") << QStringLiteral("podman") << false;
+    // The control: with the folder's "let the sandbox write .git" on, the same attack does reach the host's git,
+    // so the rows above would see it if the protection went.
+    QTest::newRow("docker, git writes allowed (control)") << QStringLiteral("docker") << true;
 }
 
-// The agent must not plant what the user's own git runs on the host (core.fsmonitor, hooks,
-// core.hooksPath, core.sshCommand). The test image has no git: the files are written directly, as git would.
-void TestHardening::gitConfigAndHooksAreReadOnly() {
+// SPEC §3 "Direct mode keeps the repository's metadata read-only": nothing a command writes makes the host's git
+// run a program. Each way git finds a program to run is tried with the image's real git: core.fsmonitor through
+// `git config`, a hook, core.hooksPath, include.path and includeIf to a planted file, and .git/commondir naming a
+// folder of the command's own (read-only overlays of .git/config and .git/hooks alone let that one through). Then
+// the host's git runs `status` and `commit` in the folder, as a shell prompt and the user would.
+void TestHardening::gitMetadataIsReadOnly() {
     QFETCH(QString, engine);
+    QFETCH(bool, allowGitWrites);
     ZEUS_REQUIRE_ENGINE(engine);
-    auto manager = makeManager(engine, testConfig(QString()));
+    const QString git = QStandardPaths::findExecutable(QStringLiteral("git"));
+    if (git.isEmpty()) {
+        QFAIL("git is not installed on this host (cmake/install-deps.sh installs it)");
+    }
+    SandboxConfig config = testConfig(QString());
+    config.gitWritesForced = allowGitWrites;
+    auto manager = makeManager(engine, config);
     Recorder rec(*manager);
-    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("git-") + engine);
-    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/hooks")));
-    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/objects")));
-    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/refs/heads")));
-    QFile config(ws + QStringLiteral("/.git/config"));
-    QVERIFY(config.open(QIODevice::WriteOnly));
-    config.write("[core]\n\tbare = false\n");
-    config.close();
+    const QString ws =
+        makeWorkspace(m_workRoot, QStringLiteral("gitmeta-") + engine + QLatin1String(allowGitWrites ? "-rw" : ""));
+    const QString markers = QFileInfo(m_workRoot.path()).canonicalFilePath() + QStringLiteral("/markers-") + engine
+                            + QLatin1String(allowGitWrites ? "-rw" : "");
+    QVERIFY(QDir().mkpath(markers));
+    QProcessEnvironment hostEnv = QProcessEnvironment::systemEnvironment();
+    hostEnv.insert(QStringLiteral("HOME"), m_workRoot.path());  // no user config of this machine
+    hostEnv.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    const auto hostGit = [&](const QStringList& args) {
+        QProcess process;
+        process.setProcessEnvironment(hostEnv);
+        process.setWorkingDirectory(ws);
+        process.start(git, QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                                       QStringLiteral("user.email=t@example.com")}
+                               + args);
+        process.waitForFinished(30000);
+        return QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
+    };
+    hostGit({QStringLiteral("init"), QStringLiteral("-q")});
+    hostGit({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("--allow-empty"), QStringLiteral("-m"),
+             QStringLiteral("first")});
 
-    const ExecResult result =
-        rec.run(QStringLiteral("s"), ws,
-                QStringLiteral("printf '[core]\\n\\tfsmonitor = id > /tmp/pwned\\n' >> .git/config && echo config=rw; "
-                               "printf '#!/bin/sh\\nid\\n' > .git/hooks/pre-commit && echo hook=rw; "
-                               "echo commit > .git/objects/new && echo ref > .git/refs/heads/main && echo objects=rw; "
-                               "mv .git .git-moved && echo moved; "
-                               "echo ok"));
+    // Each planted program creates its own marker on the host, where only the host's git could run it.
+    const QString touch = QStringLiteral("touch %1/").arg(markers);
+    const QString attack =
+        QStringLiteral(
+            "export HOME=/tmp; git log --oneline && echo log=ok; git status --short && echo status=ok; "
+            "git config core.fsmonitor '%1fsmonitor' && echo fsmonitor=planted; "
+            "printf '#!/bin/sh\\n%1hook\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && "
+            "echo hook=planted; "
+            "mkdir -p /workspace/.h && printf '#!/bin/sh\\n%1hookspath\\n' > /workspace/.h/pre-commit && "
+            "chmod +x /workspace/.h/pre-commit && git config core.hooksPath /workspace/.h && echo hookspath=planted; "
+            "printf '[core]\\n\\tfsmonitor = %1include\\n' > /workspace/.inc && "
+            "git config include.path ../.inc && echo include=planted; "
+            "git config 'includeIf.gitdir:/.path' ../.inc && echo includeif=planted; "
+            "mkdir -p /workspace/.c/hooks /workspace/.c/objects /workspace/.c/refs && "
+            "printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = %1commondir\\n' > /workspace/.c/config "
+            "&& "
+            "echo ../.c > .git/commondir && echo commondir=planted; "
+            "echo '[core]' > .git/config.worktree && echo worktree=planted; "
+            "git add -A 2>&1; git commit -qm x 2>&1; echo done")
+            .arg(touch);
+    const ExecResult result = rec.run(QStringLiteral("s"), ws, attack);
     QCOMPARE(result.exitCode.value_or(-1), 0);
     const QString out = result.output;
-    QVERIFY2(!out.contains(QLatin1String("config=rw")), qPrintable(out));
-    QVERIFY2(!out.contains(QLatin1String("hook=rw")), qPrintable(out));
-    QVERIFY2(!out.contains(QLatin1String("moved")), qPrintable(out));
-    QVERIFY2(out.contains(QLatin1String("objects=rw")), qPrintable(out));  // a commit still works
-    QFile after(ws + QStringLiteral("/.git/config"));
-    QVERIFY(after.open(QIODevice::ReadOnly));
-    QCOMPARE(after.readAll(), QByteArray("[core]\n\tbare = false\n"));
-    QVERIFY(!QFile::exists(ws + QStringLiteral("/.git/hooks/pre-commit")));
-    QVERIFY(QFile::exists(ws + QStringLiteral("/.git/refs/heads/main")));
+    QVERIFY2(out.contains(QLatin1String("log=ok")), qPrintable(out));  // reading history works
+    QVERIFY2(out.contains(QLatin1String("status=ok")), qPrintable(out));
+    if (!allowGitWrites) {
+        for (const char* planted :
+             {"fsmonitor=", "hook=", "hookspath=", "include=", "includeif=", "commondir=", "worktree="}) {
+            QVERIFY2(!out.contains(QLatin1String(planted) + QLatin1String("planted")), qPrintable(out));
+        }
+        QVERIFY2(out.contains(QLatin1String("Read-only file system")), qPrintable(out));  // git's own error
+        // The session log says why, and where to go.
+        bool explained = false;
+        for (const SessionLogEntry& entry : manager->sessionLog(QStringLiteral("s"))) {
+            explained = explained || entry.message.contains(QLatin1String("review mode"), Qt::CaseInsensitive);
+        }
+        QVERIFY(explained);
+    }
 
-    // Exactly these bind mounts: the workspace, the agent, .git pinned, config and hooks read-only.
+    // The host's git, as a shell prompt and the user run it.
+    hostGit({QStringLiteral("status")});
+    hostGit({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("--allow-empty"), QStringLiteral("-m"),
+             QStringLiteral("second")});
+    const QStringList ran = QDir(markers).entryList(QDir::Files);
+    if (allowGitWrites) {
+        QVERIFY2(!ran.isEmpty(), "the control: with .git writable the planted programs run on the host");
+        return;
+    }
+    QVERIFY2(ran.isEmpty(), qPrintable(QStringLiteral("the host's git ran: ") + ran.join(QLatin1Char(' '))));
+
+    // Exactly these bind mounts: the workspace, the agent, .git read-only.
     const ProcessOutput raw =
         runProgram(engine, {QStringLiteral("inspect"), manager->containerId(QStringLiteral("s"))});
     QCOMPARE(raw.exitCode, 0);
@@ -261,9 +322,7 @@ void TestHardening::gitConfigAndHooksAreReadOnly() {
     QMap<QString, bool> expected;
     expected.insert(QStringLiteral("/workspace"), true);
     expected.insert(QStringLiteral("/run/zeus/agent"), false);
-    expected.insert(QStringLiteral("/workspace/.git"), true);
-    expected.insert(QStringLiteral("/workspace/.git/config"), false);
-    expected.insert(QStringLiteral("/workspace/.git/hooks"), false);
+    expected.insert(QStringLiteral("/workspace/.git"), false);
     QCOMPARE(binds, expected);
 }
 

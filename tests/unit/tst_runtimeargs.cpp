@@ -220,22 +220,26 @@ void TestRuntimeArgs::reviewCopyMountsNothingOfTheHost() {
 
 void TestRuntimeArgs::gitProtectionOverlays_data() {
     QTest::addColumn<QString>("layout");  // what the workspace holds
+    QTest::addColumn<bool>("allowWrites");
     QTest::addColumn<QStringList>("expected");
-    QTest::newRow("no repository") << QStringLiteral("") << QStringList();
-    QTest::newRow("repository") << QStringLiteral("git")
-                                << QStringList{QStringLiteral(".git rw"), QStringLiteral(".git/config ro"),
-                                               QStringLiteral(".git/hooks ro")};
-    QTest::newRow("repository without hooks or config: made")
-        << QStringLiteral("bare-git")
-        << QStringList{QStringLiteral(".git rw"), QStringLiteral(".git/config ro"), QStringLiteral(".git/hooks ro")};
-    QTest::newRow(".git is a file (worktree)") << QStringLiteral("git-file") << QStringList();
-    QTest::newRow(".git is a symlink") << QStringLiteral("git-link") << QStringList();
-    QTest::newRow("config is a symlink") << QStringLiteral("config-link")
-                                         << QStringList{QStringLiteral(".git rw"), QStringLiteral(".git/hooks ro")};
+    QTest::newRow("no repository") << QStringLiteral("") << false << QStringList();
+    // The whole .git read-only: overlays of config and hooks alone leave commondir, config.worktree, info/,
+    // modules/*/config and worktrees/* writable (SPEC §3).
+    QTest::newRow("repository: .git read-only as a whole")
+        << QStringLiteral("git") << false << QStringList{QStringLiteral(".git ro")};
+    QTest::newRow("repository without hooks or config: nothing made")
+        << QStringLiteral("bare-git") << false << QStringList{QStringLiteral(".git ro")};
+    QTest::newRow("git writes allowed: .git pinned read-write")
+        << QStringLiteral("git") << true << QStringList{QStringLiteral(".git rw")};
+    QTest::newRow(".git is a file (worktree)") << QStringLiteral("git-file") << false << QStringList();
+    QTest::newRow(".git is a symlink") << QStringLiteral("git-link") << false << QStringList();
+    QTest::newRow("config is a symlink: still one read-only .git")
+        << QStringLiteral("config-link") << false << QStringList{QStringLiteral(".git ro")};
 }
 
 void TestRuntimeArgs::gitProtectionOverlays() {
     QFETCH(QString, layout);
+    QFETCH(bool, allowWrites);
     QFETCH(QStringList, expected);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -260,13 +264,14 @@ void TestRuntimeArgs::gitProtectionOverlays() {
         QVERIFY(QFile::link(QStringLiteral("/etc/hostname"), git + QStringLiteral("/config")));
     }
     QStringList got;
-    for (const WorkspaceOverlay& overlay : zeus::gitProtectionOverlays(ws)) {
+    for (const WorkspaceOverlay& overlay : zeus::gitProtectionOverlays(ws, allowWrites)) {
         got << overlay.path + (overlay.readOnly ? QStringLiteral(" ro") : QStringLiteral(" rw"));
     }
     QCOMPARE(got, expected);
     if (layout == QLatin1String("bare-git")) {
-        QVERIFY(QFileInfo(git + QStringLiteral("/hooks")).isDir());
-        QVERIFY(QFileInfo(git + QStringLiteral("/config")).isFile());
+        // The host's folder is only read: nothing is created in it.
+        QVERIFY(!QFileInfo::exists(git + QStringLiteral("/hooks")));
+        QVERIFY(!QFileInfo::exists(git + QStringLiteral("/config")));
     }
 }
 

@@ -3,8 +3,10 @@
 #include "approval/commandanalyser.h"
 #include "appsettings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -59,6 +61,11 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
     m_workspaceModeDescription = new QLabel(this);
     m_workspaceModeDescription->setObjectName(QStringLiteral("workspaceModeDescription"));
     m_workspaceModeDescription->setWordWrap(true);
+    m_gitWrites = new QCheckBox(tr("Let the sandbox write this repository's metadata (.git)"), this);
+    m_gitWrites->setObjectName(QStringLiteral("gitWrites"));
+    m_gitWrites->setToolTip(
+        tr("Off by default. When on, the host's git may run code the agent writes into .git "
+           "(hooks, config, commondir) the next time you or your shell prompt run git here."));
 
     m_rules = new QTableWidget(0, 3, this);
     m_rules->setObjectName(QStringLiteral("approvalRules"));
@@ -97,6 +104,7 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
     form->addRow(QString(), m_modeDescription);
     form->addRow(tr("&Workspace:"), m_workspaceMode);
     form->addRow(QString(), m_workspaceModeDescription);
+    form->addRow(QString(), m_gitWrites);
     auto* addRow = new QHBoxLayout;
     addRow->addWidget(m_newKind);
     addRow->addWidget(m_newPrefix, 1);
@@ -134,6 +142,13 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
         }
     });
     connect(m_settings, &AppSettings::workspaceModesChanged, this, &ApprovalSettingsPanel::reloadPolicy);
+    connect(m_gitWrites, &QCheckBox::toggled, this, [this](bool on) {
+        updateWorkspaceModeDescription();
+        if (!m_loading && !currentFolder().isEmpty()) {
+            m_settings->setGitWrites(currentFolder(), on);
+        }
+    });
+    connect(m_settings, &AppSettings::gitWritesChanged, this, &ApprovalSettingsPanel::reloadPolicy);
     connect(m_add, &QPushButton::clicked, this, &ApprovalSettingsPanel::addRule);
     connect(m_newPrefix, &QLineEdit::returnPressed, this, &ApprovalSettingsPanel::addRule);
     connect(m_remove, &QPushButton::clicked, this, &ApprovalSettingsPanel::removeSelectedRules);
@@ -187,8 +202,10 @@ void ApprovalSettingsPanel::reloadPolicy() {
     const ApprovalPolicy policy = have ? m_settings->approvalPolicy(folder) : ApprovalPolicy();
     m_mode->setCurrentIndex(qMax(0, m_mode->findData(QString(approvalModeName(policy.mode)))));
     m_workspaceMode->setEnabled(have);
+    m_gitWrites->setEnabled(have);
     const WorkspaceMode workspaceMode = have ? m_settings->workspaceMode(folder) : WorkspaceMode::Direct;
     m_workspaceMode->setCurrentIndex(qMax(0, m_workspaceMode->findData(workspaceModeName(workspaceMode))));
+    m_gitWrites->setChecked(have && m_settings->gitWrites(folder));
     m_rules->setRowCount(0);
     for (const ApprovalRuleKind kind : {ApprovalRuleKind::Deny, ApprovalRuleKind::Ask, ApprovalRuleKind::Allow}) {
         for (const QString& prefix : policy.rules(kind)) {
@@ -215,11 +232,25 @@ void ApprovalSettingsPanel::reloadPolicy() {
 
 void ApprovalSettingsPanel::updateWorkspaceModeDescription() {
     const auto mode = workspaceModeFromName(m_workspaceMode->currentData().toString()).value_or(WorkspaceMode::Direct);
-    m_workspaceModeDescription->setText(
-        mode == WorkspaceMode::Direct
-            ? tr("Commands write straight into this folder. Needs a local engine: on a remote one it is refused.")
-            : tr("Commands work on a copy of this folder in the container; you review the changes and apply what you "
-                 "want (Changes in the dashboard). Works on local and remote engines."));
+    const bool direct = mode == WorkspaceMode::Direct;
+    const bool repository = QFileInfo(currentFolder() + QStringLiteral("/.git")).isDir();
+    QString text = direct ? tr(
+                       "Commands write straight into this folder. Needs a local engine: on a remote one it is "
+                       "refused.")
+                          : tr(
+                              "Commands work on a copy of this folder in the container; you review the changes and "
+                              "apply what you want (Changes in the dashboard). Works on local and remote engines.");
+    if (direct && repository) {
+        text += QLatin1Char(' ')
+                + (m_gitWrites->isChecked()
+                       ? tr("The sandbox may write .git: the host's git may run code the agent writes there.")
+                       : tr("The repository's metadata (.git) is read-only in the sandbox, so nothing the agent "
+                            "writes can make your git run code: git status, log and diff work, git add, commit "
+                            "and checkout fail. Use review mode to let the agent commit; its commits come home as "
+                            "refs/zeus/<session>/…. Build files, editor tasks and .pre-commit-config.yaml are still "
+                            "writable here: review mode checks those too."));
+    }
+    m_workspaceModeDescription->setText(text);
 }
 
 void ApprovalSettingsPanel::updateModeDescription() {

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -39,6 +40,7 @@ private:
     QLabel* m_modeDescription = nullptr;
     QComboBox* m_workspaceMode = nullptr;
     QLabel* m_workspaceModeDescription = nullptr;
+    QCheckBox* m_gitWrites = nullptr;  // the folder's "let the sandbox write .git" (SPEC §3), off by default
     QTableWidget* m_rules = nullptr;
     QComboBox* m_newKind = nullptr;
     QLineEdit* m_newPrefix = nullptr;

@@ -1,0 +1,178 @@
+#include "sandbox/mountpins.h"
+
+#include <QFile>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
+namespace zeus {
+
+namespace {
+
+#ifdef Q_OS_UNIX
+// Closes a descriptor when it goes out of scope.
+class Descriptor {
+public:
+    explicit Descriptor(int fd) : m_fd(fd) {}
+    ~Descriptor() {
+        if (m_fd >= 0) {
+            ::close(m_fd);
+        }
+    }
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    int get() const { return m_fd; }
+    void reset(int fd) {
+        if (m_fd >= 0) {
+            ::close(m_fd);
+        }
+        m_fd = fd;
+    }
+
+private:
+    int m_fd = -1;
+};
+#endif
+
+}  // namespace
+
+std::optional<WorkspaceApproval::Identity> MountPins::pinPath(const QString& path, bool directory, QString* error) {
+    const auto fail = [error](const QString& message) {
+        if (error) {
+            *error = message;
+        }
+        return std::optional<WorkspaceApproval::Identity>();
+    };
+#ifdef Q_OS_UNIX
+    if (!path.startsWith(QLatin1Char('/'))) {
+        return fail(QStringLiteral("%1 is not an absolute path").arg(path));
+    }
+    const QStringList components = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    Descriptor current(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (current.get() < 0) {
+        return fail(QStringLiteral("/ cannot be opened"));
+    }
+    struct stat buffer {};
+    if (::fstat(current.get(), &buffer) != 0) {
+        return fail(QStringLiteral("/ cannot be read"));
+    }
+    QString walked;
+    for (qsizetype i = 0; i < components.size(); ++i) {
+        const QString& component = components.at(i);
+        walked += QLatin1Char('/') + component;
+        if (component == QLatin1String("..") || component == QLatin1String(".")) {
+            return fail(QStringLiteral("%1 is not a plain path").arg(path));
+        }
+        // O_PATH|O_NOFOLLOW opens a symbolic link itself, so fstat tells it apart instead of following it.
+        const int next =
+            ::openat(current.get(), QFile::encodeName(component).constData(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0) {
+            return fail(QStringLiteral("%1 cannot be opened").arg(walked));
+        }
+        current.reset(next);
+        if (::fstat(current.get(), &buffer) != 0) {
+            return fail(QStringLiteral("%1 cannot be read").arg(walked));
+        }
+        if (S_ISLNK(buffer.st_mode)) {
+            return fail(QStringLiteral("%1 is a symbolic link").arg(walked));
+        }
+        const bool last = i == components.size() - 1;
+        if (!last && !S_ISDIR(buffer.st_mode)) {
+            return fail(QStringLiteral("%1 is not a folder").arg(walked));
+        }
+    }
+    if (directory ? !S_ISDIR(buffer.st_mode) : !S_ISREG(buffer.st_mode)) {
+        return fail(directory ? QStringLiteral("%1 is not a folder").arg(path)
+                              : QStringLiteral("%1 is not a regular file").arg(path));
+    }
+    return WorkspaceApproval::Identity{quint64(buffer.st_dev), quint64(buffer.st_ino)};
+#else
+    Q_UNUSED(directory);
+    return fail(QStringLiteral("%1: mount sources cannot be pinned on this platform").arg(path));
+#endif
+}
+
+QList<MountPins::Pin> MountPins::pin(const ContainerSpec& spec, QString* error) {
+    struct Source {
+        QString source;
+        QString target;
+        bool directory;
+    };
+    QList<Source> sources;
+    if (!spec.reviewCopy) {
+        sources.append({spec.workspace, containerWorkspace(), true});
+        for (const WorkspaceOverlay& overlay : spec.overlays) {
+            const QString relative = QLatin1Char('/') + overlay.path;
+            sources.append({spec.workspace + relative, containerWorkspace() + relative, overlay.directory});
+        }
+    }
+    if (!spec.agentSource.isEmpty()) {
+        sources.append({spec.agentSource, containerAgentPath(), false});
+    }
+    QList<Pin> pins;
+    for (const Source& source : std::as_const(sources)) {
+        QString problem;
+        const auto identity = pinPath(source.source, source.directory, &problem);
+        if (!identity) {
+            if (error) {
+                *error = problem;
+            }
+            return {};
+        }
+        pins.append({source.target, source.source, *identity});
+    }
+    return pins;
+}
+
+QStringList MountPins::checkCommand(const QList<Pin>& pins) {
+    // No -L: a target that is a symbolic link in the container is reported as the link, never as what it names.
+    QStringList command = {QStringLiteral("sh"), QStringLiteral("-c"),
+                           QStringLiteral("cat /proc/sys/kernel/random/boot_id && stat -c '%d %i' \"$@\""),
+                           QStringLiteral("sh")};
+    for (const Pin& pin : pins) {
+        command << pin.target;
+    }
+    return command;
+}
+
+MountPins::Verdict MountPins::verify(const QList<Pin>& pins, const QByteArray& output, const QString& hostBootId) {
+    const QStringList lines = QString::fromUtf8(output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    Verdict verdict;
+    if (lines.size() != pins.size() + 1) {
+        verdict.problem = QStringLiteral("the container's mounts could not be checked (unexpected output)");
+        return verdict;
+    }
+    if (hostBootId.isEmpty() || lines.at(0).trimmed() != hostBootId) {
+        verdict.outcome = Verdict::Outcome::OtherKernel;
+        return verdict;
+    }
+    for (qsizetype i = 0; i < pins.size(); ++i) {
+        const auto seen = WorkspaceApproval::parseIdentity(lines.at(i + 1));
+        if (!seen) {
+            verdict.problem = QStringLiteral("the container's mounts could not be checked (unexpected output)");
+            return verdict;
+        }
+        if (*seen != pins.at(i).identity) {
+            verdict.outcome = Verdict::Outcome::Mismatch;
+            verdict.problem =
+                QStringLiteral("%1 in the container is not %2 (it changed between the check and the mount)")
+                    .arg(pins.at(i).target, pins.at(i).source);
+            return verdict;
+        }
+    }
+    verdict.outcome = Verdict::Outcome::Match;
+    return verdict;
+}
+
+QString MountPins::hostBootId() {
+    QFile file(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QString::fromLatin1(file.readAll()).trimmed();
+}
+
+}  // namespace zeus

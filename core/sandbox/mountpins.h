@@ -1,0 +1,66 @@
+#pragma once
+
+#include "engine/containerspec.h"
+#include "sandbox/workspaceapproval.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace zeus {
+
+// Every bind mount's source pinned on the host before `run` and checked in the container after it (SPEC §3
+// "Every mount source is pinned"). The engine resolves a mount source again when it creates the container, after
+// the app looked at it: a session that swaps `.git` (or anything on the way to it) for a symbolic link in a loop
+// would otherwise get another host folder mounted into the next container. So each source is opened here one
+// component at a time without following a symbolic link (a link anywhere is refused, not followed), its device and
+// inode are recorded, and the container's view of each target is compared with them. Whatever does not match, and
+// any failure to check, removes the container (fail closed).
+//
+// Pure apart from pin(), which reads the host's file system and never writes it. Linux and other POSIX hosts; on
+// an engine in a virtual machine (another kernel: boot ids differ) device and inode numbers of a shared folder mean
+// nothing on the host, and verify() says so instead of comparing.
+class MountPins {
+public:
+    struct Pin {
+        QString target;  // inside the container (/workspace, /workspace/.git, /run/zeus/agent)
+        QString source;  // on the host, for messages
+        WorkspaceApproval::Identity identity;
+        bool operator==(const Pin& other) const {
+            return target == other.target && source == other.source && identity == other.identity;
+        }
+    };
+
+    // The identity of `path` reached without following any symbolic link on the way (each component opened with
+    // O_PATH|O_NOFOLLOW below the previous one). `directory`: the last component must be a directory, else a
+    // regular file. nullopt (and *error) when a component is a link, missing, or of the wrong type.
+    static std::optional<WorkspaceApproval::Identity> pinPath(const QString& path, bool directory, QString* error);
+
+    // The pins of every bind mount `spec` asks for: the workspace, each overlay, the agent. Empty with *error set
+    // when one cannot be pinned; empty without an error for a review copy (no bind mount of the folder).
+    static QList<Pin> pin(const ContainerSpec& spec, QString* error);
+
+    // The one fixed command that prints, in the container, its kernel's boot id and then `device inode` of each
+    // target, one per line. The targets are arguments of `sh`, never part of its script.
+    static QStringList checkCommand(const QList<Pin>& pins);
+
+    struct Verdict {
+        enum class Outcome {
+            Match,        // every target is its pinned source
+            Mismatch,     // a target is something else: remove the container
+            Unusable,     // the check printed something else: remove the container (fail closed)
+            OtherKernel,  // the engine runs in a VM: no comparison is possible (said, the mount stands)
+        };
+        Outcome outcome = Outcome::Unusable;
+        QString problem;  // for Mismatch and Unusable: what, in words for the log and the call's error
+    };
+    // Compares checkCommand()'s output with the pins; `hostBootId` is this kernel's boot id.
+    static Verdict verify(const QList<Pin>& pins, const QByteArray& output, const QString& hostBootId);
+    // This kernel's boot id (Linux), empty elsewhere.
+    static QString hostBootId();
+};
+
+}  // namespace zeus
