@@ -1,11 +1,86 @@
 // The egress policy and the proxy's request parser (SPEC §8) as pure functions: rules, presets, deny over
-// allow, ports, restricted addresses and overrides; and what the proxy reads from the first bytes of a tunnel.
+// allow, ports, restricted addresses and overrides; what the proxy reads from the first bytes of a tunnel; and
+// the TLS ClientHello whose server name must be the name the policy checked.
+#include "sandbox/egress/clienthello.h"
 #include "sandbox/egress/egresspolicy.h"
 #include "sandbox/egress/proxyrequest.h"
 
 #include <QTest>
 
 using namespace zeus;
+
+namespace {
+
+QByteArray u16(int v) {
+    return QByteArray(1, char((v >> 8) & 0xff)) + char(v & 0xff);
+}
+
+QByteArray u24(int v) {
+    return QByteArray(1, char((v >> 16) & 0xff)) + u16(v);
+}
+
+QByteArray extension(int type, const QByteArray& data) {
+    return u16(type) + u16(int(data.size())) + data;
+}
+
+QByteArray serverName(const QByteArray& name) {
+    const QByteArray entry = QByteArray(1, '\0') + u16(int(name.size())) + name;
+    return extension(0, u16(int(entry.size())) + entry);
+}
+
+// A ClientHello handshake message (type 1) with these extensions; `withExtensions` false leaves the block out.
+QByteArray handshake(const QList<QByteArray>& extensions, bool withExtensions = true) {
+    QByteArray body = u16(0x0303) + QByteArray(32, 'r') + char(32) + QByteArray(32, 's');
+    body += u16(4) + u16(0x1301) + u16(0x1302);  // cipher suites
+    body += char(1) + QByteArray(1, '\0');       // compression: null
+    if (withExtensions) {
+        QByteArray block;
+        for (const QByteArray& e : extensions) {
+            block += e;
+        }
+        body += u16(int(block.size())) + block;
+    }
+    return char(1) + u24(int(body.size())) + body;
+}
+
+// The handshake in TLS records of at most `fragment` bytes each.
+QByteArray records(const QByteArray& message, int fragment = 16384) {
+    QByteArray out;
+    for (qsizetype at = 0; at < message.size(); at += fragment) {
+        const QByteArray part = message.mid(at, fragment);
+        out += char(0x16) + u16(0x0301) + u16(int(part.size())) + part;
+    }
+    return out;
+}
+
+QByteArray hello(const QByteArray& name, const QList<QByteArray>& more = {}) {
+    return records(handshake(QList<QByteArray>{extension(10, u16(2) + u16(29)), serverName(name)} + more));
+}
+
+// Captured from `openssl s_client -servername allowed.test` (OpenSSL 3.0) and from
+// `curl --resolve other.test:PORT:127.0.0.1 https://other.test:PORT/`: real clients' first bytes.
+const QByteArray kOpensslHello = QByteArray::fromHex(
+    "1603010139010001350303aaf02ee1f566530fffb7ddcbe460206479ef6c50119c6df2e166232034bd73cf20eff7bf1d"
+    "8ef53d73da534addecd3361610323bf1b05492d8a8785f13d2d67cd7003e130213031301c02cc030009fcca9cca8ccaa"
+    "c02bc02f009ec024c028006bc023c0270067c00ac0140039c009c0130033009d009c003d003c0035002f00ff010000ae"
+    "00000011000f00000c616c6c6f7765642e74657374000b000403000102000a00160014001d0017001e00190018010001"
+    "01010201030104002300000016000000170000000d002a0028040305030603080708080809080a080b08040805080604"
+    "0105010601030303010302040205020602002b0009080304030303020301002d00020101003300260024001d0020bd58"
+    "791294d3a352bd82810e189fd5f6f37065c42555f7b516a56e06d8802d26");
+const QByteArray kCurlHello = QByteArray::fromHex(
+    "1603010200010001fc030320fd42de4b45f8d0e93d85b126fa6412011306ae9c2971a8bfce775e6d0263ef204a96d319"
+    "6d95ade270aca404d36464295235d8899791f77e28f918737a71205a003e130213031301c02cc030009fcca9cca8ccaa"
+    "c02bc02f009ec024c028006bc023c0270067c00ac0140039c009c0130033009d009c003d003c0035002f00ff01000175"
+    "0000000f000d00000a6f746865722e74657374000b000403000102000a00160014001d0017001e001900180100010101"
+    "02010301040010000e000c02683208687474702f312e31001600000017000000310000000d002a002804030503060308"
+    "0708080809080a080b080408050806040105010601030303010302040205020602002b0009080304030303020301002d"
+    "00020101003300260024001d00205287189408fb7a14c727a3312458e477c39eadcf2a3c1fb40b74203429305a700015"
+    "00b300000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+    "00000000000000000000000000000000000000000000000000000000000000000000000000");
+
+}  // namespace
 
 class TestEgressPolicy : public QObject {
     Q_OBJECT
@@ -19,6 +94,10 @@ private Q_SLOTS:
     void permitsAddresses();
     void restrictedAddresses_data();
     void restrictedAddresses();
+    void embeddedIPv4IsJudged_data();
+    void embeddedIPv4IsJudged();
+    void blocksNeverOpenLoopbackLinkLocalMetadata_data();
+    void blocksNeverOpenLoopbackLinkLocalMetadata();
     void modes();
     void devPresetParsesAndLocksIsEmpty();
     void resolveOverrides_data();
@@ -26,9 +105,16 @@ private Q_SLOTS:
     void parsesHttpRequests_data();
     void parsesHttpRequests();
     void rewritesForwardedRequests();
+    void forwardedBodyIsBounded_data();
+    void forwardedBodyIsBounded();
     void parsesSocks5_data();
     void parsesSocks5();
     void denialNamesHostAndHowToAllow();
+    void parsesClientHello_data();
+    void parsesClientHello();
+    void clientHelloAtEverySplit();
+    void judgesTunnelStart_data();
+    void judgesTunnelStart();
 };
 
 void TestEgressPolicy::parsesRules_data() {
@@ -145,6 +231,30 @@ void TestEgressPolicy::decidesHosts_data() {
     QTest::newRow("mapped v6 literal") << QStringList{QStringLiteral("93.184.216.34")} << none
                                        << QStringLiteral("[::ffff:93.184.216.34]") << 443 << true
                                        << QStringLiteral("93.184.216.34");
+    QTest::newRow("6to4 literal judged by its ipv4")
+        << QStringList{QStringLiteral("93.184.216.34")} << none << QStringLiteral("2002:5db8:d822::1") << 443 << true
+        << QStringLiteral("93.184.216.34");
+    QTest::newRow("nat64 literal judged by its ipv4")
+        << QStringList{QStringLiteral("93.184.216.34")} << none << QStringLiteral("[64:ff9b::5db8:d822]") << 443 << true
+        << QStringLiteral("93.184.216.34");
+    QTest::newRow("deny reaches the embedded ipv4")
+        << QStringList{QStringLiteral("2002::/16")} << QStringList{QStringLiteral("169.254.169.254")}
+        << QStringLiteral("2002:a9fe:a9fe::") << 443 << false << QStringLiteral("deny 169.254.169.254");
+    QTest::newRow("decimal ipv4") << QStringList{QStringLiteral("169.254.169.254")} << none
+                                  << QStringLiteral("2852039166") << 80 << false << QStringLiteral("not a host name");
+    QTest::newRow("octal ipv4") << QStringList{QStringLiteral("169.254.169.254")} << none
+                                << QStringLiteral("0251.0376.0251.0376") << 80 << false
+                                << QStringLiteral("not a host name");
+    QTest::newRow("hex ipv4") << QStringList{QStringLiteral("169.254.169.254")} << none
+                              << QStringLiteral("0xa9.0xfe.0xa9.0xfe") << 80 << false
+                              << QStringLiteral("not a host name");
+    QTest::newRow("short ipv4") << QStringList{QStringLiteral("127.0.0.1")} << none << QStringLiteral("127.1") << 80
+                                << false << QStringLiteral("not a host name");
+    QTest::newRow("leading zero ipv4") << QStringList{QStringLiteral("10.0.0.1")} << none << QStringLiteral("010.0.0.1")
+                                       << 80 << false << QStringLiteral("not a host name");
+    QTest::newRow("numeric last label") << QStringList{QStringLiteral("*.x.test")} << none
+                                        << QStringLiteral("a.x.test.123") << 443 << false
+                                        << QStringLiteral("not a host name");
     QTest::newRow("garbage host") << QStringList{QStringLiteral("x.test")} << none << QStringLiteral("x.test/evil")
                                   << 443 << false << QStringLiteral("not a host name");
     QTest::newRow("empty host") << QStringList{QStringLiteral("x.test")} << none << QStringLiteral("") << 443 << false
@@ -262,6 +372,95 @@ void TestEgressPolicy::restrictedAddresses() {
     QCOMPARE(EgressPolicy::isRestricted(QHostAddress(address)), restricted);
 }
 
+void TestEgressPolicy::embeddedIPv4IsJudged_data() {
+    QTest::addColumn<QString>("address");
+    QTest::addColumn<bool>("restricted");
+    QTest::addColumn<QString>("what");
+    QTest::newRow("compatible loopback") << QStringLiteral("::127.0.0.1") << true << QStringLiteral("loopback address");
+    QTest::newRow("compatible metadata") << QStringLiteral("::169.254.169.254") << true
+                                         << QStringLiteral("cloud metadata address");
+    QTest::newRow("mapped metadata") << QStringLiteral("::ffff:169.254.169.254") << true
+                                     << QStringLiteral("cloud metadata address");
+    QTest::newRow("6to4 metadata") << QStringLiteral("2002:a9fe:a9fe::1") << true
+                                   << QStringLiteral("cloud metadata address");
+    QTest::newRow("6to4 loopback") << QStringLiteral("2002:7f00:1::") << true << QStringLiteral("loopback address");
+    QTest::newRow("6to4 private") << QStringLiteral("2002:a00:1::1") << true << QStringLiteral("private address");
+    QTest::newRow("nat64 metadata") << QStringLiteral("64:ff9b::a9fe:a9fe") << true
+                                    << QStringLiteral("cloud metadata address");
+    QTest::newRow("nat64 loopback") << QStringLiteral("64:ff9b::127.0.0.1") << true
+                                    << QStringLiteral("loopback address");
+    QTest::newRow("local nat64 metadata")
+        << QStringLiteral("64:ff9b:1::a9fe:a9fe") << true << QStringLiteral("cloud metadata address");
+    QTest::newRow("local nat64 subnet metadata")
+        << QStringLiteral("64:ff9b:1:abcd::a9fe:a9fe") << true << QStringLiteral("cloud metadata address");
+    QTest::newRow("nat64 public") << QStringLiteral("64:ff9b::5db8:d822") << false << QString();
+    QTest::newRow("6to4 public") << QStringLiteral("2002:5db8:d822::1") << false << QString();
+    QTest::newRow("compatible public") << QStringLiteral("::93.184.216.34") << false << QString();
+    QTest::newRow("v6 loopback") << QStringLiteral("::1") << true << QStringLiteral("loopback address");
+    QTest::newRow("v6 unspecified") << QStringLiteral("::") << true << QStringLiteral("unspecified address");
+}
+
+void TestEgressPolicy::embeddedIPv4IsJudged() {
+    QFETCH(QString, address);
+    QFETCH(bool, restricted);
+    QFETCH(QString, what);
+    QString said;
+    QCOMPARE(EgressPolicy::isRestricted(QHostAddress(address), &said), restricted);
+    QCOMPARE(said, what);
+}
+
+void TestEgressPolicy::blocksNeverOpenLoopbackLinkLocalMetadata_data() {
+    QTest::addColumn<QStringList>("allow");
+    QTest::addColumn<QString>("address");
+    QTest::addColumn<bool>("permitted");
+    const auto rules = [](const char* rule) { return QStringList{QString::fromLatin1(rule)}; };
+    QTest::newRow("link-local block, metadata")
+        << rules("169.254.0.0/16") << QStringLiteral("169.254.169.254") << false;
+    QTest::newRow("link-local block, link-local") << rules("169.254.0.0/16") << QStringLiteral("169.254.1.1") << false;
+    QTest::newRow("metadata /32") << rules("169.254.169.254/32") << QStringLiteral("169.254.169.254") << true;
+    QTest::newRow("metadata address rule") << rules("169.254.169.254") << QStringLiteral("169.254.169.254") << true;
+    QTest::newRow("loopback block") << rules("127.0.0.0/8") << QStringLiteral("127.0.0.1") << false;
+    QTest::newRow("loopback /32") << rules("127.0.0.1/32") << QStringLiteral("127.0.0.1") << true;
+    QTest::newRow("everything v4, loopback") << rules("0.0.0.0/0") << QStringLiteral("127.0.0.1") << false;
+    QTest::newRow("everything v4, private") << rules("0.0.0.0/0") << QStringLiteral("10.1.2.3") << true;
+    QTest::newRow("everything v6, loopback") << rules("::/0") << QStringLiteral("::1") << false;
+    QTest::newRow("everything v6, mapped metadata")
+        << rules("::/0") << QStringLiteral("::ffff:169.254.169.254") << false;
+    QTest::newRow("6to4 block, embedded metadata") << rules("2002::/16") << QStringLiteral("2002:a9fe:a9fe::") << false;
+    QTest::newRow("6to4 block, embedded private") << rules("2002::/16") << QStringLiteral("2002:a00:1::") << true;
+    QTest::newRow("nat64 block, embedded loopback")
+        << rules("64:ff9b::/96") << QStringLiteral("64:ff9b::7f00:1") << false;
+    QTest::newRow("v6 link-local block") << rules("fe80::/10") << QStringLiteral("fe80::1") << false;
+    QTest::newRow("v6 link-local /128") << rules("fe80::1/128") << QStringLiteral("fe80::1") << true;
+    QTest::newRow("ula block") << rules("fd00::/8") << QStringLiteral("fd12::1") << true;
+    QTest::newRow("host's own address, block") << rules("203.0.113.0/24") << QStringLiteral("203.0.113.7") << false;
+    QTest::newRow("host's own address, exact") << rules("203.0.113.7") << QStringLiteral("203.0.113.7") << true;
+    QTest::newRow("host's own address, no rule") << QStringList() << QStringLiteral("203.0.113.7") << false;
+    QTest::newRow("host's own v6 address, block")
+        << rules("2001:db8:1::/48") << QStringLiteral("2001:db8:1::5") << false;
+    QTest::newRow("host's neighbour, block") << rules("203.0.113.0/24") << QStringLiteral("203.0.113.8") << true;
+}
+
+void TestEgressPolicy::blocksNeverOpenLoopbackLinkLocalMetadata() {
+    QFETCH(QStringList, allow);
+    QFETCH(QString, address);
+    QFETCH(bool, permitted);
+    QStringList errors;
+    const EgressPolicy policy =
+        EgressPolicy::fromStrings(NetworkMode::Allowlist, QStringLiteral("locked"), allow, {}, {}, &errors);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char(';'))));
+    // The host's own interface addresses, as QNetworkInterface::allAddresses() would list them.
+    const QList<QHostAddress> own{QHostAddress(QStringLiteral("203.0.113.7")),
+                                  QHostAddress(QStringLiteral("2001:db8:1::5")), QHostAddress::LocalHost};
+    QString why;
+    const QList<QHostAddress> out =
+        policy.permittedAddresses(QStringLiteral("x.test"), 443, {QHostAddress(address)}, own, &why);
+    QVERIFY2(out.isEmpty() != permitted, qPrintable(why));
+    if (!permitted && address == QLatin1String("203.0.113.7")) {
+        QCOMPARE(why, QStringLiteral("the host's own address 203.0.113.7"));
+    }
+}
+
 void TestEgressPolicy::modes() {
     EgressPolicy policy;
     policy.mode = NetworkMode::None;
@@ -361,6 +560,22 @@ void TestEgressPolicy::parsesHttpRequests_data() {
     QTest::newRow("too long") << QByteArray(20000, 'A') << int(Status::Error) << QStringLiteral("") << 0;
     QTest::newRow("bad port") << QByteArray("CONNECT a.test:99999 HTTP/1.1\r\n\r\n") << int(Status::Error)
                               << QStringLiteral("") << 0;
+    // Odd spellings of an address are not host names: refused as malformed, never looked up or connected to.
+    QTest::newRow("decimal ipv4 url") << QByteArray("GET http://2852039166/ HTTP/1.1\r\n\r\n") << int(Status::Error)
+                                      << QStringLiteral("") << 0;
+    QTest::newRow("octal ipv4 url") << QByteArray("GET http://0251.0376.0251.0376/ HTTP/1.1\r\n\r\n")
+                                    << int(Status::Error) << QStringLiteral("") << 0;
+    QTest::newRow("hex ipv4 url") << QByteArray("GET http://0xa9.0xfe.0xa9.0xfe/ HTTP/1.1\r\n\r\n")
+                                  << int(Status::Error) << QStringLiteral("") << 0;
+    QTest::newRow("hex ipv4 connect") << QByteArray("CONNECT 0xa9fea9fe:443 HTTP/1.1\r\n\r\n") << int(Status::Error)
+                                      << QStringLiteral("") << 0;
+    QTest::newRow("short ipv4 connect") << QByteArray("CONNECT 127.1:443 HTTP/1.1\r\n\r\n") << int(Status::Error)
+                                        << QStringLiteral("") << 0;
+    // ... and the forms that are addresses are judged as the address they are.
+    QTest::newRow("mapped metadata url") << QByteArray("GET http://[::ffff:169.254.169.254]/ HTTP/1.1\r\n\r\n")
+                                         << int(Status::Forward) << QStringLiteral("169.254.169.254") << 80;
+    QTest::newRow("user info to loopback") << QByteArray("GET http://github.com@127.0.0.1/ HTTP/1.1\r\n\r\n")
+                                           << int(Status::Error) << QStringLiteral("") << 0;
 }
 
 void TestEgressPolicy::parsesHttpRequests() {
@@ -389,6 +604,52 @@ void TestEgressPolicy::rewritesForwardedRequests() {
     QCOMPARE(r.forward, QByteArray("POST /p?q HTTP/1.1\r\nHost: a.test:8080\r\nContent-Length: 2\r\nConnection: "
                                    "close\r\n\r\n"));
     QCOMPARE(request.mid(r.consumed), QByteArray("hi"));  // the body is relayed as it comes
+}
+
+void TestEgressPolicy::forwardedBodyIsBounded_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("body");
+    QTest::newRow("no body") << QByteArray("GET http://a.test/ HTTP/1.1\r\n\r\n") << true << qint64(0);
+    // A second request after the first is not the first's body: it is never forwarded (one request per
+    // connection, so a keep-alive cannot smuggle another Host to the same server).
+    QTest::newRow("pipelined second request")
+        << QByteArray("GET http://a.test/ HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: other.test\r\n\r\n") << true
+        << qint64(0);
+    QTest::newRow("length") << QByteArray("POST http://a.test/ HTTP/1.1\r\nContent-Length: 12\r\n\r\n") << true
+                            << qint64(12);
+    QTest::newRow("same length twice") << QByteArray(
+        "POST http://a.test/ HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\n")
+                                       << true << qint64(2);
+    QTest::newRow("two lengths") << QByteArray(
+        "POST http://a.test/ HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 30\r\n\r\n")
+                                 << false << qint64(0);
+    QTest::newRow("signed length") << QByteArray("POST http://a.test/ HTTP/1.1\r\nContent-Length: +2\r\n\r\n") << false
+                                   << qint64(0);
+    QTest::newRow("list length") << QByteArray("POST http://a.test/ HTTP/1.1\r\nContent-Length: 2, 2\r\n\r\n") << false
+                                 << qint64(0);
+    QTest::newRow("chunked") << QByteArray("POST http://a.test/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+                             << false << qint64(0);
+    QTest::newRow("chunked and length") << QByteArray(
+        "POST http://a.test/ HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n")
+                                        << false << qint64(0);
+    QTest::newRow("upgrade") << QByteArray("GET http://a.test/ HTTP/1.1\r\nUpgrade: websocket\r\n\r\n") << true
+                             << qint64(0);
+}
+
+void TestEgressPolicy::forwardedBodyIsBounded() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(bool, ok);
+    QFETCH(qint64, body);
+    const proxyrequest::Request r = proxyrequest::parseHttp(bytes);
+    QCOMPARE(r.status == proxyrequest::Status::Forward, ok);
+    if (ok) {
+        QCOMPARE(r.bodyBytes, body);
+        QVERIFY(!r.forward.toLower().contains("upgrade"));
+    } else {
+        QCOMPARE(int(r.status), int(proxyrequest::Status::Error));
+        QVERIFY(r.reply.startsWith("HTTP/1.1 4"));
+    }
 }
 
 void TestEgressPolicy::parsesSocks5_data() {
@@ -442,6 +703,11 @@ void TestEgressPolicy::parsesSocks5_data() {
                             << QStringLiteral("") << 0 << proxyrequest::socksReply(1);
     QTest::newRow("unknown type") << QByteArray("\x05\x01\x00\x09\x00\x00", 6) << true << int(Status::Error)
                                   << QStringLiteral("") << 0 << proxyrequest::socksReply(8);
+    QTest::newRow("decimal ipv4 as a name") << QByteArray(
+        "\x05\x01\x00\x03\x0a"
+        "2852039166\x01\xbb",
+        17) << true << int(Status::Error) << QStringLiteral("")
+                                            << 0 << proxyrequest::socksReply(4);
 }
 
 void TestEgressPolicy::parsesSocks5() {
@@ -470,6 +736,169 @@ void TestEgressPolicy::denialNamesHostAndHowToAllow() {
     QCOMPARE(reply.mid(length + 16, reply.indexOf('\r', length) - length - 16).toInt(), body.size());
     QVERIFY(proxyrequest::httpDenied(QStringLiteral("a.test"), 8080, QStringLiteral("no rule"))
                 .contains("--allow-host a.test:8080"));
+}
+
+void TestEgressPolicy::parsesClientHello_data() {
+    using State = clienthello::Hello::State;
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("state");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("encrypted");
+    const QByteArray h = handshake({serverName("a.test")});
+    QTest::newRow("openssl s_client") << kOpensslHello << int(State::Complete) << QStringLiteral("allowed.test")
+                                      << false;
+    QTest::newRow("curl") << kCurlHello << int(State::Complete) << QStringLiteral("other.test") << false;
+    QTest::newRow("built") << hello("a.test") << int(State::Complete) << QStringLiteral("a.test") << false;
+    QTest::newRow("upper case name") << hello("A.Test") << int(State::Complete) << QStringLiteral("a.test") << false;
+    QTest::newRow("after it, early data") << hello("a.test") + QByteArray("\x17\x03\x03\x00\x01x", 6)
+                                          << int(State::Complete) << QStringLiteral("a.test") << false;
+    QTest::newRow("one record per byte") << records(h, 1) << int(State::Complete) << QStringLiteral("a.test") << false;
+    QTest::newRow("three records") << records(h, 20) << int(State::Complete) << QStringLiteral("a.test") << false;
+    QTest::newRow("no extensions") << records(handshake({}, false)) << int(State::Complete) << QString() << false;
+    QTest::newRow("no server name") << records(handshake({extension(10, u16(2) + u16(29))})) << int(State::Complete)
+                                    << QString() << false;
+    QTest::newRow("ech") << hello("public.test", {extension(0xfe0d, QByteArray(40, 'e'))}) << int(State::Complete)
+                         << QStringLiteral("public.test") << true;
+    QTest::newRow("esni draft") << hello("a.test", {extension(0xffce, QByteArray(8, 'e'))}) << int(State::Complete)
+                                << QStringLiteral("a.test") << true;
+    QTest::newRow("empty") << QByteArray() << int(State::NeedMore) << QString() << false;
+    QTest::newRow("record head only") << QByteArray("\x16\x03\x01", 3) << int(State::NeedMore) << QString() << false;
+    QTest::newRow("half") << hello("a.test").left(40) << int(State::NeedMore) << QString() << false;
+    QTest::newRow("plain http") << QByteArray("GET / HTTP/1.1\r\nHost: other.test\r\n\r\n") << int(State::NotTls)
+                                << QString() << false;
+    QTest::newRow("sslv2 hello") << QByteArray("\x80\x2e\x01\x00\x02", 5) << int(State::NotTls) << QString() << false;
+    QTest::newRow("alert record") << QByteArray("\x15\x03\x01\x00\x02\x02\x28", 7) << int(State::NotTls) << QString()
+                                  << false;
+    QTest::newRow("not version 3") << QByteArray("\x16\x02\x00\x00\x04\x01\x00\x00\x00", 9) << int(State::Malformed)
+                                   << QString() << false;
+    QTest::newRow("empty record") << QByteArray("\x16\x03\x01\x00\x00", 5) + hello("a.test") << int(State::Malformed)
+                                  << QString() << false;
+    QTest::newRow("record too long") << QByteArray("\x16\x03\x01\x48\x01", 5) << int(State::Malformed) << QString()
+                                     << false;
+    QTest::newRow("server hello") << records(QByteArray(1, '\x02') + h.mid(1)) << int(State::Malformed) << QString()
+                                  << false;
+    QTest::newRow("alert between fragments")
+        << records(h.left(10)) + QByteArray("\x15\x03\x01\x00\x02\x02\x28", 7) + records(h.mid(10))
+        << int(State::Malformed) << QString() << false;
+    QTest::newRow("second message in the record")
+        << records(h + QByteArray("\x0b\x00\x00\x00", 4)) << int(State::Malformed) << QString() << false;
+    QTest::newRow("handshake too long") << records(QByteArray("\x01\x01\x00\x00", 4)) << int(State::Malformed)
+                                        << QString() << false;
+    QTest::newRow("session id too long") << records(QByteArray("\x01\x00\x00\x44", 4) + u16(0x0303)
+                                                    + QByteArray(32, 'r') + char(33) + QByteArray(33, 's'))
+                                         << int(State::Malformed) << QString() << false;
+    QTest::newRow("extension longer than block")
+        << records(handshake({u16(0) + u16(200)})) << int(State::Malformed) << QString() << false;
+    QTest::newRow("bytes after extensions")
+        << records(handshake({serverName("a.test")}).append('x')) << int(State::Malformed) << QString() << false;
+    QTest::newRow("two server names") << records(handshake(
+        {extension(0, u16(18) + QByteArray(1, '\0') + u16(6) + "a.test" + QByteArray(1, '\0') + u16(6) + "b.test")}))
+                                      << int(State::Malformed) << QString() << false;
+    QTest::newRow("server name extension twice") << records(handshake({serverName("a.test"), serverName("b.test")}))
+                                                 << int(State::Malformed) << QString() << false;
+    QTest::newRow("any extension twice") << records(
+        handshake({serverName("a.test"), extension(10, u16(0)), extension(10, u16(0))}))
+                                         << int(State::Malformed) << QString() << false;
+    QTest::newRow("name with a trailing dot") << hello("a.test.") << int(State::Malformed) << QString() << false;
+    QTest::newRow("name with a nul") << hello(QByteArray("a.test\0.evil", 12)) << int(State::Malformed) << QString()
+                                     << false;
+    QTest::newRow("ip literal name") << hello("10.0.0.1") << int(State::Malformed) << QString() << false;
+    QTest::newRow("empty name") << hello("") << int(State::Malformed) << QString() << false;
+    QTest::newRow("other name type") << records(
+        handshake({extension(0, u16(9) + QByteArray(1, '\x01') + u16(6) + "a.test")}))
+                                     << int(State::Malformed) << QString() << false;
+    QTest::newRow("list shorter than extension")
+        << records(handshake({extension(0, u16(5) + QByteArray(1, '\0') + u16(6) + "a.test")})) << int(State::Malformed)
+        << QString() << false;
+    QTest::newRow("over the limit") << records(handshake({serverName("a.test"), extension(21, QByteArray(40000, 0))}))
+                                    << int(State::Malformed) << QString() << false;
+}
+
+void TestEgressPolicy::parsesClientHello() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, state);
+    QFETCH(QString, name);
+    QFETCH(bool, encrypted);
+    const clienthello::Hello hello = clienthello::parse(bytes);
+    QCOMPARE(int(hello.state), state);
+    if (hello.state == clienthello::Hello::State::Complete) {
+        QCOMPARE(hello.serverName, name);
+        QCOMPARE(hello.hasServerName, !name.isEmpty());
+        QCOMPARE(hello.encrypted, encrypted);
+    }
+    if (hello.state == clienthello::Hello::State::Malformed) {
+        QVERIFY(!hello.error.isEmpty());
+    }
+}
+
+// The hello arrives in pieces of any size: every prefix waits for more, never a verdict on a part.
+void TestEgressPolicy::clientHelloAtEverySplit() {
+    for (const QByteArray& whole : {kCurlHello, records(handshake({serverName("a.test")}), 7)}) {
+        for (qsizetype cut = 0; cut < whole.size(); cut++) {
+            QCOMPARE(int(clienthello::parse(whole.left(cut)).state), int(clienthello::Hello::State::NeedMore));
+        }
+        QCOMPARE(int(clienthello::parse(whole).state), int(clienthello::Hello::State::Complete));
+    }
+}
+
+void TestEgressPolicy::judgesTunnelStart_data() {
+    using Status = clienthello::Verdict::Status;
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("matching name") << kOpensslHello << QStringLiteral("allowed.test") << int(Status::Pass) << QString();
+    QTest::newRow("another name") << kCurlHello << QStringLiteral("allowed.test") << int(Status::Refuse)
+                                  << QStringLiteral("TLS server name does not match");
+    QTest::newRow("name case") << hello("Allowed.TEST") << QStringLiteral("allowed.test") << int(Status::Pass)
+                               << QString();
+    QTest::newRow("suffix is not the name") << hello("evil-allowed.test") << QStringLiteral("allowed.test")
+                                            << int(Status::Refuse) << QStringLiteral("TLS server name does not match");
+    QTest::newRow("subdomain is not the name")
+        << hello("a.allowed.test") << QStringLiteral("allowed.test") << int(Status::Refuse)
+        << QStringLiteral("TLS server name does not match");
+    QTest::newRow("trailing dot") << hello("allowed.test.") << QStringLiteral("allowed.test") << int(Status::Refuse)
+                                  << QStringLiteral("a malformed TLS ClientHello");
+    QTest::newRow("no server name") << records(handshake({extension(10, u16(2) + u16(29))}))
+                                    << QStringLiteral("allowed.test") << int(Status::Refuse)
+                                    << QStringLiteral("no TLS server name (SNI)");
+    QTest::newRow("ech") << hello("allowed.test", {extension(0xfe0d, QByteArray(40, 'e'))})
+                         << QStringLiteral("allowed.test") << int(Status::Refuse)
+                         << QStringLiteral("an encrypted ClientHello (ECH)");
+    QTest::newRow("plain http") << QByteArray("GET / HTTP/1.1\r\nHost: other.test\r\n\r\n")
+                                << QStringLiteral("allowed.test") << int(Status::Refuse)
+                                << QStringLiteral("not a TLS ClientHello");
+    QTest::newRow("partial") << kOpensslHello.left(100) << QStringLiteral("allowed.test") << int(Status::NeedMore)
+                             << QString();
+    QTest::newRow("ssh") << QByteArray("SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n\0\0\x01", 43)
+                         << QStringLiteral("allowed.test") << int(Status::Pass) << QString();
+    QTest::newRow("ssh partial") << QByteArray("SSH-2.0-Open") << QStringLiteral("allowed.test")
+                                 << int(Status::NeedMore) << QString();
+    QTest::newRow("ssh prefix") << QByteArray("SS") << QStringLiteral("allowed.test") << int(Status::NeedMore)
+                                << QString();
+    QTest::newRow("ssh line shaped like http")
+        << QByteArray("SSH-2.0-x / HTTP/1.1\r\nHost: other.test\r\n\r\n") << QStringLiteral("allowed.test")
+        << int(Status::Refuse) << QStringLiteral("not a TLS ClientHello");
+    QTest::newRow("ssh 1") << QByteArray("SSH-1.5-x\r\n") << QStringLiteral("allowed.test") << int(Status::Refuse)
+                           << QStringLiteral("not a TLS ClientHello");
+    QTest::newRow("ssh line too long") << QByteArray("SSH-2.0-") + QByteArray(300, 'x')
+                                       << QStringLiteral("allowed.test") << int(Status::Refuse)
+                                       << QStringLiteral("not a TLS ClientHello");
+    QTest::newRow("ssh control") << QByteArray("SSH-2.0-x\x01\r\n") << QStringLiteral("allowed.test")
+                                 << int(Status::Refuse) << QStringLiteral("not a TLS ClientHello");
+    QTest::newRow("too big") << records(handshake({serverName("allowed.test"), extension(21, QByteArray(40000, 0))}))
+                             << QStringLiteral("allowed.test") << int(Status::Refuse)
+                             << QStringLiteral("a malformed TLS ClientHello");
+}
+
+void TestEgressPolicy::judgesTunnelStart() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, host);
+    QFETCH(int, status);
+    QFETCH(QString, why);
+    const clienthello::Verdict verdict = clienthello::judge(bytes, host);
+    QCOMPARE(int(verdict.status), status);
+    QCOMPARE(verdict.why, why);
 }
 
 QTEST_GUILESS_MAIN(TestEgressPolicy)

@@ -1,5 +1,6 @@
 #include "sandbox/egress/egresspolicy.h"
 
+#include <QNetworkInterface>
 #include <QRegularExpression>
 
 namespace zeus {
@@ -40,7 +41,15 @@ bool isHostName(const QString& host) {
             return false;
         }
     }
-    return true;
+    // A last label that is a number (decimal, or 0x hex) makes the whole an IPv4 address to inet_aton and to
+    // URL parsers (WHATWG's "ends in a number"), never a DNS name: no top-level domain is numeric.
+    static const QRegularExpression number(QStringLiteral("^([0-9]+|0x[0-9a-f]*)$"));
+    return !number.match(labels.last()).hasMatch();
+}
+
+// Whether a literal that parsed as IPv4 was written as four decimal numbers, without leading zeros.
+bool isCanonicalIPv4(const QString& text, const QHostAddress& parsed) {
+    return parsed.protocol() != QAbstractSocket::IPv4Protocol || parsed.toString() == text;
 }
 
 // Splits "host:port", "[v6]:port", "v6" and "host" into host and port (0 when none). False when the port is
@@ -100,9 +109,10 @@ QString EgressPolicy::normalizeHost(const QString& host) {
     }
     QHostAddress literal;
     if (literal.setAddress(h)) {
-        return literal.protocol() == QAbstractSocket::IPv6Protocol && !h.contains(QLatin1Char(':'))
-                   ? QString()  // no IPv6 without colons: Qt also reads odd forms we do not want here
-                   : unmapped(literal).toString();
+        if (literal.protocol() == QAbstractSocket::IPv6Protocol && !h.contains(QLatin1Char(':'))) {
+            return {};  // no IPv6 without colons: Qt also reads odd forms we do not want here
+        }
+        return isCanonicalIPv4(h, literal) ? unmapped(literal).toString() : QString();
     }
     return isHostName(h) ? h : QString();
 }
@@ -145,7 +155,7 @@ std::optional<HostRule> HostRule::parse(const QString& text, QString* error) {
         }
         bool ok = false;
         rule.prefixLength = lengthText.toInt(&ok);
-        if (!rule.address.setAddress(head) || !ok) {
+        if (!rule.address.setAddress(head) || !ok || !isCanonicalIPv4(head, rule.address)) {
             return refuse(QStringLiteral("'%1' is not a rule: a block is ADDRESS/LENGTH").arg(rule.text));
         }
         rule.address = unmapped(rule.address);
@@ -162,6 +172,10 @@ std::optional<HostRule> HostRule::parse(const QString& text, QString* error) {
     }
     QHostAddress literal;
     if (literal.setAddress(host)) {
+        if (!isCanonicalIPv4(host, literal)) {
+            return refuse(
+                QStringLiteral("'%1' is not a rule: write an IPv4 address as four decimal numbers").arg(rule.text));
+        }
         rule.kind = Kind::Address;
         rule.address = unmapped(literal);
         return rule;
@@ -204,12 +218,15 @@ bool HostRule::matchesName(const QString& host) const {
 }
 
 bool HostRule::matchesAddress(const QHostAddress& candidate) const {
-    const QHostAddress a = unmapped(candidate);
-    if (kind == Kind::Address) {
-        return a.isEqual(address, QHostAddress::StrictConversion);
-    }
-    if (kind == Kind::Block) {
-        return a.protocol() == address.protocol() && a.isInSubnet(address, prefixLength);
+    // The address as written and the IPv4 address it carries: either names it (a deny rule for 169.254.169.254
+    // also stops 2002:a9fe:a9fe::; whether an allowed one may be connected to is permittedAddresses' question).
+    for (const QHostAddress& a : {unmapped(candidate), EgressPolicy::judged(candidate)}) {
+        if (kind == Kind::Address && a.isEqual(address, QHostAddress::StrictConversion)) {
+            return true;
+        }
+        if (kind == Kind::Block && a.protocol() == address.protocol() && a.isInSubnet(address, prefixLength)) {
+            return true;
+        }
     }
     return false;
 }
@@ -357,6 +374,24 @@ std::optional<QHostAddress> EgressPolicy::overrideFor(const QString& rawHost, in
 
 QList<QHostAddress> EgressPolicy::permittedAddresses(const QString& host, int port,
                                                      const QList<QHostAddress>& addresses, QString* refusal) const {
+    return permittedAddresses(host, port, addresses, QNetworkInterface::allAddresses(), refusal);
+}
+
+namespace {
+
+bool sameAddress(const QHostAddress& a, const QHostAddress& b) {
+    QHostAddress x = a;
+    QHostAddress y = b;
+    x.setScopeId({});
+    y.setScopeId({});
+    return unmapped(x).isEqual(unmapped(y), QHostAddress::StrictConversion);
+}
+
+}  // namespace
+
+QList<QHostAddress> EgressPolicy::permittedAddresses(const QString& host, int port,
+                                                     const QList<QHostAddress>& addresses,
+                                                     const QList<QHostAddress>& hostAddresses, QString* refusal) const {
     QList<QHostAddress> out;
     const std::optional<QHostAddress> trusted = overrideFor(host, port);
     QString why = QStringLiteral("no address");
@@ -373,11 +408,34 @@ QList<QHostAddress> EgressPolicy::permittedAddresses(const QString& host, int po
         if (denied) {
             continue;
         }
+        if (mode == NetworkMode::Open) {
+            out.append(a);
+            continue;
+        }
         QString what;
-        if (mode != NetworkMode::Open && isRestricted(a, &what)) {
-            bool named = trusted && trusted->isEqual(a, QHostAddress::StrictConversion);
+        bool restricted = isRestricted(a, &what);
+        // Loopback, link-local and metadata addresses (and the host's own, which are loopback in effect) are
+        // opened only by a rule that names exactly that address: a block written for a LAN must not open them.
+        bool exactOnly = what == QLatin1String("loopback address") || what == QLatin1String("link-local address")
+                         || what == QLatin1String("cloud metadata address");
+        if (!exactOnly) {
+            for (const QHostAddress& own : hostAddresses) {
+                if (sameAddress(own, a) || sameAddress(own, judged(a))) {
+                    restricted = true;
+                    exactOnly = true;
+                    what = QStringLiteral("the host's own address");
+                    break;
+                }
+            }
+        }
+        if (restricted) {
+            bool named = trusted && sameAddress(*trusted, a);
             for (const HostRule& rule : allow) {
-                named = named || (rule.isAddressRule() && rule.matchesPort(port) && rule.matchesAddress(a));
+                if (!rule.isAddressRule() || !rule.matchesPort(port) || !rule.matchesAddress(a)) {
+                    continue;
+                }
+                const int bits = rule.address.protocol() == QAbstractSocket::IPv4Protocol ? 32 : 128;
+                named = named || !exactOnly || rule.kind == HostRule::Kind::Address || rule.prefixLength == bits;
             }
             if (!named) {
                 why = QStringLiteral("%1 %2").arg(what, a.toString());
@@ -392,8 +450,42 @@ QList<QHostAddress> EgressPolicy::permittedAddresses(const QString& host, int po
     return out;
 }
 
+QHostAddress EgressPolicy::judged(const QHostAddress& address) {
+    const QHostAddress a = unmapped(address);
+    if (a.protocol() != QAbstractSocket::IPv6Protocol) {
+        return a;
+    }
+    const Q_IPV6ADDR b = a.toIPv6Address();
+    const auto v4 = [&b](int at) {
+        return QHostAddress(quint32(b[at]) << 24 | quint32(b[at + 1]) << 16 | quint32(b[at + 2]) << 8 | b[at + 3]);
+    };
+    const auto zero = [&b](int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    };
+    if (zero(0, 12) && !(zero(12, 15) && b[15] <= 1)) {
+        return v4(12);  // IPv4-compatible ::a.b.c.d (:: and ::1 are themselves)
+    }
+    if (b[0] == 0x20 && b[1] == 0x02) {
+        return v4(2);  // 6to4: 2002:AABB:CCDD::/48
+    }
+    if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b) {
+        if (zero(4, 12)) {
+            return v4(12);  // NAT64 well-known prefix 64:ff9b::/96
+        }
+        if (b[4] == 0x00 && b[5] == 0x01) {
+            return v4(12);  // local-use NAT64 64:ff9b:1::/48, in its usual /96 form
+        }
+    }
+    return a;
+}
+
 bool EgressPolicy::isRestricted(const QHostAddress& raw, QString* what) {
-    const QHostAddress a = unmapped(raw);
+    const QHostAddress a = judged(raw);
     const auto say = [what](const char* kind) {
         if (what != nullptr) {
             *what = QString::fromLatin1(kind);
@@ -423,8 +515,7 @@ bool EgressPolicy::isRestricted(const QHostAddress& raw, QString* what) {
         || a.isUniqueLocalUnicast()) {
         return say("private address");
     }
-    if (in("100.64.0.0/10") || in("198.18.0.0/15") || in("192.0.0.0/24") || in("240.0.0.0/4") || in("64:ff9b::/96")
-        || in("2001:db8::/32")) {
+    if (in("100.64.0.0/10") || in("198.18.0.0/15") || in("192.0.0.0/24") || in("240.0.0.0/4") || in("2001:db8::/32")) {
         return say("reserved address");
     }
     return false;

@@ -80,16 +80,28 @@ public:
     EgressDecision decideHost(const QString& host, int port) const;
     // The second step, after the lookup: which of these addresses may be connected to (in their order). An
     // address named by a deny rule, or restricted (see above) and not named by an address rule or an override,
-    // is dropped; *refusal says why when none is left.
+    // is dropped; *refusal says why when none is left. A block rule opens private and reserved addresses, but
+    // never a loopback, link-local or metadata address, nor one of the host's own interface addresses (they
+    // count as loopback: a service bound to them is the host's), unless it is exactly that address (/32, /128).
+    // This form asks QNetworkInterface for the host's addresses; the other takes them (for tests).
     QList<QHostAddress> permittedAddresses(const QString& host, int port, const QList<QHostAddress>& addresses,
                                            QString* refusal) const;
+    QList<QHostAddress> permittedAddresses(const QString& host, int port, const QList<QHostAddress>& addresses,
+                                           const QList<QHostAddress>& hostAddresses, QString* refusal) const;
     // The override's address for this host and port, if there is one: it is used instead of a lookup.
     std::optional<QHostAddress> overrideFor(const QString& host, int port) const;
 
-    // Loopback, link-local, private, shared, multicast, unspecified, broadcast, metadata; IPv4-mapped IPv6
-    // addresses are judged as their IPv4 address. *what names the kind ("private address").
+    // Loopback, link-local, private, shared, multicast, unspecified, broadcast, metadata; an IPv6 address that
+    // carries an IPv4 address is judged as that address (judged()). *what names the kind ("private address").
     static bool isRestricted(const QHostAddress& raw, QString* what = nullptr);
-    // Lower case, no trailing dot, brackets off an IPv6 literal; empty when it is not a plausible host.
+    // The IPv4 address an IPv6 address carries, which is where the network delivers it: IPv4-mapped
+    // (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, but not :: and ::1), 6to4 (2002:AABB:CCDD::/48), NAT64
+    // (64:ff9b::/96, and 64:ff9b:1::/48 read in its /96 form, the last 32 bits). Any other address: itself.
+    static QHostAddress judged(const QHostAddress& address);
+    // Lower case, no trailing dot, brackets off an IPv6 literal; empty when it is not a plausible host. An IPv4
+    // literal must be four decimal numbers without leading zeros: 2852039166, 0251.0376.0251.0376, 0xa9.0xfe..,
+    // 127.1 are read differently by different programs, so they are no host at all. A name whose last label is
+    // a number is not a DNS name either.
     static QString normalizeHost(const QString& host);
 
 private:

@@ -144,14 +144,32 @@ Request parseHttp(const QByteArray& buffered) {
     }
     QByteArray head = words[0] + ' ' + path + ' ' + words[2] + "\r\n";
     head += "Host: " + hostPart + "\r\n";
+    qint64 length = -1;
     for (qsizetype i = 1; i < lines.size(); i++) {
         const QByteArray name = lines[i].left(lines[i].indexOf(':')).trimmed().toLower();
+        if (name == "transfer-encoding") {
+            return error(411, "Length Required",
+                         QStringLiteral("a request body must have a Content-Length on this proxy (no chunked)"));
+        }
+        if (name == "content-length") {
+            const QByteArray value = lines[i].mid(lines[i].indexOf(':') + 1).trimmed();
+            bool ok = !value.isEmpty() && value.size() <= 15;
+            for (const char c : value) {
+                ok = ok && std::isdigit(uchar(c));
+            }
+            const qint64 n = ok ? value.toLongLong(&ok) : -1;
+            if (!ok || (length >= 0 && n != length)) {
+                return error(400, "Bad Request", QStringLiteral("a bad or repeated Content-Length"));
+            }
+            length = n;
+        }
         if (name == "host" || name == "connection" || name == "proxy-connection" || name == "proxy-authorization"
-            || name == "keep-alive") {
+            || name == "keep-alive" || name == "upgrade") {
             continue;  // ours replace them: one request per connection, nothing for the proxy passed on
         }
         head += lines[i] + "\r\n";
     }
+    r.bodyBytes = qMax<qint64>(length, 0);
     head += "Connection: close\r\n\r\n";
     r.status = Status::Forward;
     r.forward = head;

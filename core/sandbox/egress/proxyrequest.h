@@ -24,11 +24,15 @@ struct Request {
     int port = 0;
     qsizetype consumed = 0;  // bytes of the buffer this step used up
     QByteArray forward;      // Forward: the head to send to the server (origin form, Connection: close)
+    qint64 bodyBytes = 0;    // Forward: how many bytes of body follow the head (Content-Length); nothing after
+                             // them is forwarded, so a second request cannot ride on the first one's connection
     QByteArray reply;        // Error / Reply: what to send the client
     QString error;           // Error: why, for the log
 };
 
 // HTTP proxy (the 3128 listener): `CONNECT host:port HTTP/1.x` or `METHOD http://host[:port]/path HTTP/1.x`.
+// A forwarded request's body is framed by Content-Length only: Transfer-Encoding (chunked) is refused with 411,
+// conflicting lengths with 400, and Upgrade is removed (the connection never becomes a raw stream).
 Request parseHttp(const QByteArray& buffered);
 // SOCKS5 (the 1080 listener). `greeted`: whether the greeting was answered already. Connect only, no
 // authentication; names (socks5h), IPv4 and IPv6 literals.
