@@ -200,6 +200,12 @@ ApplyOutcome ChangeApplier::apply(const QString& root, const Change& change, con
                                   const Options& options) {
     using Result = ApplyOutcome::Result;
     const QString& path = change.path;
+    // Before the .git rule: on a disk that follows Windows' rules "GIT~1" or ".git." is .git (refused on every host,
+    // whatever the change says).
+    const QString windows = ChangeSet::windowsNameProblem(path);
+    if (!windows.isEmpty()) {
+        return outcome(path, Result::Refused, windows);
+    }
     if (!change.applicable || ChangeSet::isGitInternal(path)) {
         return outcome(path, Result::Refused,
                        change.notApplicableReason.isEmpty() ? tr("Inside .git: never applied as files.")

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QHash>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 
@@ -42,7 +43,15 @@ void addReason(Change& change, const QString& reason) {
     change.flagReason = change.flagReason.isEmpty() ? reason : change.flagReason + QStringLiteral("; ") + reason;
 }
 
-void classify(Change& change) {
+void classify(Change& change, const QSet<QString>& linksOut) {
+    // Before the .git and risky-file rules: "GIT~1/config" or ".git./hooks" must not pass as ordinary files because
+    // they do not spell ".git". Refused on every host (the folder may be on a disk that follows Windows' rules).
+    const QString windows = ChangeSet::windowsNameProblem(change.path);
+    if (!windows.isEmpty()) {
+        change.applicable = false;
+        change.notApplicableReason = windows;
+        return;
+    }
     if (ChangeSet::isGitInternal(change.path)) {
         change.applicable = false;
         change.notApplicableReason = QCoreApplication::translate(
@@ -61,7 +70,8 @@ void classify(Change& change) {
                                                           riskyIndex().reasons.value(asFolder).toLatin1().constData()));
         }
     }
-    if (after.type == ManifestEntry::Type::Symlink && ChangeSet::linkLeavesFolder(change.path, after.linkTarget)) {
+    if (after.type == ManifestEntry::Type::Symlink
+        && (ChangeSet::linkLeavesFolder(change.path, after.linkTarget) || linksOut.contains(change.path))) {
         addReason(change,
                   QCoreApplication::translate("zeus::ChangeSet", "a symbolic link that points outside the folder"));
     }
@@ -69,6 +79,141 @@ void classify(Change& change) {
     if (after.isExecutable() && !wasExecutable) {
         addReason(change, QCoreApplication::translate("zeus::ChangeSet", "becomes executable"));
     }
+}
+
+// Where the links of a review copy lead, followed as the host would follow them once applied (SPEC §10: a link whose
+// target resolves through other links outside the folder is flagged). Which links the host will hold depends on
+// what the user applies, so every path that is a link on either side is followed every way it can be: as each
+// side's link and, unless it is a link on both sides, as a plain folder. Names are compared case-insensitively (a
+// macOS or Windows disk). A way that expands more than kMaxDepth links (a loop), or a walk that takes more than
+// kMaxSteps expansions in all, counts as leaving the folder.
+class LinkWalker {
+public:
+    LinkWalker(const WorkspaceManifest& before, const WorkspaceManifest& after) {
+        add(before, m_inBefore, false);
+        add(after, m_inAfter, true);
+        for (auto it = m_links.begin(); it != m_links.end(); ++it) {
+            it->plain = !(m_inBefore.contains(it.key()) && m_inAfter.contains(it.key()));
+        }
+    }
+
+    const QStringList& linkPaths() const { return m_paths; }
+
+    // Walks to `path` (a link: its targets are followed) and adds to `out` the copy's links on every way that
+    // leaves the folder.
+    void collectLeaving(const QString& path, QSet<QString>& out) {
+        m_steps = 0;
+        walk({}, path.split(QLatin1Char('/')), {}, 0, out);
+    }
+
+private:
+    static constexpr int kMaxDepth = 40;  // Linux's own limit on links in one path
+    static constexpr int kMaxSteps = 4096;
+
+    struct Node {
+        QStringList targets;
+        bool plain = false;     // a folder, a file or absent on one side: a way may go on through it as a name
+        QStringList copyPaths;  // the copy's spellings of the path, where it is a link there
+    };
+
+    static QString key(const QString& path) { return path.toCaseFolded(); }
+
+    static bool isAbsolute(const QString& target) {
+        return target.isEmpty() || target.startsWith(QLatin1Char('/')) || target.startsWith(QLatin1Char('\\'))
+               || (target.size() >= 2 && target.at(1) == QLatin1Char(':'));
+    }
+
+    static QStringList splitTarget(const QString& target) {
+        static const QRegularExpression separator(QStringLiteral("[/\\\\]"));
+        return target.split(separator);
+    }
+
+    void add(const WorkspaceManifest& manifest, QSet<QString>& side, bool copy) {
+        for (const ManifestEntry& entry : manifest.entries) {
+            if (entry.type != ManifestEntry::Type::Symlink) {
+                continue;
+            }
+            const QString k = key(entry.path);
+            Node& node = m_links[k];
+            if (!node.targets.contains(entry.linkTarget)) {
+                node.targets.append(entry.linkTarget);
+            }
+            if (copy) {
+                node.copyPaths.append(entry.path);
+            }
+            if (!side.contains(k) && !m_inBefore.contains(k) && !m_inAfter.contains(k)) {
+                m_paths.append(entry.path);
+            }
+            side.insert(k);
+        }
+    }
+
+    static void mark(const QStringList& through, QSet<QString>& out) {
+        for (const QString& path : through) {
+            out.insert(path);
+        }
+    }
+
+    // Resolves `queue` from the folder `stack`; true when some way leaves the folder (its copy's links are added
+    // to `out`).
+    bool walk(QStringList stack, QStringList queue, const QStringList& through, int depth, QSet<QString>& out) {
+        bool leaves = false;
+        while (!queue.isEmpty()) {
+            const QString part = queue.takeFirst();
+            if (part.isEmpty() || part == QLatin1String(".")) {
+                continue;
+            }
+            if (part == QLatin1String("..")) {
+                if (stack.isEmpty()) {
+                    mark(through, out);
+                    return true;
+                }
+                stack.removeLast();
+                continue;
+            }
+            stack.append(part);
+            const auto it = m_links.constFind(key(stack.join(QLatin1Char('/'))));
+            if (it == m_links.constEnd()) {
+                continue;
+            }
+            const Node node = *it;
+            const QStringList next = through + node.copyPaths;
+            if (depth >= kMaxDepth || ++m_steps > kMaxSteps) {
+                mark(next, out);
+                return true;
+            }
+            QStringList folder = stack;
+            folder.removeLast();
+            for (const QString& target : node.targets) {
+                if (isAbsolute(target)) {
+                    mark(next, out);
+                    leaves = true;
+                } else if (walk(folder, splitTarget(target) + queue, next, depth + 1, out)) {
+                    leaves = true;
+                }
+            }
+            if (!node.plain) {
+                return leaves;
+            }
+        }
+        return leaves;
+    }
+
+    QHash<QString, Node> m_links;
+    QSet<QString> m_inBefore;
+    QSet<QString> m_inAfter;
+    QStringList m_paths;
+    int m_steps = 0;
+};
+
+// The copy's links that a way out of the folder goes through, starting from any link of either side.
+QSet<QString> linksLeavingFolder(const WorkspaceManifest& before, const WorkspaceManifest& after) {
+    QSet<QString> out;
+    LinkWalker walker(before, after);
+    for (const QString& path : walker.linkPaths()) {
+        walker.collectLeaving(path, out);
+    }
+    return out;
 }
 
 }  // namespace
@@ -303,6 +448,37 @@ bool ChangeSet::linkLeavesFolder(const QString& linkPath, const QString& target)
     return false;
 }
 
+QString ChangeSet::windowsNameProblem(const QString& path) {
+    static const QRegularExpression shortName(QStringLiteral("~[0-9]"));
+    static const QRegularExpression device(
+        QStringLiteral("^(CON|PRN|AUX|NUL|CONIN\\$|CONOUT\\$|(COM|LPT)[0-9\u00b9\u00b2\u00b3])$"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QStringList parts = path.split(QLatin1Char('/'));
+    for (const QString& part : parts) {
+        if (part.endsWith(QLatin1Char('.')) || part.endsWith(QLatin1Char(' '))) {
+            return QCoreApplication::translate("zeus::ChangeSet",
+                                               "Windows drops a name's trailing dot or space: %1 would land on another "
+                                               "file there.")
+                .arg(part);
+        }
+        if (part.contains(shortName)) {
+            return QCoreApplication::translate(
+                       "zeus::ChangeSet",
+                       "%1 looks like a Windows short name (GIT~1 is .git): it can name another file.")
+                .arg(part);
+        }
+        // A device name counts up to the first dot, trailing spaces dropped: "nul.txt" and "CON .log" are devices.
+        QString base = part.left(part.indexOf(QLatin1Char('.')));
+        while (base.endsWith(QLatin1Char(' '))) {
+            base.chop(1);
+        }
+        if (device.match(base).hasMatch()) {
+            return QCoreApplication::translate("zeus::ChangeSet", "%1 is a device name on Windows.").arg(part);
+        }
+    }
+    return {};
+}
+
 bool ChangeSet::isGitInternal(const QString& path) {
     const QStringList parts = path.split(QLatin1Char('/'));
     return std::any_of(parts.cbegin(), parts.cend(), [](const QString& part) {
@@ -329,6 +505,7 @@ QList<Change> ChangeSet::compute(const WorkspaceManifest& baseline, const Worksp
     WorkspaceManifest after = current.withoutIgnored(baseline.ignoreMatcher());
     after.sort();
 
+    const QSet<QString> linksOut = linksLeavingFolder(before, after);
     QList<Change> changes;
     qsizetype i = 0;
     qsizetype j = 0;
@@ -369,7 +546,7 @@ QList<Change> ChangeSet::compute(const WorkspaceManifest& baseline, const Worksp
                 continue;
             }
         }
-        classify(change);
+        classify(change, linksOut);
         changes.append(change);
     }
     return changes;

@@ -56,8 +56,14 @@ public:
         QString reason;   // in English; hostRunsCodeReason translates it
     };
     static const QList<RiskyPattern>& riskyPatterns();
-    // True when a symlink's target is absolute or climbs out of the folder from where the link lies.
+    // True when a symlink's target is absolute or climbs out of the folder from where the link lies (its text only;
+    // compute() also follows the other links of both manifests).
     static bool linkLeavesFolder(const QString& linkPath, const QString& target);
+    // Why Windows (or a disk that follows its rules: NTFS, FAT, an SMB share) would read this path as another name
+    // or a device: a component ending in '.' or ' ', an 8.3 alias ("GIT~1", any "~digit"), a device name (CON, PRN,
+    // AUX, NUL, COM0-9, LPT0-9, CONIN$, CONOUT$, with any extension, any case). Empty when it reads it as written.
+    // Such a change is refused on every host, before the .git and risky-file rules look at it.
+    static QString windowsNameProblem(const QString& path);
     // True when the path lies in a .git folder (the repository's own or a nested one) or is a .git file.
     static bool isGitInternal(const QString& path);
     // How many changes to tell the user of (notifications, the Sessions table, `--exec`, `--changes`): the files

@@ -370,7 +370,23 @@ WorkspaceManifest::ScanResult WorkspaceManifest::scan(const QString& root, Works
     return result;
 }
 
-bool WorkspaceManifest::parseContainerListing(const QByteArray& listing, WorkspaceManifest& out, QString* error) {
+bool WorkspaceManifest::parseContainerListing(const QByteArray& listing, WorkspaceManifest& out, QString* error,
+                                              const ListingLimits& limits) {
+    // The caps come first: nothing is split or parsed of a listing over them.
+    if (listing.size() > limits.bytes) {
+        return fail(error, QCoreApplication::translate("zeus::WorkspaceManifest",
+                                                       "The container's file list is more than %1 bytes, the cap for a "
+                                                       "review copy: the agent left too many files or too long names "
+                                                       "(add folders to .zeusignore, or discard the copy).")
+                               .arg(limits.bytes));
+    }
+    if (listing.count('\0') / kListingFields > limits.entries) {
+        return fail(error, QCoreApplication::translate("zeus::WorkspaceManifest",
+                                                       "The container's file list has more than %1 entries, the cap "
+                                                       "for a review copy: the agent left too many files (add folders "
+                                                       "to .zeusignore, or discard the copy).")
+                               .arg(limits.entries));
+    }
     WorkspaceManifest manifest;
     if (!listing.isEmpty() && !listing.endsWith('\0')) {
         return fail(error, tr("The container's file list ends in the middle of a record."));

@@ -36,6 +36,14 @@ struct ManifestEntry {
     static bool isSafePath(const QString& path);
 };
 
+// The caps of a container listing (docs/review-mode.md "Container listing"): the copy decides how long it is.
+struct ListingLimits {
+    static constexpr qint64 kDefaultBytes = qint64(256) * 1024 * 1024;
+    static constexpr qsizetype kDefaultEntries = 1000000;
+    qint64 bytes = kDefaultBytes;
+    qsizetype entries = kDefaultEntries;
+};
+
 // A folder's entries, sorted by path, with the ignore files that decided what was left out (so the same rules can
 // be applied again to the container's side after a restart). A plain value: the baseline of a review session is
 // one of these, stored as JSON in the app's data folder.
@@ -79,9 +87,10 @@ struct WorkspaceManifest {
 
     // The container side (docs/review-mode.md "Container listing"): records of six NUL-terminated fields
     // type, mode (octal), size, sha256, path, link target; type is f, d or l. Untrusted (the agent controls the
-    // copy): every path is checked with isSafePath and duplicates are refused. Fails with a message naming the
-    // record.
-    static bool parseContainerListing(const QByteArray& listing, WorkspaceManifest& out, QString* error = nullptr);
+    // copy): every path is checked with isSafePath and duplicates are refused; more than `limits` allow (bytes,
+    // entries) is refused before anything is parsed. Fails with a message naming the record or the cap.
+    static bool parseContainerListing(const QByteArray& listing, WorkspaceManifest& out, QString* error = nullptr,
+                                      const ListingLimits& limits = {});
     // The busybox-compatible script that prints that listing for the folder given as its first argument:
     // run as `sh -c SCRIPT sh /workspace`.
     static QString containerListingScript();

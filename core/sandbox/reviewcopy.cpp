@@ -11,6 +11,8 @@
 #include <QSet>
 #include <QTemporaryDir>
 
+#include <algorithm>
+
 namespace zeus {
 
 namespace {
@@ -32,6 +34,20 @@ QString failureOf(QProcess& process) {
     }
     return QStringLiteral("the engine's command failed with exit code %1").arg(process.exitCode());
 }
+
+constexpr qint64 kMaxStderr = 64 * 1024;
+constexpr int kNotRegular = 3;
+
+// Reads one file of the copy (docs/review-mode.md "Reading the copy"). $1 is /workspace/PATH (an argument, never
+// shell text), $2 the listed size + 1. Only a regular file that is no link is opened; then the opened file must be
+// the one at the path (same device and inode, seen without following a link), so a link swapped in between the test
+// and the open is refused too; head prints at most $2 bytes whatever the file does meanwhile.
+const char kReadScript[] = R"sh(p=$1
+[ -f "$p" ] && [ ! -L "$p" ] || exit 3
+exec 3< "$p" || exit 3
+[ -f /proc/$$/fd/3 ] && [ "$(stat -L -c %d:%i /proc/$$/fd/3)" = "$(stat -c %d:%i -- "$p")" ] || exit 3
+exec head -c "$2" <&3
+)sh";
 
 // Exit codes of the git scripts below besides 0 and git's own.
 constexpr int kNoRepository = 3;
@@ -65,30 +81,105 @@ exec git bundle create - --branches --tags --not $known
 ReviewCopy::ReviewCopy(const ContainerRuntime& runtime, QString containerId)
     : m_runtime(runtime), m_containerId(std::move(containerId)) {}
 
-bool ReviewCopy::run(const QStringList& arguments, QByteArray* output, QString* error, int timeoutMs) const {
+QString ReviewCopy::Streamed::failure() const {
+    if (!started) {
+        return startError;
+    }
+    QString line = ContainerRuntime::errorLine(stderrHead);
+    if (!line.isEmpty()) {
+        return line;
+    }
+    if (!normalExit) {
+        return QStringLiteral("the engine's command stopped");
+    }
+    return QStringLiteral("the engine's command failed with exit code %1").arg(exitCode);
+}
+
+ReviewCopy::Streamed ReviewCopy::stream(const QStringList& arguments, qint64 cap,
+                                        const std::function<bool(const QByteArray&)>& sink, int timeoutMs) const {
+    Streamed result;
     QProcess process;
     process.start(m_runtime.program(), arguments);
     if (!process.waitForStarted(kStartTimeoutMs)) {
+        result.startError =
+            QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), process.errorString());
+        return result;
+    }
+    result.started = true;
+    process.closeWriteChannel();
+    const int limit = timeoutMs < 0 ? m_timeoutMs : timeoutMs;
+    QElapsedTimer clock;
+    clock.start();
+    // Both channels are taken as they come, a chunk at a time: what the process prints is never held beyond one
+    // chunk, and the standard error beyond its first kMaxStderr bytes is dropped (the copy can write to it too).
+    const auto drainStderr = [&] {
+        const QByteArray more = process.readAllStandardError();
+        if (result.stderrHead.size() < kMaxStderr) {
+            result.stderrHead += more.left(kMaxStderr - result.stderrHead.size());
+        }
+    };
+    for (;;) {
+        drainStderr();
+        if (process.bytesAvailable() > 0) {
+            const QByteArray chunk = process.read(std::min<qint64>(process.bytesAvailable(), 1 << 20));
+            result.bytes += chunk.size();
+            if (result.bytes > cap) {
+                result.overCap = true;
+                break;
+            }
+            if (!sink(chunk)) {
+                result.sinkFailed = true;
+                break;
+            }
+            continue;
+        }
+        if (process.state() == QProcess::NotRunning) {
+            break;
+        }
+        if (clock.elapsed() > limit) {
+            result.timedOut = true;
+            break;
+        }
+        process.waitForReadyRead(50);
+    }
+    if (process.state() != QProcess::NotRunning) {
+        process.kill();
+        process.waitForFinished();
+    }
+    drainStderr();
+    result.normalExit = process.exitStatus() == QProcess::NormalExit;
+    result.exitCode = process.exitCode();
+    return result;
+}
+
+bool ReviewCopy::run(const QStringList& arguments, QByteArray* output, QString* error, int timeoutMs,
+                     qint64 cap) const {
+    QByteArray data;
+    const Streamed done = stream(
+        arguments, cap,
+        [&data](const QByteArray& chunk) {
+            data += chunk;
+            return true;
+        },
+        timeoutMs);
+    if (output) {
+        *output = data;
+    }
+    if (done.overCap) {
         if (error) {
-            *error = QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), process.errorString());
+            *error = QStringLiteral("the engine's command printed more than %1 bytes").arg(cap);
         }
         return false;
     }
-    process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs < 0 ? m_timeoutMs : timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
+    if (done.timedOut) {
         if (error) {
             *error = QStringLiteral("the engine did not answer in time");
         }
         return false;
     }
-    if (output) {
-        *output = process.readAllStandardOutput();
-    }
-    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+    if (!done.started || !done.normalExit || done.exitCode != 0) {
         if (error) {
-            *error = failureOf(process);
+            *error = done.failure();
         }
         return false;
     }
@@ -100,6 +191,16 @@ ReviewCopy::CopyResult ReviewCopy::copyIn(const QString& workspace, qint64 sizeC
     const WorkspaceManifest::ScanResult scan = WorkspaceManifest::scan(workspace, result.baseline, sizeCap);
     if (!scan.ok) {
         result.error = scan.error;
+        result.folderProblem = true;
+        return result;
+    }
+    // A copy whose listing would be over its entry cap could never be reviewed: not taken.
+    if (result.baseline.entries.size() > ListingLimits::kDefaultEntries) {
+        result.error = QStringLiteral(
+                           "The folder has %1 files and folders; a review copy holds at most %2 (add "
+                           "folders to .zeusignore).")
+                           .arg(result.baseline.entries.size())
+                           .arg(ListingLimits::kDefaultEntries);
         result.folderProblem = true;
         return result;
     }
@@ -167,10 +268,18 @@ ReviewCopy::ChangesResult ReviewCopy::changes(const WorkspaceManifest& baseline)
     ChangesResult result;
     QByteArray listing;
     QString error;
+    const ListingLimits limits;
     if (!run(m_runtime.execArguments(m_containerId, {QStringLiteral("sh"), QStringLiteral("-c"),
                                                      WorkspaceManifest::containerListingScript(), QStringLiteral("sh"),
                                                      containerWorkspace()}),
-             &listing, &error)) {
+             &listing, &error, -1, limits.bytes)) {
+        if (listing.size() > limits.bytes) {
+            // The parser words the cap for the user; it refuses the listing before reading any of it.
+            WorkspaceManifest refused;
+            WorkspaceManifest::parseContainerListing(listing, refused, &error, limits);
+            result.error = QStringLiteral("The copy's listing could not be read: %1").arg(error);
+            return result;
+        }
         result.error = QStringLiteral("The copy in the container could not be listed: %1").arg(error);
         return result;
     }
@@ -184,62 +293,85 @@ ReviewCopy::ChangesResult ReviewCopy::changes(const WorkspaceManifest& baseline)
     return result;
 }
 
-bool ReviewCopy::readFile(const QString& path, qint64 maxBytes, QByteArray& out, QString* error) const {
-    if (!ManifestEntry::isSafePath(path)) {
+QString ReviewCopy::readScript() {
+    return QString::fromLatin1(kReadScript);
+}
+
+bool ReviewCopy::readInto(const QString& path, qint64 size, const std::function<bool(const QByteArray&)>& sink,
+                          QString* error) const {
+    const auto fail = [error](const QString& message) {
         if (error) {
-            *error = QStringLiteral("not a path inside the folder: %1").arg(path);
+            *error = message;
         }
         return false;
+    };
+    if (!ManifestEntry::isSafePath(path) || size < 0) {
+        return fail(QStringLiteral("not a path inside the folder: %1").arg(path));
     }
+    const Streamed done = stream(
+        m_runtime.execArguments(m_containerId, {QStringLiteral("sh"), QStringLiteral("-c"), readScript(),
+                                                QStringLiteral("sh"), inContainer(path), QString::number(size + 1)}),
+        size, sink);
+    if (done.overCap) {
+        return fail(QStringLiteral("%1 holds more than the %2 bytes the copy's list showed: it changed after the list "
+                                   "was made (refresh the list)")
+                        .arg(path)
+                        .arg(size));
+    }
+    if (done.sinkFailed) {
+        return fail(QStringLiteral("%1 could not be stored on this computer").arg(path));
+    }
+    if (done.timedOut) {
+        return fail(QStringLiteral("reading %1 from the container did not finish in time").arg(path));
+    }
+    if (done.started && done.normalExit && done.exitCode == kNotRegular) {
+        return fail(QStringLiteral("%1 is no longer a regular file in the copy (a link, a pipe or a device now): it "
+                                   "changed after the list was made (refresh the list)")
+                        .arg(path));
+    }
+    if (!done.started || !done.normalExit || done.exitCode != 0) {
+        return fail(done.failure());
+    }
+    if (done.bytes != size) {
+        return fail(QStringLiteral("%1 holds %2 bytes, not the %3 the copy's list showed: it changed after the list "
+                                   "was made (refresh the list)")
+                        .arg(path)
+                        .arg(done.bytes)
+                        .arg(size));
+    }
+    return true;
+}
+
+bool ReviewCopy::readFile(const QString& path, qint64 size, QByteArray& out, QString* error) const {
     QByteArray data;
-    if (!run(m_runtime.execArguments(m_containerId, {QStringLiteral("cat"), QStringLiteral("--"), inContainer(path)}),
-             &data, error)) {
-        return false;
-    }
-    if (data.size() > maxBytes) {
-        if (error) {
-            *error = QStringLiteral("%1 is larger than %2 bytes").arg(path).arg(maxBytes);
-        }
+    if (!readInto(
+            path, size,
+            [&data](const QByteArray& chunk) {
+                data += chunk;
+                return true;
+            },
+            error)) {
         return false;
     }
     out = data;
     return true;
 }
 
-bool ReviewCopy::fetchFile(const QString& path, const QString& destination, QString* error) const {
-    if (!ManifestEntry::isSafePath(path)) {
+bool ReviewCopy::fetchFile(const QString& path, qint64 size, const QString& destination, QString* error) const {
+    QFile file(destination);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
         if (error) {
-            *error = QStringLiteral("not a path inside the folder: %1").arg(path);
+            *error = QStringLiteral("%1: %2").arg(destination, file.errorString());
         }
         return false;
     }
-    QProcess process;
-    process.setStandardOutputFile(destination, QIODevice::Truncate);
-    process.start(
-        m_runtime.program(),
-        m_runtime.execArguments(m_containerId, {QStringLiteral("cat"), QStringLiteral("--"), inContainer(path)}));
-    if (!process.waitForStarted(kStartTimeoutMs)) {
-        if (error) {
-            *error = process.errorString();
-        }
-        return false;
+    const bool ok = readInto(
+        path, size, [&file](const QByteArray& chunk) { return file.write(chunk) == chunk.size(); }, error);
+    file.close();
+    if (!ok) {
+        QFile::remove(destination);
     }
-    process.closeWriteChannel();
-    if (!process.waitForFinished(m_timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        if (error) {
-            *error = QStringLiteral("reading %1 from the container did not finish in time").arg(path);
-        }
-        return false;
-    }
-    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        if (error) {
-            *error = failureOf(process);
-        }
-        return false;
-    }
-    return true;
+    return ok;
 }
 
 QList<ApplyOutcome> ReviewCopy::apply(const QString& workspace, const QList<Change>& changes,
@@ -256,7 +388,7 @@ QList<ApplyOutcome> ReviewCopy::apply(const QString& workspace, const QList<Chan
         if (needsContent) {
             QString error;
             content = scratch.filePath(QString::number(index++));
-            if (!scratch.isValid() || !fetchFile(change.path, content, &error)) {
+            if (!scratch.isValid() || !fetchFile(change.path, change.after.size, content, &error)) {
                 ApplyOutcome outcome;
                 outcome.path = change.path;
                 outcome.result = ApplyOutcome::Result::Refused;
@@ -313,62 +445,28 @@ ReviewCopy::BundleState ReviewCopy::exportBundle(const QStringList& knownTips, c
         }
         return BundleState::Failed;
     }
-    QProcess process;
-    process.start(m_runtime.program(), m_runtime.execArguments(m_containerId, arguments));
-    if (!process.waitForStarted(kStartTimeoutMs)) {
-        if (error) {
-            *error = process.errorString();
-        }
-        return BundleState::Failed;
-    }
-    process.closeWriteChannel();
     // Read as it comes, never more than maxBytes: the container decides how much it writes.
-    qint64 written = 0;
-    bool tooLarge = false;
-    bool writeFailed = false;
-    QElapsedTimer clock;
-    clock.start();
-    while (process.state() != QProcess::NotRunning || process.bytesAvailable() > 0) {
-        if (process.bytesAvailable() == 0) {
-            if (clock.elapsed() > m_timeoutMs) {
-                break;
-            }
-            process.waitForReadyRead(1000);
-            continue;
-        }
-        const QByteArray chunk = process.read(1 << 20);
-        written += chunk.size();
-        if (written > maxBytes) {
-            tooLarge = true;
-            break;
-        }
-        if (out.write(chunk) != chunk.size()) {
-            writeFailed = true;
-            break;
-        }
-    }
-    if (tooLarge || writeFailed || process.state() != QProcess::NotRunning) {
-        process.kill();
-        process.waitForFinished();
-        out.close();
+    const Streamed done = stream(m_runtime.execArguments(m_containerId, arguments), maxBytes,
+                                 [&out](const QByteArray& chunk) { return out.write(chunk) == chunk.size(); });
+    out.close();
+    if (done.overCap || done.sinkFailed || done.timedOut) {
         QFile::remove(destination);
         if (error) {
-            *error = tooLarge      ? QStringLiteral("the copy's commits are more than %1 bytes").arg(maxBytes)
-                     : writeFailed ? out.errorString()
-                                   : QStringLiteral("writing the copy's commits did not finish in time");
+            *error = done.overCap      ? QStringLiteral("the copy's commits are more than %1 bytes").arg(maxBytes)
+                     : done.sinkFailed ? out.errorString()
+                                       : QStringLiteral("writing the copy's commits did not finish in time");
         }
         return BundleState::Failed;
     }
-    out.close();
-    if (process.exitStatus() != QProcess::NormalExit) {
+    if (!done.started || !done.normalExit) {
         if (error) {
-            *error = failureOf(process);
+            *error = done.failure();
         }
         return BundleState::Failed;
     }
-    switch (process.exitCode()) {
+    switch (done.exitCode) {
         case 0:
-            return written > 0 ? BundleState::Written : BundleState::Failed;
+            return done.bytes > 0 ? BundleState::Written : BundleState::Failed;
         case kNoRepository:
             return BundleState::NoRepository;
         case kNoGit:
@@ -377,7 +475,7 @@ ReviewCopy::BundleState ReviewCopy::exportBundle(const QStringList& knownTips, c
             return BundleState::NothingNew;
         default:
             if (error) {
-                *error = failureOf(process);
+                *error = done.failure();
             }
             return BundleState::Failed;
     }

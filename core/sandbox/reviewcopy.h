@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 namespace zeus {
 
 class ContainerRuntime;
@@ -41,10 +43,20 @@ public:
     // Lists /workspace in the container (WorkspaceManifest::containerListingScript) and compares with `baseline`.
     ChangesResult changes(const WorkspaceManifest& baseline) const;
 
-    // The bytes of one file of the copy (path relative to /workspace), at most `maxBytes` (more: error).
-    bool readFile(const QString& path, qint64 maxBytes, QByteArray& out, QString* error = nullptr) const;
-    // The same into a local file (any size), for Apply.
-    bool fetchFile(const QString& path, const QString& destination, QString* error = nullptr) const;
+    // The copy is hostile input (SPEC §10, docs/review-mode.md "Reading the copy"): a file is read by a fixed script
+    // in the container that refuses anything but the regular file at that path (a link, a FIFO, a device: never
+    // opened through a link) and prints at most `size` + 1 bytes; the host stops at `size` + 1 too. Exactly `size`
+    // bytes (the size the listing claimed) or an error naming the path.
+    //
+    // The bytes of one file of the copy (path relative to /workspace), into memory (the diff).
+    bool readFile(const QString& path, qint64 size, QByteArray& out, QString* error = nullptr) const;
+    // The same into a local file, for Apply.
+    bool fetchFile(const QString& path, qint64 size, const QString& destination, QString* error = nullptr) const;
+    // The script both run, as `sh -c SCRIPT sh /workspace/PATH SIZE+1`: exit 3 when the path is not a regular file.
+    static QString readScript();
+    // At most this much of any other engine command's standard output is read (the listing has its own cap,
+    // ListingLimits; a file read its listed size); more is an error.
+    static constexpr qint64 kMaxCommandOutput = qint64(16) * 1024 * 1024;
 
     // Applies `changes` (ChangeApplier::inApplyOrder) to `workspace`, fetching each new file's content first.
     QList<ApplyOutcome> apply(const QString& workspace, const QList<Change>& changes,
@@ -71,7 +83,28 @@ public:
     bool remove(QString* error = nullptr) const;
 
 private:
-    bool run(const QStringList& arguments, QByteArray* output, QString* error, int timeoutMs = -1) const;
+    // What a command printed, read as it came, never more than a cap.
+    struct Streamed {
+        bool started = false;
+        bool overCap = false;     // more than the cap arrived: the command was killed
+        bool sinkFailed = false;  // the sink refused a chunk (a write failed)
+        bool timedOut = false;
+        int exitCode = -1;
+        bool normalExit = false;
+        qint64 bytes = 0;
+        QByteArray stderrHead;  // the first kMaxStderr bytes of the standard error; the rest is dropped
+        QString startError;
+        QString failure() const;  // one line for the user about a failed command
+    };
+    // Runs `arguments` and hands its standard output to `sink` chunk by chunk until it ends, `cap` bytes are
+    // exceeded, the sink fails or the timeout passes (then it is killed).
+    Streamed stream(const QStringList& arguments, qint64 cap, const std::function<bool(const QByteArray&)>& sink,
+                    int timeoutMs = -1) const;
+    bool run(const QStringList& arguments, QByteArray* output, QString* error, int timeoutMs = -1,
+             qint64 cap = kMaxCommandOutput) const;
+    // readFile and fetchFile: streams the file into `sink`; false with a message naming the path.
+    bool readInto(const QString& path, qint64 size, const std::function<bool(const QByteArray&)>& sink,
+                  QString* error) const;
 
     const ContainerRuntime& m_runtime;
     QString m_containerId;

@@ -322,7 +322,8 @@ ChangeDetail ReviewService::detailOf(const ContainerRuntime& runtime, const Revi
             if (!wasRunning) {
                 copy.start(&error);
             }
-            afterKnown = copy.readFile(change.path, kMaxDiffBytes, after, &error);
+            // Exactly the listed size, never through a link (ReviewCopy::readFile): the copy is hostile input.
+            afterKnown = copy.readFile(change.path, change.after.size, after, &error);
             if (!wasRunning) {
                 copy.stop();
             }

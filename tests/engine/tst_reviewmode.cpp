@@ -7,6 +7,7 @@
 
 #include <QCryptographicHash>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +16,8 @@
 #include <QSignalSpy>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 using namespace zeus;
 using namespace zeus::test;
@@ -99,6 +102,92 @@ QString containerState(const QString& engine, const QString& id) {
     return out.exitCode == 0 ? QString::fromUtf8(out.out.trimmed()) : QStringLiteral("gone");
 }
 
+// Watches this process's resident memory (VmRSS) and the largest file under a folder while blocking calls run, on a
+// thread of its own. Over a hard limit it aborts the test at once: an attack that got through must not take the
+// machine down with it.
+class Sampler {
+public:
+    explicit Sampler(QString folder) : m_folder(std::move(folder)) {
+        m_thread = std::thread([this] {
+            while (!m_stop.load()) {
+                sample();
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+        });
+    }
+    ~Sampler() { stop(); }
+    Sampler(const Sampler&) = delete;
+    Sampler& operator=(const Sampler&) = delete;
+
+    void stop() {
+        m_stop = true;
+        if (m_thread.joinable()) {
+            m_thread.join();
+        }
+    }
+    qint64 peakRssKiB() const { return m_peakRss.load(); }
+    qint64 largestFile() const { return m_largest.load(); }
+
+    static qint64 rssKiB() {
+        QFile status(QStringLiteral("/proc/self/status"));
+        if (!status.open(QIODevice::ReadOnly)) {
+            return -1;
+        }
+        for (const QByteArray& line : status.readAll().split('\n')) {
+            if (line.startsWith("VmRSS:")) {
+                return line.mid(6).trimmed().split(' ').first().toLongLong();
+            }
+        }
+        return -1;
+    }
+
+private:
+    static constexpr qint64 kAbortRssKiB = 1024 * 1024;
+    static constexpr qint64 kAbortFileBytes = qint64(100) * 1024 * 1024;
+
+    void sample() {
+        const qint64 rss = rssKiB();
+        m_peakRss = std::max(m_peakRss.load(), rss);
+        QDirIterator it(m_folder, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const qint64 size = QFileInfo(it.next()).size();
+            m_largest = std::max(m_largest.load(), size);
+        }
+        if (rss > kAbortRssKiB || m_largest.load() > kAbortFileBytes) {
+            qFatal("a read from the review copy is unbounded: %lld KiB resident, a temporary file of %lld bytes",
+                   static_cast<long long>(rss), static_cast<long long>(m_largest.load()));
+        }
+    }
+
+    QString m_folder;
+    std::atomic<bool> m_stop{false};
+    std::atomic<qint64> m_peakRss{0};
+    std::atomic<qint64> m_largest{0};
+    std::thread m_thread;
+};
+
+// Points QDir::tempPath() (where Apply stages what it fetches) at a folder of the test's while it lives.
+class TempPathOverride {
+public:
+    explicit TempPathOverride(const QString& path)
+        : m_old(qgetenv("TMPDIR")), m_had(qEnvironmentVariableIsSet("TMPDIR")) {
+        qputenv("TMPDIR", path.toLocal8Bit());
+    }
+    ~TempPathOverride() {
+        if (m_had) {
+            qputenv("TMPDIR", m_old);
+        } else {
+            qunsetenv("TMPDIR");
+        }
+    }
+    TempPathOverride(const TempPathOverride&) = delete;
+    TempPathOverride& operator=(const TempPathOverride&) = delete;
+
+private:
+    QByteArray m_old;
+    bool m_had;
+};
+
 }  // namespace
 
 class TestReviewMode : public QObject {
@@ -114,6 +203,8 @@ private Q_SLOTS:
     void outlivesSessionAndRestart();
     void commitsComeHomeAsABundle_data() { engines_data(); }
     void commitsComeHomeAsABundle();
+    void hostileCopyReadsAreBounded_data() { engines_data(); }
+    void hostileCopyReadsAreBounded();
     void sizeCapIsAClearError();
     void appKilledLosesNothing();
 
@@ -476,6 +567,122 @@ void TestReviewMode::commitsComeHomeAsABundle() {
     QVERIFY2(ReviewService::discardCopy(*runtime, reviews, *record, &error), qPrintable(error));
     // Discarding the copy leaves the fetched commits: they are the user's now.
     QCOMPARE(hostRev(ws, prefix + QStringLiteral("heads/topic")), agentTips.at(1));
+    manager->endSession(session);
+}
+
+// The copy is hostile input (SPEC §10): after the listing, the agent swaps a changed file for a link to /dev/zero,
+// grows another far past its listed size and makes a third a FIFO, then swaps the first back and forth in a loop
+// while the diff and Apply read it. Every read stops at the listed size and never follows a link: it fails with a
+// clear error (or, in the loop, gets the listed bytes), the app's memory stays small and no big temporary file
+// appears; the host files are never anything but the user's or the listed version.
+void TestReviewMode::hostileCopyReadsAreBounded() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("hostile-") + engine);
+    QVERIFY(writeFile(ws + QStringLiteral("/victim.txt"), "before\n"));
+    QVERIFY(writeFile(ws + QStringLiteral("/grown.txt"), "small\n"));
+    QVERIFY(writeFile(ws + QStringLiteral("/pipe.txt"), "pipe\n"));
+    auto manager = makeManager(engine, ws);
+    Recorder recorder(*manager);
+    const QString session = QStringLiteral("hostile-") + engine + QString::number(++m_counter);
+    const ExecResult work = recorder.run(session, ws,
+                                         QStringLiteral("cd /workspace && echo after > victim.txt && echo grown >> "
+                                                        "grown.txt && echo piped >> pipe.txt"),
+                                         0, 240000);
+    QVERIFY2(work.status == ExecStatus::Ok && work.exitCode == 0,
+             qPrintable(work.errorMessage + recorder.stderrOf.value(work.callId)));
+    const std::optional<ReviewRecord> record = store().record(session);
+    QVERIFY(record);
+    const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
+    const ReviewService::ListResult listed = ReviewService::listChanges(*runtime, store(), *record);
+    QVERIFY2(listed.ok, qPrintable(listed.error));
+    QCOMPARE(changeLines(listed.changes), (QStringList{QStringLiteral("M grown.txt"), QStringLiteral("M pipe.txt"),
+                                                       QStringLiteral("M victim.txt")}));
+    const Change victim = *changeAt(listed.changes, QStringLiteral("victim.txt"));
+    const Change grown = *changeAt(listed.changes, QStringLiteral("grown.txt"));
+    const Change pipe = *changeAt(listed.changes, QStringLiteral("pipe.txt"));
+    const auto inContainer = [&](const QString& script, bool detached = false) {
+        QStringList arguments{QStringLiteral("exec")};
+        if (detached) {
+            arguments << QStringLiteral("-d");
+        }
+        return runProgram(
+            engine, arguments + QStringList{record->containerId, QStringLiteral("sh"), QStringLiteral("-c"), script});
+    };
+
+    const QString temp = m_dir.filePath(QStringLiteral("tmp-") + engine);
+    QVERIFY(QDir().mkpath(temp));
+    const TempPathOverride tempPath(temp);
+    Sampler sampler(temp);
+    ReviewStore reviews = store();
+    QString error;
+
+    // After the listing: a link to /dev/zero, a file of 20 MiB where 12 bytes were listed, a FIFO.
+    const ProcessOutput swapped = inContainer(
+        QStringLiteral("cd /workspace && ln -sf /dev/zero victim.txt && head -c 20971520 /dev/zero >> grown.txt && "
+                       "rm pipe.txt && mkfifo pipe.txt"));
+    QVERIFY2(swapped.exitCode == 0, swapped.err.constData());
+    QElapsedTimer clock;
+    clock.start();
+    const ChangeDetail zero = ReviewService::detailOf(*runtime, *record, victim);
+    QVERIFY(!zero.ok);
+    QVERIFY2(zero.error.contains(QStringLiteral("victim.txt")) && zero.error.contains(QStringLiteral("regular file")),
+             qPrintable(zero.error));
+    const ChangeDetail big = ReviewService::detailOf(*runtime, *record, grown);
+    QVERIFY(!big.ok);
+    QVERIFY2(big.error.contains(QStringLiteral("grown.txt")) && big.error.contains(QStringLiteral("more than")),
+             qPrintable(big.error));
+    const ChangeDetail fifo = ReviewService::detailOf(*runtime, *record, pipe);
+    QVERIFY(!fifo.ok);
+    QVERIFY2(fifo.error.contains(QStringLiteral("pipe.txt")) && fifo.error.contains(QStringLiteral("regular file")),
+             qPrintable(fifo.error));
+    const QList<ApplyOutcome> refused =
+        ReviewService::applyChanges(*runtime, reviews, *record, {victim, grown, pipe}, false, &error);
+    QCOMPARE(refused.size(), 3);
+    for (const ApplyOutcome& outcome : refused) {
+        QCOMPARE(outcome.result, ApplyOutcome::Result::Refused);
+        QVERIFY2(outcome.reason.contains(QStringLiteral("could not be read from the container")),
+                 qPrintable(outcome.reason));
+    }
+    QVERIFY2(clock.elapsed() < 60000, "a read waited for the FIFO");
+    QCOMPARE(readFile(ws + QStringLiteral("/victim.txt")), QByteArray("before\n"));
+    QCOMPARE(readFile(ws + QStringLiteral("/grown.txt")), QByteArray("small\n"));
+    QCOMPARE(readFile(ws + QStringLiteral("/pipe.txt")), QByteArray("pipe\n"));
+
+    // In a loop, in the background: the listed version and a link to /dev/zero, swapped by rename(2).
+    const ProcessOutput loop = inContainer(
+        QStringLiteral("cd /workspace && echo after > .real && touch .swap-on && while [ -e .swap-on ]; do "
+                       "cp .real .v && mv -f .v victim.txt && ln -sf /dev/zero .z && mv -f .z victim.txt; done"),
+        true);
+    QVERIFY2(loop.exitCode == 0, loop.err.constData());
+    QTest::qWait(300);
+    QStringList seen;
+    for (int i = 0; i < 6; ++i) {
+        const ChangeDetail raced = ReviewService::detailOf(*runtime, *record, victim);
+        seen << (raced.ok ? QStringLiteral("read") : raced.error.section(QLatin1Char(' '), 1, 5));
+        if (raced.ok) {
+            QVERIFY2(raced.unifiedDiff.contains(QStringLiteral("+after")), qPrintable(raced.unifiedDiff));
+        } else {
+            QVERIFY2(raced.error.contains(QStringLiteral("victim.txt")), qPrintable(raced.error));
+        }
+    }
+    for (int i = 0; i < 3; ++i) {
+        const QList<ApplyOutcome> raced =
+            ReviewService::applyChanges(*runtime, reviews, *record, {victim}, false, &error);
+        QCOMPARE(raced.size(), 1);
+        QVERIFY2(raced.first().result != ApplyOutcome::Result::Conflict, qPrintable(raced.first().reason));
+        seen << raced.first().reason.section(QLatin1Char(' '), -12, -8);
+        const QByteArray now = readFile(ws + QStringLiteral("/victim.txt"));
+        QVERIFY2(now == "before\n" || now == "after\n", now.left(64).toHex().constData());
+    }
+    inContainer(QStringLiteral("rm -f /workspace/.swap-on"));
+    sampler.stop();
+    qInfo() << "in the loop:" << seen << "peak VmRSS KiB:" << sampler.peakRssKiB()
+            << "largest temporary file:" << sampler.largestFile();
+    QVERIFY2(sampler.peakRssKiB() > 0 && sampler.peakRssKiB() < 200 * 1024,
+             qPrintable(QStringLiteral("peak VmRSS %1 KiB").arg(sampler.peakRssKiB())));
+    QVERIFY2(sampler.largestFile() <= 5 * 1024 * 1024,
+             qPrintable(QStringLiteral("a temporary file of %1 bytes").arg(sampler.largestFile())));
     manager->endSession(session);
 }
 

@@ -81,6 +81,8 @@ private Q_SLOTS:
     void neverWritesThroughASymlinkedTarget();
     void agentsLinkToEtcPasswdIsALinkNeverFollowed();
     void gitInternalsAreRefused();
+    void windowsNamesAreRefused_data();
+    void windowsNamesAreRefused();
     void unsafePathsAreRefused_data();
     void unsafePathsAreRefused();
     void contentThatDoesNotMatchIsRefused();
@@ -270,6 +272,31 @@ void TestChangeApplier::gitInternalsAreRefused() {
     forged.after.path = forged.path;
     QCOMPARE(ChangeApplier::apply(root(), forged, staged("#!/bin/sh\n")).result, ApplyOutcome::Result::Refused);
     QVERIFY(!QFileInfo::exists(root(QStringLiteral("sub"))));
+}
+
+// Names Windows reads as another (GIT~1 is .git, ".git." is .git, NUL a device): refused on every host, before the
+// .git rule, even in a change forged as applicable; nothing is created.
+void TestChangeApplier::windowsNamesAreRefused_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("8.3 alias of .git") << QStringLiteral("GIT~1/hooks/pre-commit");
+    QTest::newRow("trailing dot") << QStringLiteral(".git./config");
+    QTest::newRow("trailing space") << QStringLiteral("Makefile ");
+    QTest::newRow("device") << QStringLiteral("sub/NUL.txt");
+}
+
+void TestChangeApplier::windowsNamesAreRefused() {
+    QFETCH(QString, path);
+    QVERIFY(QDir().mkpath(root(QStringLiteral(".git/hooks"))));
+    Change change;
+    change.kind = Change::Kind::Added;
+    change.path = path;
+    change.hasAfter = true;
+    change.after = fileEntry(path, "#!/bin/sh\n");
+    change.applicable = true;
+    const ApplyOutcome result = ChangeApplier::apply(root(), change, staged("#!/bin/sh\n"));
+    QCOMPARE(result.result, ApplyOutcome::Result::Refused);
+    QVERIFY2(result.reason.contains(QStringLiteral("Windows")), qPrintable(result.reason));
+    QCOMPARE(namesIn(root()), (QStringList{QStringLiteral(".git"), QStringLiteral(".git/hooks")}));
 }
 
 void TestChangeApplier::unsafePathsAreRefused_data() {

@@ -34,14 +34,15 @@ QString kindName(Change::Kind kind) {
     return {};
 }
 
-// "kind path", then " flagged" and " git" (never applied as files) when they hold.
+// "kind path", then " flagged" and " git" (never applied as files: inside .git) or " refused" (never applied: a
+// name Windows reads as another) when they hold.
 QString describe(const Change& change) {
     QString text = kindName(change.kind) + QLatin1Char(' ') + change.path;
     if (change.flagged) {
         text += QStringLiteral(" flagged");
     }
     if (!change.applicable) {
-        text += QStringLiteral(" git");
+        text += ChangeSet::isGitInternal(change.path) ? QStringLiteral(" git") : QStringLiteral(" refused");
     }
     return text;
 }
@@ -61,6 +62,9 @@ private Q_SLOTS:
     void hostRunsCode();
     void linkLeavesFolder_data();
     void linkLeavesFolder();
+    void windowsNames_data();
+    void windowsNames();
+    void windowsNamesRefusedBeforeGitAndRiskyRules();
     void everyRiskyPatternIsDocumented();
 };
 
@@ -116,6 +120,42 @@ void TestChangeSet::compute_data() {
     QTest::newRow("link inside") << Entries{}
                                  << Entries{linkEntry(QStringLiteral("a/p"), QStringLiteral("../README.md"))}
                                  << QByteArray() << QStringList{QStringLiteral("added a/p")};
+    // A link that climbs out through another link (SPEC §10): `d/b` is the folder itself, so `d/b/../..` is its
+    // parent, whatever the text of `a` looks like on its own. Both links are flagged: `d/b` is the way out.
+    QTest::newRow("link chain out of the folder")
+        << Entries{dirEntry(QStringLiteral("d"))}
+        << Entries{dirEntry(QStringLiteral("d")), linkEntry(QStringLiteral("d/b"), QStringLiteral("..")),
+                   linkEntry(QStringLiteral("a"), QStringLiteral("d/b/../../.ssh"))}
+        << QByteArray() << QStringList{QStringLiteral("added a flagged"), QStringLiteral("added d/b flagged")};
+    QTest::newRow("link chain through a baseline link")
+        << Entries{dirEntry(QStringLiteral("d")), linkEntry(QStringLiteral("d/b"), QStringLiteral(".."))}
+        << Entries{dirEntry(QStringLiteral("d")), linkEntry(QStringLiteral("d/b"), QStringLiteral("..")),
+                   linkEntry(QStringLiteral("a"), QStringLiteral("d/b/../../.ssh"))}
+        << QByteArray() << QStringList{QStringLiteral("added a flagged")};
+    QTest::newRow("link to a baseline link that leaves")
+        << Entries{linkEntry(QStringLiteral("out"), QStringLiteral("/etc"))}
+        << Entries{linkEntry(QStringLiteral("out"), QStringLiteral("/etc")),
+                   linkEntry(QStringLiteral("a"), QStringLiteral("out"))}
+        << QByteArray() << QStringList{QStringLiteral("added a flagged")};
+    QTest::newRow("a folder made a link lets an old link out")
+        << Entries{dirEntry(QStringLiteral("d")), dirEntry(QStringLiteral("d/b")),
+                   linkEntry(QStringLiteral("a"), QStringLiteral("d/b/../../x"))}
+        << Entries{dirEntry(QStringLiteral("d")), linkEntry(QStringLiteral("d/b"), QStringLiteral("..")),
+                   linkEntry(QStringLiteral("a"), QStringLiteral("d/b/../../x"))}
+        << QByteArray() << QStringList{QStringLiteral("type d/b flagged")};
+    QTest::newRow("link loop") << Entries{}
+                               << Entries{linkEntry(QStringLiteral("a"), QStringLiteral("b")),
+                                          linkEntry(QStringLiteral("b"), QStringLiteral("a"))}
+                               << QByteArray()
+                               << QStringList{QStringLiteral("added a flagged"), QStringLiteral("added b flagged")};
+    QTest::newRow("link chain that stays inside")
+        << Entries{}
+        << Entries{dirEntry(QStringLiteral("d")), linkEntry(QStringLiteral("d/b"), QStringLiteral(".")),
+                   linkEntry(QStringLiteral("a"), QStringLiteral("d/b/../x")),
+                   linkEntry(QStringLiteral("c"), QStringLiteral("a"))}
+        << QByteArray()
+        << QStringList{QStringLiteral("added a"), QStringLiteral("added c"), QStringLiteral("added d"),
+                       QStringLiteral("added d/b")};
     QTest::newRow("folder added and deleted")
         << Entries{dirEntry(QStringLiteral("old"))} << Entries{dirEntry(QStringLiteral("new"))} << QByteArray()
         << QStringList{QStringLiteral("added new"), QStringLiteral("deleted old")};
@@ -288,6 +328,95 @@ void TestChangeSet::linkLeavesFolder() {
     QFETCH(QString, target);
     QFETCH(bool, leaves);
     QCOMPARE(ChangeSet::linkLeavesFolder(link, target), leaves);
+}
+
+void TestChangeSet::windowsNames_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("refused");
+    const QList<QPair<const char*, bool>> rows = {
+        // 8.3 short names: GIT~1 is .git on NTFS, PROGRA~1 a long name; any "~digit" in a component.
+        {"GIT~1/config", true},
+        {"git~1/hooks/pre-commit", true},
+        {"sub/PROGRA~1.TXT", true},
+        {"a/MAKEFI~12", true},
+        {"x~9", true},
+        // A trailing dot or space is dropped by Windows: ".git." is .git, "Makefile " is Makefile.
+        {".git./config", true},
+        {".git /config", true},
+        {"Makefile.", true},
+        {"Makefile ", true},
+        {"src/dir./x", true},
+        {"...", true},
+        // Device names, with any extension, any case.
+        {"CON", true},
+        {"con", true},
+        {"Con.txt", true},
+        {"sub/nul.tar.gz", true},
+        {"AUX", true},
+        {"prn.log", true},
+        {"COM1", true},
+        {"com9.c", true},
+        {"LPT1", true},
+        {"lpt9.x", true},
+        {"CON .txt", true},
+        {"CONIN$", true},
+        {"conout$.log", true},
+        {"COM\u00b9", true},  // COM¹: a device too
+        // Fine: names that only look alike.
+        {"README.md", false},
+        {"console.log", false},
+        {"CONFIG", false},
+        {"COM10", false},
+        {"LPT", false},
+        {"com", false},
+        {"auxiliary.c", false},
+        {"nul-device.txt", false},
+        {".con", false},
+        {"a~b", false},
+        {"backup~", false},
+        {".git/config", false},
+        {"src/.hidden", false},
+        {"v1.2/notes", false},
+    };
+    for (const auto& row : rows) {
+        QTest::newRow(row.first) << QString::fromUtf8(row.first) << row.second;
+    }
+}
+
+void TestChangeSet::windowsNames() {
+    QFETCH(QString, path);
+    QFETCH(bool, refused);
+    QCOMPARE(!ChangeSet::windowsNameProblem(path).isEmpty(), refused);
+}
+
+// A name Windows reads as another is refused before the .git and risky-file rules see it: `GIT~1/config` must not
+// pass as an ordinary file because it does not spell ".git".
+void TestChangeSet::windowsNamesRefusedBeforeGitAndRiskyRules() {
+    WorkspaceManifest baseline;
+    baseline.entries = {dirEntry(QStringLiteral(".git")), fileEntry(QStringLiteral("notes."), "n")};
+    WorkspaceManifest current;
+    current.entries = {dirEntry(QStringLiteral(".git")),
+                       dirEntry(QStringLiteral("GIT~1")),
+                       fileEntry(QStringLiteral("GIT~1/config"), "[core]\n\tfsmonitor = evil\n"),
+                       dirEntry(QStringLiteral(".git.")),
+                       fileEntry(QStringLiteral(".git./hooks"), "#!/bin/sh\n"),
+                       fileEntry(QStringLiteral("Makefile "), "all:\n\tevil\n"),
+                       fileEntry(QStringLiteral("nul.txt"), "x"),
+                       fileEntry(QStringLiteral("readme.txt"), "fine")};
+    QStringList described;
+    const QList<Change> changes = ChangeSet::compute(baseline, current);
+    for (const Change& change : changes) {
+        described.append(describe(change));
+        if (!change.applicable && !ChangeSet::isGitInternal(change.path)) {
+            QVERIFY2(change.notApplicableReason.contains(QStringLiteral("Windows")),
+                     qPrintable(change.notApplicableReason));
+        }
+    }
+    QCOMPARE(described,
+             (QStringList{QStringLiteral("added .git. refused"), QStringLiteral("added .git./hooks refused"),
+                          QStringLiteral("added GIT~1 refused"), QStringLiteral("added GIT~1/config refused"),
+                          QStringLiteral("added Makefile  refused"), QStringLiteral("deleted notes. refused"),
+                          QStringLiteral("added nul.txt refused"), QStringLiteral("added readme.txt")}));
 }
 
 void TestChangeSet::everyRiskyPatternIsDocumented() {

@@ -87,6 +87,7 @@ private Q_SLOTS:
     void parsesContainerListing();
     void containerListingRefuses_data();
     void containerListingRefuses();
+    void containerListingHasCaps();
     void listingScriptAgreesWithScan_data();
     void listingScriptAgreesWithScan();
 };
@@ -328,6 +329,43 @@ void TestWorkspaceManifest::containerListingRefuses() {
     QString error;
     QVERIFY(!WorkspaceManifest::parseContainerListing(listing, manifest, &error));
     QVERIFY(!error.isEmpty());
+}
+
+// The listing is the copy's output, and the agent decides how long it is: it has a byte and an entry cap, each a
+// clear error (SPEC §10 "The copy is hostile input").
+void TestWorkspaceManifest::containerListingHasCaps() {
+    QCOMPARE(zeus::ListingLimits::kDefaultBytes, qint64(256) * 1024 * 1024);
+    QCOMPARE(zeus::ListingLimits::kDefaultEntries, qsizetype(1000000));
+    const zeus::ListingLimits defaults;
+    QCOMPARE(defaults.bytes, zeus::ListingLimits::kDefaultBytes);
+    QCOMPARE(defaults.entries, zeus::ListingLimits::kDefaultEntries);
+
+    QByteArray listing;
+    for (int i = 0; i < 5; ++i) {
+        listing += record("f", "644", "1", sha("x"), "f" + QByteArray::number(i));
+    }
+    WorkspaceManifest manifest;
+    QString error;
+    QVERIFY2(WorkspaceManifest::parseContainerListing(listing, manifest, &error, {listing.size(), 5}),
+             qPrintable(error));
+    QCOMPARE(manifest.entries.size(), 5);
+
+    WorkspaceManifest untouched;
+    QVERIFY(!WorkspaceManifest::parseContainerListing(listing, untouched, &error, {listing.size(), 4}));
+    QVERIFY2(error.contains(QStringLiteral("more than 4 entries")), qPrintable(error));
+    QVERIFY(untouched.entries.isEmpty());
+    QVERIFY(!WorkspaceManifest::parseContainerListing(listing, untouched, &error, {listing.size() - 1, 5}));
+    QVERIFY2(error.contains(QStringLiteral("more than %1 bytes").arg(listing.size() - 1)), qPrintable(error));
+    QVERIFY(untouched.entries.isEmpty());
+    // Empty records count too: a flood of them is refused before anything is split.
+    const QByteArray flood(6 * 100, '\0');
+    QVERIFY(!WorkspaceManifest::parseContainerListing(flood, untouched, &error, {flood.size(), 10}));
+    QVERIFY2(error.contains(QStringLiteral("more than 10 entries")), qPrintable(error));
+
+    QFile doc(QStringLiteral(ZEUS_SOURCE_DIR "/docs/review-mode.md"));
+    QVERIFY(doc.open(QIODevice::ReadOnly));
+    const QByteArray text = doc.readAll();
+    QVERIFY2(text.contains("1,000,000 entries") && text.contains("256 MiB"), "docs/review-mode.md names the caps");
 }
 
 void TestWorkspaceManifest::listingScriptAgreesWithScan_data() {
