@@ -12,6 +12,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -21,10 +23,9 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,6 +104,8 @@ struct call {
     uint32_t grace;
     int stop, reason;
     uint64_t kill_at, next_sweep, sweep_began;
+    unsigned long long start; /* the shell's start time (clock ticks since boot, as /proc/PID/stat says) */
+    size_t tagrec;            /* this call's entry in tags[] */
     char tag[33];
 };
 
@@ -140,8 +143,16 @@ static struct {
 static unsigned char inbuf[HDR + MAX_IN_PAYLOAD];
 static size_t inlen;
 
-static char (*tags)[33]; /* every tag this agent handed out: `close` kills whatever still carries one */
+/* Every tag this agent handed out, with the window of its call (start and end in clock ticks since boot; end is
+ * ULLONG_MAX while the call lasts). `close` kills whatever still carries one; a stop uses the windows to tell
+ * another call's processes from its own (docs/agent-protocol.md, "Which processes belong to a call"). */
+struct tagrec {
+    char tag[33];
+    unsigned long long start, end;
+};
+static struct tagrec* tags;
 static size_t ntags, captags;
+static unsigned long long ticks_per_s = 100;
 
 static void shutdown_all(int code, int send_frames) __attribute__((noreturn));
 
@@ -170,6 +181,33 @@ static uint64_t now_ms(void) {
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/* Now in clock ticks since boot: the clock of /proc/PID/stat's start time. */
+static unsigned long long boot_ticks(int round_up) {
+    struct timespec ts;
+    clock_gettime(CLOCK_BOOTTIME, &ts);
+    unsigned long long per_tick = 1000000000ull / ticks_per_s;
+    unsigned long long ns = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+    return ns / per_tick + (round_up ? 1 : 0);
+}
+
+/* Wipes memory that may hold a secret before it is freed or handed to a child (see do_exec). */
+static void wipe(void* p, size_t n) {
+    if (p && n > 0) {
+        explicit_bzero(p, n);
+    }
+}
+
+/* realloc that leaves no copy behind in the freed block. */
+static void* grow_wiped(void* p, size_t used, size_t n) {
+    void* q = xrealloc(NULL, n);
+    if (p) {
+        memcpy(q, p, used);
+        wipe(p, used);
+        free(p);
+    }
+    return q;
+}
+
 static uint32_t get32(const unsigned char* p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
@@ -193,7 +231,7 @@ static unsigned char* outq_reserve(size_t n) {
         while (cap < outq.len + n) {
             cap *= 2;
         }
-        outq.buf = xrealloc(outq.buf, cap);
+        outq.buf = grow_wiped(outq.buf, outq.cap, cap);
         outq.cap = cap;
     }
     return outq.buf + outq.head + outq.len;
@@ -262,7 +300,8 @@ static void flush_out_before_exit(void) {
 /* ---- /proc sweep ------------------------------------------------------------------------ */
 
 struct proc {
-    pid_t pid, ppid;
+    pid_t pid, ppid, sid;
+    unsigned long long start; /* clock ticks since boot */
     char state;
     int mark;
 };
@@ -320,66 +359,80 @@ static size_t scan_proc(struct proc** procs, size_t* cap) {
         /* "pid (comm) S ppid ...": comm may hold anything, so parse after the last ')'. */
         char* rp = strrchr(buf, ')');
         char state;
-        int ppid;
-        if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2) {
+        int ppid, pgrp, sid;
+        unsigned long long start;
+        /* fields 3 to 6 (state, ppid, pgrp, session), then 22 (starttime) */
+        if (!rp
+            || sscanf(rp + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &state,
+                      &ppid, &pgrp, &sid, &start)
+                   != 5) {
             continue;
         }
         if (n == *cap) {
             *cap = *cap ? *cap * 2 : 256;
             *procs = xrealloc(*procs, *cap * sizeof **procs);
         }
-        (*procs)[n++] = (struct proc){.pid = (pid_t)pid, .ppid = ppid, .state = state, .mark = 0};
+        (*procs)[n++] =
+            (struct proc){.pid = (pid_t)pid, .ppid = ppid, .sid = sid, .start = start, .state = state, .mark = 0};
     }
     closedir(d);
     qsort(*procs, n, sizeof **procs, cmp_proc);
     return n;
 }
 
-static int env_has_tag(pid_t pid, const char (*want)[33], size_t nwant) {
+/* The ZEUS_CALL_TAG a process carries in its environment, if any (into out, NUL-terminated). */
+static int env_tag(pid_t pid, char out[33]) {
     static char* buf;
     static size_t bufcap;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
     size_t len = read_file(path, &buf, &bufcap);
     static const char key[] = "ZEUS_CALL_TAG=";
-    for (size_t i = 0; i < len;) {
+    int found = 0;
+    for (size_t i = 0; i < len && !found;) {
         size_t l = strnlen(buf + i, len - i);
         if (l == sizeof key - 1 + 32 && memcmp(buf + i, key, sizeof key - 1) == 0) {
-            for (size_t k = 0; k < nwant; k++) {
-                if (memcmp(buf + i + sizeof key - 1, want[k], 32) == 0) {
-                    return 1;
-                }
-            }
+            memcpy(out, buf + i + sizeof key - 1, 32);
+            out[32] = 0;
+            found = 1;
         }
         i += l + 1;
     }
-    return 0;
+    wipe(buf, len); /* another command's environment, secrets included: no copy stays here */
+    return found;
 }
 
-/* One pass: the live processes that descend from `root` (by parent links, root included unless
- * it is the agent) or carry one of the tags. With kill_them they get SIGKILL. Returns how many
- * were found; zombies do not count (they are dead, only not yet reaped). */
-static size_t sweep(pid_t root, const char (*want)[33], size_t nwant, int kill_them) {
+static struct tagrec* find_tag(const char* tag) {
+    for (size_t k = ntags; k-- > 0;) {
+        if (memcmp(tags[k].tag, tag, 32) == 0) {
+            return &tags[k];
+        }
+    }
+    return NULL;
+}
+
+/* One pass for `close`: the live processes that descend from the agent (by parent links) or carry one of its
+ * tags. With kill_them they get SIGKILL. Returns how many were found; zombies do not count (they are dead, only
+ * not yet reaped). */
+static size_t sweep_all(int kill_them) {
     static struct proc* procs;
     static size_t cap;
     size_t n = scan_proc(&procs, &cap), found = 0;
-    if (root > 0) {
-        for (int changed = 1; changed;) {
-            changed = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (procs[i].mark) {
-                    continue;
-                }
-                int in = procs[i].pid == root || procs[i].ppid == root;
-                if (!in) {
-                    struct proc key = {.pid = procs[i].ppid};
-                    struct proc* parent = bsearch(&key, procs, n, sizeof *procs, cmp_proc);
-                    in = parent && parent->mark;
-                }
-                if (in) {
-                    procs[i].mark = 1;
-                    changed = 1;
-                }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (procs[i].mark) {
+                continue;
+            }
+            int in = procs[i].ppid == self_pid;
+            if (!in) {
+                struct proc key = {.pid = procs[i].ppid};
+                struct proc* parent = bsearch(&key, procs, n, sizeof *procs, cmp_proc);
+                in = parent && parent->mark;
+            }
+            if (in) {
+                procs[i].mark = 1;
+                changed = 1;
             }
         }
     }
@@ -387,7 +440,104 @@ static size_t sweep(pid_t root, const char (*want)[33], size_t nwant, int kill_t
         if (procs[i].state == 'Z' || procs[i].state == 'X') {
             continue;
         }
-        if (!procs[i].mark && !(nwant > 0 && env_has_tag(procs[i].pid, want, nwant))) {
+        char tag[33];
+        if (procs[i].pid == 1 || (!procs[i].mark && !(env_tag(procs[i].pid, tag) && find_tag(tag)))) {
+            continue;
+        }
+        found++;
+        if (kill_them) {
+            kill(procs[i].pid, SIGKILL);
+        }
+    }
+    return found;
+}
+
+enum { V_UNDECIDED = 0, V_IN, V_OUT };
+
+/* What one process says about itself, for the stop of call c: V_IN (c's), V_OUT (not c's) or V_UNDECIDED (its
+ * parent decides). Every test but the tag's rests on what a process cannot change or fake: its pid, its
+ * session (it can only leave one for a new one of its own), its parent and its start time. */
+static int judge(const struct call* c, const struct proc* p) {
+    if (p->pid == 1) {
+        return V_OUT; /* the container's init: never */
+    }
+    if (p->pid == c->pid && !c->reaped) {
+        return V_IN;
+    }
+    for (int i = 0; i < MAX_CALLS; i++) {
+        const struct call* d = &calls[i];
+        if (d->used && d != c && !d->reaped && p->pid == d->pid) {
+            return V_OUT; /* another call's shell, maybe before its own setsid */
+        }
+    }
+    /* The call's shell leads its own session, and a session is inherited only: a process in the shell's session
+     * descends from it. The id stays the shell's while anyone is in that session, even after the shell is gone. */
+    if (p->sid == c->pid) {
+        return V_IN;
+    }
+    for (int i = 0; i < MAX_CALLS; i++) {
+        const struct call* d = &calls[i];
+        if (d->used && d != c && p->sid == d->pid) {
+            return V_OUT;
+        }
+    }
+    char tag[33];
+    if (env_tag(p->pid, tag)) {
+        if (memcmp(tag, c->tag, 32) == 0) {
+            return V_IN; /* whoever carries this call's tag goes with it, a copied one included */
+        }
+        /* Another call's tag counts only on a process that started during that call: a copied tag does not
+         * shelter a process started later. */
+        const struct tagrec* r = find_tag(tag);
+        if (r && r->start <= p->start && p->start <= r->end) {
+            return V_OUT;
+        }
+    }
+    if (p->ppid == self_pid) {
+        /* An orphan re-parented to the agent (the subreaper) whose own process says nothing: its start time
+         * does. Started since this call's shell (in the same clock tick: a higher pid), it is this call's. */
+        return p->start > c->start || (p->start == c->start && p->pid >= c->pid) ? V_IN : V_OUT;
+    }
+    return V_UNDECIDED;
+}
+
+/* One pass for the stop of call c: the live processes that belong to it (docs/agent-protocol.md, "Which
+ * processes belong to a call"). Each process is judged by itself, else by its nearest ancestor that says
+ * something; a process whose ancestors say nothing up to one outside the agent's tree is not the call's. With
+ * kill_them they get SIGKILL. Returns how many were found; zombies do not count. */
+static size_t sweep_call(const struct call* c, int kill_them) {
+    static struct proc* procs;
+    static size_t cap, pathcap;
+    static size_t* path;
+    size_t n = scan_proc(&procs, &cap), found = 0;
+    if (pathcap < n) {
+        pathcap = n;
+        path = xrealloc(path, pathcap * sizeof *path);
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t depth = 0, j = i;
+        int v;
+        for (;;) {
+            v = procs[j].mark ? procs[j].mark : judge(c, &procs[j]);
+            if (v != V_UNDECIDED) {
+                break;
+            }
+            struct proc key = {.pid = procs[j].ppid};
+            struct proc* parent = key.pid > 0 ? bsearch(&key, procs, n, sizeof *procs, cmp_proc) : NULL;
+            if (!parent || depth == n) {
+                v = V_OUT; /* above the agent's tree (or a loop of reused pids in a scan that is not atomic) */
+                break;
+            }
+            path[depth++] = j;
+            j = (size_t)(parent - procs);
+        }
+        procs[j].mark = v;
+        while (depth > 0) {
+            procs[path[--depth]].mark = v;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (procs[i].mark != V_IN || procs[i].state == 'Z' || procs[i].state == 'X') {
             continue;
         }
         found++;
@@ -432,7 +582,9 @@ static void end_call(struct call* c) {
     close_fd(&c->fd[0]);
     close_fd(&c->fd[1]);
     close_fd(&c->fdin);
+    wipe(c->inq, c->inlen);
     free(c->inq);
+    tags[c->tagrec].end = boot_ticks(1);
     memset(c, 0, sizeof *c);
 }
 
@@ -454,7 +606,7 @@ static void begin_stop(struct call* c, uint32_t grace, int reason) {
 
 static void kill_pass(struct call* c) {
     /* Descendants first, while the parent links still lead to them; then the group. */
-    size_t found = sweep(c->reaped ? 0 : c->pid, (const char(*)[33])c->tag, 1, 1);
+    size_t found = sweep_call(c, 1);
     if (!c->reaped) {
         killpg(c->pid, SIGKILL);
         found++;
@@ -484,7 +636,7 @@ static void on_timers(void) {
             kill_pass(c);
         } else if (c->stop == STOP_TERM && c->reaped && now >= c->next_sweep) {
             /* The shell is gone within the grace: end now if nothing of the call is left. */
-            if (sweep(0, (const char(*)[33])c->tag, 1, 0) == 0) {
+            if (sweep_call(c, 0) == 0) {
                 end_call(c);
             } else {
                 c->next_sweep = now + SWEEP_RETRY_MS * 4;
@@ -594,6 +746,7 @@ static void feed_stdin(struct call* c) {
     if (done > 0) {
         memmove(c->inq, c->inq + done, c->inlen - done);
         c->inlen -= done;
+        wipe(c->inq + c->inlen, done);
         c->in_credit += (uint32_t)done;
         put_u32_frame(T_WINDOW_OUT, c->id, (uint32_t)done);
     }
@@ -729,7 +882,8 @@ static void do_exec(uint32_t ch, const unsigned char* p, size_t n) {
     }
     /* Copy the strings out with terminating NULs: entries first, the command last. */
     char** frame_env = malloc(sizeof *frame_env * (envc + 1));
-    char* strings = malloc(n + envc + 1);
+    const size_t strings_size = n + envc + 1;
+    char* strings = malloc(strings_size);
     if (!frame_env || !strings) {
         free(frame_env);
         free(strings);
@@ -783,6 +937,7 @@ static void do_exec(uint32_t ch, const unsigned char* p, size_t n) {
     }
     if (bad) {
         free(frame_env);
+        wipe(strings, sp);
         free(strings);
         put_error(ch, bad);
         return;
@@ -797,10 +952,12 @@ static void do_exec(uint32_t ch, const unsigned char* p, size_t n) {
     size_t total = nown + envc + 1 + nchunks, m = 0;
     struct envent* ents = malloc(sizeof *ents * total);
     char** envp = malloc(sizeof *envp * (total + 1));
-    char* extra = malloc(sizeof "ZEUS_CALL_TAG=" + 32 + cmdlen + nchunks * 24);
+    const size_t extra_size = sizeof "ZEUS_CALL_TAG=" + 32 + cmdlen + nchunks * 24;
+    char* extra = malloc(extra_size);
     /* the script: a fixed text of names, never the command */
     char* script = malloc(64 + nchunks * 40);
     if (!ents || !envp || !extra || !script) {
+        wipe(strings, strings_size);
         free(ents), free(envp), free(extra), free(script), free(frame_env), free(strings);
         put_error(ch, "out of memory");
         return;
@@ -874,6 +1031,19 @@ static void do_exec(uint32_t ch, const unsigned char* p, size_t n) {
                 close(fd);
             }
         }
+        /* This child is a copy of the agent, and the agent is not dumpable (main): wipe what belongs to other
+         * calls and tunnels (frames read, output queued, stdin and tunnel data), then say it may be dumped
+         * again, as execve of the shell would anyway. Between the two only this call's own command and
+         * environment are left, which the command can read in /proc/self/environ in any case. */
+        wipe(inbuf, inlen);
+        wipe(outq.buf, outq.cap);
+        for (int i = 0; i < MAX_CALLS; i++) {
+            wipe(calls[i].inq, calls[i].inlen);
+        }
+        for (int i = 0; i < MAX_TUNNELS; i++) {
+            wipe(tunnels[i].inq, tunnels[i].inlen);
+        }
+        prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
         execve(shell, argv, envp);
         static const char msg[] = "zeus-sandbox-agent: could not start the shell\n";
         ssize_t ignored = write(2, msg, sizeof msg - 1);
@@ -884,6 +1054,9 @@ static void do_exec(uint32_t ch, const unsigned char* p, size_t n) {
     close_fd(&out[1]);
     close_fd(&err[1]);
     close_fd(&in[0]);
+    /* The frame's environment may hold secrets: no freed block keeps a copy that a later child could show. */
+    wipe(strings, strings_size);
+    wipe(extra, extra_size);
     free(ents), free(envp), free(extra), free(script), free(frame_env), free(strings);
     if (pid < 0) {
         close_fd(&out[0]);
@@ -912,11 +1085,27 @@ static void do_exec(uint32_t ch, const unsigned char* p, size_t n) {
     c->deadline = timeout ? now_ms() + timeout : 0;
     c->grace = grace;
     memcpy(c->tag, tag, sizeof tag);
+    /* The call's window opens with its shell's start time, read where the kernel keeps it. */
+    char path[64];
+    static char* statbuf;
+    static size_t statcap;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    char* rp = read_file(path, &statbuf, &statcap) > 0 ? strrchr(statbuf, ')') : NULL;
+    if (!rp
+        || sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                  &c->start)
+               != 1) {
+        c->start = boot_ticks(0) - 1;
+    }
     if (ntags == captags) {
         captags = captags ? captags * 2 : 64;
         tags = xrealloc(tags, captags * sizeof *tags);
     }
-    memcpy(tags[ntags++], tag, sizeof tag);
+    c->tagrec = ntags;
+    memcpy(tags[ntags].tag, tag, sizeof tag);
+    tags[ntags].start = c->start;
+    tags[ntags].end = ULLONG_MAX;
+    ntags++;
     put_u32_frame(T_STARTED, ch, (uint32_t)pid);
 }
 
@@ -942,6 +1131,7 @@ static struct tunnel* find_tunnel(uint32_t id) {
 
 static void free_tunnel(struct tunnel* t) {
     close_fd(&t->fd);
+    wipe(t->inq, t->inlen);
     free(t->inq);
     memset(t, 0, sizeof *t);
     t->fd = -1;
@@ -972,8 +1162,8 @@ static void do_listen(const unsigned char* p, size_t n) {
         int one = 1;
         struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-            bind(fd, (struct sockaddr*)&a, sizeof a) != 0 || listen(fd, 128) != 0) {
+        if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0
+            || bind(fd, (struct sockaddr*)&a, sizeof a) != 0 || listen(fd, 128) != 0) {
             err = errno ? errno : EINVAL;
             if (fd >= 0) {
                 close(fd);
@@ -1067,6 +1257,7 @@ static void tunnel_feed(struct tunnel* t) {
     if (done > 0) {
         memmove(t->inq, t->inq + done, t->inlen - done);
         t->inlen -= done;
+        wipe(t->inq + t->inlen, done);
         t->in_credit += (uint32_t)done;
         put_u32_frame(T_WINDOW_OUT, t->id, (uint32_t)done);
     }
@@ -1114,7 +1305,7 @@ static void tunnel_frame(uint8_t type, uint32_t ch, const unsigned char* p, size
     if (n == 0) {
         t->in_eof = 1;
     } else {
-        t->inq = xrealloc(t->inq, t->inlen + n);
+        t->inq = grow_wiped(t->inq, t->inlen, t->inlen + n);
         memcpy(t->inq + t->inlen, p, n);
         t->inlen += n;
         t->in_credit -= (uint32_t)n;
@@ -1229,6 +1420,7 @@ static void read_input(void) {
     }
     memmove(inbuf, inbuf + off, inlen - off);
     inlen -= off;
+    wipe(inbuf + inlen, off); /* what is past inlen stays zero: a child's copy holds no earlier frame */
 }
 
 /* ---- the end ---------------------------------------------------------------------------- */
@@ -1244,7 +1436,7 @@ static void shutdown_all(int code, int send_frames) {
     }
     for (;;) {
         /* Descendants first, while the parent links still lead to them; then the groups. */
-        size_t found = sweep(self_pid, (const char(*)[33])tags, ntags, 1);
+        size_t found = sweep_all(1);
         for (int i = 0; i < MAX_CALLS; i++) {
             if (calls[i].used && !calls[i].reaped) {
                 killpg(calls[i].pid, SIGKILL);
@@ -1317,7 +1509,8 @@ static int run_connect(const char* host, const char* port) {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)proxy_port)};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (fd < 0 || connect(fd, (struct sockaddr*)&a, sizeof a) != 0) {
-        fprintf(stderr, "zeus-sandbox-agent connect: no egress proxy on 127.0.0.1:%d (the network policy is not allowlist)\n",
+        fprintf(stderr,
+                "zeus-sandbox-agent connect: no egress proxy on 127.0.0.1:%d (the network policy is not allowlist)\n",
                 proxy_port);
         return 1;
     }
@@ -1408,6 +1601,16 @@ int main(int argc, char** argv) {
     }
     for (int i = 0; i < MAX_TUNNELS; i++) {
         tunnels[i].fd = -1;
+    }
+    /* Out of the commands' reach (SPEC §7): a process that is not dumpable has its /proc files (fd, environ,
+     * mem) closed to every process without CAP_SYS_PTRACE, the same user's included, and cannot be traced.
+     * So no command can read the frames on our stdin (later commands, their secrets) or write to our stdout. */
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        note("cannot make itself non-dumpable: commands can reach the agent's descriptors");
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    if (hz > 0) {
+        ticks_per_s = (unsigned long long)hz;
     }
     self_pid = getpid();
     signal(SIGPIPE, SIG_IGN);

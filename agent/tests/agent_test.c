@@ -10,14 +10,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,7 +49,6 @@ enum {
 };
 enum { NCH = 128, WINDOW0 = 256 * 1024, NTUN = 512 };
 #define TUNNEL_BIT 0x80000000u
-
 
 static const char* agent_path;
 static int failures, checks;
@@ -150,6 +152,30 @@ static void free_chans(void) {
     }
 }
 
+/* The agent runs in a container without capabilities (--cap-drop ALL): as root on a host it would still hold
+ * CAP_SYS_PTRACE and CAP_DAC_OVERRIDE, which open any process's /proc files whatever it made of itself. So in the
+ * child: an empty bounding set (execve gives root nothing back then), no ambient set, then no capabilities. */
+static void drop_capabilities(void) {
+    if (geteuid() != 0) {
+        return;
+    }
+    for (int cap = 0; cap < 64; cap++) {
+        prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+    }
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    struct {
+        uint32_t version;
+        int pid;
+    } header = {0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0};
+    struct {
+        uint32_t effective, permitted, inheritable;
+    } data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capset, &header, data) != 0) {
+        _exit(126);
+    }
+}
+
 static void agent_start(void) {
     free_chans();
     memset(&A, 0, sizeof A);
@@ -162,6 +188,7 @@ static void agent_start(void) {
     if (A.pid == 0) {
         dup2(in[0], 0);
         dup2(out[1], 1);
+        drop_capabilities();
         execl(agent_path, agent_path, (char*)NULL);
         _exit(127);
     }
@@ -1082,7 +1109,8 @@ static void test_connect_mode(const char* status, int expect_ok) {
         }
         got += (size_t)r;
     }
-    CHECK(strncmp(req, "CONNECT git.example.test:22 HTTP/1.1\r\n", 38) == 0, "connect asks the proxy with CONNECT HOST:PORT");
+    CHECK(strncmp(req, "CONNECT git.example.test:22 HTTP/1.1\r\n", 38) == 0,
+          "connect asks the proxy with CONNECT HOST:PORT");
     char resp[128];
     int n = snprintf(resp, sizeof resp, "HTTP/1.1 %s\r\nX-Test: 1\r\n\r\nSSH-2.0-fake\r\n", status);
     if (write(s, resp, (size_t)n) != n) {
@@ -1097,7 +1125,8 @@ static void test_connect_mode(const char* status, int expect_ok) {
         CHECK(r == 12 && memcmp(echo, "client-hello", 12) == 0, "connect relays stdin to the tunnel");
         char outb[64] = {0};
         r = read(out[0], outb, sizeof outb - 1);
-        CHECK(r > 0 && strcmp(outb, "SSH-2.0-fake\r\n") == 0, "connect relays the tunnel to stdout, after the head only");
+        CHECK(r > 0 && strcmp(outb, "SSH-2.0-fake\r\n") == 0,
+              "connect relays the tunnel to stdout, after the head only");
     }
     close(in[1]);
     close(s);
@@ -1117,6 +1146,139 @@ static void test_connect_mode(const char* status, int expect_ok) {
     close(ls);
 }
 
+/* ---- the agent is out of the commands' reach -------------------------------------------------- */
+
+static void read_small(const char* dir, const char* name, char* out, size_t cap) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    out[0] = 0;
+    size_t n = slurp(path, out, cap);
+    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' ')) {
+        out[--n] = 0;
+    }
+}
+
+/* A background job of one call attacks the agent itself: it opens the agent's stdin (every later frame, the
+ * environment of every later call with its secrets) and its stdout (to forge frames), through /proc. */
+static void test_out_of_reach(void) {
+    char dir[] = "/tmp/zeus-agent-test-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(2);
+    }
+    chmod(dir, 0777);
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    char cmd[2048];
+    /* $PPID of the call's shell is the agent. The forged frame: 6 bytes of stdout on channel 2. */
+    snprintf(cmd, sizeof cmd,
+             "a=$PPID; d=%s\n"
+             "( exec </dev/null >/dev/null 2>&1; cat /proc/$a/fd/0 >$d/stolen 2>$d/in.err; echo $? >$d/in.rc ) &\n"
+             "( exec </dev/null >/dev/null 2>&1; sleep 0.3\n"
+             "  printf '\\000\\000\\000\\006\\203\\000\\000\\000\\002FORGED' 2>$d/out.err >/proc/$a/fd/1; echo $? "
+             ">$d/out.rc\n"
+             "  head -c 64 /proc/$a/environ >$d/environ 2>/dev/null; echo $? >$d/environ.rc ) &\n"
+             "echo $a",
+             dir);
+    send_exec(1, 0, 0, 0, NULL, cmd);
+    WAIT_FOR(A.ch[1].done, 5000);
+    char want[32];
+    snprintf(want, sizeof want, "%d\n", (int)A.pid);
+    CHECK(A.ch[1].exited && A.ch[1].out.p && strcmp((char*)A.ch[1].out.p, want) == 0,
+          "the call's shell is the agent's child (it printed %s)", A.ch[1].out.p ? (char*)A.ch[1].out.p : "nothing");
+
+    /* A later call with a secret in its environment, running while the job tries to forge a frame. */
+    char secret[64];
+    snprintf(secret, sizeof secret, "ZEUS_T_SECRET=zeus-secret-%u-value", base);
+    send_exec(2, 0, 0, 0, secret, "sleep 0.8; echo \"${#ZEUS_T_SECRET}\"");
+    WAIT_FOR(A.ch[2].done, 5000);
+    char len[16];
+    snprintf(len, sizeof len, "%zu\n", strlen(secret) - strlen("ZEUS_T_SECRET="));
+    CHECK(A.ch[2].exited && A.ch[2].out.p && strcmp((char*)A.ch[2].out.p, len) == 0,
+          "the later call runs and sees its secret (stdout %s)", A.ch[2].out.p ? (char*)A.ch[2].out.p : "nothing");
+    CHECK(!A.ch[2].out.p || !memmem(A.ch[2].out.p, A.ch[2].out.len, "FORGED", 6), "no forged frame reached the app");
+    send_exec(3, 0, 0, 0, NULL, "echo still");
+    WAIT_FOR(A.ch[3].done, 5000);
+    CHECK(A.ch[3].exited && A.ch[3].out.p && strcmp((char*)A.ch[3].out.p, "still\n") == 0, "the agent goes on");
+
+    static char got[1 << 16];
+    char rc[64], err[256];
+    read_small(dir, "in.rc", rc, sizeof rc);
+    read_small(dir, "in.err", err, sizeof err);
+    CHECK(rc[0] != 0 && strcmp(rc, "0") != 0 && strstr(err, "denied"),
+          "a command cannot open the agent's stdin through /proc (rc %s: %s)", rc[0] ? rc : "none: still reading", err);
+    char path[256];
+    snprintf(path, sizeof path, "%s/stolen", dir);
+    size_t n = slurp(path, got, sizeof got);
+    CHECK(!memmem(got, n, secret + strlen("ZEUS_T_SECRET="), strlen(secret) - strlen("ZEUS_T_SECRET=")),
+          "the later call's secret was not read from the agent's stdin (%zu bytes stolen)", n);
+    read_small(dir, "out.rc", rc, sizeof rc);
+    read_small(dir, "out.err", err, sizeof err);
+    CHECK(rc[0] != 0 && strcmp(rc, "0") != 0 && strstr(err, "denied"),
+          "a command cannot open the agent's stdout through /proc (rc %s: %s)", rc[0] ? rc : "none", err);
+    read_small(dir, "environ.rc", rc, sizeof rc);
+    CHECK(rc[0] != 0 && strcmp(rc, "0") != 0, "nor read the agent's environment (rc %s)", rc[0] ? rc : "none");
+    int st = agent_close();
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "close: exit 0");
+    static const char* const files[] = {"stolen", "in.err", "in.rc", "out.err", "out.rc", "environ", "environ.rc"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* Processes that leave the call every way at once (a cleared environment, so no tag; a new session; their
+ * parents gone) die on timeout and stop; an earlier call's background jobs that did the same, and a concurrent
+ * call, do not. */
+static void test_detached_escapees(int use_timeout) {
+    agent_start();
+    unsigned bg1 = base + 60, bg2 = base + 61, bg3 = base + 62;
+    unsigned e1 = base + 63, e2 = base + 64, e3 = base + 65, e4 = base + 66, other = base + 67;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "( (exec -c setsid sleep %u >/dev/null 2>&1) & ); ( (env -i setsid sleep %u >/dev/null 2>&1) & ); "
+             "sleep %u >/dev/null 2>&1 & echo ok",
+             bg1, bg2, bg3);
+    send_exec(1, 0, 0, 0, NULL, cmd);
+    WAIT_FOR(A.ch[1].done, 5000);
+    CHECK(wait_sleep_count(bg1, 1, 5000) == 1 && wait_sleep_count(bg2, 1, 5000) == 1
+              && wait_sleep_count(bg3, 1, 5000) == 1,
+          "a finished call's background jobs run (detached and not)");
+
+    snprintf(cmd, sizeof cmd,
+             "( (exec -c sleep %u >/dev/null 2>&1) & ); ( (exec -c setsid sleep %u >/dev/null 2>&1) & ); "
+             "( (env -i setsid sh -c 'sleep %u >/dev/null 2>&1 & exit') & ); "
+             "setsid sh -c '(env -i sleep %u >/dev/null 2>&1 &)'; sleep 60",
+             e1, e2, e3, e4);
+    send_exec(2, use_timeout ? 1500 : 0, 200, 0, NULL, cmd);
+    snprintf(cmd, sizeof cmd, "sleep %u", other);
+    send_exec(3, 0, 0, 0, NULL, cmd);
+    int n1 = wait_sleep_count(e1, 1, 5000), n2 = wait_sleep_count(e2, 1, 5000), n3 = wait_sleep_count(e3, 1, 5000),
+        n4 = wait_sleep_count(e4, 1, 5000), n5 = wait_sleep_count(other, 1, 5000);
+    CHECK(n1 == 1 && n2 == 1 && n3 == 1 && n4 == 1 && n5 == 1,
+          "the escapees and the concurrent call run (%d %d %d %d %d)", n1, n2, n3, n4, n5);
+    if (!use_timeout) {
+        send_u32(T_STOP, 2, 200);
+    }
+    WAIT_FOR(A.ch[2].done, 10000);
+    const char* how = use_timeout ? "timeout" : "stop";
+    CHECK(A.ch[2].exited && A.ch[2].reason == (use_timeout ? 1 : 2), "%s: exit with reason %d", how, A.ch[2].reason);
+    wait_sleep_count(e1, 0, 1000);
+    CHECK(
+        count_sleep(e1) + count_sleep(e2) + count_sleep(e3) + count_sleep(e4) == 0,
+        "%s: the detached escapees are gone (exec -c %d, exec -c setsid %d, env -i setsid sh %d, setsid sh env -i %d)",
+        how, count_sleep(e1), count_sleep(e2), count_sleep(e3), count_sleep(e4));
+    CHECK(count_sleep(bg1) == 1 && count_sleep(bg2) == 1 && count_sleep(bg3) == 1,
+          "%s: the earlier call's background jobs are left alone (%d %d %d)", how, count_sleep(bg1), count_sleep(bg2),
+          count_sleep(bg3));
+    CHECK(count_sleep(other) == 1 && !A.ch[3].done, "%s: the concurrent call is left alone", how);
+    int st = agent_close();
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "close: exit 0");
+    CHECK(count_sleep(bg1) + count_sleep(bg2) + count_sleep(bg3) + count_sleep(other) == 0,
+          "close kills the background jobs and the running call");
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: agent_test PATH_TO_AGENT\n");
@@ -1134,6 +1296,9 @@ int main(int argc, char** argv) {
     test_timeout();
     test_stop_escapees(0);
     test_stop_escapees(1);
+    test_out_of_reach();
+    test_detached_escapees(1);
+    test_detached_escapees(0);
     test_background_and_concurrency();
     test_eof();
     test_stdin();
