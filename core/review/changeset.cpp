@@ -176,7 +176,7 @@ private:
             if (it == m_links.constEnd()) {
                 continue;
             }
-            const Node node = *it;
+            const Node& node = *it;  // m_links is never changed during a walk
             const QStringList next = through + node.copyPaths;
             if (depth >= kMaxDepth || ++m_steps > kMaxSteps) {
                 mark(next, out);
