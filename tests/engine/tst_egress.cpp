@@ -4,6 +4,7 @@
 // through --resolve names, never an outside address.
 #include "sessionfixture.h"
 
+#include <QFile>
 #include <QTcpServer>
 #include <QTcpSocket>
 
@@ -19,7 +20,54 @@ QStringList engines() {
     return {QStringLiteral("docker"), QStringLiteral("podman")};
 }
 
-// A tiny HTTP server: answers every request with "hello-from-fixture PATH" and keeps what it saw.
+// A TLS ClientHello that names `name` (TLS 1.3 shape, one record): what curl or git sends first in a tunnel. The
+// fixture does not speak TLS; what matters is whether the proxy lets these bytes reach it.
+QByteArray clientHello(const QByteArray& name) {
+    const auto u16 = [](QByteArray* out, qsizetype v) {
+        out->append(char((v >> 8) & 0xff));
+        out->append(char(v & 0xff));
+    };
+    QByteArray sni;  // server_name: type 0, one host_name entry
+    u16(&sni, 0);
+    u16(&sni, name.size() + 5);
+    u16(&sni, name.size() + 3);
+    sni.append('\0');
+    u16(&sni, name.size());
+    sni.append(name);
+    QByteArray body;
+    u16(&body, 0x0303);
+    body.append(QByteArray(32, 'r'));
+    body.append('\0');  // no session id
+    u16(&body, 2);
+    u16(&body, 0x1301);
+    body.append('\1');
+    body.append('\0');  // compression: null
+    u16(&body, sni.size());
+    body.append(sni);
+    QByteArray record;
+    record.append(char(0x16));
+    u16(&record, 0x0301);
+    u16(&record, body.size() + 4);
+    record.append('\1');
+    record.append('\0');
+    u16(&record, body.size());
+    record.append(body);
+    return record;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+// printf's octal escapes for a SOCKS5 port.
+QString socksPort(int port) {
+    return QStringLiteral("\\%1\\%2").arg(port >> 8, 3, 8, QLatin1Char('0')).arg(port & 0xff, 3, 8, QLatin1Char('0'));
+}
+
+// A tiny HTTP server: answers every request with "hello-from-fixture PATH" and keeps what it saw. A request may
+// follow other bytes (a ClientHello or an SSH line, which it does not speak): it starts at "GET ".
 class FixtureServer : public QObject {
 public:
     FixtureServer() {
@@ -33,8 +81,10 @@ public:
                     if (end < 0) {
                         return;
                     }
-                    heads << buffer->left(end);
-                    const QByteArray path = buffer->split(' ').value(1);
+                    raw << *buffer;
+                    const qsizetype start = qMax<qsizetype>(0, buffer->indexOf("GET "));
+                    heads << buffer->mid(start, end - start);
+                    const QByteArray path = heads.last().split(' ').value(1);
                     const QByteArray body = "hello-from-fixture " + path + '\n';
                     socket->write("HTTP/1.0 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n"
                                   + body);
@@ -49,6 +99,7 @@ public:
     int port() const { return m_server.serverPort(); }
     int connections = 0;
     QList<QByteArray> heads;
+    QList<QByteArray> raw;  // everything each connection sent, up to its request's end
 
 private:
     QTcpServer m_server;
@@ -74,6 +125,12 @@ private Q_SLOTS:
     void loopbackNameRefusedWithoutOverride();
     void allowForSessionWorksAtOnce_data() { engineRows(); }
     void allowForSessionWorksAtOnce();
+    void tunnelToPort80IsRefused_data() { engineRows(); }
+    void tunnelToPort80IsRefused();
+    void tunnelCarriesOnlyTheCheckedName_data() { engineRows(); }
+    void tunnelCarriesOnlyTheCheckedName();
+    void oddAddressSpellingsAreNeverConnected_data() { engineRows(); }
+    void oddAddressSpellingsAreNeverConnected();
 
 private:
     static void engineRows();
@@ -195,39 +252,41 @@ void TestEgress::connectAndSocksTunnels() {
     Recorder rec(*manager);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("egress"));
     const int port = m_server->port();
-    // CONNECT, as curl and git do for https.
+    // CONNECT, as curl and git do for https: the ClientHello names the host asked for (the fixture does not
+    // speak TLS; a request after the hello is what it answers).
+    writeFile(ws + QStringLiteral("/hello-allowed.bin"), clientHello("allowed.test"));
     ExecResult result = rec.run(
         QStringLiteral("s"), ws,
-        QStringLiteral("printf 'CONNECT allowed.test:%1 HTTP/1.1\\r\\n\\r\\nGET /tunnel HTTP/1.0\\r\\n\\r\\n' | nc "
-                       "127.0.0.1 3128")
+        QStringLiteral("(printf 'CONNECT allowed.test:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 0.3; cat hello-allowed.bin; "
+                       "printf 'GET /tunnel HTTP/1.0\\r\\n\\r\\n') | nc 127.0.0.1 3128")
             .arg(port));
     QString out = rec.stdoutOf.value(result.callId);
     QVERIFY2(out.startsWith(QStringLiteral("HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.0 200 OK")),
              qPrintable(out));
     QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /tunnel")), qPrintable(out));
-    // SOCKS5 with a host name (socks5h): greeting, then CONNECT to allowed.test:PORT.
+    QVERIFY(m_server->raw.value(0).startsWith(clientHello("allowed.test")));
+    // SOCKS5 with a host name (socks5h): greeting, then CONNECT to allowed.test:PORT, then the hello.
     const QString socks = QStringLiteral(
-                              "printf '\\005\\001\\000'; sleep 0.3; printf '\\005\\001\\000\\003\\014allowed.test"
-                              "\\%1\\%2'; printf 'GET /socks HTTP/1.0\\r\\n\\r\\n'")
-                              .arg(port >> 8, 3, 8, QLatin1Char('0'))
-                              .arg(port & 0xff, 3, 8, QLatin1Char('0'));
+                              "printf '\\005\\001\\000'; sleep 0.3; printf '\\005\\001\\000\\003\\014allowed.test%1'; "
+                              "sleep 0.3; cat hello-allowed.bin; printf 'GET /socks HTTP/1.0\\r\\n\\r\\n'")
+                              .arg(socksPort(port));
     result = rec.run(QStringLiteral("s"), ws, QStringLiteral("(%1) | nc 127.0.0.1 1080 | tail -c 40").arg(socks));
     out = rec.stdoutOf.value(result.callId);
     QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /socks")), qPrintable(out));
-    // ssh's ProxyCommand: the agent's own CONNECT client.
-    result = rec.run(
-        QStringLiteral("s"), ws,
-        QStringLiteral("printf 'GET /ssh HTTP/1.0\\r\\n\\r\\n' | /run/zeus/agent connect allowed.test %1").arg(port));
+    // ssh's ProxyCommand: the agent's own CONNECT client; ssh starts with its identification line.
+    result = rec.run(QStringLiteral("s"), ws,
+                     QStringLiteral("printf 'SSH-2.0-OpenSSH_9.6 test\\r\\nGET /ssh HTTP/1.0\\r\\n\\r\\n' | "
+                                    "/run/zeus/agent connect allowed.test %1")
+                         .arg(port));
     out = rec.stdoutOf.value(result.callId);
     QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /ssh")),
              qPrintable(out + rec.stderrOf.value(result.callId)));
     // A SOCKS request for a name the policy does not allow: reply 2, no connection.
     const int before = m_server->connections;
-    const QString deniedSocks = QStringLiteral(
-                                    "printf '\\005\\001\\000'; sleep 0.3; printf "
-                                    "'\\005\\001\\000\\003\\013denied.test\\%1\\%2'; sleep 0.3")
-                                    .arg(port >> 8, 3, 8, QLatin1Char('0'))
-                                    .arg(port & 0xff, 3, 8, QLatin1Char('0'));
+    const QString deniedSocks =
+        QStringLiteral(
+            "printf '\\005\\001\\000'; sleep 0.3; printf '\\005\\001\\000\\003\\013denied.test%1'; sleep 0.3")
+            .arg(socksPort(port));
     result =
         rec.run(QStringLiteral("s"), ws, QStringLiteral("(%1) | nc 127.0.0.1 1080 | od -An -tx1").arg(deniedSocks));
     out = rec.stdoutOf.value(result.callId).simplified();
@@ -304,6 +363,129 @@ void TestEgress::allowForSessionWorksAtOnce() {
     const QString out = rec.stdoutOf.value(result.callId);
     QVERIFY2(out.contains(QStringLiteral("wget=0")) && out.contains(QStringLiteral("wget=1")), qPrintable(out));
     QCOMPARE(m_server->connections, 2);
+}
+
+// CONNECT (or SOCKS) to port 80 is a raw tunnel whose Host the proxy never sees: behind a CDN, `CONNECT
+// allowed:80` then `Host: other` reaches other. Plain HTTP goes through the absolute-URI path instead.
+void TestEgress::tunnelToPort80IsRefused() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, {QStringLiteral("allowed.test")}, {}, false);
+    manager->allowHostForSession(QStringLiteral("s"), QStringLiteral("allowed.test:80"));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("egress"));
+    const ExecResult result = rec.run(
+        QStringLiteral("s"), ws,
+        QStringLiteral(
+            "printf 'CONNECT allowed.test:80 HTTP/1.1\\r\\n\\r\\nGET / HTTP/1.1\\r\\nHost: other.test\\r\\n\\r\\n' "
+            "| nc 127.0.0.1 3128; echo; "
+            "(printf '\\005\\001\\000'; sleep 0.3; printf '\\005\\001\\000\\003\\014allowed.test\\000\\120'; "
+            "sleep 0.3) | nc 127.0.0.1 1080 | od -An -tx1"));
+    const QString out = rec.stdoutOf.value(result.callId);
+    QVERIFY2(out.startsWith(QStringLiteral("HTTP/1.1 403 Forbidden\r\n")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("X-Proxy-Error: blocked-by-allowlist")), qPrintable(out));
+    QVERIFY2(out.simplified().endsWith(QStringLiteral("05 00 05 02 00 01 00 00 00 00 00 00")), qPrintable(out));
+    QCOMPARE(m_server->connections, 0);
+    int denied = 0;
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        QVERIFY(!event.allowed);
+        QCOMPARE(event.host, QStringLiteral("allowed.test"));
+        QCOMPARE(event.port, 80);
+        denied++;
+    }
+    QCOMPARE(denied, 2);
+}
+
+// On any other port of a name rule the tunnel must start with a TLS ClientHello naming the checked host (or an
+// SSH line); anything else ends it before the proxy connects anywhere.
+void TestEgress::tunnelCarriesOnlyTheCheckedName() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, {QStringLiteral("allowed.test:PORT")}, {});
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("egress"));
+    const int port = m_server->port();
+    writeFile(ws + QStringLiteral("/hello-other.bin"), clientHello("other.test"));
+    writeFile(ws + QStringLiteral("/hello-upper.bin"), clientHello("ALLOWED.test"));
+    const QString tunnel = QStringLiteral(
+        "(printf 'CONNECT allowed.test:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 0.3; %2; "
+        "printf 'GET /x HTTP/1.0\\r\\nHost: other.test\\r\\n\\r\\n'; sleep 0.3) | "
+        "nc 127.0.0.1 3128; echo \" end\"");
+    const QString socks = QStringLiteral(
+                              "(printf '\\005\\001\\000'; sleep 0.3; printf '\\005\\001\\000\\003\\014allowed.test%1'; "
+                              "sleep 0.3; cat hello-other.bin; printf 'GET /x HTTP/1.0\\r\\n\\r\\n'; sleep 0.3) | "
+                              "nc 127.0.0.1 1080 | od -An -tx1")
+                              .arg(socksPort(port));
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), ws,
+                tunnel.arg(port).arg(QStringLiteral("true")) + QStringLiteral("; ")                       // plain HTTP
+                    + tunnel.arg(port).arg(QStringLiteral("cat hello-other.bin")) + QStringLiteral("; ")  // other SNI
+                    + socks);
+    const QString out = rec.stdoutOf.value(result.callId);
+    // The tunnel was granted (200) before the hello could be read; then it ends without a byte from anywhere.
+    QCOMPARE(out.count(QStringLiteral("HTTP/1.1 200 Connection established\r\n\r\n end")), 2);
+    QVERIFY2(!out.contains(QStringLiteral("hello-from-fixture")), qPrintable(out));
+    QVERIFY2(out.simplified().endsWith(QStringLiteral("05 00 05 00 00 01 00 00 00 00 00 00")), qPrintable(out));
+    QCOMPARE(m_server->connections, 0);
+    QStringList rules;
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        QVERIFY(!event.allowed);
+        QCOMPARE(event.host, QStringLiteral("allowed.test"));
+        rules << event.rule;
+    }
+    QCOMPARE(rules,
+             (QStringList{QStringLiteral("not a TLS ClientHello"), QStringLiteral("TLS server name does not match"),
+                          QStringLiteral("TLS server name does not match")}));
+    bool logged = false;
+    for (const SessionLogEntry& entry : manager->sessionLog(QStringLiteral("s"))) {
+        logged = logged || entry.message.contains(QStringLiteral("TLS server name does not match"));
+    }
+    QVERIFY(logged);
+    // The same name in another case is the same name.
+    const ExecResult upper =
+        rec.run(QStringLiteral("s"), ws, tunnel.arg(port).arg(QStringLiteral("cat hello-upper.bin")));
+    QVERIFY2(rec.stdoutOf.value(upper.callId).contains(QStringLiteral("hello-from-fixture /x")),
+             qPrintable(rec.stdoutOf.value(upper.callId)));
+    QCOMPARE(m_server->connections, 1);
+}
+
+// Spellings of an address that programs read differently are refused as malformed (400); the forms that are
+// addresses are judged as the address they carry (403 and a network_event). None reaches the fixture, though a
+// block rule covers its address: a block never opens loopback.
+void TestEgress::oddAddressSpellingsAreNeverConnected() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, {QStringLiteral("127.0.0.0/8:PORT")}, {}, false);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("egress"));
+    const QString port = QString::number(m_server->port());
+    QString script;
+    for (const char* target : {"http://2130706433:PORT/", "http://0177.0.0.1:PORT/", "http://0x7f.0.0.1:PORT/",
+                               "http://127.1:PORT/", "http://github.com@127.0.0.1:PORT/", "http://2852039166/",
+                               "http://0251.0376.0251.0376/", "http://[::ffff:127.0.0.1]:PORT/"}) {
+        script += QStringLiteral("printf 'GET %1 HTTP/1.1\\r\\n\\r\\n' | nc 127.0.0.1 3128 | head -n 1; ")
+                      .arg(QString::fromLatin1(target).replace(QStringLiteral("PORT"), port));
+    }
+    script += QStringLiteral(
+        "printf 'CONNECT [::ffff:169.254.169.254]:443 HTTP/1.1\\r\\n\\r\\n' | nc 127.0.0.1 3128 "
+        "| head -n 1");
+    const ExecResult result = rec.run(QStringLiteral("s"), ws, script);
+    const QStringList lines = rec.stdoutOf.value(result.callId).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QStringList codes;
+    for (const QString& line : lines) {
+        codes << line.section(QLatin1Char(' '), 1, 1);
+    }
+    QCOMPARE(codes, (QStringList{QStringLiteral("400"), QStringLiteral("400"), QStringLiteral("400"),
+                                 QStringLiteral("400"), QStringLiteral("400"), QStringLiteral("400"),
+                                 QStringLiteral("400"), QStringLiteral("403"), QStringLiteral("403")}));
+    QCOMPARE(m_server->connections, 0);
+    QStringList denied;
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        QVERIFY(!event.allowed);
+        denied << event.host + QLatin1Char(' ') + event.rule;
+    }
+    QCOMPARE(denied, (QStringList{QStringLiteral("127.0.0.1 loopback address 127.0.0.1"),
+                                  QStringLiteral("169.254.169.254 no rule")}));
 }
 
 QTEST_GUILESS_MAIN(TestEgress)

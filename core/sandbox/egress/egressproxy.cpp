@@ -2,6 +2,7 @@
 
 #include "sandbox/agentchannel.h"
 #include "sandbox/agenttunnel.h"
+#include "sandbox/egress/clienthello.h"
 #include "sandbox/egress/proxyrequest.h"
 #include "support/logging.h"
 
@@ -25,7 +26,9 @@ constexpr qint64 kReadAhead = 256 * 1024;  // what the socket may hold from the 
 // proxy's end; deletes itself through the proxy's forget().
 class EgressProxy::Tunnel : public QObject, public AgentTunnel {
 public:
-    enum class Phase { Head, Resolving, Connecting, Relaying, Refused };
+    // Hello: the tunnel to a name was granted (200 / SOCKS success) and the proxy reads the client's first bytes,
+    // a TLS ClientHello whose server name must be the name it checked, before it connects anywhere.
+    enum class Phase { Head, Hello, Resolving, Connecting, Relaying, Refused };
 
     Tunnel(EgressProxy* proxy, quint32 id, agentframe::ListenerKind kind)
         : QObject(proxy), m_proxy(proxy), m_id(id), m_kind(kind) {
@@ -54,14 +57,24 @@ public:
                 channel()->consumedTunnel(m_id, quint32(data.size()));
                 readHead();
                 return;
+            case Phase::Hello:
+                // Bounded: the verdict comes by clienthello::kMaxHelloBytes, and the window is given back as read.
+                m_buffer += data;
+                channel()->consumedTunnel(m_id, quint32(data.size()));
+                readHello();
+                return;
             case Phase::Resolving:
             case Phase::Connecting:
                 // Bytes after the head (a TLS hello sent early): held, and bounded by the window we do not renew.
-                m_buffer += data;
+                m_buffer += bodyPart(data);
                 return;
-            case Phase::Relaying:
-                m_socket->write(data);
+            case Phase::Relaying: {
+                const QByteArray part = bodyPart(data);
+                if (!part.isEmpty()) {
+                    m_socket->write(part);
+                }
                 return;
+            }
             case Phase::Refused:
                 channel()->consumedTunnel(m_id, quint32(data.size()));  // read and dropped
                 return;
@@ -107,17 +120,64 @@ private:
             return;
         }
         m_buffer.remove(0, r.consumed);
-        m_prepaid = m_buffer.size();  // read with the head: their window was given back already
         m_host = r.host;
         m_port = r.port;
         m_forward = r.forward;
         m_socks = socks;
+        const bool tunnel = r.status == proxyrequest::Status::Connect;
+        QHostAddress literal;
+        const bool toName = !literal.setAddress(m_host);
+        if (tunnel && m_port == 80) {
+            // A raw tunnel to port 80 carries an HTTP Host the proxy never reads (behind a CDN: any site). Plain
+            // HTTP goes through the absolute-URI path, whose Host the proxy writes itself.
+            deny(QStringLiteral("a tunnel to port 80 (plain HTTP goes through the proxy as http:// requests)"));
+            return;
+        }
+        if (!tunnel) {
+            // One request per connection: its body and nothing after it, so no second request rides along.
+            m_bodyLeft = r.bodyBytes;
+            m_buffer.truncate(qMin<qint64>(m_buffer.size(), m_bodyLeft));
+            m_bodyLeft -= m_buffer.size();
+        }
         const EgressDecision decision = m_proxy->decide(m_host, m_port);
         if (!decision.allowed) {
             deny(decision.rule);
             return;
         }
         m_rule = decision.rule;
+        if (tunnel && toName && m_proxy->m_policy.mode == NetworkMode::Allowlist) {
+            // The client sends its ClientHello only once the tunnel is granted: grant it, read, then connect.
+            m_replied = true;
+            channel()->sendTunnel(m_id, m_socks ? proxyrequest::socksReply(0) : proxyrequest::httpConnected());
+            m_phase = Phase::Hello;
+            m_timer.start(m_proxy->m_timeouts.helloMs);
+            readHello();
+            return;
+        }
+        resolve();
+    }
+
+    void readHello() {
+        const clienthello::Verdict verdict = clienthello::judge(m_buffer, m_host);
+        if (verdict.status == clienthello::Verdict::Status::NeedMore) {
+            if (m_buffer.size() > clienthello::kMaxHelloBytes) {
+                deny(QStringLiteral("a malformed TLS ClientHello"));
+            }
+            return;
+        }
+        if (verdict.status == clienthello::Verdict::Status::Refuse) {
+            // The SNI goes to the local log only: the rule (sent to the backend) names no host.
+            m_proxy->report(
+                m_host, m_port, false, verdict.why,
+                verdict.serverName.isEmpty() ? QString() : QStringLiteral("server name %1").arg(verdict.serverName));
+            refuse({});
+            return;
+        }
+        resolve();
+    }
+
+    void resolve() {
+        m_prepaid = m_buffer.size();  // read with the head or as the hello: their window was given back already
         m_phase = Phase::Resolving;
         m_timer.start(m_proxy->m_timeouts.connectMs);
         QHostAddress literal;
@@ -176,7 +236,9 @@ private:
         // The forwarded head is ours and the bytes read with the client's head were paid for: neither gives
         // window back when written, so the agent never gets more than it is owed.
         m_headBytesUnacked = m_forward.size() + m_prepaid;
-        if (m_socks) {
+        if (m_replied) {
+            // The tunnel was granted before the hello was read; the hello is in m_buffer.
+        } else if (m_socks) {
             channel()->sendTunnel(m_id, proxyrequest::socksReply(0));
         } else if (m_forward.isEmpty()) {
             channel()->sendTunnel(m_id, proxyrequest::httpConnected());
@@ -261,15 +323,36 @@ private:
 #endif
     }
 
+    // Once the tunnel was granted (m_replied) there is no reply to give: the tunnel just ends.
     void deny(const QString& rule) {
         m_proxy->report(m_host, m_port, false, rule, QString());
+        if (m_replied) {
+            refuse({});
+            return;
+        }
         refuse(m_socks ? proxyrequest::socksReply(2) : proxyrequest::httpDenied(m_host, m_port, rule));
     }
 
     void fail(int httpCode, quint8 socks, const QString& message) {
         m_proxy->report(m_host, m_port, true, m_rule, message);
+        if (m_replied) {
+            refuse({});
+            return;
+        }
         refuse(m_socks ? proxyrequest::socksReply(socks)
                        : proxyrequest::httpError(httpCode, QStringLiteral("Bad Gateway"), message));
+    }
+
+    // The part of the client's bytes that is still the forwarded request's body; the rest is read and dropped.
+    QByteArray bodyPart(const QByteArray& data) {
+        if (m_bodyLeft < 0 || data.size() <= m_bodyLeft) {
+            m_bodyLeft = m_bodyLeft < 0 ? m_bodyLeft : m_bodyLeft - data.size();
+            return data;
+        }
+        const QByteArray part = data.left(m_bodyLeft);
+        channel()->consumedTunnel(m_id, quint32(data.size() - part.size()));
+        m_bodyLeft = 0;
+        return part;
     }
 
     // Answers, says the end, and waits a little for the client to read it before dropping the tunnel.
@@ -295,6 +378,9 @@ private:
                            ? QByteArray()
                            : proxyrequest::httpError(408, QStringLiteral("Request Timeout"),
                                                      QStringLiteral("no request came")));
+                return;
+            case Phase::Hello:
+                deny(QStringLiteral("no TLS ClientHello in time"));
                 return;
             case Phase::Resolving:
             case Phase::Connecting:
@@ -338,7 +424,9 @@ private:
     int m_lookupId = -1;
     qint64 m_headBytesUnacked = 0;
     qint64 m_prepaid = 0;
+    qint64 m_bodyLeft = -1;  // a forwarded request: body bytes still to pass on; -1: a tunnel, no limit
     bool m_greeted = false;
+    bool m_replied = false;  // the client was told the tunnel is open (before its hello was read)
     bool m_socks = false;
     bool m_clientDone = false;
     bool m_serverDone = false;

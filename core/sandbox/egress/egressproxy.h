@@ -31,6 +31,11 @@ struct EgressEvent {
 // and relays both ways with flow control: no more than the agent's window is sent, and no more than the
 // socket's buffers is read ahead, so neither a fast server nor a fast command grows memory.
 //
+// The connection judged is the connection made: a CONNECT or SOCKS tunnel to port 80 is refused (plain HTTP
+// comes as an absolute-URI request, whose Host this proxy writes, one request per connection); a tunnel to a
+// name on any other port is granted, then its first bytes must be a TLS ClientHello naming that very name (or
+// an SSH identification line) before anything is connected; otherwise the tunnel ends, reported as a denial.
+//
 // It trusts nothing the agent or the command says beyond the bytes of the request; a malformed or oversized
 // request is answered with an error and closed. Denials are answered as SPEC §8 says (403 with
 // X-Proxy-Error: blocked-by-allowlist; SOCKS reply 2) and reported with decided().
@@ -48,6 +53,7 @@ public:
 
     struct Timeouts {
         int headMs = 30000;     // a client that connects and says nothing
+        int helloMs = 10000;    // a granted tunnel to a name whose client sends no ClientHello
         int connectMs = 15000;  // resolving and connecting
         int lingerMs = 5000;    // after a refusal, before the tunnel is dropped
     };
