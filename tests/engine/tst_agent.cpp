@@ -1,8 +1,11 @@
 // The sandbox agent on real engines (Docker and Podman rows), through the SessionManager as the app runs it:
 // the agent is used and says its version, processes that escape with setsid or a double fork die on timeout and
 // cancel, a background job outlives its call but not the session, an agent killed mid-command fails that call
-// and is restarted, a container without the agent falls back to exec and says so, and the command text is in no
-// process's argv on the host or in the container.
+// and is restarted, a container without the agent falls back to exec and says so, the command text is in no
+// process's argv on the host or in the container, and the agent is out of the commands' reach: a background job
+// can neither read the agent's stdin (a later call's secret) nor write frames to its stdout, and processes that
+// left their call by every way at once (cleared environment, new session, parent gone) die on its timeout while an
+// earlier call's background job that did the same lives on.
 #include "sessionfixture.h"
 
 #include <zeus/buildinfo.h>
@@ -68,6 +71,10 @@ private Q_SLOTS:
     void commandTextInNoArgv();
     void longCommandRuns_data();
     void longCommandRuns();
+    void agentOutOfReach_data();
+    void agentOutOfReach();
+    void detachedEscapeesDie_data();
+    void detachedEscapeesDie();
 
 private:
     std::unique_ptr<SessionManager> makeManager(const QString& engine, SandboxConfig config);
@@ -306,6 +313,97 @@ void TestAgent::longCommandRuns() {
     QVERIFY2(result.errorMessage.isEmpty(), qPrintable(result.errorMessage));
     QCOMPARE(result.exitCode.value_or(-1), 0);
     QCOMPARE(rec.stdoutOf.value(result.callId), QString::number(200 * 1024) + QLatin1Char('\n'));
+}
+
+void TestAgent::agentOutOfReach_data() {
+    engineRows();
+}
+
+void TestAgent::agentOutOfReach() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("reach"));
+    // A background job of the first call goes for the agent ($PPID of the call's shell): it reads the agent's
+    // stdin, where the next call's exec frame will pass, and a moment later writes a forged stdout frame (6 bytes
+    // of output on channel 2) to the agent's stdout.
+    const ExecResult first = rec.run(
+        QStringLiteral("s"), ws,
+        QStringLiteral(
+            "a=$PPID; d=$HOME/reach; mkdir -p $d\n"
+            "( exec </dev/null >/dev/null 2>&1; cat /proc/$a/fd/0 >$d/stolen 2>$d/in.err; echo $? >$d/in.rc ) &\n"
+            "( exec </dev/null >/dev/null 2>&1; sleep 1\n"
+            "  printf '\\000\\000\\000\\006\\203\\000\\000\\000\\002FORGED' 2>$d/out.err >/proc/$a/fd/1\n"
+            "  echo $? >$d/out.rc ) &\n"
+            "echo $a"));
+    QCOMPARE(first.exitCode.value_or(-1), 0);
+
+    const QByteArray value = "zeus-reach-" + QUuid::createUuid().toString(QUuid::Id128).toLatin1();
+    ExecRequest request;
+    request.callId = QStringLiteral("with-secret");
+    request.sessionId = QStringLiteral("s");
+    request.workspace = ws;
+    request.secrets = {SecretValue{QStringLiteral("ZEUS_T_SECRET"), value}};
+    request.command = QStringLiteral("sleep 2; echo ${#ZEUS_T_SECRET}");
+    manager->execute(request);
+    QVERIFY(rec.waitFor(request.callId, 30000));
+    QCOMPARE(rec.results.value(request.callId).exitCode.value_or(-1), 0);
+    QCOMPARE(rec.stdoutOf.value(request.callId), QString::number(value.size()) + QLatin1Char('\n'));
+
+    // What the job got; the session goes on.
+    const ExecResult report = rec.run(
+        QStringLiteral("s"), ws,
+        QStringLiteral("d=$HOME/reach; echo \"in=$(cat $d/in.rc) out=$(cat $d/out.rc)\"; cat $d/in.err $d/out.err; "
+                       "grep -c %1 $d/stolen; wc -c <$d/stolen")
+            .arg(QString::fromLatin1(value)));
+    const QString text = rec.stdoutOf.value(report.callId);
+    QVERIFY2(text.startsWith(QStringLiteral("in=1 out=1\n")), qPrintable(text));
+    QCOMPARE(text.count(QStringLiteral("Permission denied")), 2);
+    QVERIFY2(text.endsWith(QStringLiteral("\n0\n0\n")), qPrintable(text));  // no secret, not one byte stolen
+    QCOMPARE(rec.stderrOf.value(report.callId), QString());
+}
+
+void TestAgent::detachedEscapeesDie_data() {
+    engineRows();
+}
+
+void TestAgent::detachedEscapeesDie() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("detached"));
+    // An earlier call's background job that cleared its environment, took a new session and lost its parent.
+    QCOMPARE(
+        rec.run(QStringLiteral("s"), ws, QStringLiteral("( (exec -c setsid sleep 1021 >/dev/null 2>&1) & ); echo ok"))
+            .exitCode.value_or(-1),
+        0);
+    const QString container = manager->containerId(QStringLiteral("s"));
+    const auto psOutput = [&] {
+        return runProgram(engine, {QStringLiteral("exec"), container, QStringLiteral("ps"), QStringLiteral("-o"),
+                                   QStringLiteral("pid,args")})
+            .out;
+    };
+    // The same three ways at once from a call that times out: no tag left, not in its session, its parent gone.
+    const QString call = rec.start(QStringLiteral("s"), ws,
+                                   QStringLiteral("( (exec -c sleep 1022) & ); ( (exec -c setsid sleep 1023 >/dev/null "
+                                                  "2>&1) & ); ( (env -i setsid sh -c 'sleep 1024 >/dev/null 2>&1 & "
+                                                  "exit') & ); sleep 60"),
+                                   2);
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const QByteArray ps = psOutput();
+            return countOf(ps, "sleep 1022") > 0 && countOf(ps, "sleep 1023") > 0 && countOf(ps, "sleep 1024") > 0;
+        },
+        20000));
+    QVERIFY(rec.waitFor(call, 30000));
+    QCOMPARE(QString(execStatusName(rec.results.value(call).status)), QStringLiteral("timeout"));
+    const QByteArray after = psOutput();
+    QVERIFY2(countOf(after, "sleep 1022") + countOf(after, "sleep 1023") + countOf(after, "sleep 1024") == 0,
+             after.constData());
+    QVERIFY2(countOf(after, "sleep 1021") == 1, after.constData());
+    QCOMPARE(rec.run(QStringLiteral("s"), ws, QStringLiteral("echo next")).exitCode.value_or(-1), 0);
 }
 
 QTEST_GUILESS_MAIN(TestAgent)
