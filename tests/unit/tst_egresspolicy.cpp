@@ -616,6 +616,10 @@ void TestEgressPolicy::forwardedBodyIsBounded_data() {
     QTest::newRow("pipelined second request")
         << QByteArray("GET http://a.test/ HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: other.test\r\n\r\n") << true
         << qint64(0);
+    // A bare LF before CR LF is an empty line to a lenient server: the head ends there, not at the next CR LF CR LF.
+    QTest::newRow("lf cr lf ends the head")
+        << QByteArray("GET http://a.test/ HTTP/1.1\r\nX: y\n\r\nGET / HTTP/1.1\r\nHost: other.test\r\n\r\n") << true
+        << qint64(0);
     QTest::newRow("length") << QByteArray("POST http://a.test/ HTTP/1.1\r\nContent-Length: 12\r\n\r\n") << true
                             << qint64(12);
     QTest::newRow("same length twice") << QByteArray(
@@ -646,6 +650,8 @@ void TestEgressPolicy::forwardedBodyIsBounded() {
     if (ok) {
         QCOMPARE(r.bodyBytes, body);
         QVERIFY(!r.forward.toLower().contains("upgrade"));
+        QVERIFY(!r.forward.contains("other.test"));
+        QCOMPARE(r.forward.count("\r\n\r\n"), 1);
     } else {
         QCOMPARE(int(r.status), int(proxyrequest::Status::Error));
         QVERIFY(r.reply.startsWith("HTTP/1.1 4"));

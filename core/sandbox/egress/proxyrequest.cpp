@@ -74,8 +74,11 @@ bool isToken(const QByteArray& word) {
 }  // namespace
 
 Request parseHttp(const QByteArray& buffered) {
-    qsizetype end = buffered.indexOf("\r\n\r\n");
-    qsizetype endLength = 4;
+    // The head ends at its first empty line, with or without CR: "\n\n" or "\n\r\n" (which "\r\n\r\n" contains).
+    // Any other end would leave an empty line inside the head, and a server reads what follows it as a second
+    // request the proxy never judged.
+    qsizetype end = buffered.indexOf("\n\r\n");
+    qsizetype endLength = 3;
     const qsizetype bare = buffered.indexOf("\n\n");
     if (bare >= 0 && (end < 0 || bare < end)) {
         end = bare;
