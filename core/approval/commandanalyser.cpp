@@ -428,75 +428,488 @@ bool isAssignment(const QString& raw) {
     return assignment.match(raw).hasMatch();
 }
 
-// Wrappers that only change how the command runs and that allowing may look through.
-// For each: its options that take a separate argument, and how many operands come before the command.
+const QSet<QString>& readOnlyAnyArguments();
+
+QStringList words(std::initializer_list<const char*> items) {
+    QStringList out;
+    for (const char* item : items) {
+        out << QString::fromLatin1(item);
+    }
+    return out;
+}
+
+// How a wrapper reads its arguments, as getopt does: short options cluster ("-iu root", "-uroot"), an option's
+// argument is attached or the next word, long options may be abbreviated ("--comm" is "--command") and take
+// "=value" or the next word.
 struct WrapperSyntax {
-    QStringList argOptions;
-    int operands = 0;
+    QString argShort;       // short options with an argument
+    QString flagShort;      // short options without one
+    QString optionalShort;  // short options with an optional argument, attached only ("-i{}" of xargs)
+    QString scriptShort;    // short options whose argument is a shell command string ("-c" of su and script)
+    QStringList argLong;
+    QStringList flagLong;  // long options without an argument (or with an optional one, given as --opt=value)
+    QStringList scriptLong;
+    int operands = 0;          // words between the options and the command (timeout's duration, chroot's root)
+    bool permute = false;      // options may follow operands (getopt without '+'): every word is read as an option
+    bool digits = false;       // "-5" is an option (nice)
+    bool assignments = false;  // NAME=value words are options (env)
+    bool dash = false;         // "-" alone is an option (env -, su -)
+    bool longValues = false;   // any --name=value is an option (valgrind, firejail)
+    bool transparent = false;  // only changes how the command runs: allowing looks through it too
 };
 
-const QHash<QString, WrapperSyntax>& transparentWrappers() {
-    static const QHash<QString, WrapperSyntax> wrappers{
-        {QStringLiteral("command"), {{}, 0}},
-        {QStringLiteral("exec"), {{QStringLiteral("-a")}, 0}},
-        {QStringLiteral("nice"), {{QStringLiteral("-n")}, 0}},
-        {QStringLiteral("nohup"), {{}, 0}},
-        {QStringLiteral("timeout"), {{QStringLiteral("-s"), QStringLiteral("-k")}, 1}},
-        {QStringLiteral("time"), {{}, 0}},
-        {QStringLiteral("builtin"), {{}, 0}},
-        {QStringLiteral("busybox"), {{}, 0}},
-    };
-    return wrappers;
+// What a wrapper's words were read as.
+struct WrapperCall {
+    int command = -1;  // index of the wrapped command's first word; argv.size() when there is none
+    QStringList scripts;
+    QList<bool> scriptExpands;
+    int scriptEnd = -1;              // index of the word after the first script option's argument
+    QList<int> operands;             // the operands (permuting wrappers: every word that is not an option)
+    QString seen;                    // short options seen, and each long option as "--name" (joined with spaces)
+    QHash<QString, QString> values;  // option ("I", "--replace") -> its argument
+    QString uncertain;               // why the words could not be told apart (empty: read)
+};
+
+enum class LongKind { Unknown, Flag, Argument, Script };
+
+LongKind longKind(const WrapperSyntax& syntax, const QString& name, QString* full) {
+    // An exact name first; else getopt's abbreviations: a prefix of a known option. Where a prefix could be several,
+    // the most dangerous reading wins (a script, then an argument).
+    const QList<QPair<const QStringList*, LongKind>> lists{{&syntax.scriptLong, LongKind::Script},
+                                                           {&syntax.argLong, LongKind::Argument},
+                                                           {&syntax.flagLong, LongKind::Flag}};
+    for (const auto& [list, kind] : lists) {
+        if (list->contains(name)) {
+            *full = name;
+            return kind;
+        }
+    }
+    for (const auto& [list, kind] : lists) {
+        for (const QString& option : *list) {
+            if (name.size() > 2 && option.startsWith(name)) {
+                *full = option;
+                return kind;
+            }
+        }
+    }
+    return LongKind::Unknown;
 }
 
-// Wrappers that change who or what runs the command (or where): never allowed, but deny rules look inside.
-const QHash<QString, WrapperSyntax>& opaqueWrappers() {
-    static const QHash<QString, WrapperSyntax> wrappers{
-        {QStringLiteral("sudo"),
-         {{QStringLiteral("-u"), QStringLiteral("-g"), QStringLiteral("-C"), QStringLiteral("-D"), QStringLiteral("-h"),
-           QStringLiteral("-p"), QStringLiteral("-r"), QStringLiteral("-t"), QStringLiteral("-T"),
-           QStringLiteral("-U")},
-          0}},
-        {QStringLiteral("doas"), {{QStringLiteral("-u"), QStringLiteral("-C")}, 0}},
-        {QStringLiteral("env"), {{QStringLiteral("-u"), QStringLiteral("-C")}, 0}},
-        {QStringLiteral("xargs"),
-         {{QStringLiteral("-a"), QStringLiteral("-d"), QStringLiteral("-E"), QStringLiteral("-I"), QStringLiteral("-L"),
-           QStringLiteral("-n"), QStringLiteral("-P"), QStringLiteral("-s")},
-          0}},
-        {QStringLiteral("setsid"), {{}, 0}},
-        {QStringLiteral("stdbuf"), {{QStringLiteral("-i"), QStringLiteral("-o"), QStringLiteral("-e")}, 0}},
-        {QStringLiteral("ionice"), {{QStringLiteral("-c"), QStringLiteral("-n"), QStringLiteral("-p")}, 0}},
-        {QStringLiteral("chroot"), {{}, 1}},
-        {QStringLiteral("flock"), {{QStringLiteral("-w"), QStringLiteral("-E")}, 1}},
-        {QStringLiteral("taskset"), {{}, 1}},
-        {QStringLiteral("chrt"), {{}, 1}},
-        {QStringLiteral("unshare"), {{}, 0}},
-        {QStringLiteral("nsenter"), {{QStringLiteral("-t")}, 0}},
-        {QStringLiteral("strace"), {{QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("-p")}, 0}},
-        {QStringLiteral("ltrace"), {{QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("-p")}, 0}},
-        {QStringLiteral("fakeroot"), {{}, 0}},
-        {QStringLiteral("unbuffer"), {{}, 0}},
-        {QStringLiteral("runuser"), {{QStringLiteral("-u"), QStringLiteral("-g")}, 0}},
-        {QStringLiteral("su"), {{QStringLiteral("-s"), QStringLiteral("-g")}, 1}},
+WrapperCall readWrapper(const QStringList& argv, const QList<bool>& expands, int at, const WrapperSyntax& syntax) {
+    WrapperCall call;
+    const int n = int(argv.size());
+    const QString name = argv.at(at).section(QLatin1Char('/'), -1);
+    const auto argumentAt = [&](int index, QString* value, bool* valueExpands) {
+        if (index < n) {
+            *value = argv.at(index);
+            *valueExpands = expands.at(index);
+        } else {
+            call.uncertain = QStringLiteral("an option of %1 has no argument").arg(name);
+        }
     };
-    return wrappers;
+    const auto addScript = [&](const QString& script, bool scriptExpands, int end) {
+        call.scripts << script;
+        call.scriptExpands << scriptExpands;
+        if (call.scriptEnd < 0) {
+            call.scriptEnd = end;
+        }
+    };
+    int i = at + 1;
+    bool optionsEnded = false;
+    while (i < n) {
+        const QString& word = argv.at(i);
+        if (optionsEnded) {
+            call.operands << i++;
+            continue;
+        }
+        if (expands.at(i)) {
+            // It may be an option (or several words): where the command starts cannot be told.
+            call.uncertain = QStringLiteral("%1 has a word that is decided when it runs").arg(name);
+            if (!syntax.permute) {
+                break;
+            }
+            call.operands << i++;
+            continue;
+        }
+        if (word == QLatin1String("--")) {
+            ++i;
+            if (!syntax.permute) {
+                break;
+            }
+            optionsEnded = true;
+            continue;
+        }
+        if ((syntax.assignments && isAssignment(word)) || (syntax.dash && word == QLatin1String("-"))) {
+            ++i;
+            continue;
+        }
+        if (word.startsWith(QLatin1String("--"))) {
+            const bool hasValue = word.contains(QLatin1Char('='));
+            QString full;
+            const LongKind kind = longKind(syntax, word.section(QLatin1Char('='), 0, 0), &full);
+            call.seen += QLatin1Char(' ') + full;
+            QString value = word.section(QLatin1Char('='), 1);
+            bool valueExpands = false;
+            const int next = hasValue ? i + 1 : i + 2;
+            if ((kind == LongKind::Script || kind == LongKind::Argument) && !hasValue) {
+                argumentAt(i + 1, &value, &valueExpands);
+            }
+            if (kind == LongKind::Script) {
+                addScript(value, valueExpands, next);
+            } else if (kind == LongKind::Argument) {
+                call.values.insert(full, value);
+            } else if (kind == LongKind::Unknown && !(syntax.longValues && hasValue)) {
+                call.uncertain = QStringLiteral("%1 has an option the analyser does not know (%2)").arg(name, word);
+            }
+            i = (kind == LongKind::Script || kind == LongKind::Argument) ? next : i + 1;
+            continue;
+        }
+        if (word.size() > 1 && word.startsWith(QLatin1Char('-'))) {
+            if (syntax.digits && word.at(1).isDigit()) {
+                ++i;
+                continue;
+            }
+            int next = i + 1;
+            for (int k = 1; k < word.size(); ++k) {
+                const QChar c = word.at(k);
+                call.seen += c;
+                const bool script = syntax.scriptShort.contains(c);
+                if (script || syntax.argShort.contains(c)) {
+                    QString value = word.mid(k + 1);
+                    bool valueExpands = false;
+                    if (value.isEmpty()) {
+                        argumentAt(i + 1, &value, &valueExpands);
+                        next = i + 2;
+                    }
+                    if (script) {
+                        addScript(value, valueExpands, next);
+                    } else {
+                        call.values.insert(QString(c), value);
+                    }
+                    break;
+                }
+                if (syntax.optionalShort.contains(c)) {
+                    call.values.insert(QString(c), word.mid(k + 1));
+                    break;
+                }
+                if (!syntax.flagShort.contains(c)) {
+                    call.uncertain = QStringLiteral("%1 has an option the analyser does not know (-%2)").arg(name, c);
+                }
+            }
+            i = next;
+            continue;
+        }
+        if (!syntax.permute) {
+            break;
+        }
+        call.operands << i++;
+    }
+    if (syntax.permute) {
+        call.command = n;
+        return call;
+    }
+    for (int operand = 0; operand < syntax.operands && i < n; ++operand) {
+        if (expands.at(i)) {
+            call.uncertain = QStringLiteral("%1 has a word that is decided when it runs").arg(name);
+        }
+        call.operands << i++;
+    }
+    call.command = i;
+    return call;
 }
 
-// Wrappers whose argument is a shell script string: the option that carries it.
-const QHash<QString, QString>& scriptWrappers() {
-    static const QHash<QString, QString> wrappers{
-        {QStringLiteral("su"), QStringLiteral("-c")},
-        {QStringLiteral("runuser"), QStringLiteral("-c")},
-        {QStringLiteral("script"), QStringLiteral("-c")},
-        {QStringLiteral("env"), QStringLiteral("-S")},
-    };
-    return wrappers;
+bool seenOption(const WrapperCall& call, const char* shortOptions, const char* longOption = nullptr) {
+    for (const char* c = shortOptions; *c; ++c) {
+        if (call.seen.contains(QLatin1Char(*c))) {
+            return true;
+        }
+    }
+    return longOption && call.seen.contains(QLatin1String(longOption));
+}
+
+// Every wrapper that runs its argument as a command or a shell string. The names match the command word's last
+// path component.
+const QHash<QString, WrapperSyntax>& wrappers() {
+    static const QHash<QString, WrapperSyntax> table = [] {
+        QHash<QString, WrapperSyntax> t;
+        const auto add = [&t](const char* name, WrapperSyntax syntax) { t.insert(QString::fromLatin1(name), syntax); };
+        WrapperSyntax s;
+        // Transparent: allowing looks through them.
+        s = {};
+        s.flagShort = QStringLiteral("pvV");
+        s.transparent = true;
+        add("command", s);
+        s = {};
+        s.argShort = QStringLiteral("a");
+        s.flagShort = QStringLiteral("cl");
+        s.transparent = true;
+        add("exec", s);
+        s = {};
+        s.argShort = QStringLiteral("n");
+        s.argLong = words({"--adjustment"});
+        s.digits = true;
+        s.transparent = true;
+        add("nice", s);
+        s = {};
+        s.transparent = true;
+        add("nohup", s);
+        add("builtin", s);
+        s.flagLong = words({"--list", "--list-full", "--install", "--help", "--long"});
+        add("busybox", s);
+        add("toybox", s);
+        s = {};
+        s.argShort = QStringLiteral("sk");
+        s.flagShort = QStringLiteral("v");
+        s.argLong = words({"--signal", "--kill-after"});
+        s.flagLong = words({"--preserve-status", "--foreground", "--verbose"});
+        s.operands = 1;
+        s.transparent = true;
+        add("timeout", s);
+        s = {};
+        s.argShort = QStringLiteral("of");
+        s.flagShort = QStringLiteral("pvaq");
+        s.argLong = words({"--output", "--format"});
+        s.flagLong = words({"--portability", "--verbose", "--append", "--quiet"});
+        s.transparent = true;
+        add("time", s);
+
+        // Opaque: they change who runs the command, or where; deny rules look inside, allowing does not.
+        s = {};
+        s.argShort = QStringLiteral("aCcDgpRrTtUu");
+        s.optionalShort = QStringLiteral("h");
+        s.flagShort = QStringLiteral("ABbEeHiKklNnPSsVv");
+        s.argLong = words({"--auth-type", "--chdir", "--close-from", "--group", "--host", "--login-class",
+                           "--other-user", "--prompt", "--chroot", "--role", "--type", "--command-timeout", "--user"});
+        s.flagLong = words({"--askpass", "--bell", "--background", "--preserve-env", "--edit", "--help", "--set-home",
+                            "--login", "--remove-timestamp", "--reset-timestamp", "--list", "--no-update",
+                            "--non-interactive", "--preserve-groups", "--stdin", "--shell", "--version", "--validate"});
+        add("sudo", s);
+        s = {};
+        s.argShort = QStringLiteral("uC");
+        s.flagShort = QStringLiteral("nsL");
+        add("doas", s);
+        s = {};
+        s.argShort = QStringLiteral("uC");
+        s.scriptShort = QStringLiteral("S");
+        s.flagShort = QStringLiteral("i0v");
+        s.argLong = words({"--unset", "--chdir"});
+        s.scriptLong = words({"--split-string"});
+        s.flagLong = words({"--ignore-environment", "--null", "--debug", "--ignore-signal", "--default-signal",
+                            "--block-signal", "--list-signal-handling"});
+        s.assignments = true;
+        s.dash = true;
+        add("env", s);
+        s = {};
+        s.scriptShort = QStringLiteral("c");
+        s.argShort = QStringLiteral("gGsw");
+        s.flagShort = QStringLiteral("flmpPhV");
+        s.scriptLong = words({"--command", "--session-command"});
+        s.argLong = words({"--group", "--supp-group", "--shell", "--whitelist-environment"});
+        s.flagLong = words({"--login", "--preserve-environment", "--pty", "--fast", "--help", "--version"});
+        s.permute = true;
+        s.dash = true;
+        add("su", s);
+        s.argShort += QLatin1Char('u');
+        s.argLong << QStringLiteral("--user");
+        add("runuser", s);
+        s = {};
+        s.scriptShort = QStringLiteral("c");
+        s.argShort = QStringLiteral("EIOBTmo");
+        s.optionalShort = QStringLiteral("t");
+        s.flagShort = QStringLiteral("aefqhV");
+        s.scriptLong = words({"--command"});
+        s.argLong = words(
+            {"--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"});
+        s.flagLong =
+            words({"--append", "--return", "--flush", "--force", "--quiet", "--timing", "--help", "--version"});
+        s.permute = true;
+        add("script", s);
+        s = {};
+        s.argShort = QStringLiteral("adEILnPs");
+        s.optionalShort = QStringLiteral("eil");
+        s.flagShort = QStringLiteral("0oprtx");
+        s.argLong =
+            words({"--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"});
+        s.flagLong = words({"--null", "--open-tty", "--interactive", "--no-run-if-empty", "--verbose", "--exit",
+                            "--show-limits", "--max-lines", "--replace", "--eof", "--help", "--version"});
+        add("xargs", s);
+        s = {};
+        s.argShort = QStringLiteral("aCdEIjLNnPSs");
+        s.optionalShort = QStringLiteral("i");
+        s.flagShort = QStringLiteral("0kmqrtuvXx");
+        s.argLong = words({"--jobs",
+                           "--arg-file",
+                           "--colsep",
+                           "--delimiter",
+                           "--eof",
+                           "--max-args",
+                           "--max-replace-args",
+                           "--max-lines",
+                           "--max-procs",
+                           "--sshlogin",
+                           "--max-chars",
+                           "--results",
+                           "--joblog",
+                           "--workdir",
+                           "--tmpdir",
+                           "--timeout",
+                           "--retries",
+                           "--delay",
+                           "--env",
+                           "--basefile",
+                           "--return",
+                           "--halt",
+                           "--memfree",
+                           "--load",
+                           "--block",
+                           "--tagstring",
+                           "--sshloginfile"});
+        s.flagLong = words({"--pipe", "--keep-order", "--ungroup", "--line-buffer", "--dry-run", "--tag", "--null",
+                            "--verbose", "--quote", "--no-run-if-empty", "--xargs", "--progress", "--bar", "--eta",
+                            "--group", "--plus", "--will-cite", "--shuf", "--semaphore"});
+        add("parallel", s);
+        add("sem", s);
+        add("env_parallel", s);
+        s = {};
+        s.argLong = words({"--userspec", "--groups"});
+        s.flagLong = words({"--skip-chdir"});
+        s.operands = 1;
+        add("chroot", s);
+        s = {};
+        s.argShort = QStringLiteral("wE");
+        s.flagShort = QStringLiteral("sxeunoFhV");
+        s.argLong = words({"--timeout", "--conflict-exit-code"});
+        s.flagLong = words({"--shared", "--exclusive", "--unlock", "--nonblock", "--close", "--no-fork", "--verbose"});
+        s.operands = 1;
+        add("flock", s);
+        s = {};
+        s.flagShort = QStringLiteral("cfw");
+        s.flagLong = words({"--ctty", "--fork", "--wait"});
+        add("setsid", s);
+        s = {};
+        s.argShort = QStringLiteral("ioe");
+        s.argLong = words({"--input", "--output", "--error"});
+        add("stdbuf", s);
+        s = {};
+        s.flagShort = QStringLiteral("apc");
+        s.flagLong = words({"--all-tasks", "--pid", "--cpu-list"});
+        s.operands = 1;
+        add("taskset", s);
+        s = {};
+        s.argShort = QStringLiteral("cnpPu");
+        s.flagShort = QStringLiteral("t");
+        s.argLong = words({"--class", "--classdata", "--pid", "--pgid", "--uid"});
+        s.flagLong = words({"--ignore"});
+        add("ionice", s);
+        s = {};
+        s.argShort = QStringLiteral("TPD");
+        s.flagShort = QStringLiteral("abdfimoprRv");
+        s.argLong = words({"--sched-runtime", "--sched-period", "--sched-deadline"});
+        s.flagLong = words({"--all-tasks", "--batch", "--deadline", "--fifo", "--idle", "--max", "--other", "--pid",
+                            "--rr", "--reset-on-fork", "--verbose"});
+        s.operands = 1;
+        add("chrt", s);
+        s = {};
+        s.argShort = QStringLiteral("SGRwl");
+        s.optionalShort = QStringLiteral("muinpUCT");
+        s.flagShort = QStringLiteral("frc");
+        s.argLong = words({"--setuid", "--setgid", "--root", "--wd", "--propagation", "--setgroups", "--map-user",
+                           "--map-group", "--map-users", "--map-groups", "--load-interp", "--monotonic", "--boottime"});
+        s.flagLong =
+            words({"--fork", "--map-root-user", "--map-current-user", "--map-auto", "--mount-proc", "--kill-child",
+                   "--keep-caps", "--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time"});
+        add("unshare", s);
+        s = {};
+        s.argShort = QStringLiteral("tSG");
+        s.optionalShort = QStringLiteral("muinpUCTrw");
+        s.flagShort = QStringLiteral("aFZe");
+        s.argLong = words({"--target", "--setuid", "--setgid"});
+        s.flagLong = words({"--all", "--mount", "--uts", "--ipc", "--net", "--pid", "--user", "--cgroup", "--time",
+                            "--root", "--wd", "--no-fork", "--preserve-credentials", "--follow-context"});
+        add("nsenter", s);
+        s = {};
+        s.argShort = QStringLiteral("abeEIoOpPsSuUX");
+        s.flagShort = QStringLiteral("cCdDfFhiknNqrtTvVwxyzZA");
+        add("strace", s);
+        s = {};
+        s.argShort = QStringLiteral("aADeFlnopsuwx");
+        s.flagShort = QStringLiteral("bcCfhiLrStTV");
+        add("ltrace", s);
+        s = {};
+        s.argShort = QStringLiteral("lisb");
+        s.flagShort = QStringLiteral("uhv");
+        s.argLong = words({"--lib", "--faked"});
+        s.flagLong = words({"--unknown-is-real"});
+        add("fakeroot", s);
+        s = {};
+        s.flagShort = QStringLiteral("p");
+        add("unbuffer", s);
+        s = {};
+        s.flagShort = QStringLiteral("ev");
+        add("chronic", s);
+        s = {};
+        s.flagShort = QStringLiteral("n");
+        add("ifne", s);
+        s = {};
+        s.argLong = words({"--user"});
+        s.flagLong = words({"--disable-internal-agent", "--keep-cwd"});
+        add("pkexec", s);
+        s = {};
+        s.argLong = words({"--config-file", "--dbus-daemon"});
+        add("dbus-run-session", s);
+        s = {};
+        s.argShort = QStringLiteral("efnpsw");
+        s.flagShort = QStringLiteral("al");
+        s.argLong =
+            words({"--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args", "--wait"});
+        s.flagLong = words({"--auto-servernum", "--listen-tcp"});
+        add("xvfb-run", s);
+        s = {};
+        s.flagShort = QStringLiteral("qvh");
+        s.longValues = true;
+        add("valgrind", s);
+        s = {};
+        s.longValues = true;
+        add("firejail", s);
+        s = {};
+        s.argShort = QStringLiteral("f");
+        s.flagShort = QStringLiteral("q");
+        add("proxychains", s);
+        add("proxychains4", s);
+        s = {};
+        s.argShort = QStringLiteral("g");
+        s.flagLong = words({"--sticky"});
+        add("cgexec", s);
+        // Without a syntax here: any option makes every word a possible command.
+        s = {};
+        for (const char* name : {"eatmydata",   "nocache",  "catchsegv", "torsocks", "tsocks",  "bwrap",
+                                 "systemd-run", "capsh",    "setpriv",   "prlimit",  "numactl", "start-stop-daemon",
+                                 "daemonize",   "faketime", "runcon",    "cpulimit", "trickle", "proot",
+                                 "ccache",      "distcc",   "doas",      "sudoedit", "sg",      "watch",
+                                 "rlwrap",      "expect",   "dtach",     "abduco",   "nq",      "tsp"}) {
+            if (!t.contains(QString::fromLatin1(name))) {
+                add(name, s);
+            }
+        }
+        s.argShort = QStringLiteral("nq");
+        s.optionalShort = QStringLiteral("d");
+        s.flagShort = QStringLiteral("tbegcxpwrhvC");
+        s.argLong = words({"--interval", "--equexit"});
+        s.flagLong = words({"--differences", "--no-title", "--beep", "--errexit", "--chgexit", "--color", "--exec",
+                            "--precise", "--no-wrap", "--no-rerun", "--no-color"});
+        add("watch", s);
+        return t;
+    }();
+    return table;
 }
 
 const QSet<QString>& shells() {
-    static const QSet<QString> names{QStringLiteral("sh"),   QStringLiteral("bash"), QStringLiteral("dash"),
-                                     QStringLiteral("zsh"),  QStringLiteral("ksh"),  QStringLiteral("ash"),
-                                     QStringLiteral("mksh"), QStringLiteral("yash"), QStringLiteral("rbash")};
+    static const QSet<QString> names{QStringLiteral("sh"),   QStringLiteral("bash"),  QStringLiteral("dash"),
+                                     QStringLiteral("zsh"),  QStringLiteral("ksh"),   QStringLiteral("ash"),
+                                     QStringLiteral("mksh"), QStringLiteral("yash"),  QStringLiteral("rbash"),
+                                     QStringLiteral("hush"), QStringLiteral("fish"),  QStringLiteral("csh"),
+                                     QStringLiteral("tcsh"), QStringLiteral("lksh"),  QStringLiteral("oksh"),
+                                     QStringLiteral("posh"), QStringLiteral("ksh93"), QStringLiteral("pdksh")};
     return names;
 }
 
@@ -518,38 +931,289 @@ const QSet<QString>& codeDefining() {
     return names;
 }
 
-// Reads one part: keywords, assignments, wrappers; appends it and whatever it runs inside (deeper parts).
-void analyse(const RawPart& raw, int depth, QList<CommandPart>& out);
+// Builtins that assign (or remove) variables: never read-only.
+const QSet<QString>& assigning() {
+    static const QSet<QString> names{QStringLiteral("export"), QStringLiteral("read"), QStringLiteral("getopts"),
+                                     QStringLiteral("unset")};
+    return names;
+}
 
-void analyseScript(const QString& script, int depth, CommandPart& parent, QList<CommandPart>& inner) {
-    if (depth > CommandAnalyser::kMaxDepth) {
-        parent.opaque = true;
-        if (parent.problem.isEmpty()) {
-            parent.problem = QStringLiteral("nests shells too deep to read");
+// Programs known not to run their arguments as commands (besides the read-only list): a denied command among
+// their words is an argument. Any other program may be a wrapper the analyser does not know.
+const QSet<QString>& knownPlain() {
+    static const QSet<QString> names = [] {
+        QSet<QString> set = readOnlyAnyArguments();
+        for (const char* name :
+             {"find",     "rg",       "sed",     "sort",    "uniq",       "date",    "file",     "tree",     "git",
+              "mkdir",    "rm",       "rmdir",   "touch",   "cp",         "mv",      "ln",       "chmod",    "chown",
+              "chgrp",    "tee",      "install", "man",     "less",       "more",    "kill",     "unlink",   "truncate",
+              "shred",    "gzip",     "gunzip",  "tar",     "zip",        "unzip",   "awk",      "gawk",     "mawk",
+              "curl",     "wget",     "npm",     "yarn",    "pnpm",       "pip",     "pip3",     "cargo",    "go",
+              "make",     "cmake",    "ninja",   "python",  "python3",    "node",    "apt",      "apt-get",  "dpkg",
+              "help",     "info",     "whatis",  "apropos", "whereis",    "export",  "read",     "getopts",  "unset",
+              "set",      "umask",    "ulimit",  "wait",    "shift",      "return",  "exit",     "break",    "continue",
+              "pushd",    "popd",     "dirs",    "jobs",    "fg",         "bg",      "disown",   "times",    "history",
+              "fc",       "complete", "compgen", "compopt", "bind",       "logout",  "suspend",  "caller",   "ln",
+              "basename", "xxd",      "base64",  "gpg",     "ssh-keygen", "openssl", "diff3",    "patch",    "sdiff",
+              "vimdiff",  "strings",  "objdump", "nm",      "readelf",    "ldd",     "envsubst", "iconv",    "expand",
+              "unexpand", "fmt",      "pr",      "split",   "csplit",     "join",    "shuf",     "tsort",    "factor",
+              "expr",     "bc",       "dc",      "numfmt",  "yes",        "mktemp",  "sync",     "hostname", "lsof",
+              "top",      "htop",     "pgrep",   "pkill",   "killall",    "lscpu",   "lsblk",    "mount",    "umount",
+              "ip",       "ss",       "netstat", "ping",    "dig",        "host",    "nslookup"}) {
+            set.insert(QString::fromLatin1(name));
         }
-        return;
-    }
-    const QList<RawPart> parts = Lexer(script).run();
-    for (const RawPart& part : parts) {
-        analyse(part, depth, inner);
-    }
+        return set;
+    }();
+    return names;
 }
 
-void analyseWords(const RawPart& from, int first, int depth, CommandPart& parent, QList<CommandPart>& inner) {
-    if (first >= from.argv.size()) {
-        return;
-    }
-    if (depth > CommandAnalyser::kMaxDepth) {
-        analyseScript(QString(), depth, parent, inner);
-        return;
-    }
-    RawPart part;
-    part.argv = from.argv.mid(first);
-    part.raw = from.raw.mid(first);
-    part.expands = from.expands.mid(first);
-    part.text = part.raw.join(QLatin1Char(' '));
-    analyse(part, depth, inner);
+// ---- git --------------------------------------------------------------------------------------------------
+
+// git's own commands (built in, or shipped with it). Any other subcommand is an alias or a git-NAME program.
+const QSet<QString>& gitCommands() {
+    static const QSet<QString> names = [] {
+        QSet<QString> set;
+        for (const char* name : {"add",
+                                 "am",
+                                 "annotate",
+                                 "apply",
+                                 "archimport",
+                                 "archive",
+                                 "bisect",
+                                 "blame",
+                                 "branch",
+                                 "bugreport",
+                                 "bundle",
+                                 "cat-file",
+                                 "check-attr",
+                                 "check-ignore",
+                                 "check-mailmap",
+                                 "check-ref-format",
+                                 "checkout",
+                                 "checkout-index",
+                                 "cherry",
+                                 "cherry-pick",
+                                 "citool",
+                                 "clean",
+                                 "clone",
+                                 "column",
+                                 "commit",
+                                 "commit-graph",
+                                 "commit-tree",
+                                 "config",
+                                 "count-objects",
+                                 "credential",
+                                 "credential-cache",
+                                 "credential-store",
+                                 "cvsexportcommit",
+                                 "cvsimport",
+                                 "cvsserver",
+                                 "daemon",
+                                 "describe",
+                                 "diagnose",
+                                 "diff",
+                                 "diff-files",
+                                 "diff-index",
+                                 "diff-tree",
+                                 "difftool",
+                                 "fast-export",
+                                 "fast-import",
+                                 "fetch",
+                                 "fetch-pack",
+                                 "filter-branch",
+                                 "fmt-merge-msg",
+                                 "for-each-ref",
+                                 "for-each-repo",
+                                 "format-patch",
+                                 "fsck",
+                                 "fsck-objects",
+                                 "fsmonitor--daemon",
+                                 "gc",
+                                 "get-tar-commit-id",
+                                 "grep",
+                                 "gui",
+                                 "hash-object",
+                                 "help",
+                                 "hook",
+                                 "http-backend",
+                                 "http-fetch",
+                                 "http-push",
+                                 "imap-send",
+                                 "index-pack",
+                                 "init",
+                                 "init-db",
+                                 "instaweb",
+                                 "interpret-trailers",
+                                 "log",
+                                 "ls-files",
+                                 "ls-remote",
+                                 "ls-tree",
+                                 "mailinfo",
+                                 "mailsplit",
+                                 "maintenance",
+                                 "merge",
+                                 "merge-base",
+                                 "merge-file",
+                                 "merge-index",
+                                 "merge-octopus",
+                                 "merge-one-file",
+                                 "merge-ours",
+                                 "merge-recursive",
+                                 "merge-recursive-ours",
+                                 "merge-recursive-theirs",
+                                 "merge-resolve",
+                                 "merge-subtree",
+                                 "merge-tree",
+                                 "mergetool",
+                                 "mktag",
+                                 "mktree",
+                                 "multi-pack-index",
+                                 "mv",
+                                 "name-rev",
+                                 "notes",
+                                 "p4",
+                                 "pack-objects",
+                                 "pack-redundant",
+                                 "pack-refs",
+                                 "patch-id",
+                                 "prune",
+                                 "prune-packed",
+                                 "pull",
+                                 "push",
+                                 "quiltimport",
+                                 "range-diff",
+                                 "read-tree",
+                                 "rebase",
+                                 "receive-pack",
+                                 "reflog",
+                                 "refs",
+                                 "remote",
+                                 "repack",
+                                 "replace",
+                                 "replay",
+                                 "request-pull",
+                                 "rerere",
+                                 "reset",
+                                 "restore",
+                                 "rev-list",
+                                 "rev-parse",
+                                 "revert",
+                                 "rm",
+                                 "scalar",
+                                 "send-email",
+                                 "send-pack",
+                                 "shell",
+                                 "shortlog",
+                                 "show",
+                                 "show-branch",
+                                 "show-index",
+                                 "show-ref",
+                                 "sparse-checkout",
+                                 "stage",
+                                 "stash",
+                                 "status",
+                                 "stripspace",
+                                 "submodule",
+                                 "subtree",
+                                 "svn",
+                                 "switch",
+                                 "symbolic-ref",
+                                 "tag",
+                                 "unpack-file",
+                                 "unpack-objects",
+                                 "update-index",
+                                 "update-ref",
+                                 "update-server-info",
+                                 "upload-archive",
+                                 "upload-pack",
+                                 "var",
+                                 "verify-commit",
+                                 "verify-pack",
+                                 "verify-tag",
+                                 "version",
+                                 "whatchanged",
+                                 "worktree",
+                                 "write-tree",
+                                 "lfs"}) {
+            set.insert(QString::fromLatin1(name));
+        }
+        return set;
+    }();
+    return names;
 }
+
+bool isGitCommand(const QString& word) {
+    return gitCommands().contains(word) || (word.startsWith(QLatin1String("remote-")) && word.size() > 7);
+}
+
+// Other spellings of a porcelain command: its synonyms and the plumbing that does the same. A part using one is
+// also read as the porcelain (with the rest of its words), so a deny rule on the porcelain applies.
+struct GitSpelling {
+    const char* porcelain;
+    QStringList spelling;  // the subcommand words; "remote-*" is any remote helper
+};
+
+const QList<GitSpelling>& gitSpellings() {
+    static const QList<GitSpelling> table{
+        {"push", words({"send-pack"})},
+        {"push", words({"http-push"})},
+        {"push", words({"remote-*"})},
+        {"push", words({"subtree", "push"})},
+        {"push", words({"lfs", "push"})},
+        {"fetch", words({"fetch-pack"})},
+        {"fetch", words({"http-fetch"})},
+        {"fetch", words({"remote-*"})},
+        {"pull", words({"fetch-pack"})},
+        {"pull", words({"remote-*"})},
+        {"pull", words({"subtree", "pull"})},
+        {"add", words({"stage"})},
+        {"add", words({"update-index"})},
+        {"rm", words({"update-index"})},
+        {"commit", words({"commit-tree"})},
+        {"merge", words({"merge-recursive"})},
+        {"merge", words({"merge-ort"})},
+        {"merge", words({"merge-resolve"})},
+        {"merge", words({"merge-octopus"})},
+        {"merge", words({"merge-subtree"})},
+        {"merge", words({"merge-index"})},
+        {"merge", words({"merge-one-file"})},
+        {"merge", words({"merge-file"})},
+        {"checkout", words({"switch"})},
+        {"checkout", words({"restore"})},
+        {"checkout", words({"checkout-index"})},
+        {"checkout", words({"read-tree"})},
+        {"switch", words({"checkout"})},
+        {"restore", words({"checkout"})},
+        {"restore", words({"checkout-index"})},
+        {"reset", words({"read-tree"})},
+        {"reset", words({"update-ref"})},
+        {"branch", words({"update-ref"})},
+        {"tag", words({"mktag"})},
+        {"gc", words({"prune"})},
+        {"gc", words({"repack"})},
+        {"gc", words({"prune-packed"})},
+        {"gc", words({"pack-refs"})},
+        {"gc", words({"maintenance"})},
+        {"init", words({"init-db"})},
+        {"fsck", words({"fsck-objects"})},
+        {"blame", words({"annotate"})},
+    };
+    return table;
+}
+
+// ---- reading a part ---------------------------------------------------------------------------------------
+
+// What a part is read within.
+struct Context {
+    int depth = 0;
+    QString placeholder;  // find -exec's {} / xargs -I's string: a command word holding it is decided when it runs
+    bool hint = false;    // read from a string of a program the analyser does not know
+    Context deeper() const {
+        Context c = *this;
+        ++c.depth;
+        return c;
+    }
+};
 
 void setProblem(CommandPart& part, const QString& problem, bool opaque = false) {
     if (part.problem.isEmpty()) {
@@ -558,59 +1222,545 @@ void setProblem(CommandPart& part, const QString& problem, bool opaque = false) 
     part.opaque = part.opaque || opaque;
 }
 
-// Skips a wrapper's options and operands from argv[at + 1]; returns the index of the wrapped command, or -1 when
-// it cannot be told (an option decided at run time). `scriptOption`: the option that carries a script, whose
-// argument lands in *script.
-int wrappedCommand(const CommandPart& part, int at, const WrapperSyntax& syntax, const QString& scriptOption,
-                   QString* script, bool* scriptExpands) {
-    const QStringList& argv = part.argv;
-    const QString name = CommandAnalyser::commandName(argv.at(at));
-    int i = at + 1;
-    while (i < argv.size()) {
-        if (part.expands.at(i)) {
-            return -1;
+// Reads one part: keywords, assignments, wrappers; appends it and whatever it runs inside (deeper parts).
+void analyse(const RawPart& raw, const Context& context, QList<CommandPart>& out);
+
+void analyseScript(const QString& script, const Context& context, CommandPart& parent, QList<CommandPart>& inner) {
+    if (context.depth > CommandAnalyser::kMaxDepth) {
+        if (!context.hint) {
+            setProblem(parent, QStringLiteral("nests shells too deep to read"), true);
         }
-        const QString& word = argv.at(i);
-        if (word == QLatin1String("--")) {
-            ++i;
-            break;
-        }
-        if (name == QLatin1String("env") && isAssignment(word)) {
-            ++i;
-            continue;
-        }
-        if (!isOption(word)) {
-            break;
-        }
-        const bool takesArgument = syntax.argOptions.contains(word) || word == scriptOption;
-        if (!scriptOption.isEmpty() && script
-            && (word == scriptOption
-                || (word.startsWith(QLatin1String("--split-string")) && name == QLatin1String("env")))) {
-            const int valueAt = word.contains(QLatin1Char('=')) ? i : i + 1;
-            if (valueAt < argv.size()) {
-                *script = valueAt == i ? word.section(QLatin1Char('='), 1) : argv.at(valueAt);
-                *scriptExpands = part.expands.at(valueAt);
-            }
-        }
-        i += takesArgument ? 2 : 1;
+        return;
     }
-    for (int operand = 0; operand < syntax.operands && i < argv.size(); ++operand) {
-        if (part.expands.at(i)) {
-            return -1;
-        }
-        ++i;
+    const QList<RawPart> parts = Lexer(script).run();
+    for (const RawPart& part : parts) {
+        analyse(part, context, inner);
     }
-    return i;
 }
 
-void analyse(const RawPart& raw, int depth, QList<CommandPart>& out) {
+RawPart pick(const RawPart& from, const QList<int>& indexes) {
+    RawPart part;
+    for (const int k : indexes) {
+        part.argv << from.argv.at(k);
+        part.raw << from.raw.at(k);
+        part.expands << from.expands.at(k);
+    }
+    part.text = part.raw.join(QLatin1Char(' '));
+    return part;
+}
+
+RawPart wordsFrom(const RawPart& from, int first) {
+    QList<int> indexes;
+    for (int k = first; k < from.argv.size(); ++k) {
+        indexes << k;
+    }
+    return pick(from, indexes);
+}
+
+void analyseRaw(const RawPart& part, const Context& context, CommandPart& parent, QList<CommandPart>& inner) {
+    if (part.argv.isEmpty() && part.problem.isEmpty()) {
+        return;
+    }
+    if (context.depth > CommandAnalyser::kMaxDepth) {
+        analyseScript(QString(), context, parent, inner);
+        return;
+    }
+    analyse(part, context, inner);
+}
+
+void analyseWords(const RawPart& from, int first, const Context& context, CommandPart& parent,
+                  QList<CommandPart>& inner) {
+    if (first < from.argv.size()) {
+        analyseRaw(wordsFrom(from, first), context, parent, inner);
+    }
+}
+
+// The words of a string as a program would split it (env -S, a git alias): the shell's quoting, separators kept
+// as words' ends. Empty, with *unclear set, when it holds anything else.
+RawPart splitString(const QString& text, bool* unclear) {
+    RawPart out;
+    const QList<RawPart> parts = Lexer(text).run();
+    *unclear = parts.size() > 1;
+    for (const RawPart& part : parts) {
+        out.argv << part.argv;
+        out.raw << part.raw;
+        out.expands << part.expands;
+        *unclear = *unclear || !part.problem.isEmpty() || part.expands.contains(true);
+    }
+    return out;
+}
+
+void addReading(CommandPart& part, const QStringList& words, const QList<bool>& expands, bool open = false) {
+    part.readings.append(CommandReading{words, expands, open});
+}
+
+// The spellings git accepts for one command: "git [globals] SUB …", "git-SUB …" (or a path to it), aliases from
+// -c / --config-env, plumbing for porcelain. Adds what they stand for to part.readings, and the shell commands they
+// run (aliases starting with "!", submodule foreach, rebase --exec, bisect run, filter-branch filters) as parts.
+void readGit(const RawPart& raw, int at, const Context& context, CommandPart& part, QList<CommandPart>& inner) {
+    const QStringList& argv = raw.argv;
+    const QList<bool>& expands = raw.expands;
+    const int n = int(argv.size());
+    const QString name = CommandAnalyser::commandName(argv.at(at));
+    QHash<QString, QString> aliases;  // lower-case name -> value
+    QSet<QString> unknownAliases;
+    bool aliasesUnknown = false;  // a -c whose value is decided when it runs
+    int i = at + 1;
+    int sub = -1;
+    QStringList subWords;  // for git-SUB: the subcommand from the command word
+    bool uncertain = false;
+    const auto config = [&](const QString& setting, bool settingExpands, bool fromEnvironment) {
+        if (settingExpands) {
+            aliasesUnknown = true;
+            return;
+        }
+        const QString key = setting.section(QLatin1Char('='), 0, 0);
+        if (!key.startsWith(QLatin1String("alias."), Qt::CaseInsensitive)) {
+            return;
+        }
+        const QString aliasName = key.mid(6).toLower();
+        if (fromEnvironment) {
+            unknownAliases.insert(aliasName);
+        } else {
+            aliases.insert(aliasName, setting.section(QLatin1Char('='), 1));
+        }
+    };
+    if (name != QLatin1String("git")) {
+        subWords << name.mid(4);
+    } else {
+        static const QStringList withArgument{QStringLiteral("-C"),           QStringLiteral("-c"),
+                                              QStringLiteral("--git-dir"),    QStringLiteral("--work-tree"),
+                                              QStringLiteral("--namespace"),  QStringLiteral("--super-prefix"),
+                                              QStringLiteral("--config-env"), QStringLiteral("--attr-source")};
+        static const QStringList flags{QStringLiteral("--no-pager"),
+                                       QStringLiteral("-p"),
+                                       QStringLiteral("--paginate"),
+                                       QStringLiteral("-P"),
+                                       QStringLiteral("--bare"),
+                                       QStringLiteral("--no-replace-objects"),
+                                       QStringLiteral("--literal-pathspecs"),
+                                       QStringLiteral("--glob-pathspecs"),
+                                       QStringLiteral("--noglob-pathspecs"),
+                                       QStringLiteral("--icase-pathspecs"),
+                                       QStringLiteral("--no-optional-locks"),
+                                       QStringLiteral("--no-advice"),
+                                       QStringLiteral("--exec-path"),
+                                       QStringLiteral("--html-path"),
+                                       QStringLiteral("--man-path"),
+                                       QStringLiteral("--info-path"),
+                                       QStringLiteral("--version"),
+                                       QStringLiteral("--help"),
+                                       QStringLiteral("-v"),
+                                       QStringLiteral("-h"),
+                                       QStringLiteral("--no-lazy-fetch")};
+        while (i < n) {
+            const QString& word = argv.at(i);
+            if (expands.at(i)) {
+                break;  // the subcommand (or an option) is decided when it runs: the part's own words say Maybe
+            }
+            if (withArgument.contains(word)) {
+                if (i + 1 < n && word == QLatin1String("-c")) {
+                    config(argv.at(i + 1), expands.at(i + 1), false);
+                } else if (i + 1 < n && word == QLatin1String("--config-env")) {
+                    config(argv.at(i + 1), expands.at(i + 1), true);
+                }
+                i += 2;
+                continue;
+            }
+            const QString option = word.section(QLatin1Char('='), 0, 0);
+            if (word.contains(QLatin1Char('='))
+                && (withArgument.contains(option) || option == QLatin1String("--exec-path")
+                    || option == QLatin1String("--list-cmds"))) {
+                if (option == QLatin1String("--config-env")) {
+                    config(word.section(QLatin1Char('='), 1), false, true);
+                }
+                ++i;
+                continue;
+            }
+            if (flags.contains(word)) {
+                ++i;
+                continue;
+            }
+            if (isOption(word)) {
+                uncertain = true;  // an option git may read with an argument: the subcommand is one of the next words
+                ++i;
+                continue;
+            }
+            break;
+        }
+        if (i >= n || expands.at(i)) {
+            if (uncertain) {
+                setProblem(part, QStringLiteral("passes git an option the analyser does not know"), true);
+            }
+            return;
+        }
+        sub = i;
+    }
+
+    // Each candidate: the words from the subcommand on (the subcommand first).
+    QList<QPair<QStringList, QList<bool>>> candidates;
+    if (sub < 0) {
+        QList<bool> ex{false};
+        QStringList w = subWords;
+        w << argv.mid(at + 1);
+        ex << expands.mid(at + 1);
+        candidates.append({w, ex});
+    } else {
+        const int last = uncertain ? qMin(n, sub + 8) : sub + 1;
+        for (int k = sub; k < last; ++k) {
+            candidates.append({argv.mid(k), expands.mid(k)});
+        }
+        if (uncertain) {
+            setProblem(part, QStringLiteral("passes git an option the analyser does not know"), true);
+        }
+    }
+    const QStringList gitWord{QStringLiteral("git")};
+    const QList<bool> gitExpands{false};
+    for (auto [w, ex] : candidates) {
+        bool resolved = true;
+        for (int rounds = 0; rounds < 10 && !w.isEmpty() && !ex.constFirst(); ++rounds) {
+            const QString lower = w.constFirst().toLower();
+            if (isGitCommand(w.constFirst())) {
+                break;  // git never lets an alias hide its own commands
+            }
+            if (unknownAliases.contains(lower) || (aliasesUnknown && !aliases.contains(lower))) {
+                resolved = false;
+                break;
+            }
+            if (!aliases.contains(lower)) {
+                break;
+            }
+            const QString value = aliases.value(lower);
+            if (value.startsWith(QLatin1Char('!'))) {
+                // A shell alias: git runs it with sh -c, the rest of the words appended.
+                QStringList script{value.mid(1)};
+                for (int k = 1; k < w.size(); ++k) {
+                    script << (ex.at(k) ? QStringLiteral("\"$x\"") : w.at(k));
+                }
+                analyseScript(script.join(QLatin1Char(' ')), context.deeper(), part, inner);
+                w.clear();
+                break;
+            }
+            bool unclear = false;
+            const RawPart expansion = splitString(value, &unclear);
+            if (unclear || expansion.argv.isEmpty()) {
+                resolved = false;
+                break;
+            }
+            w = expansion.argv + w.mid(1);
+            ex = expansion.expands + ex.mid(1);
+        }
+        if (w.isEmpty()) {
+            continue;
+        }
+        if (!resolved || (!ex.constFirst() && !isGitCommand(w.constFirst()))) {
+            // An alias whose value is not known here, or a git-NAME program: it may be any git command.
+            addReading(part, gitWord, gitExpands, true);
+            continue;
+        }
+        addReading(part, gitWord + w, gitExpands + ex);
+        for (const GitSpelling& spelling : gitSpellings()) {
+            const QStringList& s = spelling.spelling;
+            bool same = s.size() <= w.size();
+            for (int k = 0; same && k < s.size(); ++k) {
+                same = !ex.at(k)
+                       && (s.at(k) == w.at(k)
+                           || (s.at(k) == QLatin1String("remote-*") && w.at(k).startsWith(QLatin1String("remote-"))));
+            }
+            if (!same) {
+                continue;
+            }
+            if (s.constFirst() == QLatin1String("remote-*")) {
+                // A remote helper reads what to do from its input: any command of the porcelain.
+                addReading(part, gitWord + QStringList{QString::fromLatin1(spelling.porcelain)}, {false, false}, true);
+            } else {
+                addReading(part, gitWord + QStringList{QString::fromLatin1(spelling.porcelain)} + w.mid(s.size()),
+                           QList<bool>{false, false} + ex.mid(s.size()));
+            }
+        }
+        // Subcommands that run shell commands of their own.
+        const QString& subcommand = w.constFirst();
+        const auto literalRest = [&](int from) {
+            QStringList rest;
+            for (int k = from; k < w.size(); ++k) {
+                if (ex.at(k)) {
+                    setProblem(part, QStringLiteral("runs a git command string that is decided when it runs"), true);
+                    return QString();
+                }
+                rest << w.at(k);
+            }
+            return rest.join(QLatin1Char(' '));
+        };
+        if (subcommand == QLatin1String("submodule")) {
+            const int foreach = int(w.indexOf(QStringLiteral("foreach")));
+            if (foreach > 0) {
+                int k = foreach + 1;
+                while (k < w.size() && isOption(w.at(k))) {
+                    ++k;
+                }
+                analyseScript(literalRest(k), context.deeper(), part, inner);
+            }
+        } else if (subcommand == QLatin1String("bisect") && w.size() > 1 && w.at(1) == QLatin1String("run")) {
+            RawPart run;
+            run.argv = w.mid(2);
+            run.raw = w.mid(2);
+            run.expands = ex.mid(2);
+            run.text = run.raw.join(QLatin1Char(' '));
+            analyseRaw(run, context.deeper(), part, inner);
+        } else if (subcommand == QLatin1String("rebase") || subcommand == QLatin1String("filter-branch")
+                   || subcommand == QLatin1String("config")) {
+            for (int k = 1; k < w.size(); ++k) {
+                const QString& word = w.at(k);
+                const QString option = word.section(QLatin1Char('='), 0, 0);
+                const bool takes =
+                    subcommand == QLatin1String("rebase")
+                        ? (option == QLatin1String("--exec") || option == QLatin1String("-x")
+                           || (word.startsWith(QLatin1String("-x")) && word.size() > 2))
+                        : subcommand == QLatin1String("filter-branch") && option.endsWith(QLatin1String("-filter"));
+                if (subcommand == QLatin1String("config")
+                    && word.startsWith(QLatin1String("alias."), Qt::CaseInsensitive) && !ex.at(k)) {
+                    // git config [set] alias.NAME VALUE: a spelling kept for later commands.
+                    const QString value = word.contains(QLatin1Char('=')) ? word.section(QLatin1Char('='), 1)
+                                          : k + 1 < w.size()              ? w.at(k + 1)
+                                                                          : QString();
+                    if (k + 1 < w.size() && ex.at(k + 1)) {
+                        addReading(part, gitWord, gitExpands, true);
+                    } else if (value.startsWith(QLatin1Char('!'))) {
+                        analyseScript(value.mid(1), context.deeper(), part, inner);
+                    } else if (!value.isEmpty()) {
+                        bool unclear = false;
+                        const RawPart expansion = splitString(value, &unclear);
+                        addReading(part, gitWord + expansion.argv, gitExpands + expansion.expands, unclear);
+                    }
+                    break;
+                }
+                if (!takes) {
+                    continue;
+                }
+                QString script;
+                if (word.contains(QLatin1Char('='))) {
+                    script = word.section(QLatin1Char('='), 1);
+                } else if (word.startsWith(QLatin1String("-x")) && word.size() > 2) {
+                    script = word.mid(2);
+                } else if (k + 1 < w.size()) {
+                    ++k;
+                    if (ex.at(k)) {
+                        setProblem(part, QStringLiteral("runs a git command string that is decided when it runs"),
+                                   true);
+                        continue;
+                    }
+                    script = w.at(k);
+                }
+                analyseScript(script, context.deeper(), part, inner);
+            }
+        }
+    }
+}
+
+bool isGitWord(const QString& word) {
+    const QString name = CommandAnalyser::commandName(word);
+    return name == QLatin1String("git") || (name.startsWith(QLatin1String("git-")) && name.size() > 4);
+}
+
+// Words given to a program that may run them: deny rules look at each as a command, and strings among them are
+// read as shell commands.
+void scanWords(const RawPart& raw, int from, bool denies, const Context& context, CommandPart& part,
+               QList<CommandPart>& inner) {
+    if (part.scanFrom < 0 || part.scanFrom > from) {
+        part.scanFrom = from;
+    }
+    part.scanDenies = part.scanDenies || denies;
+    Context strings = context.deeper();
+    strings.hint = strings.hint || !denies;
+    int gits = 0;
+    static const QRegularExpression script(QStringLiteral("[\\s;&|()`$<>]"));
+    for (int k = from; k < raw.argv.size(); ++k) {
+        if (raw.expands.at(k)) {
+            continue;
+        }
+        const QString& word = raw.argv.at(k);
+        if (denies && isGitWord(word) && gits++ < 8) {
+            readGit(raw, k, context, part, inner);
+        }
+        if (script.match(word).hasMatch()) {
+            analyseScript(word.startsWith(QLatin1String("--")) && word.contains(QLatin1Char('='))
+                              ? word.section(QLatin1Char('='), 1)
+                              : word,
+                          strings, part, inner);
+        }
+    }
+}
+
+// The wrapper at argv[i] of a part (after the transparent ones): reads what it runs.
+void analyseWrapper(const RawPart& raw, int i, const WrapperSyntax& syntax, const Context& context, CommandPart& part,
+                    QList<CommandPart>& inner) {
+    const QStringList& argv = part.argv;
+    const int n = int(argv.size());
+    const QString name = CommandAnalyser::commandName(argv.at(i));
+    setProblem(part, QStringLiteral("runs another command through %1").arg(name));
+    const Context deeper = context.deeper();
+    if (name == QLatin1String("sg")) {
+        // sg [-] GROUP [-c] COMMAND-STRING
+        int k = i + 1;
+        if (k < n && argv.at(k) == QLatin1String("-")) {
+            ++k;
+        }
+        ++k;
+        if (k < n && argv.at(k) == QLatin1String("-c")) {
+            ++k;
+        }
+        if (k >= n) {
+            setProblem(part, QStringLiteral("runs a shell that reads its input (sg)"), true);
+        } else if (raw.expands.mid(k).contains(true)) {
+            setProblem(part, QStringLiteral("runs a command through sg that is decided when it runs"), true);
+        } else {
+            analyseScript(argv.mid(k).join(QLatin1Char(' ')), deeper, part, inner);
+        }
+        scanWords(raw, i + 1, true, context, part, inner);
+        return;
+    }
+    const WrapperCall call = readWrapper(argv, part.expands, i, syntax);
+    if (!call.uncertain.isEmpty()) {
+        setProblem(part, call.uncertain, true);
+        scanWords(raw, i + 1, true, context, part, inner);
+    }
+    for (int k = 0; k < call.scripts.size(); ++k) {
+        if (call.scriptExpands.at(k)) {
+            setProblem(part, QStringLiteral("runs a command through %1 that is decided when it runs").arg(name), true);
+        } else {
+            analyseScript(call.scripts.at(k), deeper, part, inner);
+        }
+    }
+    const int command = call.command;
+    if (name == QLatin1String("env") && call.scriptEnd >= 0 && !call.scriptExpands.constFirst()) {
+        // env -S STRING: the string's words take its place, and env reads on (options, assignments, the command).
+        bool unclear = false;
+        RawPart spliced = splitString(call.scripts.constFirst(), &unclear);
+        spliced.argv.prepend(argv.at(i));
+        spliced.raw.prepend(raw.raw.at(i));
+        spliced.expands.prepend(false);
+        const RawPart rest = wordsFrom(raw, call.scriptEnd);
+        spliced.argv << rest.argv;
+        spliced.raw << rest.raw;
+        spliced.expands << rest.expands;
+        spliced.text = spliced.raw.join(QLatin1Char(' '));
+        analyseRaw(spliced, deeper, part, inner);
+        return;
+    }
+    if (name == QLatin1String("su") || (name == QLatin1String("runuser") && !seenOption(call, "u", "--user"))) {
+        // su [options] [-] [USER [ARGUMENT…]]: the arguments go to the user's shell ("su root -- -c 'rm x'").
+        if (call.operands.size() > 1) {
+            RawPart shell = pick(raw, call.operands.mid(1));
+            shell.argv.prepend(QStringLiteral("sh"));
+            shell.raw.prepend(QStringLiteral("sh"));
+            shell.expands.prepend(false);
+            analyseRaw(shell, deeper, part, inner);
+        } else if (call.scripts.isEmpty()) {
+            setProblem(part, QStringLiteral("runs a shell that reads its input (%1)").arg(name), true);
+        }
+        return;
+    }
+    if (name == QLatin1String("runuser")) {
+        analyseRaw(pick(raw, call.operands), deeper, part, inner);
+        return;
+    }
+    if (name == QLatin1String("script")) {
+        if (call.operands.size() > 1) {
+            analyseRaw(pick(raw, call.operands.mid(1)), deeper, part, inner);  // BSD: script FILE COMMAND…
+        } else if (call.scripts.isEmpty()) {
+            setProblem(part, QStringLiteral("runs a shell that reads its input (script)"), true);
+        }
+        return;
+    }
+    if (command >= n) {
+        static const QSet<QString> shellWithoutCommand{QStringLiteral("chroot"), QStringLiteral("unshare"),
+                                                       QStringLiteral("nsenter")};
+        if (shellWithoutCommand.contains(name)
+            || ((name == QLatin1String("sudo") || name == QLatin1String("doas")) && seenOption(call, "is", "--shell"))
+            || ((name == QLatin1String("sudo")) && seenOption(call, "", "--login"))) {
+            setProblem(part, QStringLiteral("runs a shell that reads its input (%1)").arg(name), true);
+        }
+        if (name == QLatin1String("parallel") || name == QLatin1String("sem")
+            || name == QLatin1String("env_parallel")) {
+            setProblem(part, QStringLiteral("runs commands it reads from its input (%1)").arg(name), true);
+        }
+        return;
+    }
+    if (name == QLatin1String("flock")
+        && (argv.at(command) == QLatin1String("-c") || argv.at(command).startsWith(QLatin1String("--command")))) {
+        const bool attached = argv.at(command).contains(QLatin1Char('='));
+        const int at = attached ? command : command + 1;
+        if (at >= n || part.expands.at(at)) {
+            setProblem(part, QStringLiteral("runs a command through flock that is decided when it runs"), true);
+        } else {
+            analyseScript(attached ? argv.at(at).section(QLatin1Char('='), 1) : argv.at(at), deeper, part, inner);
+        }
+        return;
+    }
+    if (name == QLatin1String("parallel") || name == QLatin1String("sem") || name == QLatin1String("env_parallel")) {
+        // parallel [options] [COMMAND…] [::: ARGUMENTS…]: the command is joined into a shell string ({} and friends
+        // are replaced); without one, each argument is a command. Every word could become a command.
+        static const QRegularExpression separator(QStringLiteral("^::::?\\+?$"));
+        int end = command;
+        while (end < n && !separator.match(argv.at(end)).hasMatch()) {
+            ++end;
+        }
+        Context each = deeper;
+        each.placeholder = QStringLiteral("{");
+        if (end > command) {
+            if (part.expands.mid(command, end - command).contains(true)) {
+                setProblem(part, QStringLiteral("runs a command through %1 that is decided when it runs").arg(name),
+                           true);
+            } else {
+                analyseScript(argv.mid(command, end - command).join(QLatin1Char(' ')), each, part, inner);
+            }
+        } else if (end >= n) {
+            setProblem(part, QStringLiteral("runs commands it reads from its input (%1)").arg(name), true);
+        } else {
+            for (int k = end + 1; k < n; ++k) {
+                if (part.expands.at(k)) {
+                    setProblem(part, QStringLiteral("runs a command through %1 that is decided when it runs").arg(name),
+                               true);
+                } else if (!separator.match(argv.at(k)).hasMatch()) {
+                    analyseScript(argv.at(k), each, part, inner);
+                }
+            }
+        }
+        scanWords(raw, i + 1, true, context, part, inner);
+        return;
+    }
+    if (name == QLatin1String("watch")) {
+        // watch runs its words joined as a shell string (with -x, as a command).
+        if (part.expands.mid(command).contains(true)) {
+            setProblem(part, QStringLiteral("runs a command through watch that is decided when it runs"), true);
+        } else {
+            analyseScript(argv.mid(command).join(QLatin1Char(' ')), deeper, part, inner);
+        }
+    }
+    Context next = deeper;
+    if (name == QLatin1String("xargs")) {
+        // xargs -I STRING / -i[STRING] / --replace[=STRING]: words holding it are replaced by its input.
+        if (call.values.contains(QStringLiteral("I"))) {
+            next.placeholder = call.values.value(QStringLiteral("I"));
+        } else if (call.values.contains(QStringLiteral("i")) || seenOption(call, "", "--replace")) {
+            next.placeholder = call.values.value(QStringLiteral("i"));
+            if (next.placeholder.isEmpty()) {
+                next.placeholder = QStringLiteral("{}");
+            }
+        }
+    }
+    analyseWords(raw, command, next, part, inner);
+}
+
+void analyse(const RawPart& raw, const Context& context, QList<CommandPart>& out) {
     CommandPart part;
     part.text = raw.text;
     part.argv = raw.argv;
     part.expands = raw.expands;
     part.problem = raw.problem;
     part.opaque = raw.opaque;
-    part.depth = depth;
+    part.depth = context.depth;
+    part.hint = context.hint;
     const int n = int(part.argv.size());
     QList<CommandPart> inner;
 
@@ -641,35 +1791,46 @@ void analyse(const RawPart& raw, int depth, QList<CommandPart>& out) {
         ++i;
     }
     part.start = i;
-    // command / exec / nice / nohup / timeout / time / builtin / busybox: allowing and denying look through them.
-    for (int rounds = 0; i < n && !part.expands.at(i) && rounds < 16; ++rounds) {
+    // command / exec / nice / nohup / timeout / time / builtin / busybox / toybox: allowing and denying look through.
+    for (int rounds = 0; i < n && !part.expands.at(i); ++rounds) {
         const QString name = CommandAnalyser::commandName(part.argv.at(i));
-        const auto wrapper = transparentWrappers().constFind(name);
-        if (wrapper == transparentWrappers().cend()) {
+        const auto wrapper = wrappers().constFind(name);
+        if (wrapper == wrappers().cend() || !wrapper->transparent) {
             break;
         }
-        if (name == QLatin1String("command")
-            && (part.argv.mid(i + 1).contains(QStringLiteral("-v"))
-                || part.argv.mid(i + 1).contains(QStringLiteral("-V")))) {
+        if (rounds == 16) {
+            setProblem(part, QStringLiteral("nests wrappers too deep to read"), true);
+            scanWords(raw, i + 1, true, context, part, inner);
+            break;
+        }
+        const WrapperCall call = readWrapper(part.argv, part.expands, i, *wrapper);
+        if (!call.uncertain.isEmpty()) {
+            setProblem(part, call.uncertain, true);
+            scanWords(raw, i + 1, true, context, part, inner);
+            break;
+        }
+        if (name == QLatin1String("command") && seenOption(call, "vV")) {
             break;  // command -v only says where a command is
         }
-        const int next = wrappedCommand(part, i, *wrapper, QString(), nullptr, nullptr);
-        if (next < 0) {
-            setProblem(part, QStringLiteral("passes options to %1 that are decided when it runs").arg(name), true);
-            break;
+        if (name == QLatin1String("time") && seenOption(call, "o", "--output")) {
+            setProblem(part, QStringLiteral("writes a file (time -o)"));
         }
-        if (next >= n) {
+        if (call.command >= n) {
             break;  // "nice" or "time" alone: they are the command
         }
-        i = next;
+        i = call.command;
     }
     part.command = i;
 
     if (i < n && part.expands.at(i)) {
         setProblem(part, QStringLiteral("has a command name that is decided when it runs (%1)").arg(raw.raw.at(i)),
                    true);
+    } else if (i < n && !context.placeholder.isEmpty() && part.argv.at(i).contains(context.placeholder)) {
+        setProblem(part, QStringLiteral("has a command name that is decided when it runs (%1)").arg(raw.raw.at(i)),
+                   true);
     } else if (i < n) {
         const QString name = CommandAnalyser::commandName(part.argv.at(i));
+        const auto wrapper = wrappers().constFind(name);
         if (shells().contains(name)) {
             bool hasScript = false;
             int j = i + 1;
@@ -688,8 +1849,12 @@ void analyse(const RawPart& raw, int depth, QList<CommandPart>& out) {
                     break;
                 }
                 if (word.startsWith(QLatin1String("--"))) {
-                    if (word == QLatin1String("--rcfile") || word == QLatin1String("--init-file")) {
-                        ++j;
+                    if (word == QLatin1String("--rcfile") || word == QLatin1String("--init-file")
+                        || word == QLatin1String("--command")) {
+                        hasScript = hasScript || word == QLatin1String("--command");
+                        if (word != QLatin1String("--command")) {
+                            ++j;
+                        }
                     }
                     continue;
                 }
@@ -705,7 +1870,7 @@ void analyse(const RawPart& raw, int depth, QList<CommandPart>& out) {
                 if (j < n && part.expands.at(j)) {
                     setProblem(part, QStringLiteral("runs a shell script that is decided when it runs"), true);
                 } else if (j < n) {
-                    analyseScript(part.argv.at(j), depth + 1, part, inner);
+                    analyseScript(part.argv.at(j), context.deeper(), part, inner);
                 }
             } else if (j >= n || part.argv.mid(i + 1, j - i - 1).contains(QStringLiteral("-s"))) {
                 // "echo 'rm -rf /' | sh": the script comes from its input, which is not read here.
@@ -716,41 +1881,31 @@ void analyse(const RawPart& raw, int depth, QList<CommandPart>& out) {
             if (part.expands.mid(i + 1).contains(true)) {
                 setProblem(part, QStringLiteral("runs a string that is decided when it runs (eval)"), true);
             } else {
-                analyseScript(part.argv.mid(i + 1).join(QLatin1Char(' ')), depth + 1, part, inner);
+                analyseScript(part.argv.mid(i + 1).join(QLatin1Char(' ')), context.deeper(), part, inner);
             }
         } else if (name == QLatin1String("source") || name == QLatin1String(".")) {
             setProblem(part, QStringLiteral("runs a script file in the shell (%1)").arg(name), true);
         } else if (codeDefining().contains(name)) {
             // Aliases, hashed paths, traps, builtins switched off and arithmetic change or hide what later words run.
             setProblem(part, QStringLiteral("uses %1, which can change or hide what runs").arg(name), true);
-        } else if (name == QLatin1String("watch")) {
-            setProblem(part, QStringLiteral("runs another command through watch"));
-            int j = i + 1;
-            while (j < n && isOption(part.argv.at(j))) {
-                ++j;
-            }
-            if (part.expands.mid(i + 1).contains(true)) {
-                part.opaque = true;
-            } else {
-                analyseScript(part.argv.mid(j).join(QLatin1Char(' ')), depth + 1, part, inner);
-            }
-        } else if (opaqueWrappers().contains(name) || scriptWrappers().contains(name)) {
-            setProblem(part, QStringLiteral("runs another command through %1").arg(name));
-            QString script;
-            bool scriptExpands = false;
-            const int next = wrappedCommand(part, i, opaqueWrappers().value(name), scriptWrappers().value(name),
-                                            &script, &scriptExpands);
-            if (next < 0 || scriptExpands) {
-                setProblem(part, QStringLiteral("runs a command through %1 that is decided when it runs").arg(name),
-                           true);
-            } else {
-                if (!script.isEmpty()) {
-                    analyseScript(script, depth + 1, part, inner);
-                }
-                analyseWords(raw, next, depth + 1, part, inner);
+        } else if (assigning().contains(name)
+                   || (name == QLatin1String("printf")
+                       && std::any_of(part.argv.cbegin() + i + 1, part.argv.cend(),
+                                      [](const QString& w) { return w.startsWith(QLatin1String("-v")); }))) {
+            // An array subscript in a variable name is arithmetic, which runs a substitution hidden in a value.
+            const bool subscript = std::any_of(part.argv.cbegin() + i + 1, part.argv.cend(),
+                                               [](const QString& w) { return w.contains(QLatin1Char('[')); });
+            setProblem(part, QStringLiteral("assigns variables (%1)").arg(name), subscript);
+        } else if (isGitWord(part.argv.at(i))) {
+            readGit(raw, i, context, part, inner);
+        } else if (wrapper != wrappers().cend()) {
+            if (!wrapper->transparent) {  // a transparent one here is the command itself ("command -v", "nice")
+                analyseWrapper(raw, i, *wrapper, context, part, inner);
             }
         } else if (name == QLatin1String("find")) {
             // find -exec rm {} ; runs rm: deny rules see it (and the read-only list never allows -exec).
+            Context exec = context.deeper();
+            exec.placeholder = QStringLiteral("{}");
             for (int j = i + 1; j < n; ++j) {
                 const QString& word = part.argv.at(j);
                 if (word == QLatin1String("-exec") || word == QLatin1String("-execdir") || word == QLatin1String("-ok")
@@ -760,14 +1915,17 @@ void analyse(const RawPart& raw, int depth, QList<CommandPart>& out) {
                            && part.argv.at(end) != QLatin1String("+")) {
                         ++end;
                     }
-                    RawPart exec;
-                    exec.argv = raw.argv.mid(j + 1, end - j - 1);
-                    exec.raw = raw.raw.mid(j + 1, end - j - 1);
-                    exec.expands = raw.expands.mid(j + 1, end - j - 1);
-                    analyseWords(exec, 0, depth + 1, part, inner);
+                    QList<int> indexes;
+                    for (int k = j + 1; k < end; ++k) {
+                        indexes << k;
+                    }
+                    analyseRaw(pick(raw, indexes), exec, part, inner);
                     j = end;
                 }
             }
+        } else if (!knownPlain().contains(name) && !(context.depth > 0 && context.hint)) {
+            // A program the analyser does not know may be a wrapper: a denied command among its words is asked.
+            scanWords(raw, i + 1, false, context, part, inner);
         }
     }
     out.append(part);
@@ -818,34 +1976,18 @@ bool allowMatches(const QStringList& rule, const CommandPart& part) {
     return true;
 }
 
-// git's global options before the subcommand, so "git push" is also found in "git -C x push".
-QList<int> withoutGitGlobals(const QStringList& words, const QList<int>& index) {
-    static const QStringList withArgument{QStringLiteral("-C"),
-                                          QStringLiteral("-c"),
-                                          QStringLiteral("--git-dir"),
-                                          QStringLiteral("--work-tree"),
-                                          QStringLiteral("--namespace"),
-                                          QStringLiteral("--config-env"),
-                                          QStringLiteral("--super-prefix")};
-    QList<int> kept{index.constFirst()};
-    int k = 1;
-    while (k < index.size() && isOption(words.at(index.at(k)))) {
-        k += withArgument.contains(words.at(index.at(k))) ? 2 : 1;
-    }
-    kept.append(index.mid(qMin(k, int(index.size()))));
-    return kept;
-}
-
-Match denyMatchesView(const QStringList& rule, const CommandPart& part, const QList<int>& view) {
+// Token-prefix match of a deny rule against words[from…]: Maybe where a word decided at run time may be the rule's
+// word (or several words), or where the words may go on (`open`) past what is known.
+Match matchWords(const QStringList& rule, const QStringList& words, const QList<bool>& expands, int from, bool open) {
     for (int k = 0; k < rule.size(); ++k) {
-        if (k >= view.size()) {
-            return Match::No;
+        const int at = from + k;
+        if (at >= words.size()) {
+            return open ? Match::Maybe : Match::No;
         }
-        const int at = view.at(k);
-        if (part.expands.at(at)) {
-            return Match::Maybe;  // a word decided at run time may be the rule's word (or several words)
+        if (expands.at(at)) {
+            return Match::Maybe;
         }
-        const QString& word = part.argv.at(at);
+        const QString& word = words.at(at);
         const bool same = k == 0 ? CommandAnalyser::commandName(word) == CommandAnalyser::commandName(rule.at(0))
                                  : word == rule.at(k);
         if (!same) {
@@ -860,27 +2002,32 @@ Match denyMatches(const QStringList& rule, const CommandPart& part) {
         return Match::No;
     }
     Match best = Match::No;
+    const auto take = [&best](Match match) {
+        if (match == Match::Yes || (match == Match::Maybe && best == Match::No)) {
+            best = match;
+        }
+    };
     for (const int from : {part.start, part.command}) {
-        if (from >= part.argv.size()) {
-            continue;
+        if (from < part.argv.size()) {
+            take(matchWords(rule, part.argv, part.expands, from, false));
         }
-        QList<int> view;
-        for (int k = from; k < part.argv.size(); ++k) {
-            view.append(k);
-        }
-        QList<QList<int>> views{view};
-        if (!part.expands.at(from) && CommandAnalyser::commandName(part.argv.at(from)) == QLatin1String("git")) {
-            views.append(withoutGitGlobals(part.argv, view));
-        }
-        for (const QList<int>& candidate : views) {
-            const Match match = denyMatchesView(rule, part, candidate);
-            if (match == Match::Yes) {
-                return Match::Yes;
-            }
-            if (match == Match::Maybe) {
-                best = Match::Maybe;
+    }
+    for (const CommandReading& reading : part.readings) {
+        take(matchWords(rule, reading.words, reading.expands, 0, reading.open));
+    }
+    if (part.scanFrom >= 0 && best != Match::Yes) {
+        // Every word as a possible command word: only a literal match counts (a variable could be anything).
+        const QString first = CommandAnalyser::commandName(rule.constFirst());
+        for (int k = part.scanFrom; k < part.argv.size(); ++k) {
+            if (!part.expands.at(k) && CommandAnalyser::commandName(part.argv.at(k)) == first
+                && matchWords(rule, part.argv, part.expands, k, false) == Match::Yes) {
+                take(part.scanDenies ? Match::Yes : Match::Maybe);
+                break;
             }
         }
+    }
+    if (part.hint) {
+        return best == Match::Yes ? Match::Maybe : Match::No;
     }
     return best;
 }
@@ -1079,7 +2226,7 @@ QList<CommandPart> CommandAnalyser::split(const QString& command) {
     QList<CommandPart> parts;
     const QList<RawPart> raw = Lexer(command).run();
     for (const RawPart& part : raw) {
-        analyse(part, 0, parts);
+        analyse(part, Context{}, parts);
     }
     return parts;
 }
@@ -1232,7 +2379,8 @@ ApprovalDecision CommandAnalyser::decide(const QString& command, const ApprovalP
             }
         }
     }
-    const auto opaque = std::find_if(parts.cbegin(), parts.cend(), [](const CommandPart& p) { return p.opaque; });
+    const auto opaque =
+        std::find_if(parts.cbegin(), parts.cend(), [](const CommandPart& p) { return p.opaque && !p.hint; });
     if (maybePart) {
         decision.verdict = ApprovalDecision::Verdict::Ask;
         decision.uncovered = maybePart->text;
@@ -1296,7 +2444,8 @@ ApprovalDecision CommandAnalyser::decide(const QString& command, const ApprovalP
         decision.suggestedPrefix = suggestedPrefix(part);
         if (!decision.suggestedPrefix.isEmpty()) {
             const QStringList words = part.words();
-            for (int k = 1; k <= words.size(); ++k) {
+            // At most 16 choices: a dialog cannot offer more, and joining every prefix of a long part is quadratic.
+            for (int k = 1; k <= words.size() && k <= 16; ++k) {
                 if (part.expands.at(part.command + k - 1)) {
                     break;
                 }

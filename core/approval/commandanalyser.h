@@ -8,6 +8,14 @@
 
 namespace zeus {
 
+// Another way of reading a part's command for deny rules: git's aliases, dashed and plumbing spellings read as
+// the porcelain they stand for ("git -c alias.p=push p" is read as "git push").
+struct CommandReading {
+    QStringList words;
+    QList<bool> expands;
+    bool open = false;  // more words follow that cannot be told (a rule longer than `words` may match)
+};
+
 // One simple command of a command line, as the analyser understood it.
 struct CommandPart {
     QString text;         // as written (trimmed), for the dialog
@@ -23,6 +31,15 @@ struct CommandPart {
     // 0: a part of the command line itself; 1+: read from inside a wrapper (sh -c '…', eval, sudo, env, xargs,
     // find -exec …) of the part before it. Deny rules look at every depth; allowing looks at depth 0 only.
     int depth = 0;
+    // Deny rules also look at every word from scanFrom on as a possible command word (-1: none): after a wrapper
+    // whose words could not be told apart (scanDenies: a match denies), or after a program the analyser does not
+    // know, which may run its arguments (a match asks).
+    int scanFrom = -1;
+    bool scanDenies = false;
+    // Read from a string given to a program the analyser does not know: a deny rule that matches makes the command
+    // asked; nothing else about this part counts.
+    bool hint = false;
+    QList<CommandReading> readings;
 
     // The words from the command word on (what rules match).
     QStringList words() const { return argv.mid(command); }
@@ -47,9 +64,12 @@ struct ApprovalDecision {
 // It is conservative by construction: a command is split on && || ; | & newlines and parentheses with quotes and
 // escapes respected, and it is allowed only if every part is: fully understood, and allowed by a rule or (in
 // ask-unsafe) by the built-in read-only list. Anything it does not fully understand is asked, never allowed. Deny
-// rules look at every part, at the command word's last path component, after command/exec/nice/nohup/timeout/
-// sudo/env prefixes and inside readable sh -c / eval strings; a part whose command cannot be read makes a folder
-// with deny rules ask. It must never allow a command it cannot read, nor execute or expand anything.
+// rules look at every part, at the command word's last path component, through every known wrapper (command,
+// exec, nice, timeout, sudo, env -S, xargs, parallel, script -c, su -c, flock, find -exec, sh -c strings, …,
+// with their options read as getopt reads them), and at git's other spellings of a subcommand. A wrapper whose
+// words cannot be told apart has every word looked at as a possible command (a match denies) and is asked; a
+// program the analyser does not know is asked when a denied command appears among its words. It must never allow
+// a command it cannot read, nor execute or expand anything.
 class CommandAnalyser {
 public:
     static constexpr int kMaxDepth = 4;

@@ -18,6 +18,8 @@ class TestCommandAnalyser : public QObject {
 private Q_SLOTS:
     void decide_data();
     void decide();
+    void bypass_data();
+    void bypass();
     void split_data();
     void split();
     void ruleWords_data();
@@ -416,6 +418,308 @@ void TestCommandAnalyser::decide() {
     }
 }
 
+void TestCommandAnalyser::bypass_data() {
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<ApprovalPolicy>("policy");
+    QTest::addColumn<Verdict>("verdict");
+
+    // Deny rules through every wrapper (SPEC §11 "Parsing is conservative"), in auto mode with the deny rules
+    // "rm" and "git push". Deny: the rule is found; Ask: the command word is decided when it runs, or a wrapper
+    // could not be read - never allowed.
+    const ApprovalPolicy deny = policy(ApprovalMode::Auto, {}, {QStringLiteral("rm"), QStringLiteral("git push")});
+    const ApprovalPolicy unsafe = policy(ApprovalMode::AskUnsafe);
+    const auto row = [](const char* name, const char* command, const ApprovalPolicy& p, Verdict verdict) {
+        QTest::newRow(name) << QString::fromUtf8(command) << p << verdict;
+    };
+
+    // --- script, parallel, toybox / busybox, env -S
+    row("script -qc", "script -qc \"rm x\" /dev/null", deny, Verdict::Deny);
+    row("script -c", "script -c 'rm x'", deny, Verdict::Deny);
+    row("script --command=", "script --command='rm x' /dev/null", deny, Verdict::Deny);
+    row("script --command", "script --command 'rm x' log", deny, Verdict::Deny);
+    row("script file then -c", "script -q /dev/null -c 'rm x'", deny, Verdict::Deny);
+    row("script --comm (abbreviated)", "script --comm 'rm x' log", deny, Verdict::Deny);
+    row("script -aefq -c", "script -a -e -f -q -c 'rm x' log", deny, Verdict::Deny);
+    row("script -c nested sh -c", "script -qc \"sh -c 'rm x'\" /dev/null", deny, Verdict::Deny);
+    row("script without -c reads its input", "echo 'rm x' | script -q /dev/null", deny, Verdict::Ask);
+    row("parallel rm :::", "parallel rm ::: x", deny, Verdict::Deny);
+    row("parallel -j2 rm", "parallel -j2 rm ::: x y", deny, Verdict::Deny);
+    row("parallel ::: command", "parallel ::: 'rm x'", deny, Verdict::Deny);
+    row("parallel 'rm {}'", "parallel 'rm {}' ::: x", deny, Verdict::Deny);
+    row("parallel from input", "ls | parallel rm", deny, Verdict::Deny);
+    row("parallel commands from input", "echo 'rm x' | parallel", deny, Verdict::Ask);
+    row("parallel {} as command", "parallel {} x ::: rm", deny, Verdict::Deny);
+    row("parallel git push", "parallel git push ::: origin", deny, Verdict::Deny);
+    row("toybox rm", "toybox rm x", deny, Verdict::Deny);
+    row("toybox sh -c", "toybox sh -c 'rm x'", deny, Verdict::Deny);
+    row("busybox sh -c", "busybox sh -c 'rm x'", deny, Verdict::Deny);
+    row("busybox ash -c", "busybox ash -c 'rm x'", deny, Verdict::Deny);
+    row("busybox xargs rm", "ls | busybox xargs rm", deny, Verdict::Deny);
+    row("busybox env rm", "busybox env -i rm x", deny, Verdict::Deny);
+    row("/bin/busybox timeout rm", "/bin/busybox timeout 5 rm x", deny, Verdict::Deny);
+    row("env -S\"rm x\"", "env -S\"rm x\"", deny, Verdict::Deny);
+    row("env -S 'rm x'", "env -S 'rm x'", deny, Verdict::Deny);
+    row("env -iS", "env -iS'rm x'", deny, Verdict::Deny);
+    row("env --split-string=", "env --split-string='rm x'", deny, Verdict::Deny);
+    row("env --split-string", "env --split-string 'rm x'", deny, Verdict::Deny);
+    row("env -S with env options", "env -S'-i A=1 rm' x", deny, Verdict::Deny);
+    row("env -S git push", "env -S'git push' origin", deny, Verdict::Deny);
+    row("env -u", "env -u HOME rm x", deny, Verdict::Deny);
+    row("env -C", "env -C /tmp rm x", deny, Verdict::Deny);
+    row("env --chdir=", "env --chdir=/tmp rm x", deny, Verdict::Deny);
+    row("env -", "env - rm x", deny, Verdict::Deny);
+    row("env --", "env -- rm x", deny, Verdict::Deny);
+    row("env -0v", "env -0v rm x", deny, Verdict::Deny);
+    row("env --ignore-environment", "env --ignore-environment PATH=/bin rm x", deny, Verdict::Deny);
+    row("env unknown option", "env --frobnicate rm x", deny, Verdict::Deny);
+
+    // --- sudo, doas, su, runuser, sg, chroot and friends
+    row("sudo -iu root", "sudo -iu root rm x", deny, Verdict::Deny);
+    row("sudo -uroot", "sudo -uroot rm x", deny, Verdict::Deny);
+    row("sudo --user=", "sudo --user=root rm x", deny, Verdict::Deny);
+    row("sudo --user", "sudo --user root rm x", deny, Verdict::Deny);
+    row("sudo -nEu", "sudo -nEu root rm x", deny, Verdict::Deny);
+    row("sudo -u --", "sudo -u root -- rm x", deny, Verdict::Deny);
+    row("sudo -g", "sudo -g wheel rm x", deny, Verdict::Deny);
+    row("sudo -D", "sudo -D /tmp rm x", deny, Verdict::Deny);
+    row("sudo -T", "sudo -T 10 rm x", deny, Verdict::Deny);
+    row("sudo --preserve-env=", "sudo --preserve-env=PATH rm x", deny, Verdict::Deny);
+    row("sudo -s", "sudo -s rm x", deny, Verdict::Deny);
+    row("sudo sudo", "sudo sudo -u a rm x", deny, Verdict::Deny);
+    row("sudo unknown option", "sudo -Q rm x", deny, Verdict::Deny);
+    row("sudo unknown long option", "sudo --bogus root rm x", deny, Verdict::Deny);
+    row("sudo -s reads its input", "echo 'rm x' | sudo -s", deny, Verdict::Ask);
+    row("sudo git push", "sudo -Hu bob git push", deny, Verdict::Deny);
+    row("doas -u", "doas -u root rm x", deny, Verdict::Deny);
+    row("doas -nu", "doas -nu root rm x", deny, Verdict::Deny);
+    row("su root -c", "su root -c 'rm x'", deny, Verdict::Deny);
+    row("su - root -c", "su - root -c 'rm x'", deny, Verdict::Deny);
+    row("su -lc", "su -lc 'rm x' root", deny, Verdict::Deny);
+    row("su --command=", "su --command='rm x'", deny, Verdict::Deny);
+    row("su --session-command", "su --session-command 'rm x' root", deny, Verdict::Deny);
+    row("su root -- -c", "su root -- -c 'rm x'", deny, Verdict::Deny);
+    row("su reads its input", "echo 'rm x' | su root", deny, Verdict::Ask);
+    row("runuser -u --", "runuser -u nobody -- rm x", deny, Verdict::Deny);
+    row("runuser -l -c", "runuser -l nobody -c 'rm x'", deny, Verdict::Deny);
+    row("sg -c", "sg wheel -c 'rm x'", deny, Verdict::Deny);
+    row("sg string", "sg wheel 'rm x'", deny, Verdict::Deny);
+    row("chroot", "chroot / rm x", deny, Verdict::Deny);
+    row("chroot --userspec", "chroot --userspec=1:1 / rm x", deny, Verdict::Deny);
+    row("pkexec", "pkexec --user root rm x", deny, Verdict::Deny);
+    row("fakeroot", "fakeroot -- rm x", deny, Verdict::Deny);
+    row("unshare -r", "unshare -r rm x", deny, Verdict::Deny);
+    row("unshare --mount-proc -f", "unshare --fork --pid --mount-proc rm x", deny, Verdict::Deny);
+    row("nsenter -t", "nsenter -t 1 -m rm x", deny, Verdict::Deny);
+
+    // --- flock, setsid, stdbuf, taskset, ionice, chrt, watch, strace, time, nice, nohup, timeout
+    row("flock file cmd", "flock /tmp/l rm x", deny, Verdict::Deny);
+    row("flock -c", "flock -n /tmp/l -c 'rm x'", deny, Verdict::Deny);
+    row("flock -w", "flock -w 5 /tmp/l rm x", deny, Verdict::Deny);
+    row("flock -xn", "flock -xn /tmp/l rm x", deny, Verdict::Deny);
+    row("setsid", "setsid rm x", deny, Verdict::Deny);
+    row("setsid -fw", "setsid -fw rm x", deny, Verdict::Deny);
+    row("stdbuf -oL", "stdbuf -oL rm x", deny, Verdict::Deny);
+    row("stdbuf -o L", "stdbuf -o L -e 0 rm x", deny, Verdict::Deny);
+    row("stdbuf --output=", "stdbuf --output=L rm x", deny, Verdict::Deny);
+    row("taskset mask", "taskset 1 rm x", deny, Verdict::Deny);
+    row("taskset -c", "taskset -c 0 rm x", deny, Verdict::Deny);
+    row("ionice -c3", "ionice -c3 rm x", deny, Verdict::Deny);
+    row("ionice -c 2 -n 7", "ionice -c 2 -n 7 rm x", deny, Verdict::Deny);
+    row("chrt -f", "chrt -f 1 rm x", deny, Verdict::Deny);
+    row("watch -n1", "watch -n1 rm x", deny, Verdict::Deny);
+    row("watch -n 1 string", "watch -n 1 'rm x'", deny, Verdict::Deny);
+    row("watch -x", "watch -x rm x", deny, Verdict::Deny);
+    row("watch git push", "watch -n 5 git push", deny, Verdict::Deny);
+    row("strace -f", "strace -f rm x", deny, Verdict::Deny);
+    row("strace -o -e", "strace -o /dev/null -e trace=all rm x", deny, Verdict::Deny);
+    row("strace -fo", "strace -fo log rm x", deny, Verdict::Deny);
+    row("ltrace", "ltrace -f rm x", deny, Verdict::Deny);
+    row("time -p", "time -p rm x", deny, Verdict::Deny);
+    row("/usr/bin/time -o", "/usr/bin/time -o out rm x", deny, Verdict::Deny);
+    row("/usr/bin/time -f", "/usr/bin/time -f %e rm x", deny, Verdict::Deny);
+    row("time --output=", "command time --output=t rm x", deny, Verdict::Deny);
+    row("nice -n5", "nice -n5 rm x", deny, Verdict::Deny);
+    row("nice -5", "nice -5 rm x", deny, Verdict::Deny);
+    row("nice --adjustment=", "nice --adjustment=5 rm x", deny, Verdict::Deny);
+    row("nice unknown option", "nice -Q rm x", deny, Verdict::Deny);
+    row("nohup nice timeout", "nohup nice -n1 timeout 1 rm x", deny, Verdict::Deny);
+    row("twenty nice",
+        "nice nice nice nice nice nice nice nice nice nice nice nice nice nice nice nice nice nice nice nice rm x",
+        deny, Verdict::Deny);
+    row("six sudo", "sudo sudo sudo sudo sudo sudo rm x", deny, Verdict::Ask);
+    row("timeout -s KILL", "timeout -s KILL 5 rm", deny, Verdict::Deny);
+    row("timeout -sKILL", "timeout -sKILL 5 rm x", deny, Verdict::Deny);
+    row("timeout --signal", "timeout --signal KILL 5 rm x", deny, Verdict::Deny);
+    row("timeout -k1", "timeout -k1 5 rm x", deny, Verdict::Deny);
+    row("timeout -vk 1", "timeout -vk 1 5 rm x", deny, Verdict::Deny);
+    row("timeout --preserve-status", "timeout -v --preserve-status 5 rm x", deny, Verdict::Deny);
+    row("timeout unknown option", "timeout --frobnicate 5 rm x", deny, Verdict::Deny);
+    row("valgrind", "valgrind --tool=none rm x", deny, Verdict::Deny);
+    row("eatmydata", "eatmydata rm x", deny, Verdict::Deny);
+    row("unbuffer", "unbuffer -p rm x", deny, Verdict::Deny);
+    row("dbus-run-session", "dbus-run-session -- rm x", deny, Verdict::Deny);
+    row("xvfb-run -a", "xvfb-run -a rm x", deny, Verdict::Deny);
+
+    // --- xargs and find
+    row("xargs -I{}", "ls | xargs -I{} rm {}", deny, Verdict::Deny);
+    row("xargs -I {}", "ls | xargs -I {} rm {}", deny, Verdict::Deny);
+    row("xargs -0 -n1", "ls | xargs -0 -n1 rm", deny, Verdict::Deny);
+    row("xargs -a", "xargs -a list rm", deny, Verdict::Deny);
+    row("xargs -P4n1", "ls | xargs -P4 -n1 rm", deny, Verdict::Deny);
+    row("xargs --max-args=", "ls | xargs --max-args=1 rm", deny, Verdict::Deny);
+    row("xargs -i", "ls | xargs -i rm {}", deny, Verdict::Deny);
+    row("xargs -r --", "ls | xargs -r -- rm", deny, Verdict::Deny);
+    row("xargs sh -c", "ls | xargs sh -c 'rm \"$@\"' _", deny, Verdict::Deny);
+    row("xargs placeholder as command", "echo rm | xargs -I{} {} x", deny, Verdict::Ask);
+    row("xargs placeholder in sh -c", "echo rm | xargs -I% sh -c '% x'", deny, Verdict::Ask);
+    row("find -execdir", "find . -execdir rm {} \\;", deny, Verdict::Deny);
+    row("find -okdir", "find . -okdir rm {} \\;", deny, Verdict::Deny);
+    row("find -exec sudo", "find . -name x -exec sudo rm {} \\;", deny, Verdict::Deny);
+    row("find -exec sh -c", "find . -exec sh -c 'rm \"$1\"' _ {} \\;", deny, Verdict::Deny);
+    row("find -exec {}", "find . -name rm -exec {} x \\;", deny, Verdict::Ask);
+    row("find -exec git push", "find . -maxdepth 0 -exec git push \\;", deny, Verdict::Deny);
+
+    // --- command, exec, builtin
+    row("command -p", "command -p rm x", deny, Verdict::Deny);
+    row("command rm -v", "command rm -v x", deny, Verdict::Deny);
+    row("command --", "command -- rm x", deny, Verdict::Deny);
+    row("exec -a", "exec -a x rm y", deny, Verdict::Deny);
+    row("exec -cl", "exec -cl rm x", deny, Verdict::Deny);
+    row("exec -la name", "exec -la name rm x", deny, Verdict::Deny);
+    row("builtin command", "builtin command rm x", deny, Verdict::Deny);
+    row("builtin eval", "builtin eval 'rm x'", deny, Verdict::Deny);
+    row("exec nice", "exec nice rm x", deny, Verdict::Deny);
+    row("command nohup", "command nohup rm x", deny, Verdict::Deny);
+
+    // --- quoting, escapes, expansions
+    row("r''m", "r''m x", deny, Verdict::Deny);
+    row("\\rm", "\\rm x", deny, Verdict::Deny);
+    row("\"rm\"", "\"rm\" x", deny, Verdict::Deny);
+    row("'r'\"m\"", "'r'\"m\" x", deny, Verdict::Deny);
+    row("backslash-newline", "r\\\nm x", deny, Verdict::Deny);
+    row("$'\\x72m'", "$'\\x72m' x", deny, Verdict::Ask);
+    row("/bin/r?", "/bin/r? x", deny, Verdict::Ask);
+    row("{rm,x}", "{rm,x}", deny, Verdict::Ask);
+    row("r[m]", "r[m] x", deny, Verdict::Ask);
+    row("A=1 rm", "A=1 rm x", deny, Verdict::Deny);
+    row("A=1 B=2 sudo rm", "A=1 B=2 sudo rm x", deny, Verdict::Deny);
+    row("sh -c $0", "sh -c 'exec \"$0\" x' rm", deny, Verdict::Ask);
+    row("bash -c $@", "bash -c '\"$@\"' _ rm x", deny, Verdict::Ask);
+
+    // --- shells
+    row("dash -c", "dash -c 'rm x'", deny, Verdict::Deny);
+    row("zsh -c", "zsh -c 'rm x'", deny, Verdict::Deny);
+    row("fish -c", "fish -c 'rm x'", deny, Verdict::Deny);
+    row("bash -xec", "bash -xec 'rm x'", deny, Verdict::Deny);
+    row("bash --norc -c", "bash --norc -c 'rm x'", deny, Verdict::Deny);
+    row("sh -c --", "sh -c -- 'rm x'", deny, Verdict::Deny);
+    row("nice bash -c", "nice bash -c 'rm x'", deny, Verdict::Deny);
+    row("bash -c sudo -iu", "bash -c \"sudo -iu root rm x\"", deny, Verdict::Deny);
+    row("eval sudo", "eval \"sudo -iu root rm x\"", deny, Verdict::Deny);
+    row("sudo env -S", "sudo -u root env -S'rm x'", deny, Verdict::Deny);
+    row("after ls: script", "ls; script -qc 'rm x' /dev/null", deny, Verdict::Deny);
+    row("after true: parallel", "true && parallel rm ::: x", deny, Verdict::Deny);
+
+    // --- programs the analyser does not know: never silently allowed
+    row("unknown program with rm", "frobnicate rm x", deny, Verdict::Ask);
+    row("unknown program with git push", "frobnicate --quiet git push", deny, Verdict::Ask);
+    row("unknown program with a rm string", "tmux new-session -d 'rm x'", deny, Verdict::Ask);
+    row("known program with rm", "echo rm x", deny, Verdict::Allow);
+    row("grep for git push", "grep -rn 'git push' docs", deny, Verdict::Allow);
+
+    // --- git: every spelling of a denied subcommand
+    row("git -c alias", "git -c alias.p=push p", deny, Verdict::Deny);
+    row("git -c alias with args", "git -c 'alias.p=push --force' p origin", deny, Verdict::Deny);
+    row("git -c alias upper case", "git -c alias.P=push p", deny, Verdict::Deny);
+    row("git -c alias chain", "git -c alias.p=push -c alias.q=p q", deny, Verdict::Deny);
+    row("git -c shell alias", "git -c 'alias.p=!git push' p", deny, Verdict::Deny);
+    row("git -c shell alias rm", "git -c 'alias.p=!rm x' p", deny, Verdict::Deny);
+    row("git -c shell alias function", "git -c 'alias.p=!f() { git push; }; f' p", deny, Verdict::Deny);
+    row("git --config-env=alias", "git --config-env=alias.p=X p", deny, Verdict::Ask);
+    row("git --config-env alias", "git --config-env alias.p=X p", deny, Verdict::Ask);
+    row("git alias from the environment", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0=push git p",
+        deny, Verdict::Ask);
+    row("git unknown subcommand", "git p origin", deny, Verdict::Ask);
+    row("git-push", "git-push origin", deny, Verdict::Deny);
+    row("/usr/lib/git-core/git-push", "/usr/lib/git-core/git-push", deny, Verdict::Deny);
+    row("/usr/libexec/git-core/git-push", "/usr/libexec/git-core/git-push origin main", deny, Verdict::Deny);
+    row("git send-pack", "git send-pack origin main", deny, Verdict::Deny);
+    row("git-send-pack", "git-send-pack ../x main", deny, Verdict::Deny);
+    row("git http-push", "git http-push https://x main", deny, Verdict::Deny);
+    row("git remote-https", "git remote-https origin https://x", deny, Verdict::Deny);
+    row("git subtree push", "git subtree push --prefix=x origin main", deny, Verdict::Deny);
+    row("git --git-dir=", "git --git-dir=.git push", deny, Verdict::Deny);
+    row("git --git-dir x", "git --git-dir .git push", deny, Verdict::Deny);
+    row("git --work-tree=", "git --work-tree=. push", deny, Verdict::Deny);
+    row("git several globals", "git --no-pager -c a.b=c -C x push", deny, Verdict::Deny);
+    row("git -p", "git -p push", deny, Verdict::Deny);
+    row("git --paginate", "git --paginate push", deny, Verdict::Deny);
+    row("git --bare", "git --bare push", deny, Verdict::Deny);
+    row("git --namespace=", "git --namespace=x push", deny, Verdict::Deny);
+    row("git --exec-path=", "git --exec-path=/usr/lib/git-core push", deny, Verdict::Deny);
+    row("git --attr-source x", "git --attr-source HEAD push", deny, Verdict::Deny);
+    row("git --literal-pathspecs", "git --literal-pathspecs --no-replace-objects push", deny, Verdict::Deny);
+    row("git unknown global option", "git --frobnicate x push", deny, Verdict::Deny);
+    row("git quoted", "\"git\" 'pu'sh", deny, Verdict::Deny);
+    row("git escaped", "g\\it pu\\sh", deny, Verdict::Deny);
+    row("git $'push'", "git $'push'", deny, Verdict::Ask);
+    row("git pu*", "git pu*", deny, Verdict::Ask);
+    row("git-$X", "git-$X origin", deny, Verdict::Ask);
+    row("nice git push", "nice -n5 git push", deny, Verdict::Deny);
+    row("timeout git push", "timeout -s KILL 5 git push", deny, Verdict::Deny);
+    row("xargs git push", "echo origin | xargs git push", deny, Verdict::Deny);
+    row("sh -c git push", "sh -c 'git push'", deny, Verdict::Deny);
+    row("git submodule foreach", "git submodule foreach git push", deny, Verdict::Deny);
+    row("git submodule foreach string", "git submodule foreach --recursive 'git push'", deny, Verdict::Deny);
+    row("git rebase -x", "git rebase -x 'git push' main", deny, Verdict::Deny);
+    row("git rebase --exec=", "git rebase --exec='rm x' main", deny, Verdict::Deny);
+    row("git bisect run", "git bisect run git push", deny, Verdict::Deny);
+    row("git config alias", "git config alias.p push", deny, Verdict::Deny);
+    row("git config --global alias", "git config --global alias.p '!git push'", deny, Verdict::Deny);
+    row("git stash push is not a push", "git stash push -m x", deny, Verdict::Allow);
+    row("git commit -m push", "git commit -m push", deny, Verdict::Allow);
+    row("git log --grep=push", "git -C x log --grep=push", deny, Verdict::Allow);
+    row("git help push", "git help push", deny, Verdict::Allow);
+    row("git alias to status", "git -c alias.p=status p", deny, Verdict::Allow);
+
+    // --- builtins that assign variables are never read-only; unknown words never are
+    row("printf -v PATH; ls", "printf -v PATH /tmp/evil; ls", unsafe, Verdict::Ask);
+    row("printf -vPATH", "printf -vPATH x", unsafe, Verdict::Ask);
+    row("builtin printf -v", "builtin printf -v x y", unsafe, Verdict::Ask);
+    row("command printf -v", "command printf -v x y", unsafe, Verdict::Ask);
+    row("printf still read-only", "printf '%s\\n' x", unsafe, Verdict::Allow);
+    row("read", "read -r x", unsafe, Verdict::Ask);
+    row("declare", "declare x=1", unsafe, Verdict::Ask);
+    row("typeset", "typeset -i x", unsafe, Verdict::Ask);
+    row("export", "export X=1", unsafe, Verdict::Ask);
+    row("local", "local x=1", unsafe, Verdict::Ask);
+    row("readonly", "readonly x=1", unsafe, Verdict::Ask);
+    row("mapfile", "mapfile -t x < file", unsafe, Verdict::Ask);
+    row("readarray", "readarray x < file", unsafe, Verdict::Ask);
+    row("let", "let x=1", unsafe, Verdict::Ask);
+    row("getopts", "getopts ab opt", unsafe, Verdict::Ask);
+    row("unset", "unset PATH", unsafe, Verdict::Ask);
+    row("unknown word", "frobnicate", unsafe, Verdict::Ask);
+    row("unknown word like ls", "ls2 -la", unsafe, Verdict::Ask);
+    row("upper-case LS", "LS", unsafe, Verdict::Ask);
+    row("busybox unknown applet", "busybox frobnicate", unsafe, Verdict::Ask);
+    row("time -o writes a file", "command time -o out ls", unsafe, Verdict::Ask);
+}
+
+void TestCommandAnalyser::bypass() {
+    QFETCH(QString, command);
+    QFETCH(ApprovalPolicy, policy);
+    QFETCH(Verdict, verdict);
+    const ApprovalDecision decision = CommandAnalyser::decide(command, policy);
+    if (decision.verdict != verdict) {
+        qWarning().noquote() << "reason:" << decision.reason;
+    }
+    QCOMPARE(decision.verdict, verdict);
+    if (verdict == Verdict::Deny) {
+        QVERIFY(policy.deny.contains(decision.rule));
+    }
+}
+
 void TestCommandAnalyser::split_data() {
     QTest::addColumn<QString>("command");
     QTest::addColumn<QStringList>("commands");  // each depth-0 part's words, joined by one space
@@ -536,6 +840,18 @@ void TestCommandAnalyser::longCommandIsDecidedInBoundedTime_data() {
     QTest::newRow("100 KB of $(") << QStringLiteral("$(").repeated(50 * 1024) << Verdict::Ask;
     QTest::newRow("nested sh -c") << QStringLiteral("sh -c ").repeated(10000) + QStringLiteral("ls") << Verdict::Ask;
     QTest::newRow("100 KB of backslashes") << QString(100 * 1024, QLatin1Char('\\')) << Verdict::Ask;
+    QTest::newRow("100 KB of nice") << QStringLiteral("nice ").repeated(20000) + QStringLiteral("rm x")
+                                    << Verdict::Deny;
+    QTest::newRow("100 KB of find -exec")
+        << QStringLiteral("find . ") + QStringLiteral("-exec rm {} + ").repeated(7000) << Verdict::Deny;
+    QTest::newRow("100 KB of strings to an unknown program")
+        << QStringLiteral("frobnicate ") + QStringLiteral("'a b' ").repeated(16000) << Verdict::Ask;
+    QTest::newRow("100 KB of git aliases")
+        << QStringLiteral("git ") + QStringLiteral("-c alias.a=b ").repeated(7000) + QStringLiteral("a")
+        << Verdict::Ask;
+    QTest::newRow("100 KB to a wrapper it cannot read")
+        << QStringLiteral("sudo --bogus ") + QStringLiteral("git ").repeated(25000) + QStringLiteral("push")
+        << Verdict::Deny;
     QTest::newRow("100 KB of redirections")
         << QStringLiteral("ls ") + QStringLiteral(">/dev/null ").repeated(9000) << Verdict::Allow;
 }
