@@ -130,7 +130,8 @@ QList<MountPins::Pin> MountPins::pin(const ContainerSpec& spec, QString* error) 
 QStringList MountPins::checkCommand(const QList<Pin>& pins) {
     // No -L: a target that is a symbolic link in the container is reported as the link, never as what it names.
     QStringList command = {QStringLiteral("sh"), QStringLiteral("-c"),
-                           QStringLiteral("cat /proc/sys/kernel/random/boot_id && stat -c '%d %i' \"$@\""),
+                           QStringLiteral("cat /proc/sys/kernel/random/boot_id && stat -c '%d %i' \"$@\" && echo -- && "
+                                          "cat /proc/self/mountinfo"),
                            QStringLiteral("sh")};
     for (const Pin& pin : pins) {
         command << pin.target;
@@ -138,15 +139,85 @@ QStringList MountPins::checkCommand(const QList<Pin>& pins) {
     return command;
 }
 
+namespace {
+
+// mountinfo writes space, tab, newline and backslash in paths as \ooo.
+QByteArray unescapeMountPath(const QByteArray& field) {
+    QByteArray path;
+    for (qsizetype i = 0; i < field.size(); ++i) {
+        if (field.at(i) == '\\' && i + 3 < field.size()) {
+            bool ok = false;
+            const int value = field.mid(i + 1, 3).toInt(&ok, 8);
+            if (ok) {
+                path.append(char(value));
+                i += 3;
+                continue;
+            }
+        }
+        path.append(field.at(i));
+    }
+    return path;
+}
+
+bool atOrBelow(const QByteArray& path, const QByteArray& root) {
+    return path == root || root == "/" || path.startsWith(QByteArray(root + '/'));
+}
+
+}  // namespace
+
+QString MountPins::foreignMount(const QByteArray& mountinfo) {
+    struct Mount {
+        QByteArray device;
+        QByteArray root;
+        QByteArray point;
+    };
+    QList<Mount> mounts;
+    for (const QByteArray& line : mountinfo.split('\n')) {
+        // ID PARENT MAJOR:MINOR ROOT MOUNTPOINT OPTIONS [OPTIONAL…] - FSTYPE SOURCE SUPEROPTIONS
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() < 5) {
+            continue;
+        }
+        mounts.append({fields.at(2), unescapeMountPath(fields.at(3)), unescapeMountPath(fields.at(4))});
+    }
+    const QByteArray workspace = containerWorkspace().toUtf8();
+    const Mount* top = nullptr;
+    for (const Mount& mount : std::as_const(mounts)) {
+        if (mount.point == workspace) {
+            top = &mount;  // the last one mounted there is the one in use
+        }
+    }
+    if (top == nullptr) {
+        return QStringLiteral("/workspace is not in the container's mount table");
+    }
+    for (const Mount& mount : std::as_const(mounts)) {
+        if (!mount.point.startsWith(QByteArray(workspace + '/'))) {
+            continue;
+        }
+        if (mount.device != top->device || !atOrBelow(mount.root, top->root)) {
+            return QStringLiteral("%1 in the container comes from outside the folder")
+                .arg(QString::fromUtf8(mount.point));
+        }
+    }
+    return {};
+}
+
 MountPins::Verdict MountPins::verify(const QList<Pin>& pins, const QByteArray& output, const QString& hostBootId) {
-    const QStringList lines = QString::fromUtf8(output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const qsizetype separator = output.indexOf("\n--\n");
+    const QByteArray head = separator < 0 ? output : output.left(separator + 1);
+    const QByteArray mountinfo = separator < 0 ? QByteArray() : output.mid(separator + 4);
+    const QStringList lines = QString::fromUtf8(head).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     Verdict verdict;
-    if (lines.size() != pins.size() + 1) {
-        verdict.problem = QStringLiteral("the container's mounts could not be checked (unexpected output)");
+    if (lines.isEmpty()) {
+        verdict.problem = QStringLiteral("the container's mounts could not be checked (no output)");
         return verdict;
     }
     if (hostBootId.isEmpty() || lines.at(0).trimmed() != hostBootId) {
         verdict.outcome = Verdict::Outcome::OtherKernel;
+        return verdict;
+    }
+    if (lines.size() != pins.size() + 1) {
+        verdict.problem = QStringLiteral("the container's mounts could not be checked (unexpected output)");
         return verdict;
     }
     for (qsizetype i = 0; i < pins.size(); ++i) {
@@ -162,6 +233,17 @@ MountPins::Verdict MountPins::verify(const QList<Pin>& pins, const QByteArray& o
                     .arg(pins.at(i).target, pins.at(i).source);
             return verdict;
         }
+    }
+    if (separator < 0) {
+        verdict.outcome = Verdict::Outcome::Unusable;
+        verdict.problem = QStringLiteral("the container's mounts could not be checked (no mount table)");
+        return verdict;
+    }
+    const QString foreign = foreignMount(mountinfo);
+    if (!foreign.isEmpty()) {
+        verdict.outcome = Verdict::Outcome::Mismatch;
+        verdict.problem = foreign;
+        return verdict;
     }
     verdict.outcome = Verdict::Outcome::Match;
     return verdict;

@@ -43,8 +43,15 @@ public:
     // when one cannot be pinned; empty without an error for a review copy (no bind mount of the folder).
     static QList<Pin> pin(const ContainerSpec& spec, QString* error);
 
-    // The one fixed command that prints, in the container, its kernel's boot id and then `device inode` of each
-    // target, one per line. The targets are arguments of `sh`, never part of its script.
+    // The one fixed command that prints, in the container, its kernel's boot id, then `device inode` of each
+    // target, one per line, then a line `--` and the container's /proc/self/mountinfo. The targets are arguments
+    // of `sh`, never part of its script.
+    //
+    // Why the mount table too: a mount sits on a directory entry, not on a name. A command of another container of
+    // the same folder can rename the entry a new container's `.git` is mounted on (a rename in another mount
+    // namespace is allowed) and put the genuine `.git` under that name while the check stats it. The mount table
+    // cannot be fooled that way: every mount below /workspace must come from the folder itself (same device, root
+    // at or below the folder's), whatever name its mount point has now.
     static QStringList checkCommand(const QList<Pin>& pins);
 
     struct Verdict {
@@ -59,6 +66,9 @@ public:
     };
     // Compares checkCommand()'s output with the pins; `hostBootId` is this kernel's boot id.
     static Verdict verify(const QList<Pin>& pins, const QByteArray& output, const QString& hostBootId);
+    // The mounts of /proc/self/mountinfo text below /workspace whose source is not the folder mounted at
+    // /workspace or inside it ("" when all are; a message when one is not, or /workspace is not in the table).
+    static QString foreignMount(const QByteArray& mountinfo);
     // This kernel's boot id (Linux), empty elsewhere.
     static QString hostBootId();
 };

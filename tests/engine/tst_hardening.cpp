@@ -25,6 +25,8 @@ private Q_SLOTS:
     void hostileWorkspaces();
     void profile_data();
     void profile();
+    void mountRaceNeverMountsAnotherFolder_data();
+    void mountRaceNeverMountsAnotherFolder();
     void gitMetadataIsReadOnly_data();
     void gitMetadataIsReadOnly();
     void canaryBesideTheWorkspaceIsUnreachable_data();
@@ -324,6 +326,89 @@ void TestHardening::gitMetadataIsReadOnly() {
     expected.insert(QStringLiteral("/run/zeus/agent"), false);
     expected.insert(QStringLiteral("/workspace/.git"), false);
     QCOMPARE(binds, expected);
+}
+
+void TestHardening::mountRaceNeverMountsAnotherFolder_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<int>("sessions");
+    QTest::newRow("docker") << QStringLiteral("docker") << 50;
+    QTest::newRow("podman") << QStringLiteral("podman") << 50;
+}
+
+// SPEC §3 "Every mount source is pinned": a command of one session swaps `.git` (a folder) and a symbolic link to a
+// host folder outside the workspace atomically, as fast as it can (renameat2 RENAME_EXCHANGE), while new sessions
+// of the same folder start. The engine resolves each mount source again at `run`, after the app looked: without the
+// pins and the check in the container, some new containers get the outside folder at /workspace/.git. No command
+// may ever see the marker kept there, and no container may be left with a mount source outside the folder.
+void TestHardening::mountRaceNeverMountsAnotherFolder() {
+    QFETCH(QString, engine);
+    QFETCH(int, sessions);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, testConfig(QString()));
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("race-") + engine);
+    const QString outside = makeWorkspace(m_workRoot, QStringLiteral("outside-") + engine);
+    QFile marker(outside + QStringLiteral("/marker-outside"));
+    QVERIFY(marker.open(QIODevice::WriteOnly));
+    marker.close();
+    QVERIFY(QFile::copy(QStringLiteral(ZEUS_RENAMESWAP_BINARY), ws + QStringLiteral("/.swap")));
+    QVERIFY(QFile(ws + QStringLiteral("/.swap")).setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+
+    // The attacker's session starts before .git exists, so `.git` is no mount point in its container.
+    const ExecResult started = rec.run(QStringLiteral("attacker"), ws, QStringLiteral("true"));
+    QCOMPARE(started.status, ExecStatus::Ok);
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git/refs")));
+    QVERIFY(QFile::link(outside, ws + QStringLiteral("/.git-link")));
+    const ExecResult loop = rec.run(QStringLiteral("attacker"), ws,
+                                    QStringLiteral("cd /workspace && (./.swap .git .git-link 120 >/dev/null 2>&1 &) "
+                                                   "; sleep 0.2; echo swapping"));
+    QVERIFY2(loop.output.contains(QLatin1String("swapping")), qPrintable(loop.output));
+
+    int refused = 0;
+    int byPins = 0;
+    int ran = 0;
+    for (int i = 0; i < sessions; ++i) {
+        const QString id = QStringLiteral("new-%1").arg(i);
+        const ExecResult result = rec.run(id, ws, QStringLiteral("ls -a /workspace/.git/ 2>&1; echo listed"));
+        QVERIFY2(!result.output.contains(QLatin1String("marker-outside")),
+                 qPrintable(QStringLiteral("session %1 saw the outside folder: %2").arg(id, result.output)));
+        if (result.status == ExecStatus::Ok) {
+            ++ran;
+        } else {
+            // Refused by the pins (workspace_invalid), or by the engine itself when the mount target had become
+            // the link (container_failed): either way nothing ran in that container.
+            QVERIFY2(result.errorCode == ExecError::WorkspaceInvalid || result.errorCode == ExecError::ContainerFailed,
+                     qPrintable(result.errorMessage));
+            ++refused;
+            byPins += result.errorCode == ExecError::WorkspaceInvalid ? 1 : 0;
+        }
+        manager->endSession(id);
+    }
+    qInfo("%d new sessions ran, %d were refused (%d of them by the pins)", ran, refused, byPins);
+    QVERIFY2(byPins > 0, "the race never reached the pins: the test did not exercise them");
+
+    // Whatever is still there mounts nothing outside the folder (and the agent).
+    const ProcessOutput list =
+        runProgram(engine, {QStringLiteral("ps"), QStringLiteral("-aq"), QStringLiteral("--filter"),
+                            QStringLiteral("label=zeus.desktop.owner=") + manager->config().ownerId});
+    QCOMPARE(list.exitCode, 0);
+    const QStringList ids = QString::fromUtf8(list.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(!ids.isEmpty());
+    const ProcessOutput raw = runProgram(engine, QStringList{QStringLiteral("inspect")} + ids);
+    QCOMPARE(raw.exitCode, 0);
+    for (const QJsonValue& container : QJsonDocument::fromJson(raw.out).array()) {
+        for (const QJsonValue& mount : container.toObject().value(QLatin1String("Mounts")).toArray()) {
+            const QJsonObject m = mount.toObject();
+            if (m.value(QLatin1String("Type")).toString() != QLatin1String("bind")) {
+                continue;
+            }
+            const QString source = m.value(QLatin1String("Source")).toString();
+            QVERIFY2(source == ws || source.startsWith(ws + QLatin1Char('/'))
+                         || m.value(QLatin1String("Destination")).toString() == QLatin1String("/run/zeus/agent"),
+                     qPrintable(source));
+        }
+    }
+    manager->endSession(QStringLiteral("attacker"));
 }
 
 void TestHardening::canaryBesideTheWorkspaceIsUnreachable_data() {

@@ -104,6 +104,44 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(m_other));
     }
 
+    // SPEC §3 "Every mount source is pinned": a container whose mounts are not their pinned sources, or whose
+    // check cannot run, is removed and the call fails; nothing runs in it (fail closed). The engine answers the
+    // check as given in each row: this kernel's boot id with other numbers, a failed exec, or no usable output.
+    void mountCheckFailsClosed_data() {
+        QTest::addColumn<QString>("answer");  // shell text run for the check's exec
+        QTest::newRow("another folder mounted")
+            << QStringLiteral("cat /proc/sys/kernel/random/boot_id; echo '1 1'; exit 0");
+        QTest::newRow("the check cannot run") << QStringLiteral("echo 'stat: not found' >&2; exit 127");
+        QTest::newRow("garbage") << QStringLiteral("cat /proc/sys/kernel/random/boot_id; echo hello; exit 0");
+    }
+    void mountCheckFailsClosed() {
+        QFETCH(QString, answer);
+        const QString log = QDir(m_dir.path()).filePath(QStringLiteral("mountcheck.log"));
+        QFile::remove(log);
+        const QString path = QDir(m_dir.path()).filePath(QStringLiteral("mountcheck-docker"));
+        QFile script(path);
+        QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        script.write(QStringLiteral("#!/bin/sh\necho \"$1\" >> '%1'\n"
+                                    "case \"$*\" in *random/boot_id*) %2 ;; esac\n"
+                                    "case \"$1\" in exec) echo ran-in-container >> '%1' ;; esac\n"
+                                    "exec '%3' \"$@\"\n")
+                         .arg(log, answer, QStringLiteral(ZEUS_TEST_FAKES_DIR "/engine/docker"))
+                         .toUtf8());
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        auto manager = makeManager(3, {}, path);
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        const auto result = waitFor(finished, start(*manager, QStringLiteral("pinned"), QStringLiteral("true")));
+        QVERIFY(result);
+        QCOMPARE(result->status, ExecStatus::Error);
+        QCOMPARE(result->errorCode, ExecError::WorkspaceInvalid);
+        QVERIFY2(result->errorMessage.contains(QLatin1String("Container removed")), qPrintable(result->errorMessage));
+        const QStringList calls = linesOf(log);
+        QVERIFY2(!calls.contains(QStringLiteral("ran-in-container")), qPrintable(calls.join(QLatin1Char(' '))));
+        QTRY_VERIFY(linesOf(log).contains(QStringLiteral("rm")));
+        QCOMPARE(manager->liveContainers(), 0);
+    }
+
     // Over the container cap a new session evicts the least recently used idle one; none idle: busy.
     void containerCapEvictsTheLeastRecentlyUsedIdleSession() {
         auto manager = makeManager(3);
