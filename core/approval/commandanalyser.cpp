@@ -1416,7 +1416,9 @@ void readGit(const RawPart& raw, int at, const Context& context, CommandPart& pa
     }
     const QStringList gitWord{QStringLiteral("git")};
     const QList<bool> gitExpands{false};
-    for (auto [w, ex] : candidates) {
+    for (const auto& candidate : candidates) {
+        QStringList w = candidate.first;
+        QList<bool> ex = candidate.second;
         bool resolved = true;
         for (int rounds = 0; rounds < 10 && !w.isEmpty() && !ex.constFirst(); ++rounds) {
             const QString lower = w.constFirst().toLower();
