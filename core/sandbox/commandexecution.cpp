@@ -216,6 +216,11 @@ void CommandExecution::startWithAgent(AgentChannel* agent) {
 void CommandExecution::deliver(OutputStream stream, const QByteArray& chunk) {
     // Redaction comes first, so neither the live stream, nor the kept result, nor a view ever holds a secret.
     Redactor& redactor = m_redactors[stream == OutputStream::Stderr ? 1 : 0];
+    // Kept for every call: a session's secret can be added after the first bytes came (another command's).
+    const qint64 arrivedCap = m_collector.capBytes() + 3 * Redactor::kMaxValueBytes + 16;
+    if (m_arrived.size() < arrivedCap) {
+        m_arrived += chunk.left(arrivedCap - m_arrived.size());
+    }
     const QByteArray clean = redactor.isEmpty() ? chunk : redactor.feed(chunk);
     if (clean.isEmpty()) {
         return;
@@ -508,6 +513,20 @@ void CommandExecution::finishWith(ExecResult result) {
     result.stdoutBytes = m_collector.bytes(OutputStream::Stdout);
     result.stderrBytes = m_collector.bytes(OutputStream::Stderr);
     result.redacted = m_redactors[0].count() + m_redactors[1].count();
+    // Each stream was redacted on its own; a value split between stdout and stderr only meets in the combined
+    // output, so that is redacted once more as a whole (SPEC §9 "across stdout and stderr").
+    if (!m_redactors[0].isEmpty()) {
+        // Each stream was redacted on its own, and a stream holds back what may begin a form, which can put the
+        // other stream's bytes first: the result is made again from both streams as they arrived, redacted whole.
+        qint64 joined = 0;
+        QByteArray whole = m_redactors[0].redacted(m_arrived, &joined);
+        if (result.truncated && whole.size() > m_collector.capBytes()) {
+            whole.truncate(m_collector.capBytes());
+        }
+        result.output = QString::fromUtf8(whole);
+        result.redacted = qMax(result.redacted, joined);
+    }
+    m_arrived.clear();
     // An error message may quote the command's or the engine's words: redacted like the output.
     result.errorMessage = m_redactors[0].redacted(result.errorMessage);
     if (m_agent && m_channel != 0 && !m_execDone) {

@@ -138,6 +138,9 @@ private:
     const ContainerRuntime& m_runtime;
     OutputCollector m_collector;
     Redactor m_redactors[2];  // stdout, stderr: each stream holds back its own partial match
+    // Both streams' raw bytes in arrival order (up to the cap and the longest form more): with secrets, the result
+    // is this, redacted as a whole, where a value split between stdout and stderr becomes whole (SPEC §9).
+    QByteArray m_arrived;
     int m_timeoutSeconds;
     int m_killGraceMs;
     QString m_containerId;

@@ -611,6 +611,10 @@ void SessionManager::startEgress(Session& session, AgentChannel* agent) {
     auto* proxy = new EgressProxy(session.id, agent, egressPolicy(session.id), agent);
     session.egress = proxy;
     const QString sessionId = session.id;
+    proxy->setRedaction([this, sessionId](const QString& text) {
+        const Session* s = findSession(sessionId);
+        return s != nullptr ? s->secrets.redactedIgnoringCase(text) : text;
+    });
     connect(proxy, &EgressProxy::decided, this, [this, sessionId](const EgressEvent& event) {
         if (Session* s = findSession(sessionId); s != nullptr && !event.allowed) {
             logEvent(*s, QStringLiteral("Network: %1:%2 denied (%3).").arg(event.host).arg(event.port).arg(event.rule));

@@ -162,6 +162,34 @@ QByteArray Redactor::redacted(const QByteArray& text, qint64* count) const {
     return out;
 }
 
+QString Redactor::redactedIgnoringCase(const QString& text, qint64* count) const {
+    const QByteArray original = text.toUtf8();
+    const QByteArray lower = original.toLower();  // ASCII only: positions stay the same
+    QByteArray out;
+    qint64 found = 0;
+    for (qsizetype at = 0; at < original.size();) {
+        const Form* match = nullptr;
+        for (const Form& form : m_forms) {  // longest first
+            if (lower.mid(at, form.bytes.size()) == form.bytes.toLower()) {
+                match = &form;
+                break;
+            }
+        }
+        if (match == nullptr) {
+            out.append(original.at(at));
+            ++at;
+            continue;
+        }
+        out.append(match->marker);
+        at += match->bytes.size();
+        ++found;
+    }
+    if (count) {
+        *count = found;
+    }
+    return QString::fromUtf8(out);
+}
+
 QString Redactor::redacted(const QString& text, qint64* count) const {
     if (m_forms.isEmpty()) {
         if (count) {

@@ -54,6 +54,9 @@ public:
     // One-shot redaction of a whole text (messages, log lines, the session log); count may be null.
     QByteArray redacted(const QByteArray& text, qint64* count = nullptr) const;
     QString redacted(const QString& text, qint64* count = nullptr) const;
+    // The same, ignoring ASCII case: for host names, which resolvers, proxies and URL parsers lower-case, so a
+    // value put into a name would otherwise slip through in another case (SPEC §8).
+    QString redactedIgnoringCase(const QString& text, qint64* count = nullptr) const;
 
 private:
     struct Form {

@@ -19,6 +19,8 @@ private Q_SLOTS:
     void cleanup();
     void injectedAndRedacted_data();
     void injectedAndRedacted();
+    void splitBetweenStreamsIsRedacted_data();
+    void splitBetweenStreamsIsRedacted();
 
 private:
     QTemporaryDir m_dir;
@@ -34,6 +36,39 @@ void TestSecrets::cleanup() {
     if (!m_owner.isEmpty()) {
         removeContainersOf(m_engine, m_owner);
     }
+}
+
+void TestSecrets::splitBetweenStreamsIsRedacted_data() {
+    injectedAndRedacted_data();
+}
+
+// SPEC §9: a value printed half on stdout and half on stderr is whole only in tool_result.output (stdout and
+// stderr in arrival order): each stream's redactor sees half, so the combined output is redacted as well.
+void TestSecrets::splitBetweenStreamsIsRedacted() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    m_engine = engine;
+    m_owner = uniqueOwner();
+    SessionManager manager(ContainerRuntime::create(*runtimeKindFromString(engine)), testConfig(m_owner));
+    Recorder rec(manager);
+    const QByteArray value = "zeus" + QUuid::createUuid().toString(QUuid::Id128).toLatin1() + "t0ken";
+    ExecRequest request;
+    request.callId = QStringLiteral("split");
+    request.sessionId = QStringLiteral("s");
+    request.workspace = makeWorkspace(m_dir, QStringLiteral("split-") + engine);
+    request.secrets = {SecretValue{QStringLiteral("ZEUS_T_SPLIT"), value}};
+    request.command = QStringLiteral(
+        "v=\"$ZEUS_T_SPLIT\"; printf %s \"${v%t0ken}\"; sleep 0.3; printf '%s\\n' t0ken >&2; sleep 0.3; echo end");
+    manager.execute(request);
+    QVERIFY(rec.waitFor(request.callId, 60000));
+    const ExecResult result = rec.results.value(request.callId);
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QVERIFY2(!result.output.toUtf8().contains(value), qPrintable(result.output));
+    QVERIFY2(result.output.contains(QLatin1String("[REDACTED:ZEUS_T_SPLIT]")), qPrintable(result.output));
+    QVERIFY(result.redacted >= 1);
+    // Each stream on its own never held the whole value.
+    QVERIFY(!rec.stdoutOf.value(request.callId).toUtf8().contains(value));
+    QVERIFY(!rec.stderrOf.value(request.callId).toUtf8().contains(value));
 }
 
 void TestSecrets::injectedAndRedacted_data() {

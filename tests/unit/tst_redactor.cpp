@@ -40,6 +40,7 @@ private Q_SLOTS:
     void acceptable();
     void twoSecretsEachNamed();
     void oneShotTexts();
+    void hostNamesIgnoreCase();
 };
 
 void TestRedactor::everyFormAtEverySplit_data() {
@@ -191,6 +192,24 @@ void TestRedactor::oneShotTexts() {
              QString::fromUtf8("error: " + kMarker + " and " + kMarker));
     QCOMPARE(count, qint64(2));
     QCOMPARE(Redactor().redacted(QStringLiteral("plain")), QStringLiteral("plain"));
+}
+
+void TestRedactor::hostNamesIgnoreCase() {
+    // A value put into a host name comes back lower-cased from a resolver or a proxy (SPEC §8).
+    const Redactor redactor({SecretValue{QStringLiteral("TOKEN"), QByteArray("AbCdEf123456")}});
+    qint64 count = 0;
+    QCOMPARE(redactor.redactedIgnoringCase(QStringLiteral("abcdef123456.evil.example"), &count),
+             QStringLiteral("[REDACTED:TOKEN].evil.example"));
+    QCOMPARE(count, 1);
+    QCOMPARE(redactor.redactedIgnoringCase(QStringLiteral("x.ABCDEF123456.y")), QStringLiteral("x.[REDACTED:TOKEN].y"));
+    // Its hex form, in either case, too; other text is left as it is.
+    QCOMPARE(redactor.redactedIgnoringCase(QString::fromLatin1(QByteArray("AbCdEf123456").toHex().toUpper())),
+             QStringLiteral("[REDACTED:TOKEN]"));
+    QCOMPARE(redactor.redactedIgnoringCase(QStringLiteral("Registry.NPMjs.org"), &count),
+             QStringLiteral("Registry.NPMjs.org"));
+    QCOMPARE(count, 0);
+    // The plain one-shot form stays exact.
+    QCOMPARE(redactor.redacted(QStringLiteral("abcdef123456")), QStringLiteral("abcdef123456"));
 }
 
 QTEST_GUILESS_MAIN(TestRedactor)

@@ -308,7 +308,8 @@ private:
             return;
         }
         if (m_phase == Phase::Relaying) {
-            qCInfo(lcSession) << "egress:" << m_host << m_port << "ended:" << m_socket->errorString();
+            const QString host = m_proxy->m_redaction ? m_proxy->m_redaction(m_host) : m_host;
+            qCInfo(lcSession) << "egress:" << host << m_port << "ended:" << m_socket->errorString();
             drop();
         }
     }
@@ -494,16 +495,17 @@ EgressDecision EgressProxy::decide(const QString& host, int port) {
 }
 
 void EgressProxy::report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail) {
+    const auto clean = [this](const QString& text) { return m_redaction ? m_redaction(text) : text; };
     EgressEvent event;
     event.sessionId = m_sessionId;
-    event.host = host;
+    event.host = clean(host);
     event.port = port;
     event.allowed = allowed;
-    event.rule = rule;
-    event.detail = detail;
+    event.rule = clean(rule);
+    event.detail = clean(detail);
     event.when = QDateTime::currentDateTimeUtc();
-    qCInfo(lcSession).noquote() << "egress" << m_sessionId << host << port << (allowed ? "allowed" : "denied") << rule
-                                << detail;
+    qCInfo(lcSession).noquote() << "egress" << m_sessionId << event.host << port << (allowed ? "allowed" : "denied")
+                                << event.rule << event.detail;
     Q_EMIT decided(event);
 }
 

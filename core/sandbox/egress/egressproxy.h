@@ -9,6 +9,8 @@
 #include <QPointer>
 #include <QString>
 
+#include <functional>
+
 namespace zeus {
 
 class AgentChannel;
@@ -60,6 +62,11 @@ public:
     void setTimeouts(const Timeouts& timeouts) { m_timeouts = timeouts; }
     const Timeouts& timeouts() const { return m_timeouts; }
 
+    // Host names, rules and details pass through this before they reach the log or decided() (SPEC §8): a command
+    // can put a secret into a name it asks for. The session sets its redactor here; none: text as it is.
+    using TextRedaction = std::function<QString(const QString&)>;
+    void setRedaction(TextRedaction redaction) { m_redaction = std::move(redaction); }
+
     int openTunnels() const { return int(m_tunnels.size()); }
     QString sessionId() const { return m_sessionId; }
 
@@ -86,6 +93,7 @@ private:
     Timeouts m_timeouts;
     QHash<quint32, Tunnel*> m_tunnels;
     QHash<QString, int> m_once;  // "host:port" -> allowances left
+    TextRedaction m_redaction;
 };
 
 }  // namespace zeus
