@@ -1294,6 +1294,41 @@ void addReading(CommandPart& part, const QStringList& words, const QList<bool>& 
     part.readings.append(CommandReading{words, expands, open});
 }
 
+// git configuration keys whose value is a program git runs with the shell ("-c core.pager='rm x'").
+bool runsProgram(const QString& key) {
+    static const QSet<QString> keys{QStringLiteral("core.pager"),        QStringLiteral("core.editor"),
+                                    QStringLiteral("core.sshcommand"),   QStringLiteral("core.askpass"),
+                                    QStringLiteral("core.fsmonitor"),    QStringLiteral("sequence.editor"),
+                                    QStringLiteral("diff.external"),     QStringLiteral("gpg.program"),
+                                    QStringLiteral("credential.helper"), QStringLiteral("core.hookspath")};
+    const QString lower = key.toLower();
+    static const QRegularExpression configured(
+        QStringLiteral("^(pager\\..+|.+\\.(command|cmd|clean|smudge|process|textconv|helper|program))$"));
+    return keys.contains(lower) || configured.match(lower).hasMatch();
+}
+
+// Environment variables whose value is a program the command may run with the shell (PAGER='rm x' git log).
+bool runsProgramVariable(const QString& name) {
+    static const QSet<QString> names{QStringLiteral("GIT_SSH_COMMAND"),
+                                     QStringLiteral("GIT_SSH"),
+                                     QStringLiteral("GIT_PAGER"),
+                                     QStringLiteral("PAGER"),
+                                     QStringLiteral("EDITOR"),
+                                     QStringLiteral("VISUAL"),
+                                     QStringLiteral("GIT_EDITOR"),
+                                     QStringLiteral("GIT_SEQUENCE_EDITOR"),
+                                     QStringLiteral("GIT_EXTERNAL_DIFF"),
+                                     QStringLiteral("GIT_ASKPASS"),
+                                     QStringLiteral("SSH_ASKPASS"),
+                                     QStringLiteral("LESSOPEN"),
+                                     QStringLiteral("LESSCLOSE"),
+                                     QStringLiteral("MANPAGER"),
+                                     QStringLiteral("BROWSER"),
+                                     QStringLiteral("GIT_PROXY_COMMAND"),
+                                     QStringLiteral("SHELL")};
+    return names.contains(name);
+}
+
 // The spellings git accepts for one command: "git [globals] SUB …", "git-SUB …" (or a path to it), aliases from
 // -c / --config-env, plumbing for porcelain. Adds what they stand for to part.readings, and the shell commands they
 // run (aliases starting with "!", submodule foreach, rebase --exec, bisect run, filter-branch filters) as parts.
@@ -1315,6 +1350,11 @@ void readGit(const RawPart& raw, int at, const Context& context, CommandPart& pa
             return;
         }
         const QString key = setting.section(QLatin1Char('='), 0, 0);
+        if (!fromEnvironment && runsProgram(key)) {
+            QString program = setting.section(QLatin1Char('='), 1);
+            analyseScript(program.startsWith(QLatin1Char('!')) ? program.mid(1) : program, context.deeper(), part,
+                          inner);
+        }
         if (!key.startsWith(QLatin1String("alias."), Qt::CaseInsensitive)) {
             return;
         }
@@ -1634,6 +1674,12 @@ void analyseWrapper(const RawPart& raw, int i, const WrapperSyntax& syntax, cons
         }
     }
     const int command = call.command;
+    for (int k = i + 1; name == QLatin1String("env") && k < command && k < n; ++k) {
+        if (!part.expands.at(k) && isAssignment(argv.at(k))
+            && runsProgramVariable(argv.at(k).section(QLatin1Char('='), 0, 0))) {
+            analyseScript(argv.at(k).section(QLatin1Char('='), 1), deeper, part, inner);
+        }
+    }
     if (name == QLatin1String("env") && call.scriptEnd >= 0 && !call.scriptExpands.constFirst()) {
         // env -S STRING: the string's words take its place, and env reads on (options, assignments, the command).
         bool unclear = false;
@@ -1784,6 +1830,9 @@ void analyse(const RawPart& raw, const Context& context, QList<CommandPart>& out
         ++i;
     }
     while (i < n && isAssignment(raw.raw.at(i))) {
+        if (runsProgramVariable(raw.raw.at(i).section(QLatin1Char('='), 0, 0)) && !part.expands.at(i)) {
+            analyseScript(part.argv.at(i).section(QLatin1Char('='), 1), context.deeper(), part, inner);
+        }
         if (raw.raw.at(i).section(QLatin1Char('='), 0, 0).contains(QLatin1Char('['))) {
             setProblem(part, QStringLiteral("assigns to an array element (its subscript is arithmetic)"), true);
         }

@@ -676,6 +676,11 @@ void TestCommandAnalyser::bypass_data() {
     row("git bisect run", "git bisect run git push", deny, Verdict::Deny);
     row("git config alias", "git config alias.p push", deny, Verdict::Deny);
     row("git config --global alias", "git config --global alias.p '!git push'", deny, Verdict::Deny);
+    row("git -c core.pager", "git -c core.pager='rm x' log", deny, Verdict::Deny);
+    row("git -c core.sshCommand", "git -c core.sshCommand='git push' fetch", deny, Verdict::Deny);
+    row("git -c credential.helper", "git -c 'credential.helper=!rm x' fetch", deny, Verdict::Deny);
+    row("GIT_SSH_COMMAND=", "GIT_SSH_COMMAND='rm x' git fetch", deny, Verdict::Deny);
+    row("env PAGER=", "env PAGER='rm x' git log", deny, Verdict::Deny);
     row("git stash push is not a push", "git stash push -m x", deny, Verdict::Allow);
     row("git commit -m push", "git commit -m push", deny, Verdict::Allow);
     row("git log --grep=push", "git -C x log --grep=push", deny, Verdict::Allow);
