@@ -8,8 +8,10 @@ set -eu
 
 build_pkgs="build-essential musl-tools cmake ninja-build pkg-config qt6-base-dev qt6-websockets-dev qtkeychain-qt6-dev
  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev qt6-qpa-plugins libgl1-mesa-dev"
-run_pkgs="docker.io busybox-static git"
-test_pkgs="podman runc catatonit busybox-static gnome-keyring libsecret-tools dbus dbus-x11 xvfb xauth trayer imagemagick
+# mmdebstrap: the sandbox image from the distribution's package archive where no registry answers.
+run_pkgs="docker.io busybox-static git mmdebstrap"
+# curl and npm: tst_distroimage's fixtures (verdaccio comes from the npm registry: tests/harness/engines.sh).
+test_pkgs="podman runc catatonit busybox-static curl nodejs npm gnome-keyring libsecret-tools dbus dbus-x11 xvfb xauth trayer imagemagick
  clang clang-format clang-tidy libclang-rt-14-dev desktop-file-utils appstream lintian file procps"
 
 want="$build_pkgs"
@@ -53,6 +55,10 @@ case " $missing " in
             missing=$(echo "$missing" | sed 's/ docker\.io//')
         fi ;;
 esac
+# A Node.js from elsewhere (NodeSource, nvm) brings its own npm, which Debian's npm package would conflict with.
+if command -v npm >/dev/null 2>&1; then
+    missing=$(echo "$missing" | sed 's/ nodejs\b//; s/ npm\b//')
+fi
 [ -n "$(echo "$missing" | tr -d ' ')" ] || exit 0
 
 sudo=""

@@ -170,6 +170,10 @@ QString DiagnosticSections::offlineTestImageTitle() {
 
 DiagnosticSections::ImageKind DiagnosticSections::classifyImage(const ImageInspection& inspection) {
     const QString title = inspection.labels.value(QStringLiteral("org.opencontainers.image.title"));
+    // docker/ensure-image.sh's last resort (neither a registry nor the distribution's archive answered) says so.
+    if (inspection.labels.value(QStringLiteral("zeus.image.source")) == QLatin1String("busybox-fallback")) {
+        return ImageKind::OfflineTest;
+    }
     if (title == sandboxImageTitle()) {
         return ImageKind::Sandbox;
     }
@@ -249,6 +253,18 @@ DiagnosticSection DiagnosticSections::image(const ImageFacts& facts) {
                 if (!inspection.comment.isEmpty()) {
                     text << tr("Comment: %1").arg(inspection.comment);
                 }
+                // How it was built (zeus.image.source: dockerfile, debootstrap) and from which recipe revision.
+                const QString source = inspection.labels.value(QStringLiteral("zeus.image.source"));
+                const QString revision = inspection.labels.value(QStringLiteral("zeus.image.revision"));
+                if (!source.isEmpty()) {
+                    value.insert(QStringLiteral("source"), source);
+                    value.insert(QStringLiteral("revision"), revision);
+                    text << (source == QLatin1String("debootstrap")
+                                 ? tr("Built from the distribution's package archive (%1), revision %2")
+                                       .arg(inspection.labels.value(QStringLiteral("zeus.image.distribution")),
+                                            revision)
+                                 : tr("Built by: %1, revision %2").arg(source, revision));
+                }
                 if (kind == ImageKind::Sandbox) {
                     check = row("image", Level::Ok,
                                 version.isEmpty()
@@ -259,8 +275,8 @@ DiagnosticSection DiagnosticSections::image(const ImageFacts& facts) {
                                 tr("%1 is only the minimal offline test image (busybox and bash): no Python, Node.js, "
                                    "git or compilers.")
                                     .arg(facts.image),
-                                tr("Build the real image where a registry is reachable: remove this one, then run "
-                                   "zeus-desktop --build-image"));
+                                tr("Build the real image (from a registry, or else from the distribution's package "
+                                   "archive): remove this one, then run zeus-desktop --build-image"));
                 } else {
                     check = row(
                         "image", Level::Ok,

@@ -1,17 +1,23 @@
 #!/bin/sh
-# Makes sure the sandbox image exists in one container engine, building it when it is missing.
+# Makes sure the sandbox image exists in one container engine, building it when it is missing or out of date.
 #
 # Usage: docker/ensure-image.sh ENGINE [TAG]
 #   ENGINE  docker | podman | container (Apple Containerization)
 #   TAG     image to ensure (default zeus-desktop-sandbox:latest)
-#   ZEUS_DOCKER_DIR  (environment) folder with the Dockerfile to build, instead of this one -- the same override
-#                    the app honours
+# Environment:
+#   ZEUS_DOCKER_DIR    folder with the Dockerfile to build, instead of this one -- the same override the app honours
+#   ZEUS_APT_PACKAGES  the image's apt packages instead of the Dockerfile's list (the tests' smaller variant)
+#   ZEUS_IMAGE_WAY     auto (default) | dockerfile | distro: skip the other way
+#   ZEUS_DISTRO_SUITE, ZEUS_DISTRO_MIRROR  passed to distro-rootfs.sh
 #
-#   1. TAG already present          -> nothing to do, exit 0.
+#   1. TAG present with this recipe's revision (label zeus.image.revision) -> nothing to do, exit 0. A TAG that
+#      is not one of ours (another title) is left alone; ours with another revision is built again.
 #   2. else `ENGINE build` of docker/Dockerfile (Ubuntu base, needs a registry) -> exit 0 when it succeeds.
-#   3. else (offline: the base cannot be pulled) the OFFLINE TEST IMAGE is built from docker/testimage/
-#      (busybox + bash, no registry) and imported AS TAG, with a loud notice: it is enough to try the app and
-#      run the tests, it is not the real sandbox (no Python, Node.js, git or compilers).
+#   3. else (the base cannot be pulled) the image is built from the host distribution's package archive:
+#      distro-rootfs.sh (mmdebstrap/debootstrap) makes the root file system, `ENGINE import` makes it a base, and
+#      the same Dockerfile finishes it with BASE set to that base (zeus.image.source=debootstrap).
+#   4. else (not even the archive answers) the OFFLINE TEST IMAGE is built from docker/testimage/ (busybox + bash)
+#      and imported AS TAG (zeus.image.source=busybox-fallback), with a loud notice: it is not the real sandbox.
 #      Needs busybox (busybox-static) on the host. Not available for `container` (it has no import).
 # Exit status: 0 when TAG exists at the end, 1 otherwise, 2 on a usage error.
 set -u
@@ -19,16 +25,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 recipe=${ZEUS_DOCKER_DIR:-$here}
 engine=${1:-}
 tag=${2:-zeus-desktop-sandbox:latest}
+way=${ZEUS_IMAGE_WAY:-auto}
 case "$engine" in
     docker|podman|container) ;;
     *) echo "usage: $0 docker|podman|container [TAG]" >&2; exit 2 ;;
 esac
+case "$way" in
+    auto|dockerfile|distro) ;;
+    *) echo "ensure-image: ZEUS_IMAGE_WAY is auto, dockerfile or distro" >&2; exit 2 ;;
+esac
 command -v "$engine" >/dev/null 2>&1 || { echo "ensure-image: $engine is not installed" >&2; exit 1; }
-
-if "$engine" image inspect "$tag" >/dev/null 2>&1; then
-    echo "ensure-image: $engine already has $tag"
-    exit 0
-fi
 
 # The version label comes from the one place the version is set: project(VERSION) in CMakeLists.txt.
 version=$(sed -n 's/^[[:space:]]*VERSION[[:space:]]\{1,\}\([0-9][0-9.]*\).*/\1/p' "$here/../CMakeLists.txt" 2>/dev/null | head -n 1)
@@ -37,44 +43,118 @@ version=$(sed -n 's/^[[:space:]]*VERSION[[:space:]]\{1,\}\([0-9][0-9.]*\).*/\1/p
 # The image compiles the sandbox agent from agent/zeus-sandbox-agent.c in its build context. An installed or
 # build-tree docker folder carries it; a checkout keeps it in agent/, outside docker/, so the context is
 # assembled in a temporary folder.
-context=$recipe
-scratch=
-rootfs=
-trap 'rm -rf "$scratch" "$rootfs"' EXIT
-if [ ! -f "$recipe/agent/zeus-sandbox-agent.c" ] && [ -f "$here/../agent/zeus-sandbox-agent.c" ]; then
-    scratch=$(mktemp -d "${TMPDIR:-/tmp}/zeus-sandbox-context.XXXXXX")
-    mkdir "$scratch/agent"
-    cp "$recipe/Dockerfile" "$scratch/"
-    [ -f "$recipe/.dockerignore" ] && cp "$recipe/.dockerignore" "$scratch/"
-    cp "$here/../agent/zeus-sandbox-agent.c" "$scratch/agent/"
-    context=$scratch
-fi
+agent_source=$recipe/agent/zeus-sandbox-agent.c
+[ -f "$agent_source" ] || agent_source=$here/../agent/zeus-sandbox-agent.c
+[ -f "$recipe/Dockerfile" ] && [ -f "$agent_source" ] \
+    || { echo "ensure-image: no Dockerfile and agent source in $recipe" >&2; exit 1; }
 
-echo "ensure-image: building $tag with $engine from $recipe/Dockerfile (version $version)"
-force_rm=--force-rm
-[ "$engine" = container ] && force_rm=
-# shellcheck disable=SC2086 # $force_rm is one flag or nothing
-if "$engine" build -t "$tag" -f "$context/Dockerfile" $force_rm --build-arg "ZEUS_VERSION=$version" "$context"; then
-    echo "ensure-image: built $tag"
+# The default of `ARG NAME="..."` in the Dockerfile.
+arg_default() {
+    sed -n "s/^ARG $1=\"\\(.*\\)\"[[:space:]]*\$/\\1/p" "$recipe/Dockerfile" | head -n 1
+}
+apt_packages=${ZEUS_APT_PACKAGES:-$(arg_default ZEUS_APT_PACKAGES)}
+distro_packages=$(arg_default ZEUS_DISTRO_PACKAGES)
+# The recipe's revision: the Dockerfile, the agent's source and the package list (ImageBuilder::recipeRevision
+# computes the same). One build per revision and engine.
+revision=$( { cat "$recipe/Dockerfile" "$agent_source"; printf 'ZEUS_APT_PACKAGES=%s\n' "$apt_packages"; } \
+    | sha256sum | cut -c1-12)
+
+label() { # $1 = label name: its value on TAG, empty when absent
+    "$engine" image inspect --format "{{index .Config.Labels \"$1\"}}" "$tag" 2>/dev/null | sed 's/^<no value>$//'
+}
+if [ "$engine" != container ] && "$engine" image inspect "$tag" >/dev/null 2>&1; then
+    title=$(label org.opencontainers.image.title)
+    have=$(label zeus.image.revision)
+    source=$(label zeus.image.source)
+    if [ "$have" = "$revision" ] && [ "$source" != busybox-fallback ]; then
+        echo "ensure-image: $engine already has $tag (revision $revision, built by ${source:-?})"
+        exit 0
+    fi
+    case "$title" in
+        "Zeus Desktop sandbox" | zeus-desktop-sandbox-offline-test)
+            echo "ensure-image: $tag is from another recipe (revision ${have:-none}, ${source:-no source label}); building revision $revision" ;;
+        *)
+            echo "ensure-image: $engine has $tag, not built from this recipe (title \"$title\"): left as it is"
+            exit 0 ;;
+    esac
+elif [ "$engine" = container ] && "$engine" image inspect "$tag" >/dev/null 2>&1; then
+    echo "ensure-image: $engine already has $tag"
     exit 0
 fi
 
-echo "ensure-image: the build of $recipe/Dockerfile failed (is the Ubuntu base image reachable? offline, it is not)." >&2
+context=$recipe
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/zeus-sandbox-context.XXXXXX")
+base=
+trap 'rm -rf "$scratch"; [ -n "$base" ] && "$engine" rmi "$base" >/dev/null 2>&1' EXIT
+if [ ! -f "$recipe/agent/zeus-sandbox-agent.c" ]; then
+    mkdir "$scratch/context" "$scratch/context/agent"
+    cp "$recipe/Dockerfile" "$scratch/context/"
+    [ -f "$recipe/.dockerignore" ] && cp "$recipe/.dockerignore" "$scratch/context/"
+    cp "$agent_source" "$scratch/context/agent/"
+    context=$scratch/context
+fi
+force_rm=--force-rm
+[ "$engine" = container ] && force_rm=
+
+build() { # extra build arguments...
+    # shellcheck disable=SC2086 # $force_rm is one flag or nothing
+    "$engine" build -t "$tag" -f "$context/Dockerfile" $force_rm --build-arg "ZEUS_VERSION=$version" \
+        --build-arg "ZEUS_IMAGE_REVISION=$revision" --build-arg "ZEUS_APT_PACKAGES=$apt_packages" "$@" "$context"
+}
+
+if [ "$way" != distro ]; then
+    echo "ensure-image: building $tag with $engine from $recipe/Dockerfile (version $version, revision $revision)"
+    if build --build-arg ZEUS_IMAGE_SOURCE=dockerfile; then
+        echo "ensure-image: built $tag"
+        exit 0
+    fi
+    echo "ensure-image: the build of $recipe/Dockerfile failed (is the Ubuntu base image reachable? offline, it is not)." >&2
+fi
 if [ "$engine" = container ]; then
     echo "ensure-image: Apple's container has no import command; connect to a registry and run this again." >&2
     exit 1
 fi
-rootfs=$(mktemp "${TMPDIR:-/tmp}/zeus-sandbox-rootfs.XXXXXX")
-if ! "$here/testimage/make-rootfs.sh" "$rootfs"; then
+
+if [ "$way" != dockerfile ]; then
+    echo "ensure-image: building $tag from the distribution's package archive instead"
+    started=$(date +%s)
+    # shellcheck disable=SC2086 # one word per package
+    if "$here/distro-rootfs.sh" "$scratch/rootfs.tar" $apt_packages $distro_packages; then
+        base=zeus-desktop-sandbox-base:$revision
+        # "debian:bookworm": no spaces, so the one --change holds one label with either engine.
+        distribution=$(tar -xOf "$scratch/rootfs.tar" ./etc/os-release ./usr/lib/os-release 2>/dev/null \
+            | awk -F= '$1 == "ID" && !id { id = $2 } $1 == "VERSION_CODENAME" && !cn { cn = $2 }
+                       END { gsub(/"/, "", id); gsub(/"/, "", cn); if (id != "") print id ":" cn }')
+        if "$engine" import \
+                --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+                --change "LABEL zeus.image.distribution=${distribution:-unknown}" \
+                "$scratch/rootfs.tar" "$base" >/dev/null; then
+            rm -f "$scratch/rootfs.tar"
+            if build --build-arg "BASE=$base" --build-arg "NODE_IMAGE=$base" --build-arg PNPM_OPTIONAL=1 \
+                    --build-arg ZEUS_IMAGE_SOURCE=debootstrap --build-arg "ZEUS_BASE_NAME=${distribution:-unknown}"; then
+                echo "ensure-image: built $tag from the distribution's archive (${distribution:-unknown}) in $(( $(date +%s) - started )) s"
+                exit 0
+            fi
+            echo "ensure-image: the build on the distribution's root file system failed" >&2
+            exit 1
+        fi
+        echo "ensure-image: $engine import of the distribution's root file system failed" >&2
+        exit 1
+    fi
+    echo "ensure-image: the distribution's package archive is not reachable either (or mmdebstrap/debootstrap is missing)." >&2
+fi
+
+if ! "$here/testimage/make-rootfs.sh" "$scratch/rootfs.tar"; then
     echo "ensure-image: could not make the offline test image either (install busybox-static)" >&2
     exit 1
 fi
 if ! "$engine" import \
         --change "LABEL org.opencontainers.image.title=zeus-desktop-sandbox-offline-test" \
         --change "LABEL org.opencontainers.image.version=$version" \
+        --change "LABEL zeus.image.source=busybox-fallback" \
         --change "WORKDIR /workspace" \
         --change 'CMD ["/bin/sh"]' \
-        "$rootfs" "$tag" >/dev/null; then
+        "$scratch/rootfs.tar" "$tag" >/dev/null; then
     echo "ensure-image: $engine import failed" >&2
     exit 1
 fi
@@ -82,8 +162,8 @@ cat >&2 <<NOTICE
 ensure-image: ****************************************************************************
 ensure-image: NOTE: $tag is now the MINIMAL OFFLINE TEST IMAGE (busybox + bash),
 ensure-image: not the real sandbox: no Python, Node.js, git or compilers. Commands that
-ensure-image: need them will fail. Build the real image when a registry is reachable:
-ensure-image:   $engine rmi $tag && $0 $engine $tag
+ensure-image: need them will fail. Neither a registry nor the distribution's package
+ensure-image: archive was reachable. When one is, run this again: it builds the real image.
 ensure-image: ****************************************************************************
 NOTICE
 exit 0

@@ -4,10 +4,14 @@
 #include "support/processrunner.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 #ifdef Q_OS_UNIX
@@ -36,7 +40,100 @@ bool isTagAcceptable(const QString& tag) {
     return true;
 }
 
+// The labels of the image the build makes, read back by the inspect step and by the diagnostics.
+const QString kRevisionLabel = QStringLiteral("zeus.image.revision");
+const QString kSourceLabel = QStringLiteral("zeus.image.source");
+
+bool engineCanImport(const QString& program) {
+    QString engine = QFileInfo(program).fileName().toLower();
+    if (engine.endsWith(QLatin1String(".exe"))) {
+        engine.chop(4);
+    }
+    return engine != QLatin1String("container");  // Apple's CLI has no import
+}
+
+QByteArray readFileBytes(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QStringList words(const QString& text) {
+    return text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+}
+
 }  // namespace
+
+QString ImageBuilder::dockerfileArgDefault(const QByteArray& dockerfileText, const QString& name) {
+    const QRegularExpression line(
+        QStringLiteral("^ARG %1=\"([^\"\\n]*)\"[ \\t]*$").arg(QRegularExpression::escape(name)),
+        QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch match = line.match(QString::fromUtf8(dockerfileText));
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
+QString ImageBuilder::recipeRevision(const QByteArray& dockerfileText, const QByteArray& agentSource,
+                                     const QString& aptPackages) {
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(dockerfileText);
+    hash.addData(agentSource);
+    const QByteArray packages = QByteArray("ZEUS_APT_PACKAGES=") + aptPackages.toUtf8() + '\n';
+    hash.addData(packages);
+    return QString::fromLatin1(hash.result().toHex().left(12));
+}
+
+ImageBuilder::Distribution ImageBuilder::hostDistribution(const QString& osReleaseText) {
+    QHash<QString, QString> fields;
+    for (const QString& raw : osReleaseText.split(QLatin1Char('\n'))) {
+        const qsizetype equals = raw.indexOf(QLatin1Char('='));
+        if (equals <= 0) {
+            continue;
+        }
+        QString value = raw.mid(equals + 1).trimmed();
+        if (value.size() >= 2 && (value.startsWith(QLatin1Char('"')) || value.startsWith(QLatin1Char('\'')))) {
+            value = value.mid(1, value.size() - 2);
+        }
+        fields.insert(raw.left(equals).trimmed(), value);
+    }
+    const QStringList family =
+        words(fields.value(QStringLiteral("ID")) + QLatin1Char(' ') + fields.value(QStringLiteral("ID_LIKE")));
+    const QString id = fields.value(QStringLiteral("ID"));
+    const bool validCodename = [&] {
+        static const QRegularExpression name(QStringLiteral("^[a-z][a-z0-9-]*$"));
+        return name.match(fields.value(QStringLiteral("VERSION_CODENAME"))).hasMatch();
+    }();
+    if (family.contains(QStringLiteral("ubuntu"))) {
+        QString suite = fields.value(QStringLiteral("UBUNTU_CODENAME"));
+        if (suite.isEmpty() && id == QLatin1String("ubuntu") && validCodename) {
+            suite = fields.value(QStringLiteral("VERSION_CODENAME"));
+        }
+        if (!suite.isEmpty()) {
+            return {QStringLiteral("ubuntu"), suite, QStringLiteral("main,universe")};
+        }
+    }
+    if (id == QLatin1String("debian") && validCodename) {
+        return {QStringLiteral("debian"), fields.value(QStringLiteral("VERSION_CODENAME")), QStringLiteral("main")};
+    }
+    // A derivative's codename is its own (not the archive's); anything else: Debian stable.
+    return {QStringLiteral("debian"), QStringLiteral("bookworm"), QStringLiteral("main")};
+}
+
+QStringList ImageBuilder::rootfsArguments(const Distribution& distribution, const QStringList& packages,
+                                          const QString& mirror, const QString& outputTar) {
+    // The same command as docker/distro-rootfs.sh: apt's variant, no recommends (mmdebstrap's default), no manuals
+    // or docs but the copyright files; root or an unprivileged user namespace, whichever this user has.
+    QStringList args{QStringLiteral("--variant=apt"), QStringLiteral("--mode=auto"),
+                     QStringLiteral("--components=") + distribution.components,
+                     QStringLiteral("--include=") + packages.join(QLatin1Char(','))};
+    for (const char* option : {"path-exclude=/usr/share/man/*", "path-exclude=/usr/share/info/*",
+                               "path-exclude=/usr/share/doc/*", "path-include=/usr/share/doc/*/copyright"}) {
+        args << QStringLiteral("--dpkgopt=") + QLatin1String(option);
+    }
+    args << distribution.suite << outputTar;
+    if (!mirror.isEmpty()) {
+        args << mirror;
+    }
+    return args;
+}
 
 ImageBuilder::ImageBuilder(QObject* parent) : QObject(parent) {
     m_timeoutTimer.setSingleShot(true);
@@ -168,24 +265,174 @@ bool ImageBuilder::start(const Request& request) {
         return false;
     }
 
+    m_request = request;
     m_program = request.program;
-    const QStringList args = buildArguments(request);
-    qCInfo(lcRuntime) << "building image" << request.tag << "with" << m_program << args;
+    m_builtWay.clear();
+    m_steps.clear();
+    m_scratch.reset();
+    // The sandbox recipe declares what its distribution root file system adds; any other Dockerfile is one build.
+    const QByteArray dockerfileText = readFileBytes(request.dockerfile);
+    m_distroPackages = dockerfileArgDefault(dockerfileText, QStringLiteral("ZEUS_DISTRO_PACKAGES"));
+    m_sandboxRecipe = !m_distroPackages.isEmpty();
+    m_revision.clear();
+    m_aptPackages.clear();
+    if (m_sandboxRecipe) {
+        m_aptPackages = request.aptPackages.isEmpty()
+                            ? dockerfileArgDefault(dockerfileText, QStringLiteral("ZEUS_APT_PACKAGES"))
+                            : words(request.aptPackages).join(QLatin1Char(' '));
+        m_revision = recipeRevision(dockerfileText,
+                                    readFileBytes(request.contextDir + QStringLiteral("/agent/zeus-sandbox-agent.c")),
+                                    m_aptPackages);
+    }
+
+    setState(State::Running);
+    m_timeoutTimer.start();
+    if (m_sandboxRecipe && request.reuseCurrent) {
+        m_steps << Step{StepKind::Inspect,
+                        m_program,
+                        {QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("--format"),
+                         QStringLiteral("{{json .Config.Labels}}"), request.tag}};
+    }
+    if (!m_sandboxRecipe || request.way != Way::DistroArchive) {
+        QStringList args = buildArguments(request);
+        if (m_sandboxRecipe) {
+            args.removeLast();  // the context goes last
+            args << QStringLiteral("--build-arg") << QStringLiteral("ZEUS_IMAGE_SOURCE=dockerfile")
+                 << QStringLiteral("--build-arg") << QStringLiteral("ZEUS_IMAGE_REVISION=") + m_revision
+                 << QStringLiteral("--build-arg") << QStringLiteral("ZEUS_APT_PACKAGES=") + m_aptPackages
+                 << request.contextDir;
+        }
+        m_steps << Step{StepKind::Build, m_program, args};
+    }
+    if (m_steps.isEmpty()) {
+        return startDistroSteps(QString());
+    }
+    runStep(m_steps.takeFirst());
+    return true;
+}
+
+void ImageBuilder::runStep(const Step& step) {
+    m_step = step.kind;
+    m_captured.clear();
+    qCInfo(lcRuntime) << "image build step" << step.program << step.args;
+    if (m_process) {  // the previous step's, which has finished
+        m_process->disconnect(this);
+        m_process->deleteLater();
+    }
 
     auto* process = new QProcess(this);
     m_process = process;
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->setStandardInputFile(QProcess::nullDevice());
-    process->setWorkingDirectory(request.contextDir);
+    process->setWorkingDirectory(m_scratch ? m_scratch->path() : m_request.contextDir);
     process->setProcessEnvironment(ProcessRunner::childEnvironment());  // never the app's secrets
     connect(process, &QProcess::readyReadStandardOutput, this, &ImageBuilder::readOutput);
     connect(process, &QProcess::finished, this, &ImageBuilder::onProcessFinished);
     connect(process, &QProcess::errorOccurred, this, &ImageBuilder::onProcessError);
+    process->start(step.program, step.args);
+}
 
-    setState(State::Running);
-    m_timeoutTimer.start();
-    process->start(m_program, args);
+bool ImageBuilder::startDistroSteps(const QString& why) {
+    if (!why.isEmpty()) {
+        emitLine(why);
+    }
+    if (!engineCanImport(m_program)) {
+        finish(State::Failed, m_exitCode,
+               tr("%1 cannot build the image without a registry (it has no import).").arg(m_program));
+        return false;
+    }
+    const QString rootfsProgram = m_request.rootfsProgram.isEmpty()
+                                      ? QStandardPaths::findExecutable(QStringLiteral("mmdebstrap"))
+                                      : m_request.rootfsProgram;
+    if (rootfsProgram.isEmpty()) {
+        finish(State::Failed, -1,
+               tr("Building the image from the distribution's package archive needs mmdebstrap: install it "
+                  "(apt install mmdebstrap) and build again."));
+        return false;
+    }
+    m_scratch = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/zeus-sandbox-rootfs-XXXXXX"));
+    if (!m_scratch->isValid()) {
+        finish(State::Failed, -1, tr("Could not make a temporary folder for the root file system."));
+        return false;
+    }
+    Distribution distribution = hostDistribution(QString::fromUtf8(readFileBytes(QStringLiteral("/etc/os-release"))));
+    if (!m_request.distroSuite.isEmpty()) {
+        distribution.suite = m_request.distroSuite;
+    }
+    const QString tarball = m_scratch->filePath(QStringLiteral("rootfs.tar"));
+    const QString base = QStringLiteral("zeus-desktop-sandbox-base:") + m_revision;
+    emitLine(tr("Building %1 from the %2 %3 package archive (revision %4)")
+                 .arg(m_request.tag, distribution.id, distribution.suite, m_revision));
+    m_steps.clear();
+    m_steps << Step{StepKind::Rootfs, rootfsProgram,
+                    rootfsArguments(distribution, words(m_aptPackages + QLatin1Char(' ') + m_distroPackages),
+                                    m_request.distroMirror, tarball)};
+    // One label per --change (Podman reads the rest of a LABEL line as one value), no spaces in it.
+    m_steps << Step{StepKind::Import,
+                    m_program,
+                    {QStringLiteral("import"), QStringLiteral("--change"),
+                     QStringLiteral("ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
+                     QStringLiteral("--change"),
+                     QStringLiteral("LABEL zeus.image.distribution=%1:%2").arg(distribution.id, distribution.suite),
+                     tarball, base}};
+    QStringList build = buildArguments(m_request);
+    build.removeLast();
+    const QStringList distroArgs{QStringLiteral("BASE=") + base,
+                                 QStringLiteral("NODE_IMAGE=") + base,
+                                 QStringLiteral("PNPM_OPTIONAL=1"),
+                                 QStringLiteral("ZEUS_IMAGE_SOURCE=debootstrap"),
+                                 QStringLiteral("ZEUS_BASE_NAME=%1:%2").arg(distribution.id, distribution.suite),
+                                 QStringLiteral("ZEUS_IMAGE_REVISION=") + m_revision,
+                                 QStringLiteral("ZEUS_APT_PACKAGES=") + m_aptPackages};
+    for (const QString& arg : distroArgs) {
+        build << QStringLiteral("--build-arg") << arg;
+    }
+    build << m_request.contextDir;
+    m_steps << Step{StepKind::DistroBuild, m_program, build};
+    // The base's layers stay under the image; only its name goes (best effort: Podman keeps a parent's name).
+    m_steps << Step{StepKind::Untag, m_program, {QStringLiteral("rmi"), base}};
+    runStep(m_steps.takeFirst());
     return true;
+}
+
+void ImageBuilder::onStepSucceeded() {
+    switch (m_step) {
+        case StepKind::Inspect: {
+            const QJsonObject labels = QJsonDocument::fromJson(m_captured.trimmed()).object();
+            if (labels.value(kRevisionLabel).toString() == m_revision
+                && labels.value(kSourceLabel).toString() != QLatin1String("busybox-fallback")) {
+                emitLine(tr("%1 is already built from this recipe (revision %2, %3): nothing to do.")
+                             .arg(m_request.tag, m_revision, labels.value(kSourceLabel).toString()));
+                m_builtWay = QStringLiteral("cached");
+                finish(State::Succeeded, 0, {});
+                return;
+            }
+            if (m_steps.isEmpty()) {  // Way::DistroArchive: nothing queued before it
+                startDistroSteps(QString());
+                return;
+            }
+            break;
+        }
+        case StepKind::Build:
+            m_builtWay = QStringLiteral("dockerfile");
+            finish(State::Succeeded, 0, {});
+            return;
+        case StepKind::Rootfs:
+        case StepKind::Import:
+            break;
+        case StepKind::DistroBuild:
+            m_builtWay = QStringLiteral("debootstrap");
+            QFile::remove(m_scratch->filePath(QStringLiteral("rootfs.tar")));
+            break;
+        case StepKind::Untag:
+            finish(State::Succeeded, 0, {});
+            return;
+    }
+    if (m_steps.isEmpty()) {
+        finish(State::Succeeded, 0, {});
+        return;
+    }
+    runStep(m_steps.takeFirst());
 }
 
 void ImageBuilder::cancel() {
@@ -210,6 +457,10 @@ void ImageBuilder::readOutput() {
         return;
     }
     // Stateful decoding: a UTF-8 sequence split across two reads is still decoded right.
+    if (m_step == StepKind::Inspect) {
+        m_captured += m_process->readAllStandardOutput().left(1024 * 1024);
+        return;
+    }
     QString text = m_partialLine;
     text += QString(m_decoder.decode(m_process->readAllStandardOutput()));
     qsizetype start = 0;
@@ -271,8 +522,32 @@ void ImageBuilder::onProcessFinished(int exitCode, QProcess::ExitStatus status) 
         }
         return;
     }
+    if (m_step == StepKind::Inspect || m_step == StepKind::Untag) {
+        // The tag missing (or not current) and a base name that stays are no failures.
+        if (m_step == StepKind::Inspect && (crashed || exitCode != 0)) {
+            m_captured.clear();
+        }
+        onStepSucceeded();
+        return;
+    }
     if (crashed) {
-        finish(State::Failed, -1, tr("%1 build stopped unexpectedly.").arg(m_program));
+        finish(State::Failed, -1, tr("%1 stopped unexpectedly.").arg(m_program));
+        return;
+    }
+    if (exitCode != 0 && m_step == StepKind::Build && m_sandboxRecipe && m_request.way == Way::Auto) {
+        m_exitCode = exitCode;
+        startDistroSteps(
+            tr("The Dockerfile's base could not be built (is a registry reachable?): building from "
+               "the distribution's package archive instead."));
+        return;
+    }
+    if (exitCode != 0 && m_step == StepKind::Rootfs) {
+        QString message =
+            tr("The distribution's package archive could not be used (mmdebstrap exit code %1).").arg(exitCode);
+        if (!m_lastLine.isEmpty()) {
+            message += QLatin1Char(' ') + m_lastLine;
+        }
+        finish(State::Failed, exitCode, message);
         return;
     }
     if (exitCode != 0) {
@@ -283,7 +558,7 @@ void ImageBuilder::onProcessFinished(int exitCode, QProcess::ExitStatus status) 
         finish(State::Failed, exitCode, message);
         return;
     }
-    finish(State::Succeeded, 0, {});
+    onStepSucceeded();
 }
 
 void ImageBuilder::onProcessError(QProcess::ProcessError error) {
@@ -291,7 +566,7 @@ void ImageBuilder::onProcessError(QProcess::ProcessError error) {
         return;  // the other errors are followed by finished()
     }
     const QString why = m_process->errorString();
-    finish(State::Failed, -1, tr("Could not start %1: %2").arg(m_program, why));
+    finish(State::Failed, -1, tr("Could not start %1: %2").arg(m_process->program(), why));
 }
 
 void ImageBuilder::onTimeout() {
@@ -337,6 +612,8 @@ void ImageBuilder::finish(State state, int exitCode, const QString& error) {
         m_process = nullptr;
     }
     m_children.clear();
+    m_steps.clear();
+    m_scratch.reset();  // the root file system tarball, if any
     if (state == State::Succeeded) {
         qCInfo(lcRuntime) << "image build succeeded";
     } else {

@@ -9,19 +9,30 @@
 #include <QString>
 #include <QStringDecoder>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QTimer>
+
+#include <memory>
 
 namespace zeus {
 
 // Builds the sandbox image with the chosen engine's `build` command (docker, podman or
 // Apple's container) and streams the engine's log line by line.
 //
-// Owns: one build process at a time, its timeout and its cancellation (terminate, then
+// For the sandbox recipe (a Dockerfile that declares ZEUS_DISTRO_PACKAGES, docs/sandbox-image.md) a build is a
+// short pipeline, one process at a time, all streamed to logLine:
+//   1. `image inspect` of the tag: when it carries this recipe's zeus.image.revision, nothing is built.
+//   2. `build` of the Dockerfile (Ubuntu and Node.js from a registry), labelled zeus.image.source=dockerfile.
+//   3. when that fails (no registry) and the engine can import: `mmdebstrap` makes a root file system from the
+//      host distribution's package archive, `import` makes it a base, and the same Dockerfile is built on it
+//      (BASE, NODE_IMAGE), labelled zeus.image.source=debootstrap; the base's tag is removed afterwards.
+// Any other Dockerfile is one `build`, as it always was.
+//
+// Owns: one build process at a time, its timeout (for the whole pipeline) and its cancellation (terminate, then
 // kill after a grace period; on Linux also the build's own child processes, because
-// killing `podman build` leaves its RUN step running).
+// killing `podman build` leaves its RUN step running), and the temporary root file system.
 // Never: runs a shell on the host, blocks on the process (no waitFor*, no nested event
-// loop), pulls or pushes anything itself, or decides which engine to use -- the caller
-// passes the program.
+// loop), pushes anything, or decides which engine to use -- the caller passes the program.
 class ImageBuilder : public QObject {
     Q_OBJECT
 
@@ -37,6 +48,14 @@ public:
     };
     Q_ENUM(State)
 
+    // Which way a sandbox recipe is built (see the class comment).
+    enum class Way {
+        Auto,           // the Dockerfile, then the distribution's archive when the Dockerfile cannot be built
+        Dockerfile,     // the Dockerfile only
+        DistroArchive,  // the distribution's archive only
+    };
+    Q_ENUM(Way)
+
     struct Request {
         QString program;             // "docker", "podman" or "container" (or a full path to one)
         QString tag;                 // image tag to build, e.g. zeus-desktop-sandbox:latest
@@ -44,6 +63,14 @@ public:
         QString contextDir;          // build context directory
         QString version;             // passed as --build-arg ZEUS_VERSION=<version> (the image label)
         QStringList extraBuildArgs;  // more KEY=VALUE build arguments
+
+        // The sandbox recipe only (ignored for other Dockerfiles):
+        Way way = Way::Auto;
+        bool reuseCurrent = true;  // keep a tag that already carries this revision
+        QString aptPackages;       // ZEUS_APT_PACKAGES; empty: the Dockerfile's list (a smaller one for tests)
+        QString distroSuite;       // empty: the host's (hostDistribution())
+        QString distroMirror;      // a mirror URL or a sources.list file; empty: mmdebstrap's default
+        QString rootfsProgram;     // empty: mmdebstrap from PATH
     };
 
     explicit ImageBuilder(QObject* parent = nullptr);
@@ -51,6 +78,31 @@ public:
 
     // The argument list of `<program> build ...` for a request. Pure.
     static QStringList buildArguments(const Request& request);
+
+    // The default of `ARG NAME="..."` in a Dockerfile's text; empty when it declares none. Pure.
+    static QString dockerfileArgDefault(const QByteArray& dockerfileText, const QString& name);
+    // zeus.image.revision: the first 12 hex digits of SHA-256 over the Dockerfile, the agent's source and
+    // "ZEUS_APT_PACKAGES=<packages>\n" (docker/ensure-image.sh computes the same). Pure.
+    static QString recipeRevision(const QByteArray& dockerfileText, const QByteArray& agentSource,
+                                  const QString& aptPackages);
+
+    // The host's distribution as mmdebstrap names it, from /etc/os-release's text: Debian and Ubuntu (and their
+    // derivatives through ID_LIKE) by their codename; anything else Debian stable. Pure.
+    struct Distribution {
+        QString id;          // "debian" or "ubuntu"
+        QString suite;       // "bookworm", "jammy"
+        QString components;  // "main", or "main,universe" on Ubuntu (ripgrep, nodejs, npm)
+    };
+    static Distribution hostDistribution(const QString& osReleaseText);
+    // `mmdebstrap ...` for a root file system tarball with these packages. Pure.
+    static QStringList rootfsArguments(const Distribution& distribution, const QStringList& packages,
+                                       const QString& mirror, const QString& outputTar);
+
+    // How the last successful build was done: "cached" (the tag was current), "dockerfile", "debootstrap";
+    // empty before a success.
+    QString builtWay() const { return m_builtWay; }
+    // The revision the sandbox recipe's build used; empty for other Dockerfiles.
+    QString revision() const { return m_revision; }
 
     // Checks a request before anything is started; returns an empty string when it can be run. Pure apart from
     // looking at the file system for the Dockerfile and the context.
@@ -94,6 +146,16 @@ Q_SIGNALS:
     void finished(bool success, int exitCode, const QString& error);
 
 private:
+    enum class StepKind { Inspect, Build, Rootfs, Import, DistroBuild, Untag };
+    struct Step {
+        StepKind kind;
+        QString program;
+        QStringList args;
+    };
+    void runStep(const Step& step);
+    void onStepSucceeded();
+    // The distribution's way: false (and finished) when it cannot be taken.
+    bool startDistroSteps(const QString& why);
     void setState(State state);
     void readOutput();
     void emitLine(QString line);
@@ -114,6 +176,16 @@ private:
     static void killChildren(const QList<ChildProcess>& children);
 
     QPointer<QProcess> m_process;
+    Request m_request;
+    QList<Step> m_steps;  // what is still to run after the current step
+    StepKind m_step = StepKind::Build;
+    bool m_sandboxRecipe = false;
+    QString m_revision;
+    QString m_aptPackages;
+    QString m_distroPackages;
+    QString m_builtWay;
+    QByteArray m_captured;  // the inspect step's output (not logged)
+    std::unique_ptr<QTemporaryDir> m_scratch;
     QTimer m_timeoutTimer;
     ProcessTerminator m_terminator;
     QStringDecoder m_decoder{QStringDecoder::Utf8};
