@@ -32,6 +32,7 @@ trap stop_engines EXIT
 ensure_docker && ensure_test_image docker || echo "harness: WARNING: Docker engine tests will skip (not under CI)"
 ensure_remote_docker || echo "harness: WARNING: the remote-engine tests will skip (not under CI)"
 ensure_podman && ensure_test_image podman || echo "harness: WARNING: Podman engine tests will skip (not under CI)"
+ensure_distro_image || echo "harness: WARNING: tst_distroimage builds its image itself or skips (not under CI)"
 
 status=0
 step "tests: Widgets build (all labels), on a private keyring session"
@@ -39,6 +40,9 @@ with_keyring ctest --preset ci -j1 --timeout 600 || status=1
 
 step "tests: headless build (unit, e2e)"
 with_keyring ctest --preset ci-headless -L 'unit|e2e' -j1 --timeout 600 || status=1
+
+step "hostile suite: each attack through the real binaries, on Docker and Podman (tests/hostile/)"
+tests/hostile/run.sh build/ci || status=1
 
 for extra in tests/packaging/test-deb.sh tests/fuzz/run-fuzz.sh tests/ui/screenshots.sh; do
     case "$extra" in

@@ -190,6 +190,57 @@ ensure_test_image() { # $1 = docker|podman
     echo "harness: imported $ZEUS_TEST_IMAGE into $engine"
 }
 
+# The sandbox image built from the distribution's package archive, for tst_distroimage (docs/sandbox-image.md):
+# docker/ensure-image.sh's archive way, once per recipe revision (a machine that kept the image reuses it). With
+# Podman: its overlay storage builds it in a few minutes, where the private Docker on vfs copies the whole file
+# system for every Dockerfile step (several times longer). The test builds it itself when this did not.
+ZEUS_TEST_DISTRO_IMAGE=${ZEUS_TEST_DISTRO_IMAGE:-zeus-desktop-sandbox:distro-test}
+ZEUS_TEST_DISTRO_ENGINE=${ZEUS_TEST_DISTRO_ENGINE:-podman}
+# The image's apt list; empty: the Dockerfile's own (the whole image is tested, compilers included).
+ZEUS_TEST_DISTRO_APT_PACKAGES=${ZEUS_TEST_DISTRO_APT_PACKAGES:-}
+export ZEUS_TEST_DISTRO_IMAGE ZEUS_TEST_DISTRO_ENGINE ZEUS_TEST_DISTRO_APT_PACKAGES
+
+ensure_distro_image() {
+    local started
+    command -v mmdebstrap >/dev/null 2>&1 \
+        || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null \
+        || { harness_fail "could not install mmdebstrap"; return 1; }
+    ensure_verdaccio || return 1
+    if ! timeout 30 curl -sfI http://deb.debian.org/debian/dists/bookworm/Release >/dev/null 2>&1; then
+        echo "harness: ****************************************************************************" >&2
+        echo "harness: WARNING: the Debian archive (deb.debian.org) is unreachable: the distribution" >&2
+        echo "harness: image cannot be built and tst_distroimage will SKIP." >&2
+        echo "harness: ****************************************************************************" >&2
+        return 0
+    fi
+    started=$(date +%s)
+    ZEUS_IMAGE_WAY=distro ZEUS_APT_PACKAGES="$ZEUS_TEST_DISTRO_APT_PACKAGES" \
+        "$source_dir/docker/ensure-image.sh" "$ZEUS_TEST_DISTRO_ENGINE" "$ZEUS_TEST_DISTRO_IMAGE" \
+        || { harness_fail "could not build $ZEUS_TEST_DISTRO_IMAGE from the distribution's archive"; return 1; }
+    "$ZEUS_TEST_DISTRO_ENGINE" image inspect "$ZEUS_TEST_DISTRO_IMAGE" >/dev/null 2>&1 \
+        || { harness_fail "$ZEUS_TEST_DISTRO_IMAGE is missing after its build"; return 1; }
+    echo "harness: $ZEUS_TEST_DISTRO_IMAGE ready in $(( $(date +%s) - started )) s"
+}
+
+# verdaccio (a local npm registry) from the npm registry, for tst_distroimage's npm install; kept in the user's
+# cache between runs.
+ensure_verdaccio() {
+    local prefix="${XDG_CACHE_HOME:-$HOME/.cache}/zeus-test-tools/verdaccio"
+    if [ -n "${ZEUS_TEST_VERDACCIO:-}" ] && [ -x "$ZEUS_TEST_VERDACCIO" ]; then
+        return 0
+    fi
+    if [ ! -x "$prefix/node_modules/.bin/verdaccio" ]; then
+        command -v npm >/dev/null 2>&1 \
+            || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null \
+            || { harness_fail "could not install npm"; return 1; }
+        npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error verdaccio@6 >/dev/null \
+            || { harness_fail "could not install verdaccio from the npm registry"; return 1; }
+    fi
+    ZEUS_TEST_VERDACCIO="$prefix/node_modules/.bin/verdaccio"
+    export ZEUS_TEST_VERDACCIO
+    echo "harness: verdaccio $("$ZEUS_TEST_VERDACCIO" --version 2>/dev/null)"
+}
+
 stop_engines() {
     set +e  # best effort: a process that is already gone is fine
     stop_remote_dockerd
