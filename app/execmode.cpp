@@ -2,8 +2,9 @@
 // Runs one command through the whole path (workspace guard, runtime detection, a fresh
 // hardened session container), streams its output, removes the container and exits with
 // the command's exit code: 124 on timeout, 125 when refused (no runtime, bad workspace,
-// missing image, container failure) with the reason on stderr.
+// missing image, container failure, no sandbox agent it can use) with the reason on stderr.
 #include "appsettings.h"
+#include "engine/imageinspector.h"
 #include "modes.h"
 #include "quitsignals.h"
 #include "runtime/detectionresult.h"
@@ -73,18 +74,7 @@ int runExecMode(const AppOptions& options) {
     int exitCode = kRefused;
     const QString sessionId = QStringLiteral("exec-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
 
-    QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector, [&](const DetectionResult& result) {
-        if (!result.isUsable()) {
-            refuse(result.unusableReason());
-            QCoreApplication::exit(kRefused);
-            return;
-        }
-        SandboxSetup setup = execSandboxSetup(options, settings, result);
-        if (!setup.runtime) {
-            refuse(setup.report.reason);
-            QCoreApplication::exit(kRefused);
-            return;
-        }
+    const auto run = [&](SandboxSetup setup) {
         config = setup.config;
         manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config);
         QObject::connect(manager.get(), &SessionManager::output,
@@ -126,6 +116,20 @@ int runExecMode(const AppOptions& options) {
                                 session));
             });
         QObject::connect(manager.get(), &SessionManager::shutdownFinished, [&] { QCoreApplication::exit(exitCode); });
+        // A fallback is said (SPEC §7): the agent was expected and did not start.
+        QObject::connect(
+            manager.get(), &SessionManager::sessionExecPathChanged, [&](const QString&, const QString& execPath) {
+                if (!execPath.startsWith(QLatin1String("exec: "))) {
+                    return;
+                }
+                refuse(
+                    QStringLiteral("the sandbox agent is not available (%1): the command runs with a "
+                                   "plain exec%2")
+                        .arg(execPath.mid(6), config.effectiveNetworkMode() == NetworkMode::Allowlist
+                                                  ? QStringLiteral("; no network: the allowlist reaches the container "
+                                                                   "only through the agent")
+                                                  : QString()));
+            });
         ExecRequest request;
         request.callId = QStringLiteral("exec");
         request.sessionId = sessionId;
@@ -133,6 +137,42 @@ int runExecMode(const AppOptions& options) {
         request.command = options.command;
         request.timeoutSeconds = options.timeoutSeconds > 0 ? options.timeoutSeconds : config.defaultTimeoutSeconds;
         manager->execute(request);
+    };
+    // Without an agent it can use, the run refuses unless plain exec was asked for (SPEC §7): on an engine of
+    // this host with no agent beside the app, the image must carry its own.
+    ImageInspector inspector;
+    std::unique_ptr<SandboxSetup> pending;
+    QObject::connect(&inspector, &ImageInspector::finished, &detector, [&](const ImageInspection& inspection) {
+        if (!pending) {
+            return;
+        }
+        SandboxSetup setup = std::move(*pending);
+        pending.reset();
+        if (const QString problem = missingAgentProblem(setup, inspection); !problem.isEmpty()) {
+            refuse(problem);
+            QCoreApplication::exit(kRefused);
+            return;
+        }
+        run(std::move(setup));
+    });
+    QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector, [&](const DetectionResult& result) {
+        if (!result.isUsable()) {
+            refuse(result.unusableReason());
+            QCoreApplication::exit(kRefused);
+            return;
+        }
+        SandboxSetup setup = execSandboxSetup(options, settings, result);
+        if (!setup.runtime) {
+            refuse(setup.report.reason);
+            QCoreApplication::exit(kRefused);
+            return;
+        }
+        if (agentNeedsImageCheck(setup)) {
+            pending = std::make_unique<SandboxSetup>(std::move(setup));
+            inspector.inspect(*pending->runtime, pending->config.image);
+            return;
+        }
+        run(std::move(setup));
     });
     // Ctrl-C, a TERM or a closed terminal must not leave the container behind: cancel the call, whose end
     // removes the container.

@@ -1,7 +1,12 @@
 #pragma once
 
 #include "appoptions.h"
+#include "engine/imageinspection.h"
 #include "sandboxsetup.h"
+
+#include <QStringList>
+
+#include <optional>
 
 namespace zeus {
 
@@ -25,6 +30,30 @@ int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings,
                               const DetectionResult& detection);       // execmode.cpp
 SandboxOverrides headlessSandboxOverrides(const AppOptions& options);  // headlessmode.cpp
+
+// The sandbox agent at start-up (SPEC §7): a run that uses the agent (no --exec-mode exec) on an engine of this Linux
+// host mounts the app's own agent; without one, only an image known to carry its own copy (the Zeus sandbox image)
+// will do. Whether the image must be inspected before the run may call itself ready (headless, --exec):
+bool agentNeedsImageCheck(const SandboxSetup& setup);  // headlessmode.cpp
+// Why the run must not start: no agent it can use, with the fix (build the agent, set ZEUS_SANDBOX_AGENT, or
+// --exec-mode exec); empty when it may. `image` is the inspection of setup.config.image (nullopt: not asked).
+QString missingAgentProblem(const SandboxSetup& setup,
+                            const std::optional<ImageInspection>& image);  // headlessmode.cpp
+
+// What headless mode prints on stdout about a session (docs/headless.md "What the console shows"), in the terminal
+// of app/run.sh next to the test backend's lines: how commands reach the container (the first line), the network in
+// force and the image. Said when the session's first command knows its path, and again when that path changes.
+struct SessionNoticeFacts {
+    QString sessionId;
+    QString execPath;     // SessionManager::execPath(): "agent 0.1.0", "exec (forced)", "exec: <why>"
+    QString cli;          // the engine's command ("docker"), for "plain docker exec"
+    EgressPolicy policy;  // SessionManager::egressPolicy(): the mode and rules in force
+    QString image;
+    std::optional<ImageInspection> inspection;  // of `image`; nullopt: not known (yet)
+};
+// `full`: all three lines (a session's first announcement); else the path line, and the network line when it
+// depends on the path (an allowlist session that lost its agent has no network).
+QStringList sessionNoticeLines(const SessionNoticeFacts& facts, bool full);  // headlessmode.cpp
 
 // Command approval of headless and gui runs (SPEC §11): every folder's settings into the dispatcher, kept current,
 // with this run's --approval mode over them and --allow-command / --deny-command added (never stored); matched

@@ -168,6 +168,17 @@ void TestBackend::onFrame(const QString& text) {
     const QString callId = message.value(QStringLiteral("call_id")).toString();
     if (type == QLatin1String("hello")) {
         m_out << "hello " << printable(jsonText(message)) << Qt::endl;
+        // The same, said for people: which engine serves the commands, or why none does.
+        const QJsonObject runtime = message.value(QStringLiteral("runtime")).toObject();
+        if (runtime.value(QStringLiteral("status")).toString() == QLatin1String("ready")) {
+            m_out << "runtime " << printable(runtime.value(QStringLiteral("kind")).toString()) << ' '
+                  << printable(runtime.value(QStringLiteral("version")).toString())
+                  << " ready: each line you type runs in a container that sees only the workspace, at /workspace"
+                  << Qt::endl;
+        } else {
+            m_out << "runtime unavailable: " << printable(runtime.value(QStringLiteral("reason")).toString())
+                  << Qt::endl;
+        }
         m_helloSeen = true;
         processLines();
     } else if (type == QLatin1String("tool_output")) {
@@ -185,6 +196,10 @@ void TestBackend::onFrame(const QString& text) {
                   << " exit=" << (exitCode.isDouble() ? QString::number(exitCode.toInt()) : QStringLiteral("null"))
                   << " truncated=" << (message.value(QStringLiteral("truncated")).toBool() ? "true" : "false")
                   << " duration_ms=" << qint64(message.value(QStringLiteral("duration_ms")).toDouble());
+            // The whole trip as seen here: the tool_call out, the command, the result back.
+            if (const auto sent = m_sentAt.constFind(callId); sent != m_sentAt.constEnd()) {
+                m_out << " round_trip_ms=" << sent->elapsed();
+            }
             if (message.value(QStringLiteral("redacted")).toInt() > 0) {
                 m_out << " redacted=" << message.value(QStringLiteral("redacted")).toInt();
             }
@@ -195,6 +210,7 @@ void TestBackend::onFrame(const QString& text) {
             }
             m_out << Qt::endl;
         }
+        m_sentAt.remove(callId);
         AckMessage ack;
         ack.callId = callId;
         sendJson(Protocol::toJson(ack));
@@ -220,6 +236,14 @@ void TestBackend::onFrame(const QString& text) {
         }
     } else if (type == QLatin1String("call_state")) {
         m_out << "call_state " << callId << ' ' << message.value(QStringLiteral("state")).toString() << Qt::endl;
+    } else if (type == QLatin1String("network_event")) {
+        // A connection the sandbox's network policy refused (SPEC §8); the command itself sees the 403.
+        const QJsonValue port = message.value(QStringLiteral("port"));
+        m_out << "network " << (callId.isEmpty() ? QStringLiteral("-") : printable(callId)) << ' '
+              << printable(message.value(QStringLiteral("host")).toString()) << ':'
+              << (port.isDouble() ? QString::number(port.toInt()) : QStringLiteral("?")) << ' '
+              << printable(message.value(QStringLiteral("decision")).toString()) << " ("
+              << printable(message.value(QStringLiteral("rule")).toString()) << ')' << Qt::endl;
     } else if (type == QLatin1String("error")) {
         m_out << "error " << printable(message.value(QStringLiteral("code")).toString())
               << " call=" << (callId.isEmpty() ? QStringLiteral("-") : printable(callId)) << ' '
@@ -298,6 +322,7 @@ void TestBackend::sendToolCall(const QString& command, bool wait, const QStringL
     }
     m_out << "call " << call.callId << ": " << command << Qt::endl;
     m_outstanding.insert(call.callId);
+    m_sentAt[call.callId].start();
     if (wait) {
         m_waitingFor = call.callId;
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
@@ -95,7 +96,8 @@ private:
     int m_nextCall = 0;
     QSet<QString> m_outstanding;  // sent, no result yet
     QSet<QString> m_resultsSeen;
-    QHash<QString, QString> m_partial;  // "callId\nstream" -> unfinished line
+    QHash<QString, QString> m_partial;       // "callId\nstream" -> unfinished line
+    QHash<QString, QElapsedTimer> m_sentAt;  // call id -> since its tool_call left, for the round trip
     bool m_finishedEmitted = false;
 };
 

@@ -536,6 +536,7 @@ void SessionManager::startWaiting(Session& session) {
 
 void SessionManager::dispatch(Session& session, CommandExecution* execution) {
     if (m_config.execMode == ExecMode::Exec || !session.agentFallback.isEmpty()) {
+        announceExecPath(session);  // forced exec is said with the container's first command, like the agent
         execution->start(session.containerId);
         return;
     }
@@ -755,7 +756,22 @@ QString SessionManager::execPath(const QString& sessionId) const {
 }
 
 void SessionManager::announceExecPath(Session& session) {
-    Q_EMIT sessionExecPathChanged(session.id, execPath(session.id));
+    const QString path = execPath(session.id);
+    if (path == session.announcedExecPath) {
+        return;
+    }
+    session.announcedExecPath = path;
+    // An allowlist session reaches the network only through the agent's listeners (SPEC §8): without them every
+    // connection fails, so that is said once, where the user looks, instead of a silent failure later.
+    if (path.startsWith(QLatin1String("exec")) && m_config.effectiveNetworkMode() == NetworkMode::Allowlist) {
+        logEvent(session, m_config.execMode == ExecMode::Exec
+                              ? QStringLiteral("No network: the sandbox agent is not used (exec mode), and the "
+                                               "allowlist reaches the container only through it.")
+                              : QStringLiteral("No network: the sandbox agent is not available (%1), and the "
+                                               "allowlist reaches the container only through it.")
+                                    .arg(session.agentFallback));
+    }
+    Q_EMIT sessionExecPathChanged(session.id, path);
 }
 
 void SessionManager::onCallFinished(CommandExecution* execution, const ExecResult& result) {

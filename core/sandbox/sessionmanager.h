@@ -129,6 +129,7 @@ private:
         QList<QPointer<CommandExecution>> agentWaiting;  // waiting for the agent's hello
         QString agentFallback;         // why this container's commands run with plain exec; empty: through the agent
         int agentFailures = 0;         // agent crashes in this container
+        QString announcedExecPath;     // the execPath() last announced (sessionExecPathChanged), said once each
         QPointer<EgressProxy> egress;  // allowlist: the proxy behind the agent's listeners, while the agent runs
         QStringList sessionAllow;      // "Allow for this session" rules, added to the config's policy
         QTimer idleTimer;

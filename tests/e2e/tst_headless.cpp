@@ -3,6 +3,9 @@
 // the same port. Every test uses its own settings folder (so its own install id) and its own session ids, and
 // is bounded to tens of seconds.
 #include "backendserver.h"
+#include "diagnosticsections.h"
+#include "engine/containerruntime.h"
+#include "modes.h"
 #include "sandbox/workspaceguard.h"
 #include "testenvironment.h"
 
@@ -52,6 +55,8 @@ public:
     HeadlessApp() {
         QObject::connect(&process, &QProcess::readyReadStandardError, &process,
                          [this] { log += process.readAllStandardError(); });
+        QObject::connect(&process, &QProcess::readyReadStandardOutput, &process,
+                         [this] { out += process.readAllStandardOutput(); });
     }
     ~HeadlessApp() {
         if (process.state() != QProcess::NotRunning) {
@@ -73,7 +78,7 @@ public:
             environment.insert(entry.first, entry.second);
         }
         process.setProcessEnvironment(environment);
-        process.setProgram(QStringLiteral(ZEUS_APP_BINARY));
+        process.setProgram(program);
         process.setArguments({QStringLiteral("--headless"), QStringLiteral("--backend"), url,
                               QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"),
                               QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
@@ -86,10 +91,29 @@ public:
         return QTest::qWaitFor([this] { return process.state() == QProcess::NotRunning; }, timeoutMs);
     }
     QString logText() const { return QString::fromUtf8(log); }
+    QString outText() const { return QString::fromUtf8(out); }
 
+    QString program = QStringLiteral(ZEUS_APP_BINARY);
     QProcess process;
     QByteArray log;
+    QByteArray out;  // the session lines (docs/headless.md "What the console shows")
 };
+
+// A SandboxSetup as SandboxSetup::from() makes it for a local Docker engine, without the host's agent.
+zeus::SandboxSetup localSetup() {
+    zeus::SandboxSetup setup;
+    setup.runtime = zeus::ContainerRuntime::create(zeus::RuntimeKind::Docker, QStringLiteral("docker"));
+    setup.config.image = QStringLiteral("some-image:1");
+    return setup;
+}
+
+zeus::ImageInspection presentImage(const QString& title) {
+    zeus::ImageInspection image;
+    image.outcome = zeus::ImageInspection::Outcome::Present;
+    image.image = QStringLiteral("some-image:1");
+    image.labels.insert(QStringLiteral("org.opencontainers.image.title"), title);
+    return image;
+}
 
 // A backend that completes the WebSocket upgrade and then never answers anything (no pong): a black hole.
 // Or, with `refuseStatus`, answers the upgrade with that HTTP status.
@@ -333,6 +357,147 @@ private Q_SLOTS:
         QVERIFY2(app.logText().contains(message), qPrintable(app.logText()));
     }
 
+    // SPEC §7: without an agent it can use the run does not call itself ready, unless plain exec was asked for.
+    void missingAgentProblem_data() {
+        QTest::addColumn<QString>("hostAgent");
+        QTest::addColumn<QString>("execMode");
+        QTest::addColumn<bool>("remote");
+        QTest::addColumn<QString>("imageTitle");  // "-": not inspected; "missing": no such image
+        QTest::addColumn<QString>("problem");     // a part of the refusal; empty: none
+        const QString offline = zeus::DiagnosticSections::offlineTestImageTitle();
+        const QString sandbox = zeus::DiagnosticSections::sandboxImageTitle();
+        QTest::newRow("no host agent, offline test image")
+            << QString() << "agent" << false << offline << "is the offline test image, which has none";
+        QTest::newRow("no host agent, custom image") << QString() << "agent" << false << "mine"
+                                                     << "is not the Zeus sandbox image";
+        QTest::newRow("no host agent, image missing") << QString() << "agent" << false << "missing"
+                                                      << "no image";
+        QTest::newRow("no host agent, not inspected") << QString() << "agent" << false << "-"
+                                                      << "could not say";
+        QTest::newRow("no host agent, the sandbox image carries one")
+            << QString() << "agent" << false << sandbox << QString();
+        QTest::newRow("host agent") << "/opt/zeus-sandbox-agent"
+                                    << "agent" << false << offline << QString();
+        QTest::newRow("exec mode asked for") << QString() << "exec" << false << offline << QString();
+        QTest::newRow("remote engine: the fallback is said per session")
+            << QString() << "agent" << true << offline << QString();
+    }
+
+    void missingAgentProblem() {
+        QFETCH(QString, hostAgent);
+        QFETCH(QString, execMode);
+        QFETCH(bool, remote);
+        QFETCH(QString, imageTitle);
+        QFETCH(QString, problem);
+        zeus::SandboxSetup setup = localSetup();
+        setup.config.agentHostPath = hostAgent;
+        setup.config.execMode = *zeus::execModeFromName(execMode);
+        setup.config.engineRemote = remote;
+        std::optional<zeus::ImageInspection> image;
+        if (imageTitle == QLatin1String("missing")) {
+            image = zeus::ImageInspection{};
+            image->outcome = zeus::ImageInspection::Outcome::Missing;
+        } else if (imageTitle != QLatin1String("-")) {
+            image = presentImage(imageTitle);
+        }
+        const QString text = zeus::missingAgentProblem(setup, image);
+        if (problem.isEmpty()) {
+            QVERIFY2(text.isEmpty(), qPrintable(text));
+            return;
+        }
+        QVERIFY(zeus::agentNeedsImageCheck(setup));
+        QVERIFY2(text.contains(problem), qPrintable(text));
+        // It names the fix.
+        QVERIFY2(text.contains(QStringLiteral("--target zeus_sandbox_agent")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("--exec-mode exec")), qPrintable(text));
+    }
+
+    // What the console shows about a session (docs/headless.md): the path first, then the network and the image.
+    void sessionNoticeLines() {
+        zeus::SessionNoticeFacts facts;
+        facts.sessionId = QStringLiteral("local");
+        facts.execPath = QStringLiteral("agent 0.1.0");
+        facts.cli = QStringLiteral("docker");
+        QStringList errors;
+        facts.policy = zeus::EgressPolicy::fromStrings(zeus::NetworkMode::Allowlist, QStringLiteral("dev"),
+                                                       {QStringLiteral("fixture.test:8080")},
+                                                       {QStringLiteral("github.com")}, {}, &errors);
+        QVERIFY(errors.isEmpty());
+        facts.image = QStringLiteral("some-image:1");
+        facts.inspection = presentImage(zeus::DiagnosticSections::offlineTestImageTitle());
+        QStringList lines = zeus::sessionNoticeLines(facts, true);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QStringLiteral("session local: commands run through the sandbox agent 0.1.0 (one channel "
+                                          "per session)"));
+        QVERIFY2(lines[1].contains(QStringLiteral("network allowlist")) && lines[1].contains(QStringLiteral("dev"))
+                     && lines[1].contains(QStringLiteral("fixture.test:8080"))
+                     && lines[1].contains(QStringLiteral("denied github.com"))
+                     && lines[1].contains(QStringLiteral("403")),
+                 qPrintable(lines[1]));
+        QVERIFY2(lines[2].contains(QStringLiteral("offline test image")), qPrintable(lines[2]));
+
+        // The agent fell back: said with its reason, and an allowlist without the agent has no network.
+        facts.execPath = QStringLiteral("exec: the agent could not start");
+        lines = zeus::sessionNoticeLines(facts, false);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[0].contains(QStringLiteral("plain docker exec"))
+                     && lines[0].contains(QStringLiteral("the agent could not start")),
+                 qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("session local: no network: the sandbox agent is not available")),
+                 qPrintable(lines[1]));
+
+        // Exec mode asked for; the hardened profile's network.
+        facts.execPath = QStringLiteral("exec (forced)");
+        facts.policy.mode = zeus::NetworkMode::None;
+        facts.inspection = presentImage(zeus::DiagnosticSections::sandboxImageTitle());
+        lines = zeus::sessionNoticeLines(facts, true);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].contains(QStringLiteral("--exec-mode exec")), qPrintable(lines[0]));
+        QCOMPARE(lines[1], QStringLiteral("session local: network none: the container has no network"));
+        QVERIFY2(lines[2].contains(QStringLiteral("the Zeus sandbox image")), qPrintable(lines[2]));
+    }
+
+    // The app refuses to start without an agent it can use (exit 5, the fix named), and starts with
+    // --exec-mode exec. A copy of the binary has no agent beside it; the offline test image has none either.
+    void refusesWithoutAnAgent() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        const QString lonely = m_root.filePath(uniqueId("lonely-"));
+        QVERIFY(QDir().mkpath(lonely + QStringLiteral("/app")));
+        const QString program = lonely + QStringLiteral("/app/zeus-desktop");
+        QVERIFY(QFile::copy(QStringLiteral(ZEUS_APP_BINARY), program));
+        {
+            BackendServer server;
+            QVERIFY(server.listen());
+            HeadlessApp app;
+            app.program = program;
+            app.start(server.url(), m_workspace, configHome(), {{QStringLiteral("ZEUS_SANDBOX_AGENT"), QString()}});
+            QVERIFY2(app.waitForExit(30000), qPrintable(app.logText()));
+            QCOMPARE(app.process.exitCode(), 5);
+            QVERIFY2(app.logText().contains(QStringLiteral("no sandbox agent to run commands through")),
+                     qPrintable(app.logText()));
+            QVERIFY2(app.logText().contains(QStringLiteral("--exec-mode exec")), qPrintable(app.logText()));
+            QVERIFY2(server.ofType(QStringLiteral("hello")).isEmpty(), "it never said hello: not ready");
+        }
+        BackendServer server;
+        QVERIFY(server.listen());
+        HeadlessApp app;
+        app.program = program;
+        app.start(server.url(), m_workspace, configHome(), {{QStringLiteral("ZEUS_SANDBOX_AGENT"), QString()}},
+                  {QStringLiteral("--exec-mode"), QStringLiteral("exec")});
+        QVERIFY2(server.waitForType(QStringLiteral("hello"), 20000), qPrintable(app.logText()));
+        const QString s = session();
+        server.send(BackendServer::toolCall(QStringLiteral("plain1"), s, QStringLiteral("echo plain"), m_workspace));
+        QVERIFY2(server.waitForResult(QStringLiteral("plain1"), 30000), qPrintable(app.logText()));
+        QCOMPARE(firstResult(server, QStringLiteral("plain1")).value(QStringLiteral("output")).toString(),
+                 QStringLiteral("plain\n"));
+        QTRY_VERIFY2_WITH_TIMEOUT(app.outText().contains(QStringLiteral("session %1: commands run with a plain docker "
+                                                                        "exec each (--exec-mode exec)")
+                                                             .arg(s)),
+                                  qPrintable(app.outText()), 5000);
+        app.process.terminate();
+        QVERIFY(app.waitForExit(30000));
+    }
+
     void runsStreamsAndIsolates() {
         ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
         auto rig = connectedRig();
@@ -382,6 +547,15 @@ private Q_SLOTS:
         QVERIFY2(output.endsWith(QStringLiteral("end\n")), qPrintable(output));
         QVERIFY2(!output.contains(QStringLiteral("host-secret-canary")), qPrintable(output));
         QVERIFY2(!output.contains(QLatin1Char('/') + canaryName + QLatin1Char('\n')), qPrintable(output));
+
+        // What runs is said on stdout once for the session: the agent, the hardened profile's network, the image.
+        const QString said = rig->app.outText();
+        QVERIFY2(said.contains(QStringLiteral("session %1: commands run through the sandbox agent ").arg(s)),
+                 qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("session %1: network none").arg(s)), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("session %1: image %2").arg(s, zeus::test::testImage())),
+                 qPrintable(said));
+        QCOMPARE(said.count(QStringLiteral("session %1: commands").arg(s)), 1);
     }
 
     // Command approval (SPEC §11) headless: nobody can be asked, so what would be asked is denied, and a refused
