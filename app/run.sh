@@ -36,8 +36,9 @@ trap 'exit 143' TERM
 cmake/install-deps.sh --run
 # Every program a session needs: the app, the test backend and the sandbox agent (without the agent each command is a
 # slow plain exec and the network allowlist has no way in; the app refuses to start without one).
-# ZEUS_PREBUILT=DIR uses the binaries of an existing build folder and builds nothing (the project's own test of
-# this script does that, so it does not compile the project a second time).
+# ZEUS_PREBUILT=DIR uses the binaries of an existing build folder and builds nothing: no binary, and no image when the
+# engine already has the one asked for (the project's own test of this script does that, so it compiles nothing a
+# second time and keeps the test image the harness made).
 build_dir="${ZEUS_PREBUILT:-$source_dir/build/dev}"
 if [ -z "${ZEUS_PREBUILT:-}" ]; then
     cmake --preset dev >/dev/null
@@ -77,7 +78,9 @@ if [ -z "$engine" ]; then
 fi
 say "container engine: $engine"
 
-if [ -x docker/ensure-image.sh ]; then
+if [ -n "${ZEUS_PREBUILT:-}" ] && [ -n "$image" ] && "$engine" image inspect "$image" >/dev/null 2>&1; then
+    say "image: $image, as it is (ZEUS_PREBUILT)"
+elif [ -x docker/ensure-image.sh ]; then
     docker/ensure-image.sh "$engine" ${image:+"$image"}
 fi
 image_args=()
