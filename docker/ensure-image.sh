@@ -2,6 +2,7 @@
 # Makes sure the sandbox image exists in one container engine, building it when it is missing or out of date.
 #
 # Usage: docker/ensure-image.sh ENGINE [TAG]
+#        docker/ensure-image.sh --revision      (prints the recipe's zeus.image.revision)
 #   ENGINE  docker | podman | container (Apple Containerization)
 #   TAG     image to ensure (default zeus-desktop-sandbox:latest)
 # Environment:
@@ -27,14 +28,13 @@ engine=${1:-}
 tag=${2:-zeus-desktop-sandbox:latest}
 way=${ZEUS_IMAGE_WAY:-auto}
 case "$engine" in
-    docker|podman|container) ;;
+    docker|podman|container|--revision) ;;
     *) echo "usage: $0 docker|podman|container [TAG]" >&2; exit 2 ;;
 esac
 case "$way" in
     auto|dockerfile|distro) ;;
     *) echo "ensure-image: ZEUS_IMAGE_WAY is auto, dockerfile or distro" >&2; exit 2 ;;
 esac
-command -v "$engine" >/dev/null 2>&1 || { echo "ensure-image: $engine is not installed" >&2; exit 1; }
 
 # The version label comes from the one place the version is set: project(VERSION) in CMakeLists.txt.
 version=$(sed -n 's/^[[:space:]]*VERSION[[:space:]]\{1,\}\([0-9][0-9.]*\).*/\1/p' "$here/../CMakeLists.txt" 2>/dev/null | head -n 1)
@@ -58,6 +58,11 @@ distro_packages=$(arg_default ZEUS_DISTRO_PACKAGES)
 # computes the same). One build per revision and engine.
 revision=$( { cat "$recipe/Dockerfile" "$agent_source"; printf 'ZEUS_APT_PACKAGES=%s\n' "$apt_packages"; } \
     | sha256sum | cut -c1-12)
+if [ "$engine" = --revision ]; then
+    echo "$revision"
+    exit 0
+fi
+command -v "$engine" >/dev/null 2>&1 || { echo "ensure-image: $engine is not installed" >&2; exit 1; }
 
 label() { # $1 = label name: its value on TAG, empty when absent
     "$engine" image inspect --format "{{index .Config.Labels \"$1\"}}" "$tag" 2>/dev/null | sed 's/^<no value>$//'

@@ -8,6 +8,7 @@
 // Environment: ZEUS_TEST_DISTRO_ENGINE (default podman: its overlay storage builds in a few minutes where the
 // harness's Docker on vfs copies the whole file system for every Dockerfile step), ZEUS_TEST_DISTRO_IMAGE (tag),
 // ZEUS_TEST_DISTRO_APT_PACKAGES (the image's apt list; empty: the Dockerfile's), ZEUS_TEST_VERDACCIO.
+#include "diagnosticsections.h"
 #include "engine/imagebuilder.h"
 #include "sessionfixture.h"
 
@@ -16,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -122,11 +124,26 @@ class TestDistroImage : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void cleanup();
+    // Pure: the recipe's parts as the builders read them.
+    void revisionIsTheScriptsRevision();
+    void hostDistribution_data();
+    void hostDistribution();
+    void rootfsArguments();
+    // The busybox image only when not even the archive answers, and then said loudly and labelled.
+    void busyboxOnlyWhenTheArchiveIsUnreachable();
+    // The real image, built once per revision.
+    void labelsSayHowItWasBuilt();
     void toolchainRunsThroughTheAgent();
     void npmInstallsFromALocalRegistryThroughTheAllowlist();
     void pipInstallsFromALocalIndexThroughTheAllowlist();
 
 private:
+    // Builds (or finds current) the distribution image once; sets m_skipWhy or m_failure when it cannot.
+    void ensureImage();
+    bool m_imageTried = false;
+    QByteArray m_skipWhy;
+    QString m_failure;
+    QString m_revision;
     // A manager on the distribution image; `names` map to loopback ports (--resolve) and are allowed.
     std::unique_ptr<SessionManager> makeManager(const QList<std::pair<QString, int>>& names);
     QTemporaryDir m_dir;
@@ -134,17 +151,36 @@ private:
     QList<EgressEvent> m_events;
 };
 
+// In an engine test function: the engine and the image, or a skip (archive unreachable) or a failure.
+#define REQUIRE_DISTRO_IMAGE()             \
+    do {                                   \
+        ZEUS_REQUIRE_ENGINE(engineName()); \
+        ensureImage();                     \
+        if (!m_failure.isEmpty())          \
+            QFAIL(qPrintable(m_failure));  \
+        if (!m_skipWhy.isEmpty())          \
+            QSKIP(m_skipWhy.constData());  \
+    } while (false)
+
 void TestDistroImage::initTestCase() {
     QVERIFY(m_dir.isValid());
-    const QString engine = engineName();
-    ZEUS_REQUIRE_ENGINE(engine);
+}
 
+void TestDistroImage::ensureImage() {
+    if (m_imageTried) {
+        return;
+    }
+    m_imageTried = true;
+    const QString engine = engineName();
     // The recipe as a checkout has it: the Dockerfile with the agent's source beside it.
     const QString context = m_dir.filePath(QStringLiteral("context"));
-    QVERIFY(QDir().mkpath(context + QStringLiteral("/agent")));
-    QVERIFY(QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"), context + QStringLiteral("/Dockerfile")));
-    QVERIFY(QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/agent/zeus-sandbox-agent.c"),
-                        context + QStringLiteral("/agent/zeus-sandbox-agent.c")));
+    QDir().mkpath(context + QStringLiteral("/agent"));
+    if (!QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"), context + QStringLiteral("/Dockerfile"))
+        || !QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/agent/zeus-sandbox-agent.c"),
+                        context + QStringLiteral("/agent/zeus-sandbox-agent.c"))) {
+        m_failure = QStringLiteral("could not copy the recipe");
+        return;
+    }
 
     ImageBuilder builder;
     builder.setTimeout(30 * 60 * 1000);
@@ -166,42 +202,199 @@ void TestDistroImage::initTestCase() {
     request.aptPackages = qEnvironmentVariable("ZEUS_TEST_DISTRO_APT_PACKAGES");
     QElapsedTimer clock;
     clock.start();
-    QVERIFY(builder.start(request));
-    QVERIFY(finished.wait(30 * 60 * 1000));
-    qInfo().noquote() << "distribution image" << request.tag << "with" << engine << ":" << builder.builtWay()
-                      << "revision" << builder.revision() << "in" << clock.elapsed() / 1000 << "s";
-    if (!finished.first().at(0).toBool()) {
-        // Only an unreachable archive is a reason to skip; anything else is a failure.
-        const ProcessOutput probe = runProgram(QStringLiteral("curl"),
-                                               {QStringLiteral("-sSfI"), QStringLiteral("-m"), QStringLiteral("20"),
-                                                QStringLiteral("http://deb.debian.org/debian/dists/bookworm/Release")},
-                                               30000);
-        if (probe.exitCode != 0) {
-            const QByteArray why =
-                "SKIPPED: the Debian archive (deb.debian.org) is unreachable, so the distribution "
-                "image cannot be built: "
-                + probe.err.trimmed();
-            if (isCi()) {
-                qWarning(
-                    "\n********************************************************************************\n"
-                    "tst_distroimage %s\n"
-                    "********************************************************************************",
-                    why.constData());
-            }
-            QSKIP(why.constData());
-        }
-        QFAIL(qPrintable(finished.first().at(2).toString() + QLatin1Char('\n') + log.join(QLatin1Char('\n'))));
+    builder.start(request);
+    if (!finished.wait(30 * 60 * 1000)) {
+        m_failure = QStringLiteral("the image build did not end in 30 minutes");
+        return;
     }
+    m_revision = builder.revision();
+    qInfo().noquote() << "distribution image" << request.tag << "with" << engine << ":" << builder.builtWay()
+                      << "revision" << m_revision << "in" << clock.elapsed() / 1000 << "s";
+    if (finished.first().at(0).toBool()) {
+        return;
+    }
+    // Only an unreachable archive is a reason to skip; anything else is a failure.
+    const ProcessOutput probe = runProgram(QStringLiteral("curl"),
+                                           {QStringLiteral("-sSfI"), QStringLiteral("-m"), QStringLiteral("20"),
+                                            QStringLiteral("http://deb.debian.org/debian/dists/bookworm/Release")},
+                                           30000);
+    if (probe.exitCode != 0) {
+        m_skipWhy =
+            "SKIPPED: the Debian archive (deb.debian.org) is unreachable, so the distribution image cannot be "
+            "built: "
+            + probe.err.trimmed();
+        if (isCi()) {
+            qWarning(
+                "\n********************************************************************************\n"
+                "tst_distroimage %s\n"
+                "********************************************************************************",
+                m_skipWhy.constData());
+        }
+        return;
+    }
+    m_failure = finished.first().at(2).toString() + QLatin1Char('\n') + log.join(QLatin1Char('\n'));
+}
 
-    // Its labels say how and from which recipe it was built (what --diagnose shows).
+void TestDistroImage::revisionIsTheScriptsRevision() {
+    // docker/ensure-image.sh and ImageBuilder must agree, or each would rebuild what the other built.
+    QFile dockerfile(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"));
+    QFile agent(QStringLiteral(ZEUS_SOURCE_DIR "/agent/zeus-sandbox-agent.c"));
+    QVERIFY(dockerfile.open(QIODevice::ReadOnly) && agent.open(QIODevice::ReadOnly));
+    const QByteArray text = dockerfile.readAll();
+    const QByteArray source = agent.readAll();
+    const QString packages = ImageBuilder::dockerfileArgDefault(text, QStringLiteral("ZEUS_APT_PACKAGES"));
+    for (const char* tool : {"python3", "python3-pip", "python3-venv", "git", "curl", "ca-certificates",
+                             "build-essential", "ripgrep", "jq"}) {
+        QVERIFY2(packages.split(QLatin1Char(' ')).contains(QLatin1String(tool)), tool);
+    }
+    QCOMPARE(ImageBuilder::dockerfileArgDefault(text, QStringLiteral("ZEUS_DISTRO_PACKAGES")),
+             QStringLiteral("nodejs npm musl-tools"));
+    QVERIFY(ImageBuilder::dockerfileArgDefault(text, QStringLiteral("NO_SUCH_ARG")).isEmpty());
+    const QString script = QStringLiteral(ZEUS_SOURCE_DIR "/docker/ensure-image.sh");
+    const ProcessOutput full = runProgram(script, {QStringLiteral("--revision")});
+    QCOMPARE(QString::fromUtf8(full.out.trimmed()), ImageBuilder::recipeRevision(text, source, packages));
+    // Another package list is another recipe.
+    const ProcessOutput small = runProgram(
+        QStringLiteral("env"), {QStringLiteral("ZEUS_APT_PACKAGES=bash git"), script, QStringLiteral("--revision")});
+    QCOMPARE(QString::fromUtf8(small.out.trimmed()),
+             ImageBuilder::recipeRevision(text, source, QStringLiteral("bash git")));
+    QVERIFY(small.out != full.out);
+}
+
+void TestDistroImage::hostDistribution_data() {
+    QTest::addColumn<QString>("osRelease");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("suite");
+    QTest::addColumn<QString>("components");
+    QTest::newRow("debian 12")
+        << "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_CODENAME=bookworm\n"
+        << "debian"
+        << "bookworm"
+        << "main";
+    QTest::newRow("debian 13") << "ID=debian\nVERSION_CODENAME=trixie\n"
+                               << "debian"
+                               << "trixie"
+                               << "main";
+    QTest::newRow("ubuntu") << "ID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=jammy\nUBUNTU_CODENAME=jammy\n"
+                            << "ubuntu"
+                            << "jammy"
+                            << "main,universe";
+    QTest::newRow("mint: ubuntu's codename")
+        << "ID=linuxmint\nID_LIKE=\"ubuntu debian\"\nVERSION_CODENAME=virginia\nUBUNTU_CODENAME=jammy\n"
+        << "ubuntu"
+        << "jammy"
+        << "main,universe";
+    QTest::newRow("a debian derivative: stable") << "ID=raspbian\nID_LIKE=debian\nVERSION_CODENAME=foo\n"
+                                                 << "debian"
+                                                 << "bookworm"
+                                                 << "main";
+    QTest::newRow("fedora: debian stable") << "ID=fedora\nVERSION_ID=40\n"
+                                           << "debian"
+                                           << "bookworm"
+                                           << "main";
+    QTest::newRow("odd codename") << "ID=debian\nVERSION_CODENAME=\"a b;c\"\n"
+                                  << "debian"
+                                  << "bookworm"
+                                  << "main";
+    QTest::newRow("nothing") << ""
+                             << "debian"
+                             << "bookworm"
+                             << "main";
+}
+
+void TestDistroImage::hostDistribution() {
+    QFETCH(QString, osRelease);
+    QFETCH(QString, id);
+    QFETCH(QString, suite);
+    QFETCH(QString, components);
+    const ImageBuilder::Distribution distribution = ImageBuilder::hostDistribution(osRelease);
+    QCOMPARE(distribution.id, id);
+    QCOMPARE(distribution.suite, suite);
+    QCOMPARE(distribution.components, components);
+}
+
+void TestDistroImage::rootfsArguments() {
+    const QStringList args = ImageBuilder::rootfsArguments(
+        {QStringLiteral("ubuntu"), QStringLiteral("jammy"), QStringLiteral("main,universe")},
+        {QStringLiteral("python3"), QStringLiteral("nodejs")}, QStringLiteral("http://mirror.example/ubuntu"),
+        QStringLiteral("/tmp/x/rootfs.tar"));
+    QVERIFY(args.contains(QStringLiteral("--include=python3,nodejs")));
+    QVERIFY(args.contains(QStringLiteral("--components=main,universe")));
+    QVERIFY(args.contains(QStringLiteral("--mode=auto")));
+    QCOMPARE(args.mid(args.size() - 3), (QStringList{QStringLiteral("jammy"), QStringLiteral("/tmp/x/rootfs.tar"),
+                                                     QStringLiteral("http://mirror.example/ubuntu")}));
+    const QStringList noMirror =
+        ImageBuilder::rootfsArguments({QStringLiteral("debian"), QStringLiteral("bookworm"), QStringLiteral("main")},
+                                      {QStringLiteral("git")}, QString(), QStringLiteral("out.tar"));
+    QCOMPARE(noMirror.last(), QStringLiteral("out.tar"));
+}
+
+void TestDistroImage::busyboxOnlyWhenTheArchiveIsUnreachable() {
+    const QString engine = engineName();
+    ZEUS_REQUIRE_ENGINE(engine);
+    // No registry (the archive's way only) and an archive that refuses every connection: the last resort.
+    const QString tag = QStringLiteral("zeus-fallback-check:") + uniqueOwner();
+    const auto removeTag = qScopeGuard([&] { removeImage(engine, tag); });
+    const QStringList args{QStringLiteral("ZEUS_IMAGE_WAY=distro"),
+                           QStringLiteral("ZEUS_DISTRO_MIRROR=http://127.0.0.1:9/debian"),
+                           QStringLiteral(ZEUS_SOURCE_DIR "/docker/ensure-image.sh"), engine, tag};
+    const ProcessOutput run = runProgram(QStringLiteral("env"), args, 180000);
+    QVERIFY2(run.exitCode == 0, QByteArray(run.out + run.err).constData());
+    QVERIFY2(run.err.contains("the distribution's package archive is not reachable either"), run.err.constData());
+    QVERIFY2(run.err.contains(QByteArray("NOTE: " + tag.toUtf8() + " is now the MINIMAL OFFLINE TEST IMAGE")),
+             run.err.constData());
+    const ProcessOutput labels =
+        runProgram(engine, {QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("--format"),
+                            QStringLiteral("{{json .Config.Labels}}"), tag});
+    ImageInspection inspection;
+    inspection.outcome = ImageInspection::Outcome::Present;
+    const QJsonObject object = QJsonDocument::fromJson(labels.out.trimmed()).object();
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        inspection.labels.insert(it.key(), it.value().toString());
+    }
+    QCOMPARE(inspection.labels.value(QStringLiteral("zeus.image.source")), QStringLiteral("busybox-fallback"));
+    QCOMPARE(DiagnosticSections::classifyImage(inspection), DiagnosticSections::ImageKind::OfflineTest);
+    // It never counts as built: the next run tries the real ways again.
+    const ProcessOutput again = runProgram(QStringLiteral("env"), args, 180000);
+    QVERIFY2(again.out.contains("is from another recipe"), again.out.constData());
+}
+
+void TestDistroImage::labelsSayHowItWasBuilt() {
+    REQUIRE_DISTRO_IMAGE();
+    const QString engine = engineName();
     const ProcessOutput labels =
         runProgram(engine, {QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("--format"),
                             QStringLiteral("{{json .Config.Labels}}"), imageTag()});
     const QJsonObject object = QJsonDocument::fromJson(labels.out.trimmed()).object();
     QCOMPARE(object.value(QStringLiteral("zeus.image.source")).toString(), QStringLiteral("debootstrap"));
-    QCOMPARE(object.value(QStringLiteral("zeus.image.revision")).toString(), builder.revision());
+    QCOMPARE(object.value(QStringLiteral("zeus.image.revision")).toString(), m_revision);
     QCOMPARE(object.value(QStringLiteral("org.opencontainers.image.title")).toString(),
              QStringLiteral("Zeus Desktop sandbox"));
+    QFile osRelease(QStringLiteral("/etc/os-release"));
+    QVERIFY(osRelease.open(QIODevice::ReadOnly));
+    const ImageBuilder::Distribution host = ImageBuilder::hostDistribution(QString::fromUtf8(osRelease.readAll()));
+    const QString distribution = host.id + QLatin1Char(':') + host.suite;
+    QCOMPARE(object.value(QStringLiteral("zeus.image.distribution")).toString(), distribution);
+    QCOMPARE(object.value(QStringLiteral("org.opencontainers.image.base.name")).toString(), distribution);
+
+    // What --diagnose and the image check say about it.
+    ImageInspection inspection;
+    inspection.outcome = ImageInspection::Outcome::Present;
+    inspection.image = imageTag();
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        inspection.labels.insert(it.key(), it.value().toString());
+    }
+    QCOMPARE(DiagnosticSections::classifyImage(inspection), DiagnosticSections::ImageKind::Sandbox);
+    DiagnosticSections::ImageFacts facts;
+    facts.image = imageTag();
+    facts.runtimeName = QStringLiteral("Podman");
+    facts.inspection = inspection;
+    const DiagnosticSection section = DiagnosticSections::image(facts);
+    QVERIFY2(section.text.contains(QStringLiteral("Built from the distribution's package archive (%1), revision %2")
+                                       .arg(distribution, m_revision)),
+             qPrintable(section.text));
+    QCOMPARE(section.value.toObject().value(QStringLiteral("source")).toString(), QStringLiteral("debootstrap"));
+    QCOMPARE(section.checks.value(0).level, DiagnosticCheck::Level::Ok);
 }
 
 void TestDistroImage::cleanup() {
@@ -237,6 +430,7 @@ std::unique_ptr<SessionManager> TestDistroImage::makeManager(const QList<std::pa
 }
 
 void TestDistroImage::toolchainRunsThroughTheAgent() {
+    REQUIRE_DISTRO_IMAGE();
     auto manager = makeManager({});
     Recorder rec(*manager);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("toolchain"));
@@ -265,6 +459,7 @@ void TestDistroImage::toolchainRunsThroughTheAgent() {
 }
 
 void TestDistroImage::npmInstallsFromALocalRegistryThroughTheAllowlist() {
+    REQUIRE_DISTRO_IMAGE();
     QString verdaccio = qEnvironmentVariable("ZEUS_TEST_VERDACCIO");
     if (verdaccio.isEmpty()) {
         verdaccio = QStandardPaths::findExecutable(QStringLiteral("verdaccio"));
@@ -335,6 +530,7 @@ void TestDistroImage::npmInstallsFromALocalRegistryThroughTheAllowlist() {
 }
 
 void TestDistroImage::pipInstallsFromALocalIndexThroughTheAllowlist() {
+    REQUIRE_DISTRO_IMAGE();
     const QString index = m_dir.filePath(QStringLiteral("index"));
     const ProcessOutput made =
         runProgram(QStringLiteral("python3"), {QStringLiteral("-c"), QString::fromUtf8(kWheelScript), index});
