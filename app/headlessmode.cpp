@@ -386,7 +386,12 @@ QString imageNotice(const SessionNoticeFacts& facts) {
             if (!version.isEmpty()) {
                 text += QStringLiteral(", version ") + version;
             }
-            if (!base.isEmpty()) {
+            // How it was built (docker/ensure-image.sh's labels): a registry's base, or the distribution's archive.
+            if (inspection.labels.value(QStringLiteral("zeus.image.source")) == QLatin1String("debootstrap")) {
+                const QString distribution = inspection.labels.value(QStringLiteral("zeus.image.distribution"));
+                text += QStringLiteral(", built from the distribution's package archive")
+                        + (distribution.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(distribution));
+            } else if (!base.isEmpty()) {
                 text += QStringLiteral(", on ") + base;
             }
             return text;
