@@ -12,9 +12,10 @@
 #   ZEUS_DISTRO_SUITE, ZEUS_DISTRO_MIRROR  passed to distro-rootfs.sh
 #
 #   1. TAG present with this recipe's revision (label zeus.image.revision) -> nothing to do, exit 0. A TAG that
-#      is not one of ours (another title) is left alone; ours with another revision is built again.
+#      is not one of ours (another title) is left alone; ours with another revision, or the busybox fallback, is
+#      built again. With another recipe (ZEUS_DOCKER_DIR without ZEUS_DISTRO_PACKAGES) a present TAG is enough.
 #   2. else `ENGINE build` of docker/Dockerfile (Ubuntu base, needs a registry) -> exit 0 when it succeeds.
-#   3. else (the base cannot be pulled) the image is built from the host distribution's package archive:
+#   3. else (the base cannot be pulled), for the sandbox recipe, from the host distribution's package archive:
 #      distro-rootfs.sh (mmdebstrap/debootstrap) makes the root file system, `ENGINE import` makes it a base, and
 #      the same Dockerfile finishes it with BASE set to that base (zeus.image.source=debootstrap).
 #   4. else (not even the archive answers) the OFFLINE TEST IMAGE is built from docker/testimage/ (busybox + bash)
@@ -75,6 +76,11 @@ if [ "$engine" != container ] && "$engine" image inspect "$tag" >/dev/null 2>&1;
         echo "ensure-image: $engine already has $tag (revision $revision, built by ${source:-?})"
         exit 0
     fi
+    if [ -z "$distro_packages" ]; then
+        # Another recipe (ZEUS_DOCKER_DIR) has no revision and no archive way: present is enough.
+        echo "ensure-image: $engine already has $tag"
+        exit 0
+    fi
     case "$title" in
         "Zeus Desktop sandbox" | zeus-desktop-sandbox-offline-test)
             echo "ensure-image: $tag is from another recipe (revision ${have:-none}, ${source:-no source label}); building revision $revision" ;;
@@ -120,7 +126,7 @@ if [ "$engine" = container ]; then
     exit 1
 fi
 
-if [ "$way" != dockerfile ]; then
+if [ "$way" != dockerfile ] && [ -n "$distro_packages" ]; then
     echo "ensure-image: building $tag from the distribution's package archive instead"
     started=$(date +%s)
     # shellcheck disable=SC2086 # one word per package
