@@ -81,13 +81,16 @@ if [ "$engine" != container ] && "$engine" image inspect "$tag" >/dev/null 2>&1;
         echo "ensure-image: $engine already has $tag"
         exit 0
     fi
-    case "$title" in
-        "Zeus Desktop sandbox" | zeus-desktop-sandbox-offline-test)
-            echo "ensure-image: $tag is from another recipe (revision ${have:-none}, ${source:-no source label}); building revision $revision" ;;
-        *)
-            echo "ensure-image: $engine has $tag, not built from this recipe (title \"$title\"): left as it is"
-            exit 0 ;;
-    esac
+    # Built again: ours from another revision, the busybox fallback (also an older one, without the source
+    # label). Left alone: the test harness's offline image (zeus.testimage) and anything else.
+    testimage=$(label zeus.testimage)
+    if [ "$source" = busybox-fallback ] || [ "$title" = "Zeus Desktop sandbox" ] \
+        || { [ "$title" = zeus-desktop-sandbox-offline-test ] && [ -z "$testimage" ]; }; then
+        echo "ensure-image: $tag is from another recipe (revision ${have:-none}, ${source:-no source label}); building revision $revision"
+    else
+        echo "ensure-image: $engine already has $tag, not built by this script (title \"$title\"): left as it is"
+        exit 0
+    fi
 elif [ "$engine" = container ] && "$engine" image inspect "$tag" >/dev/null 2>&1; then
     echo "ensure-image: $engine already has $tag"
     exit 0
