@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QNetworkRequest>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QUuid>
 #include <QWebSocket>
@@ -158,6 +159,13 @@ private Q_SLOTS:
         const QString out = backend.text();
         QVERIFY2(out.contains(QStringLiteral("hello {")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("\"status\":\"ready\"")), qPrintable(out));
+        // The hello said for people, and each result with the app's duration and the round trip seen here.
+        QVERIFY2(out.contains(QStringLiteral("\nruntime docker ")), qPrintable(out));
+        QVERIFY2(QRegularExpression(QStringLiteral("\nresult c1 ok exit=0 truncated=false duration_ms=\\d+ "
+                                                   "round_trip_ms=\\d+\n"))
+                     .match(out)
+                     .hasMatch(),
+                 qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("[c1 stdout] notes.txt\n")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("result c1 ok exit=0")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("[c2 stdout] first note\n")), qPrintable(out));
