@@ -10,6 +10,13 @@ QStringList PodmanRuntime::runArguments(const ContainerSpec& spec) const {
     QStringList args = OciCliRuntime::runArguments(spec);
     const qsizetype pull = args.indexOf(QStringLiteral("--pull"));
     args.insert(pull >= 0 ? pull + 2 : 1, QStringLiteral("--http-proxy=false"));
+    // Podman takes nosuid on a bind mount (Docker's --mount does not, docs/security.md): a set-user-id file in the
+    // folder never runs with its owner's rights in the container.
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (args.at(i - 1) == QLatin1String("--mount") && args.at(i).startsWith(QLatin1String("type=bind,"))) {
+            args[i] += QStringLiteral(",nosuid");
+        }
+    }
     return args;
 }
 

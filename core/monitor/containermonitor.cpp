@@ -25,7 +25,7 @@ ContainerMonitor::ContainerMonitor(RuntimeKind kind, QString ownerId, QObject* p
       m_kind(kind),
       m_ownerId(std::move(ownerId)),
       m_program(runtimeProgram(kind)),
-      m_environment(QProcessEnvironment::systemEnvironment()),
+      m_environment(ProcessRunner::childEnvironment()),
       m_runtime(ContainerRuntime::create(kind, m_program)) {
     qRegisterMetaType<zeus::ContainerEvent::State>();
     m_restartTimer.setSingleShot(true);

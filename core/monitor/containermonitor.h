@@ -2,6 +2,7 @@
 
 #include "engine/containerevent.h"
 #include "runtime/runtimekind.h"
+#include "support/processrunner.h"
 #include "support/processterminator.h"
 
 #include <QDateTime>
@@ -58,7 +59,10 @@ public:
     // The CLI (default: runtimeProgram(kind)); looked up on the environment's PATH.
     void setProgram(const QString& program);
     QString program() const { return m_program; }
-    void setEnvironment(const QProcessEnvironment& environment) { m_environment = environment; }
+    // Scrubbed like every child's (SPEC §3): never the backend token or a ZEUS_* secret.
+    void setEnvironment(const QProcessEnvironment& environment) {
+        m_environment = ProcessRunner::scrubbed(environment);
+    }
     void setStatsIntervalMs(int intervalMs) { m_statsIntervalMs = qMax(200, intervalMs); }
     int statsIntervalMs() const { return m_statsIntervalMs; }
     // For ps, inspect and stats (not for the events stream, which runs until stop()).

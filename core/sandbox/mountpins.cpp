@@ -2,6 +2,8 @@
 
 #include <QFile>
 
+#include <algorithm>
+
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -170,15 +172,18 @@ QString MountPins::foreignMount(const QByteArray& mountinfo) {
         QByteArray device;
         QByteArray root;
         QByteArray point;
+        QByteArray type;
     };
     QList<Mount> mounts;
     for (const QByteArray& line : mountinfo.split('\n')) {
         // ID PARENT MAJOR:MINOR ROOT MOUNTPOINT OPTIONS [OPTIONAL…] - FSTYPE SOURCE SUPEROPTIONS
         const QList<QByteArray> fields = line.split(' ');
-        if (fields.size() < 5) {
+        const qsizetype dash = fields.indexOf("-");
+        if (fields.size() < 5 || dash < 5 || dash + 1 >= fields.size()) {
             continue;
         }
-        mounts.append({fields.at(2), unescapeMountPath(fields.at(3)), unescapeMountPath(fields.at(4))});
+        mounts.append(
+            {fields.at(2), unescapeMountPath(fields.at(3)), unescapeMountPath(fields.at(4)), fields.at(dash + 1)});
     }
     const QByteArray workspace = containerWorkspace().toUtf8();
     const Mount* top = nullptr;
@@ -190,14 +195,38 @@ QString MountPins::foreignMount(const QByteArray& mountinfo) {
     if (top == nullptr) {
         return QStringLiteral("/workspace is not in the container's mount table");
     }
+    // The engine's own mounts: files it writes for the container at fixed places of the image, and file systems of
+    // the kernel's (never a folder of a disk) where a container has them. A mount target inside the folder is
+    // resolved by the engine in the container, so a link there can send a mount anywhere: everything else is
+    // foreign, wherever it landed.
+    static const QList<QByteArray> engineFiles = {
+        "/etc/hosts",       "/etc/hostname",     "/etc/resolv.conf",           "/run/.containerenv",
+        "/run/podman-init", "/sbin/docker-init", containerAgentPath().toUtf8()};
+    static const QList<QByteArray> kernelPlaces = {
+        "/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", containerHome().toUtf8()};
+    static const QList<QByteArray> kernelTypes = {"proc",   "sysfs",  "tmpfs",  "devtmpfs",
+                                                  "devpts", "mqueue", "cgroup", "cgroup2"};
     for (const Mount& mount : std::as_const(mounts)) {
-        if (!mount.point.startsWith(QByteArray(workspace + '/'))) {
+        const QString where = QString::fromUtf8(mount.point);
+        if (mount.point == "/" || engineFiles.contains(mount.point)) {
             continue;
         }
-        if (mount.device != top->device || !atOrBelow(mount.root, top->root)) {
-            return QStringLiteral("%1 in the container comes from outside the folder")
-                .arg(QString::fromUtf8(mount.point));
+        if (atOrBelow(mount.point, workspace)) {
+            if (mount.device != top->device || !atOrBelow(mount.root, top->root)) {
+                return QStringLiteral("%1 in the container comes from outside the folder").arg(where);
+            }
+            continue;
         }
+        const bool kernelPlace =
+            std::any_of(kernelPlaces.cbegin(), kernelPlaces.cend(),
+                        [&mount](const QByteArray& place) { return atOrBelow(mount.point, place); });
+        // A kernel file system of the container's own; a tmpfs bound from the host shows a folder as its root.
+        const bool ownTmpfs =
+            (mount.type != "tmpfs" && mount.type != "devtmpfs") || mount.root == "/" || mount.root == "/null";
+        if (kernelPlace && kernelTypes.contains(mount.type) && ownTmpfs) {
+            continue;
+        }
+        return QStringLiteral("%1 in the container is a mount the sandbox never asks for").arg(where);
     }
     return {};
 }

@@ -66,8 +66,11 @@ public:
     };
     // Compares checkCommand()'s output with the pins; `hostBootId` is this kernel's boot id.
     static Verdict verify(const QList<Pin>& pins, const QByteArray& output, const QString& hostBootId);
-    // The mounts of /proc/self/mountinfo text below /workspace whose source is not the folder mounted at
-    // /workspace or inside it ("" when all are; a message when one is not, or /workspace is not in the table).
+    // The first mount of /proc/self/mountinfo text the sandbox never asks for ("" when there is none): below
+    // /workspace, anything not from the folder mounted there (same device, root at or below the folder's);
+    // elsewhere, anything but the engine's own files (/etc/hosts, …, the agent) and kernel file systems (proc,
+    // sysfs, the container's own tmpfs, …) under /proc, /sys, /dev, /run, /tmp, /var/tmp and HOME. A mount target
+    // inside the folder is resolved by the engine in the container, so a link there can put a mount anywhere.
     static QString foreignMount(const QByteArray& mountinfo);
     // This kernel's boot id (Linux), empty elsewhere.
     static QString hostBootId();

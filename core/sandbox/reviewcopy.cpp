@@ -3,6 +3,7 @@
 #include "engine/containerruntime.h"
 #include "review/gitbundle.h"
 #include "review/tarwriter.h"
+#include "support/processrunner.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -99,6 +100,7 @@ ReviewCopy::Streamed ReviewCopy::stream(const QStringList& arguments, qint64 cap
                                         const std::function<bool(const QByteArray&)>& sink, int timeoutMs) const {
     Streamed result;
     QProcess process;
+    process.setProcessEnvironment(ProcessRunner::childEnvironment());  // never the app's secrets (SPEC §3)
     process.start(m_runtime.program(), arguments);
     if (!process.waitForStarted(kStartTimeoutMs)) {
         result.startError =
@@ -219,6 +221,7 @@ ReviewCopy::CopyResult ReviewCopy::copyIn(const QString& workspace, qint64 sizeC
     }
     // `-o`: the files belong to whoever extracts them (busybox and GNU tar alike), never to the ids in the stream.
     QProcess tar;
+    tar.setProcessEnvironment(ProcessRunner::childEnvironment());
     tar.start(m_runtime.program(), m_runtime.execWithStdinArguments(
                                        m_containerId, {QStringLiteral("tar"), QStringLiteral("-x"),
                                                        QStringLiteral("-o"), QStringLiteral("-f"), QStringLiteral("-"),

@@ -409,7 +409,13 @@ void SessionManager::verifyMount(const QString& sessionId, const QString& contai
                     break;
             }
             qCWarning(lcSession).noquote() << "session" << sessionId << verdict.problem;
-            runEngine(m_runtime->removeArguments({containerId}), m_config.engineCallTimeoutMs, [](EngineCommand&) {});
+            // Counted like every removal: a shutdown right after the failed call (--exec) waits for it, so a
+            // container with a foreign mount is never left running.
+            ++m_removalsPending;
+            runEngine(m_runtime->removeArguments({containerId}), m_config.engineCallTimeoutMs, [this](EngineCommand&) {
+                --m_removalsPending;
+                maybeFinishShutdown();
+            });
             s->containerId.clear();
             onCreateFailed(sessionId, ExecError::WorkspaceInvalid,
                            QStringLiteral("Container removed: %1.").arg(verdict.problem));

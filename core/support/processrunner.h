@@ -38,7 +38,8 @@ public:
     void setArguments(const QStringList& arguments) { m_arguments = arguments; }
     QStringList arguments() const { return m_arguments; }
     // Replaces the whole child environment (also used to find the program on its PATH).
-    void setEnvironment(const QProcessEnvironment& environment) { m_environment = environment; }
+    // Scrubbed whatever the caller passes (SPEC §3): no child ever gets the backend token or a ZEUS_* secret.
+    void setEnvironment(const QProcessEnvironment& environment) { m_environment = scrubbed(environment); }
     QProcessEnvironment environment() const { return m_environment; }
     // <= 0: no timeout (use only for calls that are cancelled by other means).
     void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }

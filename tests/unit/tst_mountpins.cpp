@@ -15,10 +15,23 @@ class TestMountPins : public QObject {
     Q_OBJECT
 
 private:
-    // A container's table as Docker leaves it: the root file system, /proc, the folder, its .git, the agent.
+    // A container's table as Docker and Podman leave it (read off both engines): the root file system, the
+    // kernel's file systems, the engine's files, the folder, its .git, the agent.
     static inline const QByteArray kMountInfo =
-        "900 800 0:50 / / rw,relatime - overlay overlay rw\n"
+        "900 800 8:1 /var/lib/docker/vfs/dir/abc / rw,relatime - ext4 /dev/sda1 rw\n"
         "901 900 0:52 / /proc rw,nosuid - proc proc rw\n"
+        "902 901 0:52 /bus /proc/bus ro,nosuid - proc proc rw\n"
+        "903 901 0:60 /null /proc/keys rw,nosuid - tmpfs tmpfs rw\n"
+        "904 900 0:53 / /dev rw,nosuid - tmpfs tmpfs rw\n"
+        "905 904 0:54 / /dev/pts rw,nosuid - devpts devpts rw\n"
+        "906 904 0:55 / /dev/mqueue rw,nosuid - mqueue mqueue rw\n"
+        "907 900 0:56 / /sys ro,nosuid - sysfs sysfs ro\n"
+        "908 907 0:30 /docker/abc /sys/fs/cgroup/memory ro,nosuid - cgroup cgroup rw,memory\n"
+        "909 900 0:57 / /home/zeus rw,nosuid - tmpfs tmpfs rw\n"
+        "913 900 8:1 /var/lib/docker/containers/abc/hosts /etc/hosts rw - ext4 /dev/sda1 rw\n"
+        "914 900 8:1 /run/containers/storage/x/userdata/.containerenv /run/.containerenv rw - ext4 /dev/sda1 rw\n"
+        "915 900 0:58 / /run rw,nosuid - tmpfs tmpfs rw\n"
+        "916 900 8:1 /usr/bin/tini-static /sbin/docker-init ro - ext4 /dev/sda1 rw\n"
         "910 900 8:1 /home/u/my\\040project /workspace rw,relatime - ext4 /dev/sda1 rw\n"
         "911 910 8:1 /home/u/my\\040project/.git /workspace/.git ro,relatime - ext4 /dev/sda1 rw\n"
         "912 900 8:1 /opt/zeus/agent /run/zeus/agent ro,relatime - ext4 /dev/sda1 rw\n";
@@ -141,7 +154,7 @@ private Q_SLOTS:
     void foreignMount_data() {
         QTest::addColumn<QByteArray>("extra");
         QTest::addColumn<bool>("foreign");
-        QTest::newRow("only the folder's own") << QByteArray() << false;
+        QTest::newRow("only the folder's own and the engine's") << QByteArray() << false;
         QTest::newRow("a sibling with the folder's name as prefix")
             << QByteArray("990 910 8:1 /home/u/my\\040project-old /workspace/x rw - ext4 /dev/sda1 rw\n") << true;
         QTest::newRow("another device") << QByteArray(
@@ -152,8 +165,17 @@ private Q_SLOTS:
             << false;
         QTest::newRow("outside, anywhere below /workspace")
             << QByteArray("990 910 8:1 /etc /workspace/a/b rw - ext4 /dev/sda1 rw\n") << true;
-        QTest::newRow("outside, but not below /workspace (the engine's own)")
-            << QByteArray("990 900 8:1 /var/lib/docker/x/hosts /etc/hosts rw - ext4 /dev/sda1 rw\n") << false;
+        // The engine followed a link at the mount target (.git -> /tmp/outside): the outside folder landed where
+        // the link pointed, outside /workspace, and /workspace/.git reaches it through the link.
+        QTest::newRow("outside, where a link in the folder pointed")
+            << QByteArray("990 900 8:1 /home/u/.ssh /tmp/outside ro - ext4 /dev/sda1 rw\n") << true;
+        QTest::newRow("outside, under /dev")
+            << QByteArray("990 904 8:1 /home/u/.ssh /dev/x ro - ext4 /dev/sda1 rw\n") << true;
+        QTest::newRow("a host tmpfs folder under /dev")
+            << QByteArray("990 904 0:23 /user/1000 /dev/x ro - tmpfs tmpfs rw\n") << true;
+        QTest::newRow("the container's own tmpfs") << QByteArray("990 900 0:99 / /tmp rw - tmpfs tmpfs rw\n") << false;
+        QTest::newRow("a disk folder at a kernel place")
+            << QByteArray("990 900 8:1 /home/u /proc/x ro - ext4 /dev/sda1 rw\n") << true;
     }
     void foreignMount() {
         QFETCH(QByteArray, extra);

@@ -186,6 +186,14 @@ void TestProcessRunner::environmentOverride() {
     runner.setEnvironment(environment);
     const ProcessResult result = runToEnd(runner);
     QCOMPARE(result.standardOutput, QByteArray("marker-42"));
+
+    // An environment a caller builds itself is scrubbed as well (SPEC §3): no child gets the token that way either.
+    environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("token-42"));
+    ProcessRunner leaky(QStringLiteral("sh"),
+                        {QStringLiteral("-c"), QStringLiteral("printf %s \"${ZEUS_DESKTOP_TOKEN:-none}\"")});
+    leaky.setEnvironment(environment);
+    QVERIFY(!leaky.environment().contains(QStringLiteral("ZEUS_DESKTOP_TOKEN")));
+    QCOMPARE(runToEnd(leaky).standardOutput, QByteArray("none"));
 }
 
 void TestProcessRunner::crashed() {

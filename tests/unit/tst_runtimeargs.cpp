@@ -114,8 +114,10 @@ void TestRuntimeArgs::profiles() {
     QCOMPARE(args.contains(QStringLiteral("--http-proxy=false")), engine == QLatin1String("podman"));
     QCOMPARE(valuesOf(args, QStringLiteral("-w")), QStringList{QStringLiteral("/workspace")});
     QCOMPARE(valuesOf(args, QStringLiteral("-e")), QStringList{QStringLiteral("HOME=/home/zeus")});
+    // Podman mounts the folder nosuid (SPEC §3); Docker's --mount has no such option (docs/security.md).
     QCOMPARE(valuesOf(args, QStringLiteral("--mount")),
-             QStringList{QStringLiteral("type=bind,source=/home/u/proj,target=/workspace")});
+             QStringList{QStringLiteral("type=bind,source=/home/u/proj,target=/workspace")
+                         + QLatin1String(engine == QLatin1String("podman") ? ",nosuid" : "")});
     QCOMPARE(valuesOf(args, QStringLiteral("--label")),
              (QStringList{QStringLiteral("zeus.desktop=1"), QStringLiteral("zeus.desktop.owner=owner-1"),
                           QStringLiteral("zeus.desktop.session=s1"),
