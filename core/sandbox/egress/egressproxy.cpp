@@ -124,6 +124,16 @@ private:
         m_port = r.port;
         m_forward = r.forward;
         m_socks = socks;
+        if (r.status == proxyrequest::Status::HttpsForm) {
+            // Said like any denial when the policy refuses the host; otherwise why this form is not carried.
+            const EgressDecision decision = m_proxy->decide(m_host, m_port);
+            if (!decision.allowed) {
+                deny(decision.rule);
+            } else {
+                refuse(r.reply);
+            }
+            return;
+        }
         const bool tunnel = r.status == proxyrequest::Status::Connect;
         QHostAddress literal;
         const bool toName = !literal.setAddress(m_host);

@@ -127,6 +127,22 @@ Request parseHttp(const QByteArray& buffered) {
         return r;
     }
     const QByteArray& target = words[1];
+    if (target.startsWith("https://")) {
+        const QByteArray rest = target.mid(8);
+        const qsizetype pathAt = rest.indexOf('/');
+        const QByteArray hostPart = pathAt < 0 ? rest : rest.left(pathAt);
+        if (hostPart.contains('@') || !authority(hostPart, 443, &r.host, &r.port)) {
+            return error(400, "Bad Request", QStringLiteral("a bad host in the URL"));
+        }
+        Request https = error(400, "Bad Request",
+                              QStringLiteral("this proxy carries https only through CONNECT tunnels; the client sent "
+                                             "an https:// request instead (busybox wget does: use curl or GNU wget)"));
+        https.status = Status::HttpsForm;
+        https.host = r.host;
+        https.port = r.port;
+        https.consumed = r.consumed;
+        return https;
+    }
     if (!target.startsWith("http://")) {
         return error(400, "Bad Request",
                      QStringLiteral("only CONNECT and absolute http:// requests go through this proxy"));

@@ -16,6 +16,9 @@ enum class Status {
     Connect,   // a CONNECT (HTTP) or a SOCKS5 connect: reply once connected, then relay both ways
     Forward,   // an absolute-URI HTTP request: connect, send `forward` first, then relay both ways
     Reply,     // SOCKS5 greeting: send `reply`, keep reading
+    // An absolute https:// request (busybox wget sends them): judged by the policy like a tunnel to host:port, and
+    // never carried (https goes through CONNECT): a denied host gets the denial, an allowed one `reply` (400).
+    HttpsForm,
 };
 
 struct Request {
