@@ -751,6 +751,12 @@ void TestEgressPolicy::denialNamesHostAndHowToAllow() {
     QCOMPARE(reply.mid(length + 16, reply.indexOf('\r', length) - length - 16).toInt(), body.size());
     QVERIFY(proxyrequest::httpDenied(QStringLiteral("a.test"), 8080, QStringLiteral("no rule"))
                 .contains("--allow-host a.test:8080"));
+    // A tunnel to port 80 cannot be allowed: the body says what works instead.
+    const QByteArray port80 = proxyrequest::httpDenied(QStringLiteral("a.test"), 80,
+                                                       QStringLiteral("a tunnel to port 80 (plain HTTP goes through "
+                                                                      "the proxy as http:// requests)"));
+    QVERIFY(port80.contains("send it as an http://a.test/ request"));
+    QVERIFY(!port80.contains("--allow-host"));
 }
 
 void TestEgressPolicy::parsesClientHello_data() {

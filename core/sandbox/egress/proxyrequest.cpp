@@ -296,10 +296,14 @@ QByteArray httpError(int code, const QString& reason, const QString& message) {
 
 QByteArray httpDenied(const QString& host, int port, const QString& rule) {
     const QString hostPort = QStringLiteral("%1:%2").arg(host).arg(port);
-    const QByteArray body = QStringLiteral(
-                                "Zeus Desktop: %1 is not allowed by the network policy (%2); allow it in "
-                                "Zeus Desktop (Settings > Network) or with --allow-host %3\n")
-                                .arg(hostPort, rule, port == 80 || port == 443 ? host : hostPort)
+    // A tunnel to port 80 is never allowed, whatever the rules: the way that works is said instead.
+    const QString how =
+        rule.startsWith(QLatin1String("a tunnel to port 80"))
+            ? QStringLiteral("send it as an http://%1/ request through the proxy (HTTP_PROXY)").arg(host)
+            : QStringLiteral("allow it in Zeus Desktop (Settings > Network) or with --allow-host %1")
+                  .arg(port == 80 || port == 443 ? host : hostPort);
+    const QByteArray body = QStringLiteral("Zeus Desktop: %1 is not allowed by the network policy (%2); %3\n")
+                                .arg(hostPort, rule, how)
                                 .toUtf8();
     return "HTTP/1.1 403 Forbidden\r\nX-Proxy-Error: blocked-by-allowlist\r\nContent-Type: text/plain; "
            "charset=utf-8\r\nContent-Length: "
