@@ -492,8 +492,8 @@
         <translation>沙盒可以写入 .git：主机上的 git 可能运行代理在其中写入的代码。</translation>
     </message>
     <message>
-        <source>The repository&apos;s metadata (.git) is read-only in the sandbox, so nothing the agent writes can make your git run code: git status, log and diff work, git add, commit and checkout fail. Use review mode to let the agent commit; its commits come home as refs/zeus/&lt;session&gt;/…. Build files, editor tasks and .pre-commit-config.yaml are still writable here: review mode checks those too.</source>
-        <translation>仓库的元数据（.git）在沙盒中是只读的，因此代理写入的任何内容都无法让你的 git 运行代码：git status、log 和 diff 可用，git add、commit 和 checkout 会失败。要让代理提交，请使用审阅模式；它的提交会以 refs/zeus/&lt;session&gt;/… 的形式带回。构建文件、编辑器任务和 .pre-commit-config.yaml 在此仍可写入：审阅模式也会检查它们。</translation>
+        <source>The repository&apos;s metadata (.git) is read-only in the sandbox, so nothing the agent writes can make your git run code: git status, log and diff work, git add, commit and checkout fail. Use review mode to let the agent commit; its commits come home under refs/zeus/&lt;session&gt;/. Build files, editor tasks and .pre-commit-config.yaml are still writable here: review mode checks those too.</source>
+        <translation>仓库的元数据（.git）在沙盒中是只读的，因此代理写入的任何内容都无法让你的 git 运行代码：git status、log 和 diff 可用，git add、commit 和 checkout 会失败。要让代理提交，请使用审阅模式；它的提交会带回到 refs/zeus/&lt;session&gt;/ 之下。构建文件、编辑器任务和 .pre-commit-config.yaml 在此仍可写入：审阅模式也会检查它们。</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
@@ -108,6 +109,7 @@ private Q_SLOTS:
     void noTokenStoreAtAll();
     void startAtLoginWritesAndRemovesEntry();
     void revokesApprovedFolder();
+    void gitWritesPerFolder();
     void screenshot();
 
 private:
@@ -330,6 +332,31 @@ void TestSettingsDialog::revokesApprovedFolder() {
     QVERIFY(!(list->item(0)->flags() & Qt::ItemIsSelectable));
 }
 
+// SPEC §3: the folder's "let the sandbox write .git" is off by default, says what it allows, and is stored per
+// folder; the description says .git is read-only and points at review mode until it is on.
+void TestSettingsDialog::gitWritesPerFolder() {
+    QTemporaryDir repository;
+    QVERIFY(QDir().mkpath(repository.path() + QStringLiteral("/.git")));
+    QVERIFY(m_settings->approveWorkspace(repository.path()));
+    const QString folder = m_settings->approvedWorkspaces().value(0);
+    FakeTokenStore tokens;
+    SettingsDialog dialog(m_settings.get(), &tokens);
+    auto* box = field<QCheckBox>(dialog, "gitWrites");
+    auto* description = field<QLabel>(dialog, "workspaceModeDescription");
+    QVERIFY(!box->isChecked());
+    QVERIFY(box->toolTip().contains(QLatin1String("run code")));
+    QVERIFY2(description->text().contains(QLatin1String("read-only")), qPrintable(description->text()));
+    QVERIFY(description->text().contains(QLatin1String("review mode")));
+    box->click();
+    QVERIFY(m_settings->gitWrites(folder));
+    QVERIFY(description->text().contains(QLatin1String("may run code")));
+    box->click();
+    QVERIFY(!m_settings->gitWrites(folder));
+    box->click();
+    m_settings->revokeWorkspace(folder);  // does not come back by itself with a new approval
+    QVERIFY(!m_settings->gitWrites(folder));
+}
+
 void TestSettingsDialog::screenshot() {
     const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
     if (shots.isEmpty()) {
@@ -347,6 +374,14 @@ void TestSettingsDialog::screenshot() {
     auto* tabs = dialog.findChild<QTabWidget*>();
     tabs->setCurrentIndex(1);
     QVERIFY(dialog.grab().save(shots + QStringLiteral("/settings-sandbox.png")));
+    // Command Approval with a git repository approved: the read-only .git said, and its setting.
+    QTemporaryDir repository;
+    QVERIFY(QDir().mkpath(repository.path() + QStringLiteral("/.git")));
+    QVERIFY(m_settings->approveWorkspace(repository.path()));
+    auto* approvals = dialog.findChild<QWidget*>(QStringLiteral("approvalSettings"));
+    QVERIFY(approvals);
+    tabs->setCurrentWidget(approvals);
+    QVERIFY(dialog.grab().save(shots + QStringLiteral("/settings-approvals-git.png")));
 }
 
 QTEST_MAIN(TestSettingsDialog)

@@ -246,8 +246,8 @@ void ApprovalSettingsPanel::updateWorkspaceModeDescription() {
                        ? tr("The sandbox may write .git: the host's git may run code the agent writes there.")
                        : tr("The repository's metadata (.git) is read-only in the sandbox, so nothing the agent "
                             "writes can make your git run code: git status, log and diff work, git add, commit "
-                            "and checkout fail. Use review mode to let the agent commit; its commits come home as "
-                            "refs/zeus/<session>/…. Build files, editor tasks and .pre-commit-config.yaml are still "
+                            "and checkout fail. Use review mode to let the agent commit; its commits come home under "
+                            "refs/zeus/<session>/. Build files, editor tasks and .pre-commit-config.yaml are still "
                             "writable here: review mode checks those too."));
     }
     m_workspaceModeDescription->setText(text);
