@@ -8,8 +8,9 @@
 #   run in the chroot for what debootstrap cannot order (nodejs, npm).
 # Environment:
 #   ZEUS_DISTRO_SUITE   the suite (default: the host's VERSION_CODENAME on Debian/Ubuntu, else bookworm)
-#   ZEUS_DISTRO_MIRROR  a mirror URL or a sources.list file (default: the tool's own, deb.debian.org or
-#                       archive.ubuntu.com; updates and security are added for a Debian stable suite)
+#   ZEUS_DISTRO_MIRROR  a mirror URL (mmdebstrap also takes a sources.list file; default: the tool's own,
+#                       deb.debian.org or archive.ubuntu.com; mmdebstrap adds updates and security to Debian stable)
+#   ZEUS_DISTRO_TOOL    mmdebstrap or debootstrap (default: mmdebstrap when installed)
 # Exit status: 0 with OUTPUT.tar written, 1 on failure (the archive unreachable, no tool), 2 on a usage error.
 set -eu
 out=${1:-}
@@ -36,7 +37,12 @@ echo "distro-rootfs: $suite ($components) from ${mirror:-the default mirror}: $p
 # Smaller without manuals, info pages and most docs (copyright files stay).
 dpkg_opts="path-exclude=/usr/share/man/* path-exclude=/usr/share/info/* path-exclude=/usr/share/doc/* path-include=/usr/share/doc/*/copyright"
 
-if command -v mmdebstrap >/dev/null 2>&1; then
+tool=${ZEUS_DISTRO_TOOL:-}
+if [ -z "$tool" ]; then
+    tool=debootstrap
+    command -v mmdebstrap >/dev/null 2>&1 && tool=mmdebstrap
+fi
+if [ "$tool" = mmdebstrap ]; then
     set -- --variant=apt --mode=auto --components="$components" --include="$(echo "$packages" | tr ' ' ',')"
     for opt in $dpkg_opts; do set -- "$@" --dpkgopt="$opt"; done
     set -- "$@" "$suite" "$out"
