@@ -632,7 +632,9 @@ bool seenOption(const WrapperCall& call, const char* shortOptions, const char* l
 const QHash<QString, WrapperSyntax>& wrappers() {
     static const QHash<QString, WrapperSyntax> table = [] {
         QHash<QString, WrapperSyntax> t;
-        const auto add = [&t](const char* name, WrapperSyntax syntax) { t.insert(QString::fromLatin1(name), syntax); };
+        const auto add = [&t](const char* name, const WrapperSyntax& syntax) {
+            t.insert(QString::fromLatin1(name), syntax);
+        };
         WrapperSyntax s;
         // Transparent: allowing looks through them.
         s = {};
@@ -1873,10 +1875,10 @@ void analyse(const RawPart& raw, const Context& context, QList<CommandPart>& out
     }
     part.command = i;
 
-    if (i < n && part.expands.at(i)) {
-        setProblem(part, QStringLiteral("has a command name that is decided when it runs (%1)").arg(raw.raw.at(i)),
-                   true);
-    } else if (i < n && !context.placeholder.isEmpty() && part.argv.at(i).contains(context.placeholder)) {
+    const bool decidedWhenRun =
+        i < n
+        && (part.expands.at(i) || (!context.placeholder.isEmpty() && part.argv.at(i).contains(context.placeholder)));
+    if (decidedWhenRun) {
         setProblem(part, QStringLiteral("has a command name that is decided when it runs (%1)").arg(raw.raw.at(i)),
                    true);
     } else if (i < n) {

@@ -360,7 +360,7 @@ private:
             m_bodyLeft = m_bodyLeft < 0 ? m_bodyLeft : m_bodyLeft - data.size();
             return data;
         }
-        const QByteArray part = data.left(m_bodyLeft);
+        QByteArray part = data.left(m_bodyLeft);
         channel()->consumedTunnel(m_id, quint32(data.size() - part.size()));
         m_bodyLeft = 0;
         return part;
