@@ -28,6 +28,7 @@ recipe=${ZEUS_DOCKER_DIR:-$here}
 engine=${1:-}
 tag=${2:-zeus-desktop-sandbox:latest}
 way=${ZEUS_IMAGE_WAY:-auto}
+old_id=
 case "$engine" in
     docker|podman|container|--revision) ;;
     *) echo "usage: $0 docker|podman|container [TAG]" >&2; exit 2 ;;
@@ -87,6 +88,7 @@ if [ "$engine" != container ] && "$engine" image inspect "$tag" >/dev/null 2>&1;
     if [ "$source" = busybox-fallback ] || [ "$title" = "Zeus Desktop sandbox" ] \
         || { [ "$title" = zeus-desktop-sandbox-offline-test ] && [ -z "$testimage" ]; }; then
         echo "ensure-image: $tag is from another recipe (revision ${have:-none}, ${source:-no source label}); building revision $revision"
+        old_id=$("$engine" image inspect --format '{{.Id}}' "$tag" 2>/dev/null)
     else
         echo "ensure-image: $engine already has $tag, not built by this script (title \"$title\"): left as it is"
         exit 0
@@ -95,6 +97,16 @@ elif [ "$engine" = container ] && "$engine" image inspect "$tag" >/dev/null 2>&1
     echo "ensure-image: $engine already has $tag"
     exit 0
 fi
+
+# The replaced image, once TAG names the new one: removed (best effort: a container may still use it), so
+# rebuilds do not pile up untagged copies.
+built() {
+    new_id=$("$engine" image inspect --format '{{.Id}}' "$tag" 2>/dev/null)
+    if [ -n "$old_id" ] && [ "$old_id" != "$new_id" ]; then
+        "$engine" rmi "$old_id" >/dev/null 2>&1 || true
+    fi
+    exit 0
+}
 
 context=$recipe
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/zeus-sandbox-context.XXXXXX")
@@ -120,7 +132,7 @@ if [ "$way" != distro ]; then
     echo "ensure-image: building $tag with $engine from $recipe/Dockerfile (version $version, revision $revision)"
     if build --build-arg ZEUS_IMAGE_SOURCE=dockerfile; then
         echo "ensure-image: built $tag"
-        exit 0
+        built
     fi
     echo "ensure-image: the build of $recipe/Dockerfile failed (is the Ubuntu base image reachable? offline, it is not)." >&2
 fi
@@ -147,7 +159,7 @@ if [ "$way" != dockerfile ] && [ -n "$distro_packages" ]; then
             if build --build-arg "BASE=$base" --build-arg "NODE_IMAGE=$base" --build-arg PNPM_OPTIONAL=1 \
                     --build-arg ZEUS_IMAGE_SOURCE=debootstrap --build-arg "ZEUS_BASE_NAME=${distribution:-unknown}"; then
                 echo "ensure-image: built $tag from the distribution's archive (${distribution:-unknown}) in $(( $(date +%s) - started )) s"
-                exit 0
+                built
             fi
             echo "ensure-image: the build on the distribution's root file system failed" >&2
             exit 1
@@ -180,4 +192,4 @@ ensure-image: need them will fail. Neither a registry nor the distribution's pac
 ensure-image: archive was reachable. When one is, run this again: it builds the real image.
 ensure-image: ****************************************************************************
 NOTICE
-exit 0
+built
