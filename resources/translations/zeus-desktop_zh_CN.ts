@@ -1458,10 +1458,6 @@ or: %1</source>
         <translation>%1 只是最小的离线测试镜像（busybox 和 bash）：没有 Python、Node.js、git 或编译器。</translation>
     </message>
     <message>
-        <source>Build the real image where a registry is reachable: remove this one, then run zeus-desktop --build-image</source>
-        <translation>请在能访问镜像仓库的地方构建正式镜像：先删除此镜像，然后运行 zeus-desktop --build-image</translation>
-    </message>
-    <message>
         <source>%1 is present (a custom image, not built from the app&apos;s Dockerfile).</source>
         <translation>%1 已存在（自定义镜像，并非由本应用的 Dockerfile 构建）。</translation>
     </message>
@@ -1756,6 +1752,18 @@ History:
     <message>
         <source>Workspace mode</source>
         <translation>工作区模式</translation>
+    </message>
+    <message>
+        <source>Built from the distribution&apos;s package archive (%1), revision %2</source>
+        <translation>由发行版的软件包仓库（%1）构建，修订版 %2</translation>
+    </message>
+    <message>
+        <source>Built by: %1, revision %2</source>
+        <translation>构建方式：%1，修订版 %2</translation>
+    </message>
+    <message>
+        <source>Build the real image (from a registry, or else from the distribution&apos;s package archive): remove this one, then run zeus-desktop --build-image</source>
+        <translation>构建真正的镜像（从镜像仓库，否则从发行版的软件包仓库）：先删除此镜像，然后运行 zeus-desktop --build-image</translation>
     </message>
 </context>
 <context>
@@ -2059,16 +2067,44 @@ in %2</source>
         <translation>镜像构建已取消。</translation>
     </message>
     <message>
-        <source>%1 build stopped unexpectedly.</source>
-        <translation>%1 构建意外停止。</translation>
-    </message>
-    <message>
         <source>%1 build failed with exit code %2.</source>
         <translation>%1 构建失败，退出码为 %2。</translation>
     </message>
     <message>
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot build the image without a registry (it has no import).</source>
+        <translation>%1 无法在没有镜像仓库的情况下构建镜像（它没有 import）。</translation>
+    </message>
+    <message>
+        <source>Building the image from the distribution&apos;s package archive needs mmdebstrap: install it (apt install mmdebstrap) and build again.</source>
+        <translation>从发行版的软件包仓库构建镜像需要 mmdebstrap：请安装它（apt install mmdebstrap）后重新构建。</translation>
+    </message>
+    <message>
+        <source>Could not make a temporary folder for the root file system.</source>
+        <translation>无法为根文件系统创建临时文件夹。</translation>
+    </message>
+    <message>
+        <source>Building %1 from the %2 %3 package archive (revision %4)</source>
+        <translation>正在从 %2 %3 软件包仓库构建 %1（修订版 %4）</translation>
+    </message>
+    <message>
+        <source>%1 is already built from this recipe (revision %2, %3): nothing to do.</source>
+        <translation>%1 已按此配方构建（修订版 %2，%3）：无需操作。</translation>
+    </message>
+    <message>
+        <source>%1 stopped unexpectedly.</source>
+        <translation>%1 意外停止。</translation>
+    </message>
+    <message>
+        <source>The Dockerfile&apos;s base could not be built (is a registry reachable?): building from the distribution&apos;s package archive instead.</source>
+        <translation>无法构建 Dockerfile 的基础镜像（镜像仓库是否可达？）：改为从发行版的软件包仓库构建。</translation>
+    </message>
+    <message>
+        <source>The distribution&apos;s package archive could not be used (mmdebstrap exit code %1).</source>
+        <translation>无法使用发行版的软件包仓库（mmdebstrap 退出码 %1）。</translation>
     </message>
 </context>
 <context>
