@@ -257,9 +257,11 @@ MountPins::Verdict MountPins::verify(const QList<Pin>& pins, const QByteArray& o
         }
         if (*seen != pins.at(i).identity) {
             verdict.outcome = Verdict::Outcome::Mismatch;
+            const bool folder = pins.at(i).target == containerWorkspace();
             verdict.problem =
-                QStringLiteral("%1 in the container is not %2 (it changed between the check and the mount)")
-                    .arg(pins.at(i).target, pins.at(i).source);
+                QStringLiteral("%1 in the container is not %2%3 (it changed between the check and the mount)")
+                    .arg(pins.at(i).target, folder ? QStringLiteral("the approved folder ") : QString(),
+                         pins.at(i).source);
             return verdict;
         }
     }

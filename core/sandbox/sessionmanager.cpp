@@ -378,48 +378,68 @@ void SessionManager::verifyMount(const QString& sessionId, const QString& contai
     if (!session) {
         return;
     }
-    runEngine(
-        m_runtime->execArguments(containerId, MountPins::checkCommand(session->mountPins)),
-        m_config.engineCallTimeoutMs, [this, sessionId, containerId](EngineCommand& process) {
-            Session* s = findSession(sessionId);
-            if (!s || s->phase != ContainerPhase::Creating || s->containerId != containerId) {
-                return;  // ended meanwhile: its removal took the container
-            }
-            MountPins::Verdict verdict;
-            if (process.succeeded()) {
-                verdict = MountPins::verify(s->mountPins, process.standardOutput(), MountPins::hostBootId());
-            } else {
-                // Fail closed: a container whose mounts cannot be checked is never used (it died at start, has no
-                // `sh` or `stat`, or the engine failed); the container's own words go with the error.
-                verdict.problem =
-                    QStringLiteral("the container's mounts could not be checked: %1").arg(process.diagnostic());
-            }
-            switch (verdict.outcome) {
-                case MountPins::Verdict::Outcome::Match:
-                    markReady(*s);
-                    return;
-                case MountPins::Verdict::Outcome::OtherKernel:
-                    // A VM engine: nothing to compare with. Said once per container, the mounts stand.
-                    logEvent(*s, QStringLiteral("The engine runs in a virtual machine: the device/inode check of the "
-                                                "container's mounts does not apply (docs/security.md)."));
-                    markReady(*s);
-                    return;
-                case MountPins::Verdict::Outcome::Mismatch:
-                case MountPins::Verdict::Outcome::Unusable:
-                    break;
-            }
-            qCWarning(lcSession).noquote() << "session" << sessionId << verdict.problem;
-            // Counted like every removal: a shutdown right after the failed call (--exec) waits for it, so a
-            // container with a foreign mount is never left running.
-            ++m_removalsPending;
-            runEngine(m_runtime->removeArguments({containerId}), m_config.engineCallTimeoutMs, [this](EngineCommand&) {
-                --m_removalsPending;
-                maybeFinishShutdown();
-            });
-            s->containerId.clear();
-            onCreateFailed(sessionId, ExecError::WorkspaceInvalid,
-                           QStringLiteral("Container removed: %1.").arg(verdict.problem));
-        });
+    runEngine(m_runtime->execArguments(containerId, MountPins::checkCommand(session->mountPins)),
+              m_config.engineCallTimeoutMs, [this, sessionId, containerId](EngineCommand& process) {
+                  Session* s = findSession(sessionId);
+                  if (!s || s->phase != ContainerPhase::Creating || s->containerId != containerId) {
+                      return;  // ended meanwhile: its removal took the container
+                  }
+                  if (!process.succeeded()) {
+                      onMountCheckFailed(sessionId, containerId, process.diagnostic());
+                      return;
+                  }
+                  const MountPins::Verdict verdict =
+                      MountPins::verify(s->mountPins, process.standardOutput(), MountPins::hostBootId());
+                  switch (verdict.outcome) {
+                      case MountPins::Verdict::Outcome::Match:
+                          markReady(*s);
+                          return;
+                      case MountPins::Verdict::Outcome::OtherKernel:
+                          // A VM engine: nothing to compare with. Said once per container, the mounts stand.
+                          logEvent(*s, QStringLiteral("The engine runs in a virtual machine: the device/inode check "
+                                                      "of the container's mounts does not apply (docs/security.md)."));
+                          markReady(*s);
+                          return;
+                      case MountPins::Verdict::Outcome::Mismatch:
+                      case MountPins::Verdict::Outcome::Unusable:
+                          removeUnverified(*s, ExecError::WorkspaceInvalid, verdict.problem);
+                          return;
+                  }
+              });
+}
+
+void SessionManager::onMountCheckFailed(const QString& sessionId, const QString& containerId, const QString& why) {
+    // The check could not run. A container that is not running (it died at start) can run nothing: its first
+    // exec fails and says why, with the container's log, as without the check. Anything else fails closed.
+    runEngine(m_runtime->inspectArguments(containerId), m_config.engineCallTimeoutMs,
+              [this, sessionId, containerId, why](EngineCommand& inspect) {
+                  Session* s = findSession(sessionId);
+                  if (!s || s->phase != ContainerPhase::Creating || s->containerId != containerId) {
+                      return;
+                  }
+                  const QList<ContainerInfo> seen = inspect.succeeded()
+                                                        ? m_runtime->parseInspectAll(inspect.standardOutput())
+                                                        : QList<ContainerInfo>();
+                  if (seen.size() == 1 && !seen.first().running) {
+                      markReady(*s);
+                      return;
+                  }
+                  removeUnverified(*s, ExecError::ContainerFailed,
+                                   QStringLiteral("the container's mounts could not be checked: %1").arg(why));
+              });
+}
+
+void SessionManager::removeUnverified(Session& session, ExecError code, const QString& problem) {
+    qCWarning(lcSession).noquote() << "session" << session.id << problem;
+    // Counted like every removal: a shutdown right after the failed call (--exec) waits for it, so a container
+    // with a foreign mount is never left running.
+    ++m_removalsPending;
+    runEngine(m_runtime->removeArguments({session.containerId}), m_config.engineCallTimeoutMs, [this](EngineCommand&) {
+        --m_removalsPending;
+        maybeFinishShutdown();
+    });
+    session.containerId.clear();
+    onCreateFailed(session.id, code, QStringLiteral("Container removed: %1.").arg(problem));
 }
 
 void SessionManager::markReady(Session& session) {

@@ -153,6 +153,9 @@ private:
     // Checks that each mount of the new container is its pinned source; removes the container if not, or if the
     // check itself fails.
     void verifyMount(const QString& sessionId, const QString& containerId);
+    void onMountCheckFailed(const QString& sessionId, const QString& containerId, const QString& why);
+    // Removes a container whose mounts are not known to be its pinned sources and fails the session's calls.
+    void removeUnverified(Session& session, ExecError code, const QString& problem);
     void markReady(Session& session);
     void reportCreateFailure(const QString& sessionId, const QString& diagnostic);
     void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
