@@ -199,9 +199,17 @@ QString MountPins::foreignMount(const QByteArray& mountinfo) {
     // the kernel's (never a folder of a disk) where a container has them. A mount target inside the folder is
     // resolved by the engine in the container, so a link there can send a mount anywhere: everything else is
     // foreign, wherever it landed.
-    static const QList<QByteArray> engineFiles = {
-        "/etc/hosts",       "/etc/hostname",     "/etc/resolv.conf",           "/run/.containerenv",
-        "/run/podman-init", "/sbin/docker-init", containerAgentPath().toUtf8()};
+    // The init is where the engine put it: /sbin/docker-init lands on /usr/sbin/docker-init in an image whose /sbin
+    // is a link (Debian, Ubuntu: merged /usr), /dev/init on older Docker engines, /run/podman-init on Podman.
+    static const QList<QByteArray> engineFiles = {"/etc/hosts",
+                                                  "/etc/hostname",
+                                                  "/etc/resolv.conf",
+                                                  "/run/.containerenv",
+                                                  "/run/podman-init",
+                                                  "/sbin/docker-init",
+                                                  "/usr/sbin/docker-init",
+                                                  "/dev/init",
+                                                  containerAgentPath().toUtf8()};
     static const QList<QByteArray> kernelPlaces = {
         "/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", containerHome().toUtf8()};
     static const QList<QByteArray> kernelTypes = {"proc",   "sysfs",  "tmpfs",  "devtmpfs",

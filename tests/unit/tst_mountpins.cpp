@@ -174,6 +174,9 @@ private Q_SLOTS:
         QTest::newRow("a host tmpfs folder under /dev")
             << QByteArray("990 904 0:23 /user/1000 /dev/x ro - tmpfs tmpfs rw\n") << true;
         QTest::newRow("the container's own tmpfs") << QByteArray("990 900 0:99 / /tmp rw - tmpfs tmpfs rw\n") << false;
+        // Docker's init in an image with a merged /usr (/sbin is a link): found by running the real Debian image.
+        QTest::newRow("the init under a merged /usr")
+            << QByteArray("990 900 8:1 /usr/bin/tini-static /usr/sbin/docker-init ro - ext4 /dev/sda1 rw\n") << false;
         QTest::newRow("a disk folder at a kernel place")
             << QByteArray("990 900 8:1 /home/u /proc/x ro - ext4 /dev/sda1 rw\n") << true;
     }
