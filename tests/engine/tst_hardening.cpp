@@ -8,7 +8,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
+#include <QUuid>
 
 #include <unistd.h>
 
@@ -27,6 +29,8 @@ private Q_SLOTS:
     void profile();
     void mountRaceNeverMountsAnotherFolder_data();
     void mountRaceNeverMountsAnotherFolder();
+    void mergedUsrImageRuns_data();
+    void mergedUsrImageRuns();
     void gitMetadataIsReadOnly_data();
     void gitMetadataIsReadOnly();
     void canaryBesideTheWorkspaceIsUnreachable_data();
@@ -409,6 +413,36 @@ void TestHardening::mountRaceNeverMountsAnotherFolder() {
         }
     }
     manager->endSession(QStringLiteral("attacker"));
+}
+
+void TestHardening::mergedUsrImageRuns_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("podman") << QStringLiteral("podman");
+}
+
+// Debian and Ubuntu images have a merged /usr (/sbin is a link to usr/sbin), so Docker's init is mounted at
+// /usr/sbin/docker-init. The mount check must know the engine's own mounts there: found by a new user's first run
+// on the real image, where every session was refused.
+void TestHardening::mergedUsrImageRuns() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString variant =
+        QStringLiteral("zeus-desktop-sandbox:test-mergedusr-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    QVERIFY(makeVariantImage(engine, variant,
+                             QStringLiteral("mkdir -p /usr/sbin && cp -a /sbin/. /usr/sbin/ && rm -rf /sbin && "
+                                            "ln -s usr/sbin /sbin")));
+    const auto cleanup = qScopeGuard([&] { removeImage(engine, variant); });
+    SandboxConfig config = testConfig(QString());
+    config.image = variant;
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_workRoot, QStringLiteral("mergedusr-") + engine);
+    QVERIFY(QDir().mkpath(ws + QStringLiteral("/.git")));
+    const ExecResult result = rec.run(QStringLiteral("s"), ws, QStringLiteral("ls -ld /sbin; echo ran"));
+    QVERIFY2(result.errorCode == ExecError::None, qPrintable(result.errorMessage));
+    QVERIFY2(result.output.contains(QLatin1String("ran")), qPrintable(result.output));
+    QVERIFY2(result.output.contains(QLatin1String("-> usr/sbin")), qPrintable(result.output));
 }
 
 void TestHardening::canaryBesideTheWorkspaceIsUnreachable_data() {
