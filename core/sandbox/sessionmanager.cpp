@@ -686,40 +686,42 @@ void SessionManager::setWorkspaceModes(const QHash<QString, WorkspaceMode>& byFo
     m_config.folderWorkspaceModes = byFolder;
     // A container made under the other mode must not outlive the change: a folder switched to review must stop
     // taking writes through its mount at once. Its session may come back (a new container on its next call).
-    QStringList ids;
-    for (const auto& entry : m_sessions) {
-        const Session& s = *entry.second;
-        if ((s.phase != ContainerPhase::None || !s.calls.isEmpty())
-            && before.workspaceModeFor(s.workspace) != m_config.workspaceModeFor(s.workspace)) {
-            ids << s.id;
-        }
-    }
-    for (const QString& id : std::as_const(ids)) {
-        if (Session* s = findSession(id)) {
-            logEvent(*s, QStringLiteral("The workspace mode of %1 changed to %2.")
-                             .arg(s->workspace, workspaceModeName(m_config.workspaceModeFor(s->workspace))));
-        }
-        endSession(id);
-    }
+    endLiveSessions([this, &before](const Session& s) {
+        const WorkspaceMode now = m_config.workspaceModeFor(s.workspace);
+        return before.workspaceModeFor(s.workspace) == now
+                   ? QString()
+                   : QStringLiteral("The workspace mode of %1 changed to %2.").arg(s.workspace, workspaceModeName(now));
+    });
 }
 
 void SessionManager::setGitWriteFolders(const QSet<QString>& folders) {
     const SandboxConfig before = m_config;
     m_config.folderGitWrites = folders;
-    QStringList ids;
+    endLiveSessions([this, &before](const Session& s) {
+        const bool now = m_config.gitWritesFor(s.workspace);
+        if (s.review || before.gitWritesFor(s.workspace) == now) {
+            return QString();
+        }
+        return now ? QStringLiteral("The sandbox of %1 may now write the repository's metadata.").arg(s.workspace)
+                   : QStringLiteral("The repository's metadata of %1 is read-only again.").arg(s.workspace);
+    });
+}
+
+void SessionManager::endLiveSessions(const std::function<QString(const Session&)>& reason) {
+    QList<std::pair<QString, QString>> ending;  // id, why
     for (const auto& entry : m_sessions) {
         const Session& s = *entry.second;
-        if ((s.phase != ContainerPhase::None || !s.calls.isEmpty()) && !s.review
-            && before.gitWritesFor(s.workspace) != m_config.gitWritesFor(s.workspace)) {
-            ids << s.id;
+        if (s.phase == ContainerPhase::None && s.calls.isEmpty()) {
+            continue;  // nothing made under the old rule: the next container follows the new one
+        }
+        const QString why = reason(s);
+        if (!why.isEmpty()) {
+            ending.append({s.id, why});
         }
     }
-    for (const QString& id : std::as_const(ids)) {
+    for (const auto& [id, why] : std::as_const(ending)) {
         if (Session* s = findSession(id)) {
-            logEvent(
-                *s, m_config.gitWritesFor(s->workspace)
-                        ? QStringLiteral("The sandbox of %1 may now write the repository's metadata.").arg(s->workspace)
-                        : QStringLiteral("The repository's metadata of %1 is read-only again.").arg(s->workspace));
+            logEvent(*s, why);
         }
         endSession(id);
     }

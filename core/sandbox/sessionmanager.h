@@ -166,6 +166,9 @@ private:
     void startEgress(Session& session, AgentChannel* agent);
     void announceExecPath(Session& session);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
+    // Ends every session with a container or calls for which `reason` gives a reason (logged first): a container
+    // made under a rule that changed must not outlive the change.
+    void endLiveSessions(const std::function<QString(const Session&)>& reason);
     // A call that failed on the read-only .git of direct mode gets a log line that says why (SPEC §3).
     void explainReadOnlyGit(Session& session, const ExecResult& result);
     void removeContainer(Session& session, const QString& reason, SessionState newState);

@@ -318,8 +318,8 @@ private:
             return;
         }
         if (m_phase == Phase::Relaying) {
-            const QString host = m_proxy->m_redaction ? m_proxy->m_redaction(m_host) : m_host;
-            qCInfo(lcSession) << "egress:" << host << m_port << "ended:" << m_socket->errorString();
+            qCInfo(lcSession) << "egress:" << m_proxy->redacted(m_host) << m_port
+                              << "ended:" << m_socket->errorString();
             drop();
         }
     }
@@ -505,18 +505,21 @@ EgressDecision EgressProxy::decide(const QString& host, int port) {
 }
 
 void EgressProxy::report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail) {
-    const auto clean = [this](const QString& text) { return m_redaction ? m_redaction(text) : text; };
     EgressEvent event;
     event.sessionId = m_sessionId;
-    event.host = clean(host);
+    event.host = redacted(host);
     event.port = port;
     event.allowed = allowed;
-    event.rule = clean(rule);
-    event.detail = clean(detail);
+    event.rule = redacted(rule);
+    event.detail = redacted(detail);
     event.when = QDateTime::currentDateTimeUtc();
     qCInfo(lcSession).noquote() << "egress" << m_sessionId << event.host << port << (allowed ? "allowed" : "denied")
                                 << event.rule << event.detail;
     Q_EMIT decided(event);
+}
+
+QString EgressProxy::redacted(const QString& text) const {
+    return m_redaction ? m_redaction(text) : text;
 }
 
 void EgressProxy::forget(quint32 id) {

@@ -85,6 +85,7 @@ private:
     friend class Tunnel;
     EgressDecision decide(const QString& host, int port);
     void report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail);
+    QString redacted(const QString& text) const;  // through setRedaction()'s function, if any
     void forget(quint32 id);
 
     QString m_sessionId;
