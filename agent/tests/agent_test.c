@@ -7,6 +7,8 @@
  * Prints one line per check; exits 0 only when every check passed.
  */
 #define _GNU_SOURCE
+#include "../protocol.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,30 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum {
-    T_EXEC = 0x02,
-    T_STDIN = 0x03,
-    T_SIGNAL = 0x04,
-    T_STOP = 0x05,
-    T_WINDOW = 0x06,
-    T_CLOSE = 0x07,
-    T_HELLO = 0x81,
-    T_STARTED = 0x82,
-    T_STDOUT = 0x83,
-    T_STDERR = 0x84,
-    T_EXIT = 0x85,
-    T_ERROR = 0x86,
-    T_WINDOW_OUT = 0x87,
-    T_LISTEN = 0x08,
-    T_TDATA = 0x09,
-    T_TCLOSE = 0x0A,
-    T_TOPEN = 0x88,
-    T_TDATA_OUT = 0x89,
-    T_TCLOSED = 0x8A,
-    T_LISTENING = 0x8B,
-};
-enum { NCH = 128, WINDOW0 = 256 * 1024, NTUN = 512 };
-#define TUNNEL_BIT 0x80000000u
+/* The test's own bookkeeping: channel ids and tunnel numbers it may see (the agent's limits are lower). */
+enum { NCH = 128, NTUN = 512 };
 
 static const char* agent_path;
 static int failures, checks;
@@ -215,11 +195,11 @@ static void send_raw(const void* p, size_t n) {
 }
 
 static void send_frame(uint8_t type, uint32_t ch, const void* p, size_t n) {
-    unsigned char h[9];
+    unsigned char h[FRAME_HEADER];
     put32(h, (uint32_t)n);
     h[4] = type;
     put32(h + 5, ch);
-    send_raw(h, 9);
+    send_raw(h, sizeof h);
     send_raw(p, n);
 }
 
@@ -360,19 +340,19 @@ static void agent_poll(int ms) {
     }
     A.inlen += (size_t)r;
     size_t off = 0;
-    while (A.inlen - off >= 9) {
+    while (A.inlen - off >= FRAME_HEADER) {
         uint32_t len = get32(A.in + off);
-        if (len > 65536) {
+        if (len > MAX_OUT_PAYLOAD) {
             printf("FAIL  the agent sent a frame of %u bytes\n", len);
             failures++;
             A.eof = 1;
             return;
         }
-        if (A.inlen - off < 9 + (size_t)len) {
+        if (A.inlen - off < FRAME_HEADER + (size_t)len) {
             break;
         }
-        dispatch(A.in[off + 4], get32(A.in + off + 5), A.in + off + 9, len);
-        off += 9 + len;
+        dispatch(A.in[off + 4], get32(A.in + off + 5), A.in + off + FRAME_HEADER, len);
+        off += FRAME_HEADER + len;
     }
     memmove(A.in, A.in + off, A.inlen - off);
     A.inlen -= off;
@@ -821,8 +801,8 @@ static void test_bad_frames(void) {
 
     /* Header errors end the connection: oversize length, unknown type. */
     agent_start();
-    unsigned char h[9] = {0, 0x10, 0, 1, T_EXEC, 0, 0, 0, 1}; /* 1 MiB + 1 */
-    send_raw(h, 9);
+    unsigned char h[FRAME_HEADER] = {0, 0x10, 0, 1, T_EXEC, 0, 0, 0, 1}; /* MAX_IN_PAYLOAD + 1 */
+    send_raw(h, sizeof h);
     int st = agent_wait(5000);
     CHECK(A.ch0_errors == 1 && st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1,
           "oversize frame: error on channel 0 (%s), exit 1", A.ch0msg);
