@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -57,6 +58,34 @@ class TestSessionManager : public QObject {
         script.close();
         script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
         return path;
+    }
+
+    // The fake CLI behind a wrapper that notes each subcommand in `log` and first runs `before` (shell text that
+    // may answer for the fake and exit), for the rows that need an engine to misbehave.
+    QString scriptedEngine(const QString& name, const QString& log, const QString& before) {
+        const QString path = QDir(m_dir.path()).filePath(name);
+        QFile script(path);
+        if (!script.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            return {};
+        }
+        script.write(QStringLiteral("#!/bin/sh\necho \"$1\" >> '%1'\n%2\nexec '%3' \"$@\"\n")
+                         .arg(log, before, QStringLiteral(ZEUS_TEST_FAKES_DIR "/engine/docker"))
+                         .toUtf8());
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        return path;
+    }
+
+    QString freshLog(const QString& name) {
+        const QString log = QDir(m_dir.path()).filePath(name + QString::number(++m_counter) + QStringLiteral(".log"));
+        QFile::remove(log);
+        return log;
+    }
+
+    static bool logSays(const SessionManager& manager, const QString& sessionId, const QString& text) {
+        const QList<SessionLogEntry> entries = manager.sessionLog(sessionId);
+        return std::any_of(entries.cbegin(), entries.cend(),
+                           [&](const SessionLogEntry& entry) { return entry.message.contains(text); });
     }
 
     static QStringList linesOf(const QString& path) {
@@ -317,6 +346,315 @@ private Q_SLOTS:
         const auto direct = waitFor(finished, start(*manager, QStringLiteral("d1"), QStringLiteral("true")));
         QVERIFY(direct);
         QCOMPARE(direct->status, ExecStatus::Ok);
+    }
+
+    // SPEC §3 "Bounded": over each limit a call is refused with busy at once (never queued), and what runs goes on.
+    void limits_data() {
+        QTest::addColumn<QString>("runningIn");  // sessions of the `sleep` calls that fill the limit (comma-separated)
+        QTest::addColumn<QString>("session");    // of the refused call
+        QTest::addColumn<bool>("otherFolder");   // the refused call asks for another folder
+        QTest::addColumn<bool>("sameCallId");    // the refused call reuses the first running call's id
+        QTest::addColumn<int>("maxTotal");
+        QTest::addColumn<int>("maxPerSession");
+        QTest::addColumn<int>("maxContainers");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("commands in total") << "a,b"
+                                           << "c" << false << false << 2 << 4 << 8 << "2 commands are already running";
+        QTest::newRow("commands in one session")
+            << "a,a"
+            << "a" << false << false << 8 << 2 << 8 << "This session already runs 2 commands";
+        QTest::newRow("containers, none idle")
+            << "a,b"
+            << "c" << false << false << 8 << 4 << 2 << "2 sandbox containers are running and none is idle";
+        QTest::newRow("a call id twice") << "a"
+                                         << "b" << false << true << 8 << 4 << 8
+                                         << "A call with this id is already running.";
+        QTest::newRow("another folder while busy")
+            << "a"
+            << "a" << true << false << 8 << 4 << 8 << "This session is running commands in another folder.";
+    }
+    void limits() {
+        QFETCH(QString, runningIn);
+        QFETCH(QString, session);
+        QFETCH(bool, otherFolder);
+        QFETCH(bool, sameCallId);
+        QFETCH(int, maxTotal);
+        QFETCH(int, maxPerSession);
+        QFETCH(int, maxContainers);
+        QFETCH(QString, message);
+        const QStringList running = runningIn.split(u',');
+        auto manager = makeManager(maxContainers, [&](SandboxConfig& config) {
+            config.maxCallsTotal = maxTotal;
+            config.maxCallsPerSession = maxPerSession;
+        });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QStringList calls;
+        for (const QString& id : std::as_const(running)) {
+            calls << start(*manager, id, QStringLiteral("sleep 20"));
+        }
+        QTRY_COMPARE(manager->runningCalls(), int(running.size()));
+        QTRY_VERIFY(std::all_of(running.cbegin(), running.cend(),
+                                [&](const QString& id) { return manager->sessionState(id) == SessionState::Running; }));
+        const bool known = manager->sessionIds().contains(session);
+        const int live = manager->liveContainers();
+        ExecRequest request;
+        request.callId = sameCallId ? calls.first() : QStringLiteral("refused-") + QString::number(++m_counter);
+        request.sessionId = session;
+        request.workspace = otherFolder ? m_other : m_workspace;
+        request.command = QStringLiteral("true");
+        manager->execute(request);
+        const auto refused = waitFor(finished, request.callId);
+        QVERIFY(refused);
+        QCOMPARE(refused->status, ExecStatus::Error);
+        QCOMPARE(refused->errorCode, ExecError::Busy);
+        QVERIFY2(refused->errorMessage.contains(message), qPrintable(refused->errorMessage));
+        QCOMPARE(manager->runningCalls(), int(running.size()));  // nothing that ran was touched
+        QCOMPARE(manager->sessionIds().contains(session), known);
+        QCOMPARE(manager->liveContainers(), live);
+        QCOMPARE(manager->sessionWorkspace(running.first()), m_workspace);
+        for (const QString& id : std::as_const(calls)) {
+            QVERIFY(manager->cancel(id));
+        }
+        QTRY_COMPARE(manager->runningCalls(), 0);
+    }
+
+    // A container idle for longer than staleCheckAfterMs is inspected before the next call: one still running is
+    // used again, one that exited or was removed from outside is replaced (and the dead one removed) and the call
+    // runs in the new one.
+    void staleContainer_data() {
+        QTest::addColumn<QString>("inspect");  // the engine's answer to inspect; empty: running
+        QTest::addColumn<QString>("said");     // in the session's log; empty: nothing replaced
+        QTest::newRow("still running") << QString() << QString();
+        QTest::newRow("exited") << QStringLiteral(
+            "case \"$1\" in inspect) echo '[{\"Id\":\"fakecontainer0123456789\",\"Name\":\"/f\",\"State\":"
+            "{\"Status\":\"exited\",\"Running\":false},\"Config\":{\"Labels\":{}}}]'; exit 0 ;; esac")
+                                << QStringLiteral("is gone (exited); starting a new one.");
+        QTest::newRow("removed from outside")
+            << QStringLiteral("case \"$1\" in inspect) echo 'Error: No such object: x' >&2; exit 1 ;; esac")
+            << QStringLiteral("is gone (not found); starting a new one.");
+    }
+    void staleContainer() {
+        QFETCH(QString, inspect);
+        QFETCH(QString, said);
+        const QString log = freshLog(QStringLiteral("stale"));
+        auto manager = makeManager(
+            3, [](SandboxConfig& config) { config.staleCheckAfterMs = 0; },
+            scriptedEngine(QStringLiteral("stale-docker"), log, inspect));
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        const auto first = waitFor(finished, start(*manager, QStringLiteral("s"), QStringLiteral("true")));
+        QVERIFY(first);
+        QCOMPARE(first->status, ExecStatus::Ok);
+        QTest::qWait(20);  // idle for longer than the (zero) stale check interval
+        const auto second = waitFor(finished, start(*manager, QStringLiteral("s"), QStringLiteral("true")));
+        QVERIFY(second);
+        QCOMPARE(second->status, ExecStatus::Ok);
+        QCOMPARE(manager->sessionState(QStringLiteral("s")), SessionState::Running);
+        QCOMPARE(manager->liveContainers(), 1);
+        const QStringList calls = linesOf(log);
+        QVERIFY2(calls.contains(QStringLiteral("inspect")), qPrintable(calls.join(u',')));
+        if (said.isEmpty()) {
+            QCOMPARE(calls.count(QStringLiteral("run")), 1);
+            QVERIFY2(!calls.contains(QStringLiteral("rm")), qPrintable(calls.join(u',')));
+            return;
+        }
+        QCOMPARE(calls.count(QStringLiteral("run")), 2);
+        QVERIFY(logSays(*manager, QStringLiteral("s"), said));
+        QTRY_VERIFY2(linesOf(log).contains(QStringLiteral("rm")), qPrintable(linesOf(log).join(u',')));
+    }
+
+    // A container that cannot be made fails the session's waiting calls with the code that says why, and leaves
+    // nothing behind: a `run` that failed is removed by its name whatever the error.
+    void createFailures_data() {
+        QTest::addColumn<QString>("engine");  // shell text run before the fake for every CLI call
+        QTest::addColumn<QString>("image");   // the image setting
+        QTest::addColumn<bool>("noProgram");  // the CLI does not exist
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<bool>("ran");  // `run` was asked for (and the container then removed by its name)
+        QTest::newRow("image missing") << QStringLiteral(
+            "case \"$1\" in run) echo 'Unable to find image' >&2; exit 125 ;; "
+            "image) echo 'Error: No such image: fake:image' >&2; exit 1 ;; esac")
+                                       << "fake:image" << false << int(ExecError::ImageMissing)
+                                       << "The sandbox image fake:image is not installed. Build it with: " << true;
+        QTest::newRow("run fails") << QStringLiteral(
+            "case \"$1\" in run) echo 'docker: Error response from daemon: boom.' >&2; "
+            "echo \"Run 'docker run --help' for more information\" >&2; exit 125 ;; esac")
+                                   << "fake:image" << false << int(ExecError::ContainerFailed)
+                                   << "The container could not be started: docker: Error response from daemon: boom."
+                                   << true;
+        QTest::newRow("run says no id") << QStringLiteral("case \"$1\" in run) exit 0 ;; esac") << "fake:image" << false
+                                        << int(ExecError::ContainerFailed) << "The container could not be started"
+                                        << true;
+        QTest::newRow("no engine CLI") << QString() << "fake:image" << true << int(ExecError::NoRuntime)
+                                       << "command could not be started" << false;
+        QTest::newRow("not an image reference")
+            << QString() << "not an image!" << false << int(ExecError::ContainerFailed)
+            << "The sandbox image setting \"not an image!\" is not an image "
+               "reference."
+            << false;
+    }
+    void createFailures() {
+        QFETCH(QString, engine);
+        QFETCH(QString, image);
+        QFETCH(bool, noProgram);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QFETCH(bool, ran);
+        const QString log = freshLog(QStringLiteral("create"));
+        const QString program = noProgram ? QDir(m_dir.path()).filePath(QStringLiteral("no-such-engine"))
+                                          : scriptedEngine(QStringLiteral("create-docker"), log, engine);
+        auto manager = makeManager(
+            3, [&](SandboxConfig& config) { config.image = image; }, program);
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        const QString first = start(*manager, QStringLiteral("f"), QStringLiteral("true"));
+        const QString second = start(*manager, QStringLiteral("f"), QStringLiteral("true"));  // waits for the same
+        for (const QString& callId : {first, second}) {
+            const auto result = waitFor(finished, callId);
+            QVERIFY(result);
+            QCOMPARE(result->status, ExecStatus::Error);
+            QCOMPARE(int(result->errorCode), code);
+            QVERIFY2(result->errorMessage.contains(message), qPrintable(result->errorMessage));
+        }
+        QCOMPARE(manager->sessionState(QStringLiteral("f")), SessionState::Failed);
+        QVERIFY(manager->containerId(QStringLiteral("f")).isEmpty());
+        QCOMPARE(manager->liveContainers(), 0);
+        QCOMPARE(manager->runningCalls(), 0);
+        QVERIFY(logSays(*manager, QStringLiteral("f"), message));
+        const QStringList calls = linesOf(log);
+        QCOMPARE(calls.count(QStringLiteral("run")), ran ? 1 : 0);
+        if (ran) {
+            QCOMPARE(calls.mid(calls.indexOf(QStringLiteral("run")) + 1, 1), QStringList{QStringLiteral("rm")});
+        }
+    }
+
+    // A session's container goes after idleTimeoutMs without a call; a running call keeps it, an ended session
+    // has nothing left to time out.
+    void idleTimer_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("endFirst");
+        QTest::newRow("after a call") << "true" << false;
+        QTest::newRow("a running call is never idle") << "sleep 1" << false;
+        QTest::newRow("ended before the timeout") << "true" << true;
+    }
+    void idleTimer() {
+        QFETCH(QString, command);
+        QFETCH(bool, endFirst);
+        const QString log = freshLog(QStringLiteral("idle"));
+        auto manager = makeManager(
+            3, [](SandboxConfig& config) { config.idleTimeoutMs = 300; },
+            scriptedEngine(QStringLiteral("idle-docker"), log, QString()));
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        const QString callId = start(*manager, QStringLiteral("i"), command);
+        QTRY_COMPARE(manager->sessionState(QStringLiteral("i")), SessionState::Running);
+        if (command != QLatin1String("true")) {
+            QTest::qWait(700);  // past the timeout while the call runs
+            QCOMPARE(manager->sessionState(QStringLiteral("i")), SessionState::Running);
+            QCOMPARE(manager->runningCalls(), 1);
+        }
+        const auto result = waitFor(finished, callId);
+        QVERIFY(result);
+        QCOMPARE(result->status, ExecStatus::Ok);
+        QCOMPARE(manager->sessionState(QStringLiteral("i")), SessionState::Running);
+        if (endFirst) {
+            manager->endSession(QStringLiteral("i"));
+            QTest::qWait(600);
+            QVERIFY(logSays(*manager, QStringLiteral("i"), QStringLiteral("Session ended.")));
+            QVERIFY(!logSays(*manager, QStringLiteral("i"), QStringLiteral("Idle for")));
+            QCOMPARE(linesOf(log).count(QStringLiteral("rm")), 1);
+            return;
+        }
+        QTRY_COMPARE(manager->sessionState(QStringLiteral("i")), SessionState::Stopped);
+        QVERIFY(logSays(*manager, QStringLiteral("i"), QStringLiteral("Idle for 0 s: container removed.")));
+        QCOMPARE(manager->liveContainers(), 0);
+        QVERIFY(manager->containerId(QStringLiteral("i")).isEmpty());
+        QTRY_COMPARE(linesOf(log).count(QStringLiteral("rm")), 1);
+        // The session comes back with a new container on its next call.
+        const auto again = waitFor(finished, start(*manager, QStringLiteral("i"), QStringLiteral("true")));
+        QVERIFY(again);
+        QCOMPARE(again->status, ExecStatus::Ok);
+        QCOMPARE(linesOf(log).count(QStringLiteral("run")), 2);
+    }
+
+    // shutdown() ends every call, removes every container (also one whose `run` is still under way, once it
+    // returns) and only then says shutdownFinished; a call after it is refused.
+    void shutdown_data() {
+        QTest::addColumn<int>("idle");         // sessions whose call has finished
+        QTest::addColumn<QString>("running");  // a call still running at shutdown; empty: none
+        QTest::addColumn<bool>("creating");    // a session whose `run` is under way (it takes a second)
+        QTest::newRow("nothing to do") << 0 << QString() << false;
+        QTest::newRow("idle containers") << 2 << QString() << false;
+        QTest::newRow("a running command") << 1 << QStringLiteral("sleep 2") << false;
+        QTest::newRow("a container being created") << 0 << QString() << true;
+    }
+    void shutdown() {
+        QFETCH(int, idle);
+        QFETCH(QString, running);
+        QFETCH(bool, creating);
+        const QString log = freshLog(QStringLiteral("shutdown"));
+        const QString slow = QDir(m_dir.path()).filePath(QStringLiteral("slow-run-") + QString::number(m_counter));
+        auto manager =
+            makeManager(8, {},
+                        scriptedEngine(QStringLiteral("shutdown-docker"), log,
+                                       QStringLiteral("case \"$1\" in run) [ -e '%1' ] && sleep 1 ;; esac").arg(slow)));
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        for (int i = 0; i < idle; ++i) {
+            const auto result =
+                waitFor(finished, start(*manager, QStringLiteral("idle-%1").arg(i), QStringLiteral("true")));
+            QVERIFY(result);
+            QCOMPARE(result->status, ExecStatus::Ok);
+        }
+        QStringList ending;
+        if (!running.isEmpty()) {
+            ending << start(*manager, QStringLiteral("busy"), running);
+            QTRY_COMPARE(manager->sessionState(QStringLiteral("busy")), SessionState::Running);
+            QTest::qWait(100);
+        }
+        if (creating) {
+            QFile marker(slow);
+            QVERIFY(marker.open(QIODevice::WriteOnly));
+            marker.close();
+            ending << start(*manager, QStringLiteral("new"), QStringLiteral("true"));
+            QTRY_VERIFY(linesOf(log).contains(QStringLiteral("run")));
+            QCOMPARE(manager->sessionState(QStringLiteral("new")), SessionState::Starting);
+        }
+        const int runs = int(linesOf(log).count(QStringLiteral("run")));
+        QStringList atFinish;
+        bool finishedTwice = false;
+        QSignalSpy done(manager.get(), &SessionManager::shutdownFinished);
+        connect(manager.get(), &SessionManager::shutdownFinished, this, [&] {
+            finishedTwice = !atFinish.isEmpty();
+            atFinish = linesOf(log) << QStringLiteral("finished");
+        });
+        manager->shutdown();
+        QVERIFY(done.wait(10000));
+        QCOMPARE(done.count(), 1);
+        QVERIFY(!finishedTwice);
+        const QStringList removals = atFinish.filter(QRegularExpression(QStringLiteral("^rm$")));
+        if (idle + int(!running.isEmpty()) + int(creating) == 0) {
+            QCOMPARE(atFinish, QStringList{QStringLiteral("finished")});
+        } else {
+            // Every container was removed before shutdownFinished; the one being made once its `run` returned.
+            QVERIFY2(!removals.isEmpty(), qPrintable(atFinish.join(u',')));
+            QVERIFY2(atFinish.lastIndexOf(QStringLiteral("rm")) > atFinish.lastIndexOf(QStringLiteral("run")),
+                     qPrintable(atFinish.join(u',')));
+        }
+        QCOMPARE(int(atFinish.count(QStringLiteral("run"))), runs);
+        for (const QString& callId : std::as_const(ending)) {
+            const auto result = waitFor(finished, callId, 20000);
+            QVERIFY(result);
+            QCOMPARE(result->status, ExecStatus::Cancelled);
+            QCOMPARE(result->errorMessage, QStringLiteral("Zeus Desktop is shutting down."));
+        }
+        for (const QString& id : manager->sessionIds()) {
+            QCOMPARE(manager->sessionState(id), SessionState::Stopped);
+        }
+        QCOMPARE(manager->liveContainers(), 0);
+        QTRY_COMPARE(manager->runningCalls(), 0);
+        const auto refused = waitFor(finished, start(*manager, QStringLiteral("late"), QStringLiteral("true")));
+        QVERIFY(refused);
+        QCOMPARE(refused->errorCode, ExecError::ContainerFailed);
+        QCOMPARE(refused->errorMessage, QStringLiteral("Zeus Desktop is shutting down."));
+        QVERIFY(!manager->sessionIds().contains(QStringLiteral("late")));
     }
 };
 
