@@ -42,13 +42,17 @@ esac
 version=$(sed -n 's/^[[:space:]]*VERSION[[:space:]]\{1,\}\([0-9][0-9.]*\).*/\1/p' "$here/../CMakeLists.txt" 2>/dev/null | head -n 1)
 [ -n "$version" ] || version=dev
 
-# The image compiles the sandbox agent from agent/zeus-sandbox-agent.c in its build context. An installed or
-# build-tree docker folder carries it; a checkout keeps it in agent/, outside docker/, so the context is
-# assembled in a temporary folder.
-agent_source=$recipe/agent/zeus-sandbox-agent.c
-[ -f "$agent_source" ] || agent_source=$here/../agent/zeus-sandbox-agent.c
-[ -f "$recipe/Dockerfile" ] && [ -f "$agent_source" ] \
-    || { echo "ensure-image: no Dockerfile and agent source in $recipe" >&2; exit 1; }
+# The image compiles the sandbox agent from agent/*.c and agent/*.h in its build context. An installed or
+# build-tree docker folder carries them; a checkout keeps them in agent/, outside docker/, so the context is
+# assembled in a temporary folder. main.c marks a folder that has them.
+agent_dir=$recipe/agent
+[ -f "$agent_dir/main.c" ] || agent_dir=$here/../agent
+[ -f "$recipe/Dockerfile" ] && [ -f "$agent_dir/main.c" ] \
+    || { echo "ensure-image: no Dockerfile and agent sources in $recipe" >&2; exit 1; }
+# The agent's sources in the byte order of their names (ImageBuilder::agentSources reads them the same way).
+agent_sources() {
+    (cd "$agent_dir" && for file in *.c *.h; do [ -f "$file" ] && printf '%s\n' "$file"; done) | LC_ALL=C sort
+}
 
 # The default of `ARG NAME="..."` in the Dockerfile.
 arg_default() {
@@ -56,10 +60,10 @@ arg_default() {
 }
 apt_packages=${ZEUS_APT_PACKAGES:-$(arg_default ZEUS_APT_PACKAGES)}
 distro_packages=$(arg_default ZEUS_DISTRO_PACKAGES)
-# The recipe's revision: the Dockerfile, the agent's source and the package list (ImageBuilder::recipeRevision
-# computes the same). One build per revision and engine.
-revision=$( { cat "$recipe/Dockerfile" "$agent_source"; printf 'ZEUS_APT_PACKAGES=%s\n' "$apt_packages"; } \
-    | sha256sum | cut -c1-12)
+# The recipe's revision: the Dockerfile, the agent's sources one after the other and the package list
+# (ImageBuilder::recipeRevision computes the same). One build per revision and engine.
+revision=$( { cat "$recipe/Dockerfile"; agent_sources | while IFS= read -r file; do cat "$agent_dir/$file"; done
+              printf 'ZEUS_APT_PACKAGES=%s\n' "$apt_packages"; } | sha256sum | cut -c1-12)
 if [ "$engine" = --revision ]; then
     echo "$revision"
     exit 0
@@ -112,11 +116,11 @@ context=$recipe
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/zeus-sandbox-context.XXXXXX")
 base=
 trap 'rm -rf "$scratch"; [ -n "$base" ] && "$engine" rmi "$base" >/dev/null 2>&1' EXIT
-if [ ! -f "$recipe/agent/zeus-sandbox-agent.c" ]; then
+if [ "$agent_dir" != "$recipe/agent" ]; then
     mkdir "$scratch/context" "$scratch/context/agent"
     cp "$recipe/Dockerfile" "$scratch/context/"
     [ -f "$recipe/.dockerignore" ] && cp "$recipe/.dockerignore" "$scratch/context/"
-    cp "$agent_source" "$scratch/context/agent/"
+    agent_sources | while IFS= read -r file; do cp "$agent_dir/$file" "$scratch/context/agent/"; done
     context=$scratch/context
 fi
 force_rm=--force-rm

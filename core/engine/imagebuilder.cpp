@@ -14,6 +14,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+#include <algorithm>
+
 #ifdef Q_OS_UNIX
 #include <csignal>
 #include <sys/types.h>
@@ -79,6 +81,20 @@ QString ImageBuilder::recipeRevision(const QByteArray& dockerfileText, const QBy
     const QByteArray packages = QByteArray("ZEUS_APT_PACKAGES=") + aptPackages.toUtf8() + '\n';
     hash.addData(packages);
     return QString::fromLatin1(hash.result().toHex().left(12));
+}
+
+QByteArray ImageBuilder::agentSources(const QString& agentDir) {
+    const QDir dir(agentDir);
+    QStringList names =
+        dir.entryList({QStringLiteral("*.c"), QStringLiteral("*.h")}, QDir::Files | QDir::CaseSensitive, QDir::NoSort);
+    // Bytes, not QString's order: the script sorts with LC_ALL=C.
+    std::sort(names.begin(), names.end(),
+              [](const QString& left, const QString& right) { return left.toUtf8() < right.toUtf8(); });
+    QByteArray sources;
+    for (const QString& name : names) {
+        sources += readFileBytes(dir.filePath(name));
+    }
+    return sources;
 }
 
 ImageBuilder::Distribution ImageBuilder::hostDistribution(const QString& osReleaseText) {
@@ -280,9 +296,8 @@ bool ImageBuilder::start(const Request& request) {
         m_aptPackages = request.aptPackages.isEmpty()
                             ? dockerfileArgDefault(dockerfileText, QStringLiteral("ZEUS_APT_PACKAGES"))
                             : words(request.aptPackages).join(QLatin1Char(' '));
-        m_revision = recipeRevision(dockerfileText,
-                                    readFileBytes(request.contextDir + QStringLiteral("/agent/zeus-sandbox-agent.c")),
-                                    m_aptPackages);
+        m_revision =
+            recipeRevision(dockerfileText, agentSources(request.contextDir + QStringLiteral("/agent")), m_aptPackages);
     }
 
     setState(State::Running);

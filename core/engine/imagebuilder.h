@@ -81,10 +81,14 @@ public:
 
     // The default of `ARG NAME="..."` in a Dockerfile's text; empty when it declares none. Pure.
     static QString dockerfileArgDefault(const QByteArray& dockerfileText, const QString& name);
-    // zeus.image.revision: the first 12 hex digits of SHA-256 over the Dockerfile, the agent's source and
-    // "ZEUS_APT_PACKAGES=<packages>\n" (docker/ensure-image.sh computes the same). Pure.
+    // zeus.image.revision: the first 12 hex digits of SHA-256 over the Dockerfile, the agent's sources (as
+    // agentSources() reads them) and "ZEUS_APT_PACKAGES=<packages>\n" (docker/ensure-image.sh computes the same).
+    // Pure.
     static QString recipeRevision(const QByteArray& dockerfileText, const QByteArray& agentSource,
                                   const QString& aptPackages);
+    // The sandbox agent's sources in a build context's agent/ folder as the revision hashes them: every *.c and
+    // *.h file, one after the other in the byte order of their names (ensure-image.sh's order).
+    static QByteArray agentSources(const QString& agentDir);
 
     // The host's distribution as mmdebstrap names it, from /etc/os-release's text: Debian and Ubuntu (and their
     // derivatives through ID_LIKE) by their codename; anything else Debian stable. Pure.

@@ -172,12 +172,16 @@ void TestDistroImage::ensureImage() {
     }
     m_imageTried = true;
     const QString engine = engineName();
-    // The recipe as a checkout has it: the Dockerfile with the agent's source beside it.
+    // The recipe as an installed docker folder has it: the Dockerfile with the agent's sources beside it.
     const QString context = m_dir.filePath(QStringLiteral("context"));
     QDir().mkpath(context + QStringLiteral("/agent"));
-    if (!QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"), context + QStringLiteral("/Dockerfile"))
-        || !QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/agent/zeus-sandbox-agent.c"),
-                        context + QStringLiteral("/agent/zeus-sandbox-agent.c"))) {
+    bool copied =
+        QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"), context + QStringLiteral("/Dockerfile"));
+    const QDir agentDir(QStringLiteral(ZEUS_SOURCE_DIR "/agent"));
+    for (const QString& name : agentDir.entryList({QStringLiteral("*.c"), QStringLiteral("*.h")}, QDir::Files)) {
+        copied = copied && QFile::copy(agentDir.filePath(name), context + QStringLiteral("/agent/") + name);
+    }
+    if (!copied) {
         m_failure = QStringLiteral("could not copy the recipe");
         return;
     }
@@ -238,10 +242,10 @@ void TestDistroImage::ensureImage() {
 void TestDistroImage::revisionIsTheScriptsRevision() {
     // docker/ensure-image.sh and ImageBuilder must agree, or each would rebuild what the other built.
     QFile dockerfile(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"));
-    QFile agent(QStringLiteral(ZEUS_SOURCE_DIR "/agent/zeus-sandbox-agent.c"));
-    QVERIFY(dockerfile.open(QIODevice::ReadOnly) && agent.open(QIODevice::ReadOnly));
+    QVERIFY(dockerfile.open(QIODevice::ReadOnly));
     const QByteArray text = dockerfile.readAll();
-    const QByteArray source = agent.readAll();
+    const QByteArray source = ImageBuilder::agentSources(QStringLiteral(ZEUS_SOURCE_DIR "/agent"));
+    QVERIFY(source.contains("int main(") && source.contains("#define TUNNEL_BIT"));  // main.c and protocol.h
     const QString packages = ImageBuilder::dockerfileArgDefault(text, QStringLiteral("ZEUS_APT_PACKAGES"));
     for (const char* tool : {"python3", "python3-pip", "python3-venv", "git", "curl", "ca-certificates",
                              "build-essential", "ripgrep", "jq"}) {

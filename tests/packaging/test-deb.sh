@@ -94,7 +94,8 @@ for path in usr/bin/zeus-desktop \
             usr/share/icons/hicolor/48x48/apps/io.zeusdesktop.ZeusDesktop.png \
             usr/share/icons/hicolor/256x256/apps/io.zeusdesktop.ZeusDesktop.png \
             usr/share/zeus-desktop/docker/Dockerfile \
-            usr/share/zeus-desktop/docker/agent/zeus-sandbox-agent.c \
+            usr/share/zeus-desktop/docker/agent/main.c \
+            usr/share/zeus-desktop/docker/agent/protocol.h \
             usr/libexec/zeus-desktop/zeus-sandbox-agent \
             usr/share/zeus-desktop/zeus-desktop-autostart.desktop \
             usr/share/doc/zeus-desktop/copyright; do
@@ -108,9 +109,17 @@ check "every translation the build produced is installed" $qm_ok
 echo "test-deb: programs in the package: $(ls "$work/root/usr/bin" | tr '\n' ' ')"
 check "the packaged Dockerfile is the project's" cmp -s "$work/root/usr/share/zeus-desktop/docker/Dockerfile" \
     "$(dirname "$0")/../../docker/Dockerfile"
-check "the packaged agent source (the image's build stage) is the project's" \
-    cmp -s "$work/root/usr/share/zeus-desktop/docker/agent/zeus-sandbox-agent.c" \
-    "$(dirname "$0")/../../agent/zeus-sandbox-agent.c"
+# The image's build stage compiles every agent/*.c it finds: exactly the project's agent sources, nothing else.
+same_agent_sources() {
+    local packaged="$work/root/usr/share/zeus-desktop/docker/agent" project
+    project="$(dirname "$0")/../../agent"
+    diff <(cd "$packaged" && ls) <(cd "$project" && ls -- *.c *.h) >/dev/null || return 1
+    local file
+    for file in "$project"/*.c "$project"/*.h; do
+        cmp -s "$file" "$packaged/$(basename "$file")" || return 1
+    done
+}
+check "the packaged agent sources (the image's build stage) are the project's" same_agent_sources
 # The sandbox agent runs inside any image (busybox included): it must not need a dynamic loader or libraries.
 agent="$work/root/usr/libexec/zeus-desktop/zeus-sandbox-agent"
 check "the sandbox agent is executable" test -x "$agent"
