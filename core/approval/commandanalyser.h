@@ -1,49 +1,13 @@
 #pragma once
 
 #include "approval/approvalpolicy.h"
+#include "approval/commandreader.h"
 
 #include <QList>
 #include <QString>
 #include <QStringList>
 
 namespace zeus {
-
-// Another way of reading a part's command for deny rules: git's aliases, dashed and plumbing spellings read as
-// the porcelain they stand for ("git -c alias.p=push p" is read as "git push").
-struct CommandReading {
-    QStringList words;
-    QList<bool> expands;
-    bool open = false;  // more words follow that cannot be told (a rule longer than `words` may match)
-};
-
-// One simple command of a command line, as the analyser understood it.
-struct CommandPart {
-    QString text;         // as written (trimmed), for the dialog
-    QStringList argv;     // every word after quote removal (redirections and their targets left out)
-    QList<bool> expands;  // per argv word: its value is decided at run time ($VAR, ${…}, globs, ~, braces)
-    int start = 0;        // argv index of the command word once keywords and assignments are passed
-    int command = 0;      // argv index of the command word once command/exec/nice/nohup/timeout/time are passed too
-    // Why no rule can allow this part (empty: fully understood). Asked in the ask modes, never allowed.
-    QString problem;
-    // It may run commands that cannot be read from the text ($(…), backticks, a variable as the command, a
-    // here-doc, an unreadable sh -c string): whether a deny rule applies cannot be told.
-    bool opaque = false;
-    // 0: a part of the command line itself; 1+: read from inside a wrapper (sh -c '…', eval, sudo, env, xargs,
-    // find -exec …) of the part before it. Deny rules look at every depth; allowing looks at depth 0 only.
-    int depth = 0;
-    // Deny rules also look at every word from scanFrom on as a possible command word (-1: none): after a wrapper
-    // whose words could not be told apart (scanDenies: a match denies), or after a program the analyser does not
-    // know, which may run its arguments (a match asks).
-    int scanFrom = -1;
-    bool scanDenies = false;
-    // Read from a string given to a program the analyser does not know: a deny rule that matches makes the command
-    // asked; nothing else about this part counts.
-    bool hint = false;
-    QList<CommandReading> readings;
-
-    // The words from the command word on (what rules match).
-    QStringList words() const { return argv.mid(command); }
-};
 
 // What the analyser decided for one command line under one folder's policy.
 struct ApprovalDecision {
@@ -70,9 +34,12 @@ struct ApprovalDecision {
 // words cannot be told apart has every word looked at as a possible command (a match denies) and is asked; a
 // program the analyser does not know is asked when a denied command appears among its words. It must never allow
 // a command it cannot read, nor execute or expand anything.
+//
+// The reading is CommandReader's (with ShellLexer for the words, GitReader for git, commandtable for what is known
+// by name); this class holds the decision: deny, allow and ask rules, the read-only list, the suggested prefix.
 class CommandAnalyser {
 public:
-    static constexpr int kMaxDepth = 4;
+    static constexpr int kMaxDepth = CommandReader::kMaxDepth;
 
     CommandAnalyser() = delete;
 
