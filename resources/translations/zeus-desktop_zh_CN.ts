@@ -275,6 +275,61 @@
     </message>
 </context>
 <context>
+    <name>zeus::ApplyResultView</name>
+    <message>
+        <source>applied</source>
+        <translation>已应用</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>conflict</source>
+        <translation>冲突</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>&amp;Take Theirs…</source>
+        <translation>采用副本版本(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Replace your version of the conflicting files with the copy&apos;s</source>
+        <translation>用副本中的版本替换您那边有冲突的文件</translation>
+    </message>
+    <message>
+        <source>What Apply did</source>
+        <translation>应用结果</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Applied %1, conflicts %2, refused %3</source>
+        <translation>已应用 %1，冲突 %2，已拒绝 %3</translation>
+    </message>
+    <message>
+        <source>, skipped %1</source>
+        <translation>，已跳过 %1</translation>
+    </message>
+    <message>
+        <source>A conflict is a file you changed since the copy was taken: it was left as you have it.</source>
+        <translation>冲突是指自创建副本以来您修改过的文件：它保持您现有的版本不变。</translation>
+    </message>
+</context>
+<context>
     <name>zeus::ApprovalDialog</name>
     <message>
         <source>Command waiting for approval</source>
@@ -702,6 +757,133 @@
     <message>
         <source>The file&apos;s mode could not be changed.</source>
         <translation>无法更改文件的权限模式。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ChangeDetailView</name>
+    <message>
+        <source>1 byte</source>
+        <translation>1 字节</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>Was a %1, is now a %2.</source>
+        <translation>原为 %1，现为 %2。</translation>
+    </message>
+    <message>
+        <source>Folder deleted (with what it held).</source>
+        <translation>文件夹已删除（连同其中的内容）。</translation>
+    </message>
+    <message>
+        <source>Folder added.</source>
+        <translation>已添加文件夹。</translation>
+    </message>
+    <message>
+        <source>Link target changed from %1 to %2.</source>
+        <translation>链接目标已从 %1 改为 %2。</translation>
+    </message>
+    <message>
+        <source>Link added, pointing to %1.</source>
+        <translation>已添加链接，指向 %1。</translation>
+    </message>
+    <message>
+        <source>Link deleted (it pointed to %1).</source>
+        <translation>链接已删除（原指向 %1）。</translation>
+    </message>
+    <message>
+        <source>Only the executable bit changed: the file is now executable.</source>
+        <translation>仅可执行位发生了更改：该文件现在可执行。</translation>
+    </message>
+    <message>
+        <source>Only the executable bit changed: the file is no longer executable.</source>
+        <translation>仅可执行位发生了更改：该文件不再可执行。</translation>
+    </message>
+    <message>
+        <source>Empty file added.</source>
+        <translation>已添加空文件。</translation>
+    </message>
+    <message>
+        <source>Empty file deleted.</source>
+        <translation>已删除空文件。</translation>
+    </message>
+    <message>
+        <source>No difference in the text.</source>
+        <translation>文本没有差异。</translation>
+    </message>
+    <message>
+        <source>This file changed on your computer since the copy was taken: applying it is a conflict.</source>
+        <translation>自创建副本以来，此文件已在您的计算机上被修改：应用它会产生冲突。</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排显示</translation>
+    </message>
+    <message>
+        <source>Show the file before and after the change in two columns</source>
+        <translation>以两栏显示更改前后的文件</translation>
+    </message>
+    <message>
+        <source>Change detail</source>
+        <translation>更改详情</translation>
+    </message>
+    <message>
+        <source>The file before the change</source>
+        <translation>更改前的文件</translation>
+    </message>
+    <message>
+        <source>The file after the change</source>
+        <translation>更改后的文件</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>now executable</source>
+        <translation>现在可执行</translation>
+    </message>
+    <message>
+        <source>no longer executable</source>
+        <translation>不再可执行</translation>
+    </message>
+    <message>
+        <source>Never applied: %1</source>
+        <translation>从不应用：%1</translation>
+    </message>
+    <message>
+        <source>Makes your computer run code: %1. Read it before you apply it; it needs its own confirmation.</source>
+        <translation>会让您的计算机运行代码：%1。应用之前请先阅读；它需要单独确认。</translation>
+    </message>
+    <message>
+        <source>Could not show this change: %1</source>
+        <translation>无法显示此更改：%1</translation>
+    </message>
+    <message>
+        <source>none (the file is new)</source>
+        <translation>无（该文件是新文件）</translation>
+    </message>
+    <message>
+        <source>%1 (SHA-256 %2)</source>
+        <translation>%1（SHA-256 %2）</translation>
+    </message>
+    <message>
+        <source>none (the file is deleted)</source>
+        <translation>无（该文件已删除）</translation>
+    </message>
+    <message>
+        <source>Binary file: no text diff.</source>
+        <translation>二进制文件：没有文本差异。</translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation>之前：%1</translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation>之后：%1</translation>
     </message>
 </context>
 <context>
@@ -2425,14 +2607,6 @@ host.example:8443</translation>
 <context>
     <name>zeus::ReviewPanel</name>
     <message>
-        <source>1 byte</source>
-        <translation>1 字节</translation>
-    </message>
-    <message>
-        <source>%1 bytes</source>
-        <translation>%1 字节</translation>
-    </message>
-    <message>
         <source>1 change</source>
         <translation>1 项更改</translation>
     </message>
@@ -2443,66 +2617,6 @@ host.example:8443</translation>
     <message>
         <source>… and %1 more</source>
         <translation>… 还有 %1 项</translation>
-    </message>
-    <message>
-        <source>applied</source>
-        <translation>已应用</translation>
-    </message>
-    <message>
-        <source>skipped</source>
-        <translation>已跳过</translation>
-    </message>
-    <message>
-        <source>conflict</source>
-        <translation>冲突</translation>
-    </message>
-    <message>
-        <source>refused</source>
-        <translation>已拒绝</translation>
-    </message>
-    <message>
-        <source>Was a %1, is now a %2.</source>
-        <translation>原为 %1，现为 %2。</translation>
-    </message>
-    <message>
-        <source>Folder deleted (with what it held).</source>
-        <translation>文件夹已删除（连同其中的内容）。</translation>
-    </message>
-    <message>
-        <source>Folder added.</source>
-        <translation>已添加文件夹。</translation>
-    </message>
-    <message>
-        <source>Link target changed from %1 to %2.</source>
-        <translation>链接目标已从 %1 改为 %2。</translation>
-    </message>
-    <message>
-        <source>Link added, pointing to %1.</source>
-        <translation>已添加链接，指向 %1。</translation>
-    </message>
-    <message>
-        <source>Link deleted (it pointed to %1).</source>
-        <translation>链接已删除（原指向 %1）。</translation>
-    </message>
-    <message>
-        <source>Only the executable bit changed: the file is now executable.</source>
-        <translation>仅可执行位发生了更改：该文件现在可执行。</translation>
-    </message>
-    <message>
-        <source>Only the executable bit changed: the file is no longer executable.</source>
-        <translation>仅可执行位发生了更改：该文件不再可执行。</translation>
-    </message>
-    <message>
-        <source>Empty file added.</source>
-        <translation>已添加空文件。</translation>
-    </message>
-    <message>
-        <source>Empty file deleted.</source>
-        <translation>已删除空文件。</translation>
-    </message>
-    <message>
-        <source>No difference in the text.</source>
-        <translation>文本没有差异。</translation>
     </message>
     <message>
         <source>No review copies. Sessions in review mode keep the agent&apos;s changes here until you apply or discard them.</source>
@@ -2527,38 +2641,6 @@ host.example:8443</translation>
     <message>
         <source>Changes</source>
         <translation>更改</translation>
-    </message>
-    <message>
-        <source>This file changed on your computer since the copy was taken: applying it is a conflict.</source>
-        <translation>自创建副本以来，此文件已在您的计算机上被修改：应用它会产生冲突。</translation>
-    </message>
-    <message>
-        <source>Change detail</source>
-        <translation>更改详情</translation>
-    </message>
-    <message>
-        <source>&amp;Take Theirs…</source>
-        <translation>采用副本版本(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>Replace your version of the conflicting files with the copy&apos;s</source>
-        <translation>用副本中的版本替换您那边有冲突的文件</translation>
-    </message>
-    <message>
-        <source>What Apply did</source>
-        <translation>应用结果</translation>
-    </message>
-    <message>
-        <source>Path</source>
-        <translation>路径</translation>
-    </message>
-    <message>
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>Reason</source>
-        <translation>原因</translation>
     </message>
     <message>
         <source>&amp;Apply Selected</source>
@@ -2639,54 +2721,6 @@ Container: %2 (%3)</source>
         <translation>没有需要审阅的内容。</translation>
     </message>
     <message>
-        <source>Loading…</source>
-        <translation>正在加载…</translation>
-    </message>
-    <message>
-        <source>now executable</source>
-        <translation>现在可执行</translation>
-    </message>
-    <message>
-        <source>no longer executable</source>
-        <translation>不再可执行</translation>
-    </message>
-    <message>
-        <source>Never applied: %1</source>
-        <translation>从不应用：%1</translation>
-    </message>
-    <message>
-        <source>Makes your computer run code: %1. Read it before you apply it; it needs its own confirmation.</source>
-        <translation>会让您的计算机运行代码：%1。应用之前请先阅读；它需要单独确认。</translation>
-    </message>
-    <message>
-        <source>Could not show this change: %1</source>
-        <translation>无法显示此更改：%1</translation>
-    </message>
-    <message>
-        <source>none (the file is new)</source>
-        <translation>无（该文件是新文件）</translation>
-    </message>
-    <message>
-        <source>%1 (SHA-256 %2)</source>
-        <translation>%1（SHA-256 %2）</translation>
-    </message>
-    <message>
-        <source>none (the file is deleted)</source>
-        <translation>无（该文件已删除）</translation>
-    </message>
-    <message>
-        <source>Binary file: no text diff.</source>
-        <translation>二进制文件：没有文本差异。</translation>
-    </message>
-    <message>
-        <source>Before: %1</source>
-        <translation>之前：%1</translation>
-    </message>
-    <message>
-        <source>After: %1</source>
-        <translation>之后：%1</translation>
-    </message>
-    <message>
         <source>Apply changes that run code?</source>
         <translation>要应用会运行代码的更改吗？</translation>
     </message>
@@ -2701,18 +2735,6 @@ Container: %2 (%3)</source>
     <message>
         <source>Applying %1 changes…</source>
         <translation>正在应用 %1 项更改…</translation>
-    </message>
-    <message>
-        <source>Applied %1, conflicts %2, refused %3</source>
-        <translation>已应用 %1，冲突 %2，已拒绝 %3</translation>
-    </message>
-    <message>
-        <source>, skipped %1</source>
-        <translation>，已跳过 %1</translation>
-    </message>
-    <message>
-        <source>A conflict is a file you changed since the copy was taken: it was left as you have it.</source>
-        <translation>冲突是指自创建副本以来您修改过的文件：它保持您现有的版本不变。</translation>
     </message>
     <message>
         <source>Apply did not finish: %1</source>
@@ -2773,22 +2795,6 @@ Container: %2 (%3)</source>
     <message>
         <source>%1 hidden by the filter</source>
         <translation>%1 项被筛选隐藏</translation>
-    </message>
-    <message>
-        <source>The file before the change</source>
-        <translation>更改前的文件</translation>
-    </message>
-    <message>
-        <source>The file after the change</source>
-        <translation>更改后的文件</translation>
-    </message>
-    <message>
-        <source>Side by side</source>
-        <translation>并排显示</translation>
-    </message>
-    <message>
-        <source>Show the file before and after the change in two columns</source>
-        <translation>以两栏显示更改前后的文件</translation>
     </message>
     <message>
         <source>Fetching the agent&apos;s commits…</source>

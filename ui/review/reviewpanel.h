@@ -10,21 +10,20 @@
 #include <QSet>
 #include <QWidget>
 
-class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
-class QTreeWidget;
 
 namespace zeus {
 
+class ApplyResultView;
+class ChangeDetailView;
 class ChangeListModel;
-class DiffHighlighter;
 
 // The dashboard's Changes page (SPEC §10): the review copies, the change list of the chosen one, the selected
 // change's diff (or sizes and hashes), and Apply Selected / Apply All / Discard Copy with what Apply did.
@@ -32,7 +31,8 @@ class DiffHighlighter;
 // The panel only shows and asks: every request goes out as a signal, every answer comes back through a set…()
 // call (the composition root connects it to ReviewService). Changes that make the host run code are applied only
 // after their own confirmation; Apply All leaves them. While a request of the chosen session is on its way its
-// buttons are disabled. Errors are shown inline, never in a dialog.
+// buttons are disabled. Errors are shown inline, never in a dialog. The selected change is shown by
+// ChangeDetailView, what the last Apply did by ApplyResultView.
 class ReviewPanel : public QWidget {
     Q_OBJECT
 public:
@@ -66,6 +66,13 @@ Q_SIGNALS:
     void discardRequested(const QString& sessionId);
 
 private:
+    // The constructor's parts, each building one area of the page (in the order they are laid out).
+    QHBoxLayout* setUpSessionRow(QWidget* content);
+    QWidget* setUpChangeList(QWidget* content);
+    QHBoxLayout* setUpActions(QWidget* content);
+    void connectActions();
+    void applyAll();
+
     void chooseSession(int index);
     void requestRefresh();
     void requestApply(const QList<Change>& changes);
@@ -73,16 +80,11 @@ private:
     void confirmDiscard();
     void confirmTakeTheirs();
     void currentChangeChanged();
-    void clearDetail(const QString& text);
     void showMessage(const QString& text, bool error);
     void setBusy(const QString& sessionId, bool busy, const QString& status = QString());
     void updateRecordInfo();
     void updateSummary();
     void applyFilter();
-    // The text diff of the selected change as one unified text or in two columns (the toggle; by default two
-    // columns when they fit).
-    void showDiffText();
-    bool sideBySideFits() const;
     void updateButtons();
     const ReviewRecord* record(const QString& sessionId) const;
 
@@ -104,26 +106,10 @@ private:
     ChangeListModel* m_model = nullptr;
     QTableView* m_list = nullptr;
     QLabel* m_summary = nullptr;
-    QLabel* m_commits = nullptr;
     QLineEdit* m_filter = nullptr;
     int m_hiddenRows = 0;
-    QLabel* m_detailTitle = nullptr;
-    QLabel* m_hostChanged = nullptr;
-    QLabel* m_note = nullptr;
-    QLabel* m_detailError = nullptr;
-    QPlainTextEdit* m_diff = nullptr;
-    DiffHighlighter* m_highlighter = nullptr;
-    QString m_unified;  // the selected change's text diff; empty for anything else
-    QStackedWidget* m_detailStack = nullptr;
-    QWidget* m_side = nullptr;
-    QPlainTextEdit* m_before = nullptr;
-    QPlainTextEdit* m_after = nullptr;
-    QCheckBox* m_sideBySideToggle = nullptr;
-    bool m_sideBySideChosen = false;
-    QWidget* m_resultBox = nullptr;
-    QLabel* m_resultSummary = nullptr;
-    QTreeWidget* m_outcomes = nullptr;
-    QPushButton* m_takeTheirs = nullptr;
+    ChangeDetailView* m_detail = nullptr;
+    ApplyResultView* m_result = nullptr;
     QLabel* m_status = nullptr;
     QPushButton* m_apply = nullptr;
     QPushButton* m_applyAll = nullptr;
