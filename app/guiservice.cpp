@@ -29,6 +29,8 @@
 #include <QUrl>
 #include <QUuid>
 
+#include <utility>
+
 namespace zeus {
 
 namespace {
@@ -287,11 +289,18 @@ void GuiService::connectApproval() {
 
 void GuiService::onDetection(const DetectionResult& detection) {
     m_sandbox.setDetection(detection);
+    // Without an agent beside the app, whether the image has one decides if the sandbox is ready (SPEC §7).
+    m_agentCheckPending = detection.isUsable() && agentNeedsImageCheck(m_sandbox.setupFor(detection));
+    if (!m_agentCheckPending) {
+        m_sandbox.setReadinessProblem({});
+        m_dashboard->runtimePanel()->setReadinessProblem({});
+    }
     inspectImage();
     if (!m_detectedOnce) {
         m_detectedOnce = true;
-        // The token was read meanwhile: now the connection can start (see onTokenRead).
-        if (m_tokenChecked && !m_userDisconnected && !backendUrl().isEmpty()) {
+        // The token was read meanwhile: now the connection can start (see onTokenRead), unless the image check
+        // must answer first (onImageInspected starts it then).
+        if (m_tokenChecked && !m_userDisconnected && !backendUrl().isEmpty() && !m_agentCheckPending) {
             connectBackend();
         }
     }
@@ -480,6 +489,7 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
     connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
     connect(manager, &SessionManager::egressDecided, this, &GuiService::onEgressDecided);
     connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
+    connect(manager, &SessionManager::sessionExecPathChanged, this, &GuiService::onExecPathChanged);
     connect(manager, &SessionManager::reviewCopyTaken, &m_reviews, &ReviewService::notifyStoreChanged);
     connect(manager, &SessionManager::reviewCopyKept, this, &GuiService::onReviewCopyKept);
     if (monitor) {
@@ -492,6 +502,22 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
                     sessions->model()->setUsageForContainer(containerId, cpuPercent, memoryBytes);
                 });
     }
+}
+
+void GuiService::onExecPathChanged(const QString& sessionId, const QString& execPath) {
+    // "exec: <why>" is a fallback that happened although an agent was expected; "exec (forced)" was asked for.
+    if (!execPath.startsWith(QLatin1String("exec: "))) {
+        return;
+    }
+    const QString why = execPath.mid(6);
+    const QString text =
+        tr("The sandbox agent is not available (%1): commands run with plain exec, slower, and an allowlist session "
+           "has no network.")
+            .arg(why);
+    if (sessionId == LocalConsole::kSessionId) {
+        m_dashboard->console()->addNotice(text);
+    }
+    notifyLimited(QStringLiteral("exec path ") + sessionId, tr("Sandbox agent not available"), text, true);
 }
 
 void GuiService::inspectImage() {
@@ -515,6 +541,24 @@ void GuiService::onImageInspected(const ImageInspection& inspection) {
     }
     m_imageInspectsRunning = 0;
     m_lastImageInspection = inspection;
+    // Every answer about the image decides again (a rebuilt image may carry an agent now); the first one also
+    // lets the connection start.
+    if (m_detector.hasResult() && m_detector.result().isUsable()) {
+        const bool wasPending = std::exchange(m_agentCheckPending, false);
+        const QString problem = missingAgentProblem(m_sandbox.setupFor(m_detector.result()), inspection);
+        m_sandbox.setReadinessProblem(problem);
+        m_dashboard->runtimePanel()->setReadinessProblem(problem);
+        if (!problem.isEmpty() && problem != m_notifiedReadinessProblem) {
+            m_notifiedReadinessProblem = problem;
+            recordError(problem);
+            m_tray->notify(tr("Not ready: no sandbox agent"), problem, true);
+        }
+        if (wasPending && m_connection.state() == BackendConnection::State::Disconnected && m_tokenChecked
+            && !m_userDisconnected && !backendUrl().isEmpty()) {
+            connectBackend();
+        }
+        updateStatus();
+    }
     if (m_dashboard && m_dashboard->currentPage() == DashboardWindow::Page::Diagnostics) {
         m_dashboard->diagnosticsPanel()->refresh();
     }
@@ -544,8 +588,9 @@ void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& 
         recordError(result.message);
     }
     m_dashboard->diagnosticsPanel()->setSecrets({m_token});
-    // The first hello must say which runtime serves the calls: connect once detection is done.
-    if (!m_userDisconnected && m_detector.hasResult()) {
+    // The first hello must say which runtime serves the calls: connect once detection (and the image's agent
+    // check, when there is one) is done.
+    if (!m_userDisconnected && m_detector.hasResult() && !m_agentCheckPending) {
         connectBackend();
     }
     updateStatus();
@@ -665,6 +710,7 @@ TrayStatus::Input GuiService::statusInput() const {
     const SessionManager* manager = m_sandbox.manager();
     input.runningCommands = manager ? manager->runningCalls() : 0;
     input.tokenChecked = m_tokenChecked;
+    input.readinessProblem = m_sandbox.readinessProblem();
     input.signInMissing = backendUrl().isEmpty() || m_token.isEmpty();
     return input;
 }

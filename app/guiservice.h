@@ -121,6 +121,13 @@ private:
     QString m_token;              // in memory only, for the connection (and so diagnostics can redact it)
     bool m_tokenChecked = false;  // the keychain answered: the sign-in banner may show
     bool m_detectedOnce = false;  // the first detection starts the connection (hello names the runtime)
+    // The image is being asked whether it carries an agent (no agent beside the app): the first hello waits for
+    // the answer, so it says "ready" only when the sandbox is (SPEC §7).
+    bool m_agentCheckPending = false;
+    // Whether an agent it can use is missing, and the tray was told about that problem already.
+    QString m_notifiedReadinessProblem;
+    // Says a fallback to plain exec that happened anyway (SPEC §7) where the user looks: tray, console.
+    void onExecPathChanged(const QString& sessionId, const QString& execPath);
     bool m_userDisconnected = false;
     bool m_shuttingDown = false;
     bool m_warnedNoRuntime = false;

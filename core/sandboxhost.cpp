@@ -50,8 +50,9 @@ SandboxHost::~SandboxHost() {
 void SandboxHost::setDispatcher(ToolDispatcher* dispatcher) {
     m_dispatcher = dispatcher;
     if (m_dispatcher) {
-        m_dispatcher->setRuntimeReport(m_report);
-        m_dispatcher->setSessionManager(m_detection && m_detection->isUsable() ? m_manager.get() : nullptr);
+        m_dispatcher->setRuntimeReport(effectiveReport());
+        m_dispatcher->setSessionManager(
+            m_detection && m_detection->isUsable() && m_readinessProblem.isEmpty() ? m_manager.get() : nullptr);
     }
 }
 
@@ -70,7 +71,7 @@ void SandboxHost::setDetection(const DetectionResult& detection) {
     m_detection = detection;
     m_report = SandboxSetup::runtimeReport(detection);
     if (m_dispatcher) {
-        m_dispatcher->setRuntimeReport(m_report);
+        m_dispatcher->setRuntimeReport(effectiveReport());
     }
     if (m_state == State::ShuttingDown || m_state == State::Stopped) {
         return;
@@ -90,6 +91,32 @@ void SandboxHost::setDetection(const DetectionResult& detection) {
         }
     }
     updateState();
+}
+
+void SandboxHost::setReadinessProblem(const QString& problem) {
+    if (problem == m_readinessProblem) {
+        return;
+    }
+    m_readinessProblem = problem;
+    if (!problem.isEmpty()) {
+        qCWarning(lcApp).noquote() << "the sandbox is not ready:" << problem;
+    }
+    if (m_dispatcher) {
+        m_dispatcher->setRuntimeReport(effectiveReport());
+    }
+    if (m_state != State::ShuttingDown && m_state != State::Stopped && m_detection && m_detection->isUsable()) {
+        serve(m_manager.get());
+    }
+    updateState();
+}
+
+RuntimeReport SandboxHost::effectiveReport() const {
+    RuntimeReport report = m_report;
+    if (!m_readinessProblem.isEmpty() && report.ready) {
+        report.ready = false;
+        report.reason = m_readinessProblem;
+    }
+    return report;
 }
 
 void SandboxHost::requestRebuild() {
@@ -138,7 +165,8 @@ bool SandboxHost::runtimeChanged() const {
 
 void SandboxHost::serve(SessionManager* manager) {
     if (m_dispatcher) {
-        m_dispatcher->setSessionManager(manager);
+        // The manager is kept while a readiness problem stands; it only stops taking calls.
+        m_dispatcher->setSessionManager(m_readinessProblem.isEmpty() ? manager : nullptr);
     }
 }
 
@@ -218,7 +246,7 @@ void SandboxHost::updateState() {
     }
     State state = State::NoRuntime;
     if (m_detection && m_detection->isUsable() && m_manager) {
-        state = m_swapPending ? State::SwapPending : State::Ready;
+        state = !m_readinessProblem.isEmpty() ? State::NotReady : m_swapPending ? State::SwapPending : State::Ready;
     }
     if (state != m_state) {
         m_state = state;

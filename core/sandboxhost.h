@@ -32,6 +32,7 @@ public:
     // What the sandbox can do now, in one word.
     enum class State {
         NoRuntime,     // no usable runtime detected (yet): calls are refused with no_runtime
+        NotReady,      // a runtime is usable but a readiness problem stands (no sandbox agent): calls refused with it
         Ready,         // the manager serves calls with the current settings
         SwapPending,   // settings or runtime changed: the old manager serves until it is idle, then is replaced
         ShuttingDown,  // shutdown(): calls cancelled, containers being removed
@@ -53,6 +54,11 @@ public:
     void setDetection(const DetectionResult& detection);
     // What a rebuild would build now for this detection (the settings as they are, this run's overrides).
     SandboxSetup setupFor(const DetectionResult& detection) const;
+    // Why the sandbox may not call itself ready although the runtime is usable (no sandbox agent it can use,
+    // SPEC §7), or empty. While set, hello says "unavailable" with this reason and calls are refused with it;
+    // the manager is kept, so clearing it (the image was rebuilt) serves at once.
+    void setReadinessProblem(const QString& problem);
+    QString readinessProblem() const { return m_readinessProblem; }
 
     // Cancels every call and removes every container; shutdownFinished() follows (also without a manager).
     void shutdown();
@@ -61,7 +67,7 @@ public:
     // The current manager (it may no longer serve calls while no runtime is usable), or null.
     SessionManager* manager() const { return m_manager.get(); }
     ContainerMonitor* monitor() const { return m_monitor.get(); }
-    RuntimeReport runtimeReport() const { return m_report; }
+    RuntimeReport runtimeReport() const { return effectiveReport(); }
     // How many managers were built (for tests and diagnostics).
     int rebuilds() const { return m_rebuilds; }
 
@@ -79,12 +85,15 @@ private:
     bool runtimeChanged() const;
     void serve(SessionManager* manager);
     void updateState();
+    // The detection's report, unless a readiness problem keeps the sandbox from serving.
+    RuntimeReport effectiveReport() const;
 
     AppSettings* m_settings;
     SandboxOverrides m_overrides;
     QPointer<ToolDispatcher> m_dispatcher;
     std::optional<DetectionResult> m_detection;
     RuntimeReport m_report;
+    QString m_readinessProblem;
     std::unique_ptr<SessionManager> m_manager;
     std::unique_ptr<ContainerMonitor> m_monitor;
     QTimer m_rebuildTimer;  // zero interval: the end of this event-loop turn

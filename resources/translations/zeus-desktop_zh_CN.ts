@@ -1468,6 +1468,10 @@
         <source>Chan&amp;ges</source>
         <translation>更改(&amp;G)</translation>
     </message>
+    <message>
+        <source>Open &amp;Diagnostics</source>
+        <translation>打开诊断(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DetectionResult</name>
@@ -2213,6 +2217,18 @@ in %2</source>
         <source>Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.</source>
         <translation>会话 %1 在 %2 的副本上工作。点击以审阅其更改，并应用您想要的部分。</translation>
     </message>
+    <message>
+        <source>The sandbox agent is not available (%1): commands run with plain exec, slower, and an allowlist session has no network.</source>
+        <translation>沙箱代理不可用（%1）：命令改用普通 exec 运行，速度较慢，且允许列表会话没有网络。</translation>
+    </message>
+    <message>
+        <source>Sandbox agent not available</source>
+        <translation>沙箱代理不可用</translation>
+    </message>
+    <message>
+        <source>Not ready: no sandbox agent</source>
+        <translation>未就绪：没有沙箱代理</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ImageBuilder</name>
@@ -2889,6 +2905,10 @@ Container: %2 (%3)</source>
     <message>
         <source>%1 %2 is ready (%3).</source>
         <translation>%1 %2 已就绪（%3）。</translation>
+    </message>
+    <message>
+        <source>%1 Commands cannot run yet: no sandbox agent (see the banner above).</source>
+        <translation>%1 命令暂时无法运行：没有沙箱代理（见上方横幅）。</translation>
     </message>
 </context>
 <context>
@@ -3850,6 +3870,10 @@ Container: %2 (%3)</source>
     <message>
         <source>The approved folder %1 no longer exists; restore it or choose another one on the Overview page.</source>
         <translation>已批准的文件夹 %1 已不存在；请恢复它，或在“概览”页面选择另一个文件夹。</translation>
+    </message>
+    <message>
+        <source>Runtime: %1, not ready: no sandbox agent</source>
+        <translation>运行时：%1，未就绪：没有沙箱代理</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,8 @@
 // container, and SIGTERM quits like the Quit menu (containers removed). Started with
 // --backend, --workspace and ZEUS_DESKTOP_TOKEN (as run.sh starts it) it serves a local
 // backend with no settings, and writes neither to the settings; a refused --workspace is not
-// approved.
+// approved. Without a sandbox agent it can use it does not call itself ready (hello says why, calls are
+// refused with the fix named) unless --exec-mode exec asks for plain exec.
 #include "appsettings.h"
 #include "backendserver.h"
 #include "testenvironment.h"
@@ -25,6 +26,7 @@ private Q_SLOTS:
     void commandLineOverridesForOneRun();
     void refusedCommandLineWorkspaceIsNotApproved();
     void badBackendUrlIsAUsageError();
+    void notReadyWithoutAnAgent();
 };
 
 namespace {
@@ -334,6 +336,78 @@ void TestGuiMode::badBackendUrlIsAUsageError() {
     QCOMPARE(app.exitCode(), 2);
     QVERIFY2(output.contains("--backend") && output.contains("backend.example.com"), output.constData());
     QVERIFY(!QFile::exists(settingsFileOf(home)) || zeus::AppSettings(settingsFileOf(home)).backendUrl().isEmpty());
+}
+
+// A copy of the binary has no agent beside it and the offline test image has none either (SPEC §7): the first
+// hello says "unavailable" with the fix, a call is refused with the same words and no container is made; with
+// --exec-mode exec the same setup is ready and runs the call.
+void TestGuiMode::notReadyWithoutAnAgent() {
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+    QTemporaryDir home;
+    QTemporaryDir workspaceDir;
+    QTemporaryDir lonely;
+    QVERIFY(home.isValid() && workspaceDir.isValid() && lonely.isValid());
+    const QString workspace = QFileInfo(workspaceDir.path()).canonicalFilePath();
+    QVERIFY(QDir().mkpath(lonely.filePath(QStringLiteral("app"))));
+    const QString program = lonely.filePath(QStringLiteral("app/zeus-desktop"));
+    QVERIFY(QFile::copy(QStringLiteral(ZEUS_APP_BINARY), program));
+
+    for (const bool plainExec : {false, true}) {
+        zeus::test::BackendServer server;
+        QVERIFY(server.listen());
+        QProcess app;
+        QProcessEnvironment environment = freshEnvironment(home);
+        environment.insert(QStringLiteral("ZEUS_DESKTOP_TOKEN"), QStringLiteral("run-token"));
+        environment.insert(QStringLiteral("ZEUS_SANDBOX_AGENT"), QString());
+        app.setProcessEnvironment(environment);
+        app.setProcessChannelMode(QProcess::MergedChannels);
+        QByteArray log;
+        QObject::connect(&app, &QProcess::readyRead, &app, [&] { log += app.readAll(); });
+        QStringList arguments{QStringLiteral("--backend"),   server.url(),
+                              QStringLiteral("--workspace"), workspace,
+                              QStringLiteral("--runtime"),   QStringLiteral("docker"),
+                              QStringLiteral("--image"),     zeus::test::testImage()};
+        if (plainExec) {
+            arguments << QStringLiteral("--exec-mode") << QStringLiteral("exec");
+        }
+        app.start(program, arguments);
+        QVERIFY(app.waitForStarted(10000));
+        if (app.waitForFinished(1000)) {
+            log += app.readAll();
+            if (log.contains("this build has no GUI")) {
+                QSKIP("headless build: no tray app");
+            }
+            QFAIL(log.constData());
+        }
+        QVERIFY2(server.waitForType(QStringLiteral("hello"), 30000), log.constData());
+        const QJsonObject runtime =
+            server.ofType(QStringLiteral("hello")).constFirst().value(QStringLiteral("runtime")).toObject();
+        QCOMPARE(runtime.value(QStringLiteral("kind")).toString(), QStringLiteral("docker"));
+
+        const QString sessionId = QStringLiteral("gui-noagent-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+        server.send(zeus::test::BackendServer::toolCall(QStringLiteral("noagent-1"), sessionId,
+                                                        QStringLiteral("echo ran"), workspace));
+        QVERIFY2(server.waitForResult(QStringLiteral("noagent-1"), 60000), log.constData());
+        const QJsonObject result = server.resultsFor(QStringLiteral("noagent-1")).constFirst();
+        if (plainExec) {
+            QCOMPARE(runtime.value(QStringLiteral("status")).toString(), QStringLiteral("ready"));
+            QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+            QCOMPARE(result.value(QStringLiteral("output")).toString(), QStringLiteral("ran\n"));
+        } else {
+            QCOMPARE(runtime.value(QStringLiteral("status")).toString(), QStringLiteral("unavailable"));
+            QVERIFY2(runtime.value(QStringLiteral("reason"))
+                         .toString()
+                         .contains(QStringLiteral("no sandbox agent to run commands through")),
+                     qPrintable(runtime.value(QStringLiteral("reason")).toString()));
+            QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("error"));
+            const QJsonObject error = result.value(QStringLiteral("error")).toObject();
+            QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("no_runtime"));
+            QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("--exec-mode exec")),
+                     qPrintable(error.value(QStringLiteral("message")).toString()));
+            QVERIFY2(log.contains("the sandbox is not ready"), log.constData());
+        }
+        QVERIFY2(stopApp(app, log), log.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGuiMode)

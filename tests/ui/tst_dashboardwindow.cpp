@@ -105,6 +105,13 @@ void TestDashboardWindow::bannerPutsBlockerFirst() {
     QCOMPARE(text->text(), QStringLiteral("No container runtime detected."));
     action->click();
     QCOMPARE(m_window->currentPage(), DashboardWindow::Page::Overview);  // where the guidance is
+
+    // A runtime without a sandbox agent it can use: the problem's own words, and Diagnostics (the image row).
+    m_window->setBanner(DashboardWindow::Banner::NotReady, QStringLiteral("No sandbox agent to run commands through."));
+    QCOMPARE(text->text(), QStringLiteral("No sandbox agent to run commands through."));
+    QVERIFY(action->text().contains(QStringLiteral("Diagnostics")));
+    action->click();
+    QCOMPARE(m_window->currentPage(), DashboardWindow::Page::Diagnostics);
     m_window->setBanner(DashboardWindow::Banner::None);
     QVERIFY(!banner->isVisible());
 }

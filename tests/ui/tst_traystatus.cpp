@@ -40,6 +40,7 @@ private Q_SLOTS:
     void console_data();
     void console();
     void deletedApprovedFolder();
+    void notReadyWithoutAgent();
 };
 
 void TestTrayStatus::state_data() {
@@ -263,6 +264,31 @@ void TestTrayStatus::deletedApprovedFolder() {
     const TrayStatus::ConsoleReadiness console = TrayStatus::consoleFor(input);
     QVERIFY(console.workspace.isEmpty());
     QVERIFY2(console.reason.contains(QLatin1String("no longer exists")), qPrintable(console.reason));
+}
+
+// A usable runtime without an agent it can use is not ready (SPEC §7): the tray says so as an error, the banner
+// names the problem and opens Diagnostics, the console refuses with the same words. A missing runtime still comes
+// first.
+void TestTrayStatus::notReadyWithoutAgent() {
+    TrayStatus::Input input = readyInput();
+    input.tokenChecked = true;
+    input.readinessProblem = QStringLiteral("no sandbox agent to run commands through: build it");
+    const TrayStatus status = TrayStatus::from(input);
+    QCOMPARE(status.state, State::Error);
+    QVERIFY2(status.tooltip.contains(QStringLiteral("Runtime: Docker 20.10.24, not ready: no sandbox agent")),
+             qPrintable(status.tooltip));
+    const TrayStatus::Banner banner = TrayStatus::bannerFor(input);
+    QCOMPARE(banner.banner, DashboardBanner::NotReady);
+    QCOMPARE(banner.detail, QStringLiteral("No sandbox agent to run commands through: build it"));
+    const TrayStatus::ConsoleReadiness console = TrayStatus::consoleFor(input);
+    QVERIFY(console.workspace.isEmpty());
+    QCOMPARE(console.reason, input.readinessProblem);
+
+    input.runtimeUsable = false;
+    input.runtimeProblem = QStringLiteral("Docker is not running");
+    QCOMPARE(TrayStatus::from(input).state, State::NoRuntime);
+    QCOMPARE(TrayStatus::bannerFor(input).banner, DashboardBanner::NoRuntime);
+    QCOMPARE(TrayStatus::consoleFor(input).reason, input.runtimeProblem);
 }
 
 QTEST_MAIN(TestTrayStatus)

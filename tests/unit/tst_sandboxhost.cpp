@@ -178,6 +178,45 @@ private Q_SLOTS:
         QCOMPARE(rebuilt.size(), 1);
     }
 
+    // No sandbox agent it can use (SPEC §7): hello says "unavailable" with the reason, the manager is kept but does
+    // not serve, and clearing the problem (the image was rebuilt) makes it ready without a rebuild.
+    void readinessProblemKeepsTheManagerButNotReady() {
+        SandboxHost host(m_settings.get(), SandboxOverrides());
+        BackendConnection connection;
+        ToolDispatcher dispatcher(&connection);
+        host.setDispatcher(&dispatcher);
+        host.setDetection(detectionOf(RuntimeKind::Docker));
+        QSignalSpy rebuilt(&host, &SandboxHost::rebuilt);
+        QSignalSpy states(&host, &SandboxHost::stateChanged);
+        const QString problem = QStringLiteral("no sandbox agent to run commands through");
+
+        host.setReadinessProblem(problem);
+        QCOMPARE(host.state(), SandboxHost::State::NotReady);
+        QVERIFY(!dispatcher.hello().runtime.ready);
+        QCOMPARE(dispatcher.hello().runtime.reason, problem);
+        QCOMPARE(dispatcher.hello().runtime.kind, QStringLiteral("docker"));
+        QVERIFY(host.manager());
+        QCOMPARE(host.runtimeReport().reason, problem);
+
+        // A recheck with the same answer keeps it not ready; a lost runtime says the runtime's words instead.
+        host.setDetection(detectionOf(RuntimeKind::Docker));
+        QCOMPARE(host.state(), SandboxHost::State::NotReady);
+        QVERIFY(!dispatcher.hello().runtime.ready);
+        host.setDetection(detectionOf(RuntimeKind::Docker, RuntimeProbe::State::NotRunning));
+        QCOMPARE(host.state(), SandboxHost::State::NoRuntime);
+        QVERIFY2(dispatcher.hello().runtime.reason.startsWith(QStringLiteral("No container runtime detected")),
+                 qPrintable(dispatcher.hello().runtime.reason));
+        host.setDetection(detectionOf(RuntimeKind::Docker));
+
+        host.setReadinessProblem({});
+        QCOMPARE(host.state(), SandboxHost::State::Ready);
+        QVERIFY(dispatcher.hello().runtime.ready);
+        QVERIFY(dispatcher.hello().runtime.reason.isEmpty());
+        QTest::qWait(50);
+        QCOMPARE(rebuilt.size(), 0);
+        QVERIFY(states.size() >= 2);
+    }
+
     void shutdownFinishesWithAndWithoutManager_data() {
         QTest::addColumn<bool>("usable");
         QTest::newRow("with a manager") << true;

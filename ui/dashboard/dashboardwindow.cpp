@@ -135,6 +135,9 @@ DashboardWindow::DashboardWindow(AppSettings* settings, RuntimeDetector* detecto
                 showPage(Page::Overview);
                 m_runtime->setFocus();
                 break;
+            case Banner::NotReady:
+                showPage(Page::Diagnostics);  // the image row names the build command; Re-check asks again
+                break;
             case Banner::SignIn:
                 Q_EMIT settingsRequested();
                 break;
@@ -196,6 +199,10 @@ void DashboardWindow::setBanner(Banner banner, const QString& detail) {
             m_bannerText->setText(detail.isEmpty() ? tr("No container runtime is usable, so no command can run.")
                                                    : detail);
             m_bannerButton->setText(tr("Show &What to Do"));
+            break;
+        case Banner::NotReady:
+            m_bannerText->setText(detail);
+            m_bannerButton->setText(tr("Open &Diagnostics"));
             break;
         case Banner::SignIn:
             m_bannerText->setText(detail.isEmpty() ? tr("Sign in to connect to the backend: paste your token in "

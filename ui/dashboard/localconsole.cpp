@@ -116,6 +116,10 @@ void LocalConsole::callFinished(const ExecResult& result) {
     m_command->setFocus();
 }
 
+void LocalConsole::addNotice(const QString& notice) {
+    m_log->appendNotice(notice);
+}
+
 bool LocalConsole::eventFilter(QObject* watched, QEvent* event) {
     // Up / Down walk the command history, like a shell.
     if (watched == m_command && event->type() == QEvent::KeyPress && !m_history.isEmpty()) {

@@ -38,6 +38,8 @@ public:
     void callStarted(const QString& callId, const QString& command);
     void appendOutput(const QString& callId, OutputStream stream, const QString& text);
     void callFinished(const ExecResult& result);
+    // A line from the app about how the console's commands run (a fallback to plain exec, SPEC §7).
+    void addNotice(const QString& notice);
     QString runningCallId() const { return m_callId; }
 
 Q_SIGNALS:

@@ -140,6 +140,16 @@ QString RuntimePanel::headline(const DetectionResult& result) {
     return result.unusableReason();
 }
 
+void RuntimePanel::setReadinessProblem(const QString& problem) {
+    if (problem == m_readinessProblem) {
+        return;
+    }
+    m_readinessProblem = problem;
+    if (m_haveResult) {
+        showResult(m_result);
+    }
+}
+
 void RuntimePanel::showChecking() {
     m_recheck->setEnabled(false);
     m_headline->setText(tr("Checking for a container runtime…"));
@@ -150,11 +160,14 @@ void RuntimePanel::showResult(const DetectionResult& result) {
     m_result = result;
     m_haveResult = true;
     m_recheck->setEnabled(true);
-    m_headline->setText(headline(result));
+    const bool notReady = result.isUsable() && !m_readinessProblem.isEmpty();
+    m_headline->setText(
+        notReady ? tr("%1 Commands cannot run yet: no sandbox agent (see the banner above).").arg(headline(result))
+                 : headline(result));
     m_headline->setAccessibleName(m_headline->text());
     m_icon->setPixmap(
         style()
-            ->standardIcon(result.isUsable() ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxWarning)
+            ->standardIcon(result.isUsable() && !notReady ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxWarning)
             .pixmap(24, 24));
 
     const RuntimeProbe* chosen = result.chosenProbe();

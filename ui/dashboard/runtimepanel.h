@@ -31,6 +31,9 @@ public:
     // Shows a result (also called for every detectionFinished()).
     void showResult(const DetectionResult& result);
     void showChecking();
+    // Why the sandbox is not ready although the runtime is (no sandbox agent it can use), or empty: the headline
+    // says so with a warning instead of a plain "ready".
+    void setReadinessProblem(const QString& problem);
 
     // Pure: the one-line headline for a result ("Docker 20.10.24 is ready." ...).
     static QString headline(const DetectionResult& result);
@@ -45,6 +48,7 @@ private:
     InstallGuidance::Os m_os;
     DetectionResult m_result;
     bool m_haveResult = false;
+    QString m_readinessProblem;
 
     QLabel* m_headline = nullptr;
     QLabel* m_limitsWarning = nullptr;

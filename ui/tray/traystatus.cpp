@@ -58,6 +58,8 @@ TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
     // an error needs action; without a connection no work arrives; then work in progress.
     if (input.runtimeChecked && !input.runtimeUsable) {
         status.state = State::NoRuntime;
+    } else if (input.runtimeChecked && !input.readinessProblem.isEmpty()) {
+        status.state = State::Error;  // a runtime without an agent it can use runs nothing: the user must act
     } else if (input.connection == Connection::AuthFailed || input.connection == Connection::Error
                || !input.lastError.isEmpty()) {
         status.state = State::Error;
@@ -74,6 +76,8 @@ TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
     QStringList lines{status.title};
     if (!input.runtimeChecked) {
         lines << tr("Runtime: checking…");
+    } else if (input.runtimeUsable && !input.readinessProblem.isEmpty()) {
+        lines << tr("Runtime: %1, not ready: no sandbox agent").arg(input.runtimeName);
     } else if (input.runtimeUsable) {
         lines << tr("Runtime: %1").arg(input.runtimeName);
     } else {
@@ -119,6 +123,12 @@ TrayStatus::Banner TrayStatus::bannerFor(const Input& input) {
     if (input.runtimeChecked && !input.runtimeUsable) {
         return {DashboardBanner::NoRuntime, input.runtimeProblem};
     }
+    if (input.runtimeChecked && !input.readinessProblem.isEmpty()) {
+        // The problem is a sentence that starts in lower case (headless prints it after "zeus-desktop: ").
+        QString detail = input.readinessProblem;
+        detail[0] = detail.at(0).toUpper();
+        return {DashboardBanner::NotReady, detail};
+    }
     if (input.tokenChecked && (input.signInMissing || input.connection == Connection::AuthFailed)) {
         return {DashboardBanner::SignIn, input.connection == Connection::AuthFailed
                                              ? tr("The backend refused the sign-in token. Enter a new one in Settings.")
@@ -139,6 +149,9 @@ TrayStatus::ConsoleReadiness TrayStatus::consoleFor(const Input& input) {
     }
     if (!input.runtimeUsable) {
         return {QString(), input.runtimeProblem};
+    }
+    if (!input.readinessProblem.isEmpty()) {
+        return {QString(), input.readinessProblem};
     }
     if (input.workspace.isEmpty() && !input.missingWorkspace.isEmpty()) {
         return {QString(), tr("The approved folder %1 no longer exists; restore it or choose another one on the "

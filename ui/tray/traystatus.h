@@ -9,7 +9,7 @@
 namespace zeus {
 
 // The dashboard's banner: the first thing the user must do before work can arrive.
-enum class DashboardBanner { None, NoRuntime, SignIn, ChooseFolder };
+enum class DashboardBanner { None, NoRuntime, NotReady, SignIn, ChooseFolder };
 
 // What the tray icon shows, derived in one place from the app's state (syncthingtray's
 // updateStatusIconAndText): one of five states, its icon and a tooltip in words; and from the same
@@ -30,6 +30,9 @@ public:
         bool runtimeUsable = false;
         QString runtimeName;     // "Docker 20.10.24"
         QString runtimeProblem;  // why it is unusable
+        // Why the sandbox does not call itself ready although the runtime is usable (no sandbox agent it can
+        // use, SPEC §7), or empty.
+        QString readinessProblem;
         Connection connection = Connection::SignedOut;
         QDateTime nextReconnect;   // for Reconnecting
         QString connectionError;   // for Error / AuthFailed
