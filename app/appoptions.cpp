@@ -6,7 +6,9 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace zeus {
 
@@ -24,126 +26,328 @@ bool wantsConsoleMode(int argc, char** argv) {
     return false;
 }
 
+namespace {
+
+QString translated(const char* text) {
+    return QCoreApplication::translate("main", text);
+}
+
+// One command-line option: its name, what it is for (shown by --help, translated), where its value goes in
+// AppOptions, and the check its value must pass. The table below is the whole command line; the help lists
+// the options in its order.
+struct OptionDescriptor {
+    const char* name;
+    const char* help;                                  // QT_TRANSLATE_NOOP("main", …)
+    const char* valueName = nullptr;                   // nullptr: a switch
+    bool AppOptions::*flag = nullptr;                  // a switch's place
+    QString AppOptions::*value = nullptr;              // a single value's place
+    QStringList AppOptions::*values = nullptr;         // a repeatable option's place
+    QString (*check)(const QString& value) = nullptr;  // the problem with one value, or empty
+};
+
+QString wordIn(const QString& value, const QStringList& words, const char* error) {
+    return words.contains(value) ? QString() : translated(error);
+}
+
+QString checkRuntime(const QString& value) {
+    return wordIn(value,
+                  {QStringLiteral("auto"), QStringLiteral("apple"), QStringLiteral("docker"), QStringLiteral("podman")},
+                  QT_TRANSLATE_NOOP("main", "--runtime must be auto, apple, docker or podman"));
+}
+
+QString checkProfile(const QString& value) {
+    return wordIn(value, {QStringLiteral("standard"), QStringLiteral("hardened")},
+                  QT_TRANSLATE_NOOP("main", "--profile must be standard or hardened"));
+}
+
+QString checkExecMode(const QString& value) {
+    return wordIn(value, {QStringLiteral("agent"), QStringLiteral("exec")},
+                  QT_TRANSLATE_NOOP("main", "--exec-mode must be agent or exec"));
+}
+
+QString checkWorkspaceMode(const QString& value) {
+    return workspaceModeFromName(value)
+               ? QString()
+               : translated(QT_TRANSLATE_NOOP("main", "--workspace-mode must be direct or review"));
+}
+
+QString checkTimeout(const QString& value) {
+    bool ok = false;
+    const int seconds = value.toInt(&ok);
+    return ok && seconds > 0 ? QString()
+                             : translated(QT_TRANSLATE_NOOP("main", "--timeout needs a positive number of seconds"));
+}
+
+QString checkApproval(const QString& value) {
+    return approvalModeFromName(value)
+               ? QString()
+               : translated(QT_TRANSLATE_NOOP("main", "--approval must be auto, ask-unsafe or ask-all"));
+}
+
+QString checkCommandPrefix(const QString& prefix) {
+    return !CommandAnalyser::ruleWords(prefix).isEmpty()
+               ? QString()
+               : translated(
+                     QT_TRANSLATE_NOOP(
+                         "main", "--allow-command and --deny-command take plain words, such as \"git status\": %1"))
+                     .arg(prefix);
+}
+
+QString checkNetwork(const QString& value) {
+    return networkModeFromName(value)
+               ? QString()
+               : translated(QT_TRANSLATE_NOOP("main", "--network must be allowlist, none or open"));
+}
+
+QString checkPreset(const QString& value) {
+    return EgressPolicy::presetNames().contains(value)
+               ? QString()
+               : translated(QT_TRANSLATE_NOOP("main", "--network-preset must be dev or locked"));
+}
+
+QString checkHostRule(const QString& rule) {
+    QString why;
+    return HostRule::parse(rule, &why) ? QString()
+                                       : translated(QT_TRANSLATE_NOOP("main", "--allow-host/--deny-host: %1")).arg(why);
+}
+
+QString checkResolve(const QString& entry) {
+    QString why;
+    return ResolveOverride::parse(entry, &why) ? QString()
+                                               : translated(QT_TRANSLATE_NOOP("main", "--resolve: %1")).arg(why);
+}
+
+QString checkAllowSecret(const QString& name) {
+    return SecretStore::isValidName(name)
+               ? QString()
+               : translated(QT_TRANSLATE_NOOP("main", "--allow-secret: %1")).arg(SecretStore::nameProblem(name));
+}
+
+// The options that pick a mode or an action; parseAppOptions() reads them itself.
+const OptionDescriptor kDiagnose{"diagnose", QT_TRANSLATE_NOOP("main", "Print a diagnostics report and exit.")};
+const OptionDescriptor kChanges{
+    "changes", QT_TRANSLATE_NOOP("main",
+                                 "List the review copies kept for review, or with a SESSION argument the "
+                                 "files changed in that session's copy.")};
+const OptionDescriptor kApply{"apply",
+                              QT_TRANSLATE_NOOP("main",
+                                                "Apply a review copy's changes to its folder: the PATH "
+                                                "arguments, or every change that needs no confirmation of its "
+                                                "own."),
+                              "session"};
+const OptionDescriptor kDiscard{
+    "discard", QT_TRANSLATE_NOOP("main", "Discard a review copy: its container and its changes are removed."),
+    "session"};
+const OptionDescriptor kExec{"exec", QT_TRANSLATE_NOOP("main", "Run one command in a fresh sandbox and exit."),
+                             "command", nullptr, &AppOptions::command};
+const OptionDescriptor kTimeout{
+    "timeout",   QT_TRANSLATE_NOOP("main", "With --exec: timeout in seconds."), "seconds", nullptr, nullptr, nullptr,
+    checkTimeout};
+const OptionDescriptor kBuildImage{"build-image", QT_TRANSLATE_NOOP("main", "Build the sandbox image and exit.")};
+const OptionDescriptor kHeadless{"headless", QT_TRANSLATE_NOOP("main", "Serve tool calls without a display.")};
+const OptionDescriptor kSetSecret{
+    "set-secret", QT_TRANSLATE_NOOP("main", "Store a secret in the OS keychain; its value is read from stdin."),
+    "NAME"};
+const OptionDescriptor kDeleteSecret{"delete-secret", QT_TRANSLATE_NOOP("main", "Delete a secret from the keychain."),
+                                     "NAME"};
+const OptionDescriptor kListSecrets{"list-secrets", QT_TRANSLATE_NOOP("main", "List the names of the stored secrets.")};
+
+// Every option, in the order --help lists them.
+const std::vector<OptionDescriptor>& optionTable() {
+    static const std::vector<OptionDescriptor> table{
+        kDiagnose,
+        {"json", QT_TRANSLATE_NOOP("main", "With --diagnose or --changes: print JSON."), nullptr, &AppOptions::json},
+        {"runtime", QT_TRANSLATE_NOOP("main", "Container runtime: auto, apple, docker, podman."), "name", nullptr,
+         &AppOptions::runtime, nullptr, checkRuntime},
+        {"image", QT_TRANSLATE_NOOP("main", "Sandbox image."), "image", nullptr, &AppOptions::image},
+        {"profile", QT_TRANSLATE_NOOP("main", "Hardening profile: standard or hardened."), "profile", nullptr,
+         &AppOptions::profile, nullptr, checkProfile},
+        {"exec-mode", QT_TRANSLATE_NOOP("main", "How commands reach the container: agent (default) or exec."), "mode",
+         nullptr, &AppOptions::execMode, nullptr, checkExecMode},
+        {"workspace", QT_TRANSLATE_NOOP("main", "Working directory mounted at /workspace."), "dir", nullptr,
+         &AppOptions::workspace},
+        kExec,
+        kTimeout,
+        kBuildImage,
+        kHeadless,
+        {"backend", QT_TRANSLATE_NOOP("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."), "url", nullptr,
+         &AppOptions::backend},
+        {"network", QT_TRANSLATE_NOOP("main", "The sandbox's network: allowlist (default), none or open."), "mode",
+         nullptr, &AppOptions::network, nullptr, checkNetwork},
+        {"allow-host",
+         QT_TRANSLATE_NOOP("main",
+                           "Allow a host through the allowlist (example.com, *.example.com, host:port, an "
+                           "address or a CIDR block); repeatable."),
+         "rule", nullptr, nullptr, &AppOptions::allowHosts, checkHostRule},
+        {"deny-host", QT_TRANSLATE_NOOP("main", "Deny a host, whatever allows it; repeatable."), "rule", nullptr,
+         nullptr, &AppOptions::denyHosts, checkHostRule},
+        {"network-preset",
+         QT_TRANSLATE_NOOP("main", "The allowlist's preset: dev (package registries, GitHub) or locked."), "preset",
+         nullptr, &AppOptions::networkPreset, nullptr, checkPreset},
+        {"resolve", QT_TRANSLATE_NOOP("main", "Use this address for a host and port (HOST:PORT:ADDRESS); repeatable."),
+         "entry", nullptr, nullptr, &AppOptions::resolve, checkResolve},
+        kSetSecret,
+        kDeleteSecret,
+        kListSecrets,
+        {"allow-secret", QT_TRANSLATE_NOOP("main", "With --headless: approve the use of this secret (repeatable)."),
+         "NAME", nullptr, nullptr, &AppOptions::allowedSecrets, checkAllowSecret},
+        {"approval",
+         QT_TRANSLATE_NOOP("main",
+                           "Command approval for this run: auto (nothing is asked), ask-unsafe (ask for what "
+                           "is not read-only) or ask-all. Headless, what would be asked is denied."),
+         "mode", nullptr, &AppOptions::approval, nullptr, checkApproval},
+        {"allow-command",
+         QT_TRANSLATE_NOOP("main", "Run commands starting with these words without asking (repeatable)."), "prefix",
+         nullptr, nullptr, &AppOptions::allowCommands, checkCommandPrefix},
+        {"deny-command",
+         QT_TRANSLATE_NOOP("main", "Refuse commands starting with these words, in every mode (repeatable)."), "prefix",
+         nullptr, nullptr, &AppOptions::denyCommands, checkCommandPrefix},
+        {"workspace-mode",
+         QT_TRANSLATE_NOOP("main",
+                           "How every folder of this run reaches the container: direct (bind mount) or "
+                           "review (a copy whose changes you review; refused on a remote engine in direct "
+                           "mode). Default: each folder's setting."),
+         "mode", nullptr, &AppOptions::workspaceMode, nullptr, checkWorkspaceMode},
+        kChanges,
+        kApply,
+        kDiscard,
+        {"allow-git-writes",
+         QT_TRANSLATE_NOOP("main",
+                           "Let the sandbox write the repository's metadata (.git) of every folder of this "
+                           "run. The host's git may then run code the agent writes."),
+         nullptr, &AppOptions::allowGitWrites},
+    };
+    return table;
+}
+
+QCommandLineOption toOption(const OptionDescriptor& descriptor) {
+    return descriptor.valueName ? QCommandLineOption(QString::fromLatin1(descriptor.name), translated(descriptor.help),
+                                                     QString::fromLatin1(descriptor.valueName))
+                                : QCommandLineOption(QString::fromLatin1(descriptor.name), translated(descriptor.help));
+}
+
+bool isSet(const QCommandLineParser& parser, const OptionDescriptor& descriptor) {
+    return parser.isSet(QString::fromLatin1(descriptor.name));
+}
+
+QString valueOf(const QCommandLineParser& parser, const OptionDescriptor& descriptor) {
+    return parser.value(QString::fromLatin1(descriptor.name));
+}
+
+// The one validation pass over the table: every value goes to its place and passes its check. The first
+// problem is the one reported.
+void readTable(const QCommandLineParser& parser, AppOptions& options) {
+    const auto note = [&options](const QString& problem) {
+        if (options.error.isEmpty() && !problem.isEmpty()) {
+            options.error = problem;
+        }
+    };
+    for (const OptionDescriptor& descriptor : optionTable()) {
+        const QString name = QString::fromLatin1(descriptor.name);
+        if (descriptor.flag) {
+            options.*descriptor.flag = parser.isSet(name);
+        }
+        const QStringList given = descriptor.valueName && parser.isSet(name) ? parser.values(name) : QStringList();
+        if (descriptor.value && !given.isEmpty()) {
+            options.*descriptor.value = given.constLast();
+        }
+        if (descriptor.values) {
+            options.*descriptor.values = given;
+        }
+        if (descriptor.check) {
+            for (const QString& value :
+                 descriptor.values ? given : given.mid(std::max<qsizetype>(0, given.size() - 1))) {
+                note(descriptor.check(value));
+            }
+        }
+    }
+    if (parser.isSet(QString::fromLatin1(kTimeout.name)) && options.error.isEmpty()) {
+        options.timeoutSeconds = valueOf(parser, kTimeout).toInt();
+    }
+}
+
+// Which review action (--changes, --apply, --discard) and its arguments.
+void readReview(const QCommandLineParser& parser, AppOptions& options) {
+    const QStringList positional = parser.positionalArguments();
+    options.mode = AppOptions::Mode::Review;
+    if (isSet(parser, kChanges)) {
+        options.reviewAction = AppOptions::ReviewAction::Changes;
+        options.reviewSession = positional.value(0);
+        if (positional.size() > 1) {
+            options.error = translated(QT_TRANSLATE_NOOP("main", "--changes takes at most one SESSION"));
+        }
+    } else if (isSet(parser, kApply)) {
+        options.reviewAction = AppOptions::ReviewAction::Apply;
+        options.reviewSession = valueOf(parser, kApply);
+        options.reviewPaths = positional;
+    } else {
+        options.reviewAction = AppOptions::ReviewAction::Discard;
+        options.reviewSession = valueOf(parser, kDiscard);
+        if (!positional.isEmpty()) {
+            options.error = translated(QT_TRANSLATE_NOOP("main", "--discard takes one SESSION and nothing else"));
+        }
+    }
+}
+
+// Which secret action (--set-secret, --delete-secret, --list-secrets) and its name.
+void readSecretAction(const QCommandLineParser& parser, AppOptions& options) {
+    options.mode = AppOptions::Mode::Secrets;
+    if (isSet(parser, kListSecrets)) {
+        options.secretAction = AppOptions::SecretAction::List;
+        return;
+    }
+    const bool set = isSet(parser, kSetSecret);
+    options.secretAction = set ? AppOptions::SecretAction::Set : AppOptions::SecretAction::Delete;
+    options.secretName = valueOf(parser, set ? kSetSecret : kDeleteSecret);
+    if (!SecretStore::isValidName(options.secretName)) {
+        options.error = SecretStore::nameProblem(options.secretName);
+    }
+}
+
+// The mode: the first of version, review, secrets, diagnose, exec, build image, headless that is asked for.
+void readMode(const QCommandLineParser& parser, const QCommandLineOption& version, AppOptions& options) {
+    const int secretActions =
+        int(isSet(parser, kSetSecret)) + int(isSet(parser, kDeleteSecret)) + int(isSet(parser, kListSecrets));
+    const int reviewActions = int(isSet(parser, kChanges)) + int(isSet(parser, kApply)) + int(isSet(parser, kDiscard));
+    if (parser.isSet(version)) {
+        options.mode = AppOptions::Mode::Version;
+    } else if (reviewActions > 1) {
+        options.error = translated(QT_TRANSLATE_NOOP("main", "use one of --changes, --apply and --discard at a time"));
+    } else if (reviewActions == 1) {
+        readReview(parser, options);
+    } else if (secretActions > 1) {
+        options.error = translated(
+            QT_TRANSLATE_NOOP("main", "use one of --set-secret, --delete-secret and --list-secrets at a time"));
+    } else if (secretActions == 1) {
+        readSecretAction(parser, options);
+    } else if (isSet(parser, kDiagnose)) {
+        options.mode = AppOptions::Mode::Diagnose;
+    } else if (isSet(parser, kExec)) {
+        options.mode = AppOptions::Mode::Exec;
+        if (options.workspace.isEmpty()) {
+            options.error = translated(QT_TRANSLATE_NOOP("main", "--exec needs --workspace DIR"));
+        }
+    } else if (isSet(parser, kBuildImage)) {
+        options.mode = AppOptions::Mode::BuildImage;
+    } else if (isSet(parser, kHeadless)) {
+        options.mode = AppOptions::Mode::Headless;
+        if (options.backend.isEmpty() || options.workspace.isEmpty()) {
+            options.error = translated(QT_TRANSLATE_NOOP("main", "--headless needs --backend URL and --workspace DIR"));
+        }
+    }
+}
+
+}  // namespace
+
 AppOptions parseAppOptions(const QStringList& arguments) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QCoreApplication::translate("main", "Runs an AI agent's shell commands in a container that sees one folder."));
+    parser.setApplicationDescription(translated(
+        QT_TRANSLATE_NOOP("main", "Runs an AI agent's shell commands in a container that sees one folder.")));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption diagnose(QStringLiteral("diagnose"),
-                                      QCoreApplication::translate("main", "Print a diagnostics report and exit."));
-    const QCommandLineOption json(QStringLiteral("json"),
-                                  QCoreApplication::translate("main", "With --diagnose or --changes: print JSON."));
-    const QCommandLineOption changes(
-        QStringLiteral("changes"),
-        QCoreApplication::translate("main",
-                                    "List the review copies kept for review, or with a SESSION argument the files "
-                                    "changed in that session's copy."));
-    const QCommandLineOption apply(
-        QStringLiteral("apply"),
-        QCoreApplication::translate("main",
-                                    "Apply a review copy's changes to its folder: the PATH arguments, or every change "
-                                    "that needs no confirmation of its own."),
-        QStringLiteral("session"));
-    const QCommandLineOption discard(
-        QStringLiteral("discard"),
-        QCoreApplication::translate("main", "Discard a review copy: its container and its changes are removed."),
-        QStringLiteral("session"));
-    const QCommandLineOption runtime(
-        QStringLiteral("runtime"),
-        QCoreApplication::translate("main", "Container runtime: auto, apple, docker, podman."), QStringLiteral("name"));
-    const QCommandLineOption image(QStringLiteral("image"), QCoreApplication::translate("main", "Sandbox image."),
-                                   QStringLiteral("image"));
-    const QCommandLineOption profile(QStringLiteral("profile"),
-                                     QCoreApplication::translate("main", "Hardening profile: standard or hardened."),
-                                     QStringLiteral("profile"));
-    const QCommandLineOption execMode(
-        QStringLiteral("exec-mode"),
-        QCoreApplication::translate("main", "How commands reach the container: agent (default) or exec."),
-        QStringLiteral("mode"));
-    const QCommandLineOption workspaceMode(
-        QStringLiteral("workspace-mode"),
-        QCoreApplication::translate("main",
-                                    "How every folder of this run reaches the container: direct (bind mount) or "
-                                    "review (a copy whose changes you review; refused on a remote engine in direct "
-                                    "mode). Default: each folder's setting."),
-        QStringLiteral("mode"));
-    const QCommandLineOption workspace(QStringLiteral("workspace"),
-                                       QCoreApplication::translate("main", "Working directory mounted at /workspace."),
-                                       QStringLiteral("dir"));
-    const QCommandLineOption exec(QStringLiteral("exec"),
-                                  QCoreApplication::translate("main", "Run one command in a fresh sandbox and exit."),
-                                  QStringLiteral("command"));
-    const QCommandLineOption timeout(QStringLiteral("timeout"),
-                                     QCoreApplication::translate("main", "With --exec: timeout in seconds."),
-                                     QStringLiteral("seconds"));
-    const QCommandLineOption buildImage(QStringLiteral("build-image"),
-                                        QCoreApplication::translate("main", "Build the sandbox image and exit."));
-    const QCommandLineOption headless(QStringLiteral("headless"),
-                                      QCoreApplication::translate("main", "Serve tool calls without a display."));
-    const QCommandLineOption backend(
-        QStringLiteral("backend"),
-        QCoreApplication::translate("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."),
-        QStringLiteral("url"));
-    const QCommandLineOption approval(
-        QStringLiteral("approval"),
-        QCoreApplication::translate("main",
-                                    "Command approval for this run: auto (nothing is asked), ask-unsafe (ask for what "
-                                    "is not read-only) or ask-all. Headless, what would be asked is denied."),
-        QStringLiteral("mode"));
-    const QCommandLineOption allowCommand(
-        QStringLiteral("allow-command"),
-        QCoreApplication::translate("main", "Run commands starting with these words without asking (repeatable)."),
-        QStringLiteral("prefix"));
-    const QCommandLineOption denyCommand(
-        QStringLiteral("deny-command"),
-        QCoreApplication::translate("main", "Refuse commands starting with these words, in every mode (repeatable)."),
-        QStringLiteral("prefix"));
-    const QCommandLineOption network(
-        QStringLiteral("network"),
-        QCoreApplication::translate("main", "The sandbox's network: allowlist (default), none or open."),
-        QStringLiteral("mode"));
-    const QCommandLineOption allowHost(
-        QStringLiteral("allow-host"),
-        QCoreApplication::translate("main",
-                                    "Allow a host through the allowlist (example.com, *.example.com, "
-                                    "host:port, an address or a CIDR block); repeatable."),
-        QStringLiteral("rule"));
-    const QCommandLineOption denyHost(
-        QStringLiteral("deny-host"),
-        QCoreApplication::translate("main", "Deny a host, whatever allows it; repeatable."), QStringLiteral("rule"));
-    const QCommandLineOption networkPreset(
-        QStringLiteral("network-preset"),
-        QCoreApplication::translate("main", "The allowlist's preset: dev (package registries, GitHub) or locked."),
-        QStringLiteral("preset"));
-    const QCommandLineOption resolve(
-        QStringLiteral("resolve"),
-        QCoreApplication::translate("main", "Use this address for a host and port (HOST:PORT:ADDRESS); repeatable."),
-        QStringLiteral("entry"));
-    const QCommandLineOption setSecret(
-        QStringLiteral("set-secret"),
-        QCoreApplication::translate("main", "Store a secret in the OS keychain; its value is read from stdin."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption deleteSecret(QStringLiteral("delete-secret"),
-                                          QCoreApplication::translate("main", "Delete a secret from the keychain."),
-                                          QStringLiteral("NAME"));
-    const QCommandLineOption listSecrets(QStringLiteral("list-secrets"),
-                                         QCoreApplication::translate("main", "List the names of the stored secrets."));
-    const QCommandLineOption allowSecret(
-        QStringLiteral("allow-secret"),
-        QCoreApplication::translate("main", "With --headless: approve the use of this secret (repeatable)."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption allowGitWrites(
-        QStringLiteral("allow-git-writes"),
-        QCoreApplication::translate("main",
-                                    "Let the sandbox write the repository's metadata (.git) of every folder of "
-                                    "this run. The host's git may then run code the agent writes."));
-    parser.addOptions({diagnose,      json,        runtime,     image,         profile,       execMode,
-                       workspace,     exec,        timeout,     buildImage,    headless,      backend,
-                       network,       allowHost,   denyHost,    networkPreset, resolve,       setSecret,
-                       deleteSecret,  listSecrets, allowSecret, approval,      allowCommand,  denyCommand,
-                       workspaceMode, changes,     apply,       discard,       allowGitWrites});
-
+    for (const OptionDescriptor& descriptor : optionTable()) {
+        parser.addOption(toOption(descriptor));
+    }
     AppOptions options;
     if (!parser.parse(arguments)) {
         options.error = parser.errorText();
@@ -152,143 +356,11 @@ AppOptions parseAppOptions(const QStringList& arguments) {
     if (parser.isSet(help)) {
         parser.showHelp(0);  // exits
     }
-    options.json = parser.isSet(json);
-    options.runtime = parser.value(runtime);
-    options.image = parser.value(image);
-    options.profile = parser.value(profile);
-    options.execMode = parser.value(execMode);
-    options.workspaceMode = parser.value(workspaceMode);
-    options.allowGitWrites = parser.isSet(allowGitWrites);
-    options.workspace = parser.value(workspace);
-    options.command = parser.value(exec);
-    options.backend = parser.value(backend);
-    options.approval = parser.value(approval);
-    options.allowCommands = parser.values(allowCommand);
-    options.denyCommands = parser.values(denyCommand);
-    if (!options.approval.isEmpty() && !approvalModeFromName(options.approval)) {
-        options.error = QCoreApplication::translate("main", "--approval must be auto, ask-unsafe or ask-all");
-    }
-    for (const QString& prefix : options.allowCommands + options.denyCommands) {
-        if (CommandAnalyser::ruleWords(prefix).isEmpty()) {
-            options.error =
-                QCoreApplication::translate(
-                    "main", "--allow-command and --deny-command take plain words, such as \"git status\": %1")
-                    .arg(prefix);
-        }
-    }
-    options.network = parser.value(network);
-    options.networkPreset = parser.value(networkPreset);
-    options.allowHosts = parser.values(allowHost);
-    options.denyHosts = parser.values(denyHost);
-    options.resolve = parser.values(resolve);
-    if (!options.network.isEmpty() && !networkModeFromName(options.network)) {
-        options.error = QCoreApplication::translate("main", "--network must be allowlist, none or open");
-    }
-    if (!options.networkPreset.isEmpty() && !EgressPolicy::presetNames().contains(options.networkPreset)) {
-        options.error = QCoreApplication::translate("main", "--network-preset must be dev or locked");
-    }
-    for (const QString& rule : options.allowHosts + options.denyHosts) {
-        QString why;
-        if (!HostRule::parse(rule, &why)) {
-            options.error = QCoreApplication::translate("main", "--allow-host/--deny-host: %1").arg(why);
-        }
-    }
-    for (const QString& entry : std::as_const(options.resolve)) {
-        QString why;
-        if (!ResolveOverride::parse(entry, &why)) {
-            options.error = QCoreApplication::translate("main", "--resolve: %1").arg(why);
-        }
-    }
-    options.allowedSecrets = parser.values(allowSecret);
-    for (const QString& name : std::as_const(options.allowedSecrets)) {
-        if (!SecretStore::isValidName(name)) {
-            options.error =
-                QCoreApplication::translate("main", "--allow-secret: %1").arg(SecretStore::nameProblem(name));
-        }
-    }
-    if (parser.isSet(timeout)) {
-        bool ok = false;
-        options.timeoutSeconds = parser.value(timeout).toInt(&ok);
-        if (!ok || options.timeoutSeconds <= 0) {
-            options.error = QCoreApplication::translate("main", "--timeout needs a positive number of seconds");
-        }
-    }
-    if (!options.runtime.isEmpty()
-        && !QStringList{QStringLiteral("auto"), QStringLiteral("apple"), QStringLiteral("docker"),
-                        QStringLiteral("podman")}
-                .contains(options.runtime)) {
-        options.error = QCoreApplication::translate("main", "--runtime must be auto, apple, docker or podman");
-    }
-    if (!options.profile.isEmpty() && options.profile != QStringLiteral("standard")
-        && options.profile != QStringLiteral("hardened")) {
-        options.error = QCoreApplication::translate("main", "--profile must be standard or hardened");
-    }
-
-    if (!options.execMode.isEmpty() && options.execMode != QStringLiteral("agent")
-        && options.execMode != QStringLiteral("exec")) {
-        options.error = QCoreApplication::translate("main", "--exec-mode must be agent or exec");
-    }
-
-    if (!options.workspaceMode.isEmpty() && !workspaceModeFromName(options.workspaceMode)) {
-        options.error = QCoreApplication::translate("main", "--workspace-mode must be direct or review");
-    }
-
-    const int secretActions =
-        int(parser.isSet(setSecret)) + int(parser.isSet(deleteSecret)) + int(parser.isSet(listSecrets));
-    const int reviewActions = int(parser.isSet(changes)) + int(parser.isSet(apply)) + int(parser.isSet(discard));
-    const QStringList positional = parser.positionalArguments();
-    if (parser.isSet(version)) {
-        options.mode = AppOptions::Mode::Version;
-    } else if (reviewActions > 1) {
-        options.error = QCoreApplication::translate("main", "use one of --changes, --apply and --discard at a time");
-    } else if (reviewActions == 1) {
-        options.mode = AppOptions::Mode::Review;
-        if (parser.isSet(changes)) {
-            options.reviewAction = AppOptions::ReviewAction::Changes;
-            options.reviewSession = positional.value(0);
-            if (positional.size() > 1) {
-                options.error = QCoreApplication::translate("main", "--changes takes at most one SESSION");
-            }
-        } else if (parser.isSet(apply)) {
-            options.reviewAction = AppOptions::ReviewAction::Apply;
-            options.reviewSession = parser.value(apply);
-            options.reviewPaths = positional;
-        } else {
-            options.reviewAction = AppOptions::ReviewAction::Discard;
-            options.reviewSession = parser.value(discard);
-            if (!positional.isEmpty()) {
-                options.error = QCoreApplication::translate("main", "--discard takes one SESSION and nothing else");
-            }
-        }
-    } else if (secretActions > 1) {
-        options.error = QCoreApplication::translate(
-            "main", "use one of --set-secret, --delete-secret and --list-secrets at a time");
-    } else if (secretActions == 1) {
-        options.mode = AppOptions::Mode::Secrets;
-        if (parser.isSet(listSecrets)) {
-            options.secretAction = AppOptions::SecretAction::List;
-        } else {
-            options.secretAction =
-                parser.isSet(setSecret) ? AppOptions::SecretAction::Set : AppOptions::SecretAction::Delete;
-            options.secretName = parser.value(parser.isSet(setSecret) ? setSecret : deleteSecret);
-            if (!SecretStore::isValidName(options.secretName)) {
-                options.error = SecretStore::nameProblem(options.secretName);
-            }
-        }
-    } else if (parser.isSet(diagnose)) {
-        options.mode = AppOptions::Mode::Diagnose;
-    } else if (parser.isSet(exec)) {
-        options.mode = AppOptions::Mode::Exec;
-        if (options.workspace.isEmpty()) {
-            options.error = QCoreApplication::translate("main", "--exec needs --workspace DIR");
-        }
-    } else if (parser.isSet(buildImage)) {
-        options.mode = AppOptions::Mode::BuildImage;
-    } else if (parser.isSet(headless)) {
-        options.mode = AppOptions::Mode::Headless;
-        if (options.backend.isEmpty() || options.workspace.isEmpty()) {
-            options.error = QCoreApplication::translate("main", "--headless needs --backend URL and --workspace DIR");
-        }
+    readTable(parser, options);
+    const QString optionError = options.error;
+    readMode(parser, version, options);
+    if (!optionError.isEmpty()) {
+        options.error = optionError;  // a bad value is said before what the mode lacks
     }
     return options;
 }
