@@ -59,7 +59,30 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     setObjectName(QStringLiteral("SettingsDialog"));
     auto* tabs = new QTabWidget(this);
 
-    // Connection.
+    tabs->addTab(buildConnectionPage(tabs), tr("&Connection"));
+    tabs->addTab(buildSandboxPage(tabs), tr("&Sandbox"));
+    m_network = new NetworkPage(m_settings, tabs);
+    tabs->addTab(m_network, tr("&Network"));
+    tabs->addTab(buildFoldersPage(tabs), tr("&Folders"));
+    tabs->addTab(new ApprovalSettingsPanel(m_settings, tabs), tr("Command &Approval"));
+    tabs->addTab(buildGeneralPage(tabs), tr("&General"));
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply, this);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+    connect(m_buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &SettingsDialog::apply);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(tabs, 1);
+    layout->addWidget(m_buttons);
+
+    connectTokenStore();
+    load();
+    resize(sizeHint().expandedTo(QSize(560, 420)));
+}
+
+// Connection: the backend URL and the sign-in token (kept in the keychain only).
+QWidget* SettingsDialog::buildConnectionPage(QTabWidget* tabs) {
     auto* connection = new QWidget(tabs);
     auto* connectionForm = new QFormLayout(connection);
     m_url = new QLineEdit(connection);
@@ -100,9 +123,11 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     connect(m_token, &QLineEdit::textChanged, this, &SettingsDialog::updateTokenStatus);
     connect(m_saveToken, &QPushButton::clicked, this, &SettingsDialog::saveToken);
     connect(m_removeToken, &QPushButton::clicked, this, &SettingsDialog::removeToken);
-    tabs->addTab(connection, tr("&Connection"));
+    return connection;
+}
 
-    // Sandbox.
+// Sandbox: runtime, image, hardening profile, how commands run, limits and the idle timeout.
+QWidget* SettingsDialog::buildSandboxPage(QTabWidget* tabs) {
     auto* sandbox = new QWidget(tabs);
     auto* sandboxForm = new QFormLayout(sandbox);
     m_runtime = new QComboBox(sandbox);
@@ -165,13 +190,11 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     sandboxForm->addRow(tr("Remove idle containers &after:"), m_idle);
     sandboxForm->addRow(QString(),
                         makeHint(sandbox, tr("Changes apply to new containers once the current sessions have ended.")));
-    tabs->addTab(sandbox, tr("&Sandbox"));
+    return sandbox;
+}
 
-    // Network.
-    m_network = new NetworkPage(m_settings, tabs);
-    tabs->addTab(m_network, tr("&Network"));
-
-    // Folders.
+// Folders: the approved folders and Revoke.
+QWidget* SettingsDialog::buildFoldersPage(QTabWidget* tabs) {
     auto* folders = new QWidget(tabs);
     auto* foldersLayout = new QVBoxLayout(folders);
     foldersLayout->addWidget(makeHint(folders, tr("Commands from the backend run only in folders you approved:")));
@@ -190,10 +213,11 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     connect(m_approved, &QListWidget::itemSelectionChanged, this,
             [this] { m_revoke->setEnabled(!m_approved->selectedItems().isEmpty()); });
     connect(m_revoke, &QPushButton::clicked, this, &SettingsDialog::revokeSelected);
-    tabs->addTab(folders, tr("&Folders"));
-    tabs->addTab(new ApprovalSettingsPanel(m_settings, tabs), tr("Command &Approval"));
+    return folders;
+}
 
-    // General.
+// General: start at login.
+QWidget* SettingsDialog::buildGeneralPage(QTabWidget* tabs) {
     auto* general = new QWidget(tabs);
     auto* generalLayout = new QVBoxLayout(general);
     m_startAtLogin = new QCheckBox(tr("Start %1 when I &log in").arg(QStringLiteral(ZEUS_APP_NAME)), general);
@@ -203,38 +227,31 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     generalLayout->addWidget(m_startAtLoginProblem);
     updateStartAtLoginAvailability();
     generalLayout->addStretch(1);
-    tabs->addTab(general, tr("&General"));
+    return general;
+}
 
-    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply, this);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
-    connect(m_buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &SettingsDialog::apply);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(tabs, 1);
-    layout->addWidget(m_buttons);
-
-    if (m_tokens) {
-        connect(m_tokens, &TokenStore::statusChanged, this, &SettingsDialog::updateTokenStatus);
-        connect(m_tokens, &TokenStore::finished, this, [this](bool ok) {
-            if (ok) {
-                m_token->clear();
-            }
-            updateTokenStatus();
-            if (m_closeAfterTokenSaved) {
-                m_closeAfterTokenSaved = false;
-                if (ok) {
-                    QDialog::accept();
-                } else {
-                    m_token->setFocus();
-                }
-            }
-        });
-        m_tokens->setAccount(m_settings->backendUrl());
-        m_tokens->refresh();
+// The keychain answers asynchronously: the status line follows it, and OK closes once a token is saved.
+void SettingsDialog::connectTokenStore() {
+    if (!m_tokens) {
+        return;
     }
-    load();
-    resize(sizeHint().expandedTo(QSize(560, 420)));
+    connect(m_tokens, &TokenStore::statusChanged, this, &SettingsDialog::updateTokenStatus);
+    connect(m_tokens, &TokenStore::finished, this, [this](bool ok) {
+        if (ok) {
+            m_token->clear();
+        }
+        updateTokenStatus();
+        if (m_closeAfterTokenSaved) {
+            m_closeAfterTokenSaved = false;
+            if (ok) {
+                QDialog::accept();
+            } else {
+                m_token->setFocus();
+            }
+        }
+    });
+    m_tokens->setAccount(m_settings->backendUrl());
+    m_tokens->refresh();
 }
 
 void SettingsDialog::setSecretStore(SecretStore* store) {

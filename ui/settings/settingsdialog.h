@@ -12,6 +12,7 @@ class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 
 namespace zeus {
 
@@ -49,6 +50,12 @@ public:
     void accept() override;
 
 private:
+    // One function per tab; each returns the page for the constructor to add, in the tab order.
+    QWidget* buildConnectionPage(QTabWidget* tabs);
+    QWidget* buildSandboxPage(QTabWidget* tabs);
+    QWidget* buildFoldersPage(QTabWidget* tabs);
+    QWidget* buildGeneralPage(QTabWidget* tabs);
+    void connectTokenStore();
     void updateUrlProblem();
     void updateStartAtLoginAvailability();
     void updateTokenStatus();
