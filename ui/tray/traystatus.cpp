@@ -55,13 +55,12 @@ QString TrayStatus::stateText(State state) {
 TrayStatus TrayStatus::from(const Input& input, const QDateTime& now) {
     TrayStatus status;
     // The order says what needs the user first: without a runtime nothing can run at all;
-    // an error needs action; without a connection no work arrives; then work in progress.
+    // an error needs action (a runtime without an agent it can use runs nothing either); without a connection no
+    // work arrives; then work in progress.
     if (input.runtimeChecked && !input.runtimeUsable) {
         status.state = State::NoRuntime;
-    } else if (input.runtimeChecked && !input.readinessProblem.isEmpty()) {
-        status.state = State::Error;  // a runtime without an agent it can use runs nothing: the user must act
-    } else if (input.connection == Connection::AuthFailed || input.connection == Connection::Error
-               || !input.lastError.isEmpty()) {
+    } else if ((input.runtimeChecked && !input.readinessProblem.isEmpty()) || input.connection == Connection::AuthFailed
+               || input.connection == Connection::Error || !input.lastError.isEmpty()) {
         status.state = State::Error;
     } else if (input.connection != Connection::Connected) {
         status.state = State::Disconnected;
