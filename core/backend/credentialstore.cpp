@@ -1,14 +1,12 @@
 #include "backend/credentialstore.h"
 
-#include "support/keychainerror.h"
+#include "support/keychainjob.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
-#include <QPointer>
 #include <QTimer>
 
-#include <memory>
 #include <utility>
 
 namespace zeus {
@@ -44,62 +42,39 @@ void CredentialStore::readToken(const QString& backendUrl) {
         QTimer::singleShot(0, this, [this, backendUrl, result] { finish(Operation::Read, backendUrl, result); });
         return;
     }
-    run(new QKeychain::ReadPasswordJob(m_service, this), Operation::Read, backendUrl);
+    run(new KeychainJob(KeychainJob::Operation::Read, m_service, backendUrl, this), Operation::Read, backendUrl);
 }
 
 void CredentialStore::writeToken(const QString& backendUrl, const QString& token) {
-    auto* job = new QKeychain::WritePasswordJob(m_service, this);
-    job->setTextData(token);
+    auto* job = new KeychainJob(KeychainJob::Operation::Write, m_service, backendUrl, this);
+    job->setText(token);
     run(job, Operation::Write, backendUrl);
 }
 
 void CredentialStore::deleteToken(const QString& backendUrl) {
-    run(new QKeychain::DeletePasswordJob(m_service, this), Operation::Delete, backendUrl);
+    run(new KeychainJob(KeychainJob::Operation::Delete, m_service, backendUrl, this), Operation::Delete, backendUrl);
 }
 
-void CredentialStore::run(QKeychain::Job* job, Operation operation, const QString& backendUrl) {
-    job->setAutoDelete(true);
-    job->setInsecureFallback(false);
-    job->setKey(backendUrl);
-
-    // Whichever comes first, the job's answer or the timeout, ends the operation; the other is ignored. A job
-    // that never answers cannot be cancelled (QtKeychain has no API for it): it is left to finish on its own.
-    auto settled = std::make_shared<bool>(false);
-    auto* timer = new QTimer(this);
-    timer->setSingleShot(true);
-    const QPointer<QKeychain::Job> guard(job);
-
-    connect(job, &QKeychain::Job::finished, this, [this, operation, backendUrl, settled, timer](QKeychain::Job* j) {
-        timer->deleteLater();
-        if (*settled) {
-            return;
-        }
-        *settled = true;
-        timer->stop();
-        Result result = classify(operation, j->error(), j->errorString());
-        if (operation == Operation::Read && result.status == Status::Ok) {
-            result.token = static_cast<QKeychain::ReadPasswordJob*>(j)->textData();
-        }
-        if (result.status == Status::SignedOut) {
-            qCInfo(lcSecrets) << "no token stored for this backend";
-        } else if (result.status != Status::Ok) {
-            qCWarning(lcSecrets).noquote() << "keychain" << operationName(operation) << "failed:" << j->errorString();
-        }
-        finish(operation, backendUrl, result);
-    });
-    connect(timer, &QTimer::timeout, this, [this, operation, backendUrl, settled, timer, guard] {
-        timer->deleteLater();
-        if (*settled) {
-            return;
-        }
-        *settled = true;
-        if (guard) {
-            guard->disconnect(this);
-        }
-        qCWarning(lcSecrets) << "keychain" << operationName(operation) << "timed out after" << m_timeoutMs << "ms";
-        finish(operation, backendUrl, Result{Status::TimedOut, {}, timeoutMessage(m_timeoutMs), false});
-    });
-    timer->start(m_timeoutMs);
+void CredentialStore::run(KeychainJob* job, Operation operation, const QString& backendUrl) {
+    job->setTimeoutMs(m_timeoutMs);
+    const int timeoutMs = m_timeoutMs;
+    connect(job, &KeychainJob::finished, this,
+            [this, operation, backendUrl, timeoutMs](const KeychainJob::Outcome& outcome) {
+                Result result = resultFor(operation, outcome.failure, outcome.errorString, timeoutMs);
+                if (operation == Operation::Read && result.status == Status::Ok) {
+                    result.token = QString::fromUtf8(outcome.data);
+                }
+                if (result.status == Status::SignedOut) {
+                    qCInfo(lcSecrets) << "no token stored for this backend";
+                } else if (result.status == Status::TimedOut) {
+                    qCWarning(lcSecrets) << "keychain" << operationName(operation) << "timed out after" << timeoutMs
+                                         << "ms";
+                } else if (result.status != Status::Ok) {
+                    qCWarning(lcSecrets).noquote()
+                        << "keychain" << operationName(operation) << "failed:" << outcome.errorString;
+                }
+                finish(operation, backendUrl, result);
+            });
     job->start();
 }
 
@@ -117,9 +92,13 @@ void CredentialStore::finish(Operation operation, const QString& backendUrl, con
     }
 }
 
-CredentialStore::Result CredentialStore::classify(Operation operation, QKeychain::Error error,
-                                                  const QString& errorString) {
-    switch (classifyKeychainError(error, errorString)) {
+CredentialStore::Result CredentialStore::classify(Operation operation, int keychainError, const QString& errorString) {
+    return resultFor(operation, KeychainJob::classify(keychainError, errorString), errorString, kDefaultTimeoutMs);
+}
+
+CredentialStore::Result CredentialStore::resultFor(Operation operation, KeychainFailure failure,
+                                                   const QString& errorString, int timeoutMs) {
+    switch (failure) {
         case KeychainFailure::None:
             return Result{Status::Ok, {}, {}, false};
         case KeychainFailure::NotFound:
@@ -133,6 +112,8 @@ CredentialStore::Result CredentialStore::classify(Operation operation, QKeychain
                           {},
                           tr("The keychain is locked or access to it was denied. Unlock it and try again."),
                           false};
+        case KeychainFailure::TimedOut:
+            return Result{Status::TimedOut, {}, timeoutMessage(timeoutMs), false};
         case KeychainFailure::Other:
             return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString), false};
         case KeychainFailure::NoService:

@@ -2,9 +2,11 @@
 
 #include <QObject>
 #include <QString>
-#include <qt6keychain/keychain.h>
 
 namespace zeus {
+
+class KeychainJob;
+enum class KeychainFailure;
 
 // The sign-in token in the OS keychain (QtKeychain: Secret Service, macOS Keychain, Windows Credential Store),
 // one entry per backend URL under the service ZEUS_APP_ID. Every operation is an asynchronous keychain job with
@@ -51,7 +53,7 @@ public:
     void deleteToken(const QString& backendUrl);
 
     // What a finished keychain job means for the user. Pure: QtKeychain error code and text in, Result out.
-    static Result classify(Operation operation, QKeychain::Error error, const QString& errorString);
+    static Result classify(Operation operation, int keychainError, const QString& errorString);
     static QString timeoutMessage(int timeoutMs);
 
 Q_SIGNALS:
@@ -60,7 +62,8 @@ Q_SIGNALS:
     void deleteFinished(const QString& backendUrl, const zeus::CredentialStore::Result& result);
 
 private:
-    void run(QKeychain::Job* job, Operation operation, const QString& backendUrl);
+    void run(KeychainJob* job, Operation operation, const QString& backendUrl);
+    static Result resultFor(Operation operation, KeychainFailure failure, const QString& errorString, int timeoutMs);
     void finish(Operation operation, const QString& backendUrl, const Result& result);
 
     QString m_service;

@@ -1,17 +1,14 @@
 #include "secrets/secretstore.h"
 
 #include "secrets/redactor.h"
-#include "support/keychainerror.h"
+#include "support/keychainjob.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
-#include <QPointer>
 #include <QRegularExpression>
 #include <QTimer>
-#include <qt6keychain/keychain.h>
 
-#include <memory>
 #include <utility>
 
 namespace zeus {
@@ -71,7 +68,7 @@ void SecretStore::read(const QString& name) {
         finishLater(Operation::Read, name, Result{Status::Invalid, {}, nameProblem(name)});
         return;
     }
-    run(new QKeychain::ReadPasswordJob(m_service, this), Operation::Read, name);
+    run(new KeychainJob(KeychainJob::Operation::Read, m_service, keyFor(name), this), Operation::Read, name);
 }
 
 void SecretStore::write(const QString& name, const QByteArray& value) {
@@ -83,7 +80,7 @@ void SecretStore::write(const QString& name, const QByteArray& value) {
         finishLater(Operation::Write, name, Result{Status::Invalid, {}, problem});
         return;
     }
-    auto* job = new QKeychain::WritePasswordJob(m_service, this);
+    auto* job = new KeychainJob(KeychainJob::Operation::Write, m_service, keyFor(name), this);
     job->setBinaryData(value);
     run(job, Operation::Write, name);
 }
@@ -93,7 +90,7 @@ void SecretStore::remove(const QString& name) {
         finishLater(Operation::Delete, name, Result{Status::Invalid, {}, nameProblem(name)});
         return;
     }
-    run(new QKeychain::DeletePasswordJob(m_service, this), Operation::Delete, name);
+    run(new KeychainJob(KeychainJob::Operation::Delete, m_service, keyFor(name), this), Operation::Delete, name);
 }
 
 void SecretStore::finishLater(Operation operation, const QString& name, const Result& result) {
@@ -101,55 +98,33 @@ void SecretStore::finishLater(Operation operation, const QString& name, const Re
     QTimer::singleShot(0, this, [this, operation, name, result] { Q_EMIT finished(operation, name, result); });
 }
 
-void SecretStore::run(QKeychain::Job* job, Operation operation, const QString& name) {
-    job->setAutoDelete(true);
-    job->setInsecureFallback(false);
-    job->setKey(keyFor(name));
-
-    // Whichever comes first, the job's answer or the timeout, ends the operation; the other is ignored.
-    auto settled = std::make_shared<bool>(false);
-    auto* timer = new QTimer(this);
-    timer->setSingleShot(true);
-    const QPointer<QKeychain::Job> guard(job);
-    connect(job, &QKeychain::Job::finished, this, [this, operation, name, settled, timer](QKeychain::Job* j) {
-        timer->deleteLater();
-        if (*settled) {
-            return;
-        }
-        *settled = true;
-        timer->stop();
-        Result result = classify(operation, int(j->error()), j->errorString());
+void SecretStore::run(KeychainJob* job, Operation operation, const QString& name) {
+    job->setTimeoutMs(m_timeoutMs);
+    const int timeoutMs = m_timeoutMs;
+    connect(job, &KeychainJob::finished, this, [this, operation, name, timeoutMs](const KeychainJob::Outcome& outcome) {
+        Result result = resultFor(operation, outcome.failure, outcome.errorString, timeoutMs);
         if (operation == Operation::Read && result.status == Status::Ok) {
-            result.value = static_cast<QKeychain::ReadPasswordJob*>(j)->binaryData();
+            result.value = outcome.data;
         }
-        if (result.status != Status::Ok && result.status != Status::Missing) {
-            qCWarning(lcSecrets).noquote() << "keychain" << name << "failed:" << j->errorString();
+        if (result.status == Status::TimedOut) {
+            qCWarning(lcSecrets) << "keychain job for secret" << name << "timed out after" << timeoutMs << "ms";
+        }
+        if (outcome.failure != KeychainFailure::None && outcome.failure != KeychainFailure::NotFound
+            && outcome.failure != KeychainFailure::TimedOut) {
+            qCWarning(lcSecrets).noquote() << "keychain" << name << "failed:" << outcome.errorString;
         }
         Q_EMIT finished(operation, name, result);
     });
-    connect(timer, &QTimer::timeout, this, [this, operation, name, settled, timer, guard] {
-        timer->deleteLater();
-        if (*settled) {
-            return;
-        }
-        *settled = true;
-        if (guard) {
-            guard->disconnect(this);
-        }
-        qCWarning(lcSecrets) << "keychain job for secret" << name << "timed out after" << m_timeoutMs << "ms";
-        Q_EMIT finished(operation, name,
-                        Result{Status::TimedOut,
-                               {},
-                               tr("The keychain did not answer within %1 seconds. It may be locked and waiting for "
-                                  "its password.")
-                                   .arg(m_timeoutMs / 1000.0)});
-    });
-    timer->start(m_timeoutMs);
     job->start();
 }
 
 SecretStore::Result SecretStore::classify(Operation operation, int keychainError, const QString& errorString) {
-    switch (classifyKeychainError(QKeychain::Error(keychainError), errorString)) {
+    return resultFor(operation, KeychainJob::classify(keychainError, errorString), errorString, kDefaultTimeoutMs);
+}
+
+SecretStore::Result SecretStore::resultFor(Operation operation, KeychainFailure failure, const QString& errorString,
+                                           int timeoutMs) {
+    switch (failure) {
         case KeychainFailure::None:
             return Result{Status::Ok, {}, {}};
         case KeychainFailure::NotFound:
@@ -161,6 +136,12 @@ SecretStore::Result SecretStore::classify(Operation operation, int keychainError
             return Result{Status::AccessDenied,
                           {},
                           tr("The keychain is locked or access to it was denied. Unlock it and try again.")};
+        case KeychainFailure::TimedOut:
+            return Result{Status::TimedOut,
+                          {},
+                          tr("The keychain did not answer within %1 seconds. It may be locked and waiting for "
+                             "its password.")
+                              .arg(timeoutMs / 1000.0)};
         case KeychainFailure::Other:
             return Result{Status::Failed, {}, tr("The keychain reported an error: %1").arg(errorString)};
         case KeychainFailure::NoService:

@@ -3,11 +3,10 @@
 #include <QObject>
 #include <QString>
 
-namespace QKeychain {
-class Job;
-}
-
 namespace zeus {
+
+class KeychainJob;
+enum class KeychainFailure;
 
 // The secrets' values in the OS keychain (QtKeychain), one entry per name under the key "secret:NAME" of the
 // app's service (SPEC §9). Every operation is an asynchronous keychain job with an app-level timeout and ends in
@@ -64,7 +63,8 @@ Q_SIGNALS:
     void finished(zeus::SecretStore::Operation operation, const QString& name, const zeus::SecretStore::Result& result);
 
 private:
-    void run(QKeychain::Job* job, Operation operation, const QString& name);
+    void run(KeychainJob* job, Operation operation, const QString& name);
+    static Result resultFor(Operation operation, KeychainFailure failure, const QString& errorString, int timeoutMs);
     void finishLater(Operation operation, const QString& name, const Result& result);
 
     QString m_service;

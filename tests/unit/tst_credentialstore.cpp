@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <qt6keychain/keychain.h>
 
 using zeus::CredentialStore;
 using Status = zeus::CredentialStore::Status;
