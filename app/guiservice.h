@@ -140,7 +140,10 @@ private:
     // The last "changes to review" notice shown (a click on it opens the Changes page at that session).
     QString m_lastReviewNotice;
     QElapsedTimer m_lastReviewNoticeShown;
-    ReviewService m_reviews{ReviewStore()};
+    // The review copies' adapters are made as the sandbox's are, told what the latest detection knows.
+    ReviewService m_reviews{ReviewStore(), [this](RuntimeKind kind, const QString& program) {
+                                return SandboxSetup::adapterFactory(m_detector.result())(kind, program);
+                            }};
     QStringList m_recentErrors;
     // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
     std::optional<CredentialStore::Result> m_lastTokenRead;

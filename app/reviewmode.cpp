@@ -9,6 +9,7 @@
 #include "review/reviewstore.h"
 #include "sandbox/reviewcopy.h"
 #include "sandbox/reviewservice.h"
+#include "sandboxsetup.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -95,7 +96,8 @@ std::optional<Found> findRecord(const ReviewStore& store, const QString& session
         err << tr("No review copy is kept for session \"%1\". zeus-desktop --changes lists them.").arg(session) << '\n';
         return std::nullopt;
     }
-    Found found{*record, ReviewService::runtimeFor(*record)};
+    // This mode runs no detection, so an Apple CLI's version is not known here.
+    Found found{*record, ReviewService::runtimeFor(*record, SandboxSetup::adapterFactory(DetectionResult()))};
     if (!found.runtime) {
         // NOLINTNEXTLINE(modernize-raw-string-literal): lupdate and the translation check read plain literals
         err << tr("The review copy of \"%1\" names an unknown engine \"%2\".").arg(session, record->engine) << '\n';

@@ -83,13 +83,27 @@ std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult
         return nullptr;
     }
     config.podmanRootless = *detection.chosen == RuntimeKind::Podman && probe->rootless.value_or(false);
-    std::unique_ptr<ContainerRuntime> runtime = ContainerRuntime::create(*detection.chosen, probe->binaryPath);
+    return adapterFor(*detection.chosen, probe->binaryPath, QVersionNumber::fromString(probe->clientVersion));
+}
+
+std::unique_ptr<ContainerRuntime> SandboxSetup::adapterFor(RuntimeKind kind, const QString& program,
+                                                           const QVersionNumber& version) {
+    std::unique_ptr<ContainerRuntime> runtime = ContainerRuntime::create(kind, program);
     if (auto* apple = dynamic_cast<AppleRuntime*>(runtime.get())) {
         // The flags depend on the CLI's version (`container --version`, "0.10.0-27-g9fd15f0" -> 0.10.0): an
         // older CLI rejects flags it does not know, and a profile it cannot honour is refused.
-        apple->setVersion(QVersionNumber::fromString(probe->clientVersion));
+        apple->setVersion(version);
     }
     return runtime;
+}
+
+RuntimeFactory SandboxSetup::adapterFactory(const DetectionResult& detection) {
+    return [detection](RuntimeKind kind, const QString& program) {
+        const RuntimeProbe* probe = detection.probe(kind);
+        // The version of the CLI that was probed; another program of that engine is not known.
+        const bool probed = probe && (program.isEmpty() || program == probe->binaryPath);
+        return adapterFor(kind, program, probed ? QVersionNumber::fromString(probe->clientVersion) : QVersionNumber());
+    };
 }
 
 QString SandboxSetup::findAgent(const QStringList& candidates) {

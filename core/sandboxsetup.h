@@ -6,6 +6,7 @@
 #include "sandbox/sandboxconfig.h"
 
 #include <QString>
+#include <QVersionNumber>
 
 #include <memory>
 
@@ -58,6 +59,13 @@ struct SandboxSetup {
     // The runtime the detection chose, driving the CLI that was found, or null when nothing is usable.
     // Sets config.podmanRootless from the probe (rootless Podman only).
     static std::unique_ptr<ContainerRuntime> runtimeFor(const DetectionResult& detection, SandboxConfig& config);
+    // The one place an adapter is made: the engine's adapter driving `program` (empty: the usual CLI name), told
+    // the CLI's version when the engine's flags depend on it (Apple; empty: not known).
+    static std::unique_ptr<ContainerRuntime> adapterFor(RuntimeKind kind, const QString& program,
+                                                        const QVersionNumber& version = QVersionNumber());
+    // adapterFor for the layers below the composition (review copies name their engine and CLI): the version is
+    // the detection's when it probed that engine's CLI.
+    static RuntimeFactory adapterFactory(const DetectionResult& detection);
     // The app's own sandbox agent on this host, to mount into containers of a local Linux engine: the first
     // executable file of `candidates`; empty when none is (the image's copy is used then).
     static QString findAgent(const QStringList& candidates);

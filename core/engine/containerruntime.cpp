@@ -189,6 +189,18 @@ std::unique_ptr<ContainerRuntime> ContainerRuntime::create(RuntimeKind kind, con
     return runtime;
 }
 
+std::unique_ptr<ContainerRuntime> ContainerRuntime::clone() const {
+    switch (kind()) {
+        case RuntimeKind::Docker:
+            return std::make_unique<DockerRuntime>(static_cast<const DockerRuntime&>(*this));
+        case RuntimeKind::Podman:
+            return std::make_unique<PodmanRuntime>(static_cast<const PodmanRuntime&>(*this));
+        case RuntimeKind::Apple:
+            return std::make_unique<AppleRuntime>(static_cast<const AppleRuntime&>(*this));
+    }
+    return nullptr;
+}
+
 std::optional<ContainerInfo> ContainerRuntime::parseInspect(const QByteArray& output) const {
     const QList<ContainerInfo> containers = parseInspectAll(output);
     if (containers.isEmpty()) {

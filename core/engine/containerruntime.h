@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -42,6 +43,11 @@ enum class EngineFailure { Other, ImageMissing, NoSuchContainer };
 // output out. It owns the knowledge of flags and output formats of one CLI; it must
 // never start a process (the SessionManager does, through QProcess with these lists),
 // and never build a shell string for the host.
+// How a layer above the composition obtains an adapter for an engine and CLI it names (a review copy's record):
+// the composition hands one in, so the adapter is made the way SandboxSetup makes every adapter.
+class ContainerRuntime;
+using RuntimeFactory = std::function<std::unique_ptr<ContainerRuntime>(RuntimeKind kind, const QString& program)>;
+
 class ContainerRuntime {
 public:
     virtual ~ContainerRuntime() = default;
@@ -130,8 +136,11 @@ public:
     // The labels of a spec, in a stable order.
     static QList<QPair<QString, QString>> labelsFor(const ContainerSpec& spec);
 
-    // The adapter of one engine; program empty: the engine's usual CLI name.
+    // The adapter of one engine; program empty: the engine's usual CLI name. Only the composition
+    // (SandboxSetup) calls it, so every adapter is told what the detection knows (Apple's CLI version).
     static std::unique_ptr<ContainerRuntime> create(RuntimeKind kind, const QString& program = QString());
+    // The same adapter again (program, and for Apple the CLI's version), for an object that outlives this one.
+    std::unique_ptr<ContainerRuntime> clone() const;
 
 protected:
     QString m_program;

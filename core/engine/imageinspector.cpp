@@ -28,7 +28,7 @@ void ImageInspector::inspect(const ContainerRuntime& runtime, const QString& ima
         m_runner->cancel();
     }
     // The parse needs the runtime after the process ends; a copy of it keeps this safe when the caller's goes.
-    std::shared_ptr<ContainerRuntime> parser = ContainerRuntime::create(runtime.kind(), runtime.program());
+    std::shared_ptr<ContainerRuntime> parser = runtime.clone();
     auto* runner = new ProcessRunner(runtime.program().isEmpty() ? runtimeProgram(runtime.kind()) : runtime.program(),
                                      runtime.imageInspectArguments(image), this);
     runner->setEnvironment(m_environment);

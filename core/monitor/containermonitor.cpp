@@ -20,13 +20,14 @@ constexpr int kResumeOverlapSecs = 2;
 
 }  // namespace
 
-ContainerMonitor::ContainerMonitor(RuntimeKind kind, QString ownerId, QObject* parent)
+ContainerMonitor::ContainerMonitor(std::unique_ptr<ContainerRuntime> runtime, QString ownerId, QObject* parent)
     : QObject(parent),
-      m_kind(kind),
+      m_kind(runtime->kind()),
       m_ownerId(std::move(ownerId)),
-      m_program(runtimeProgram(kind)),
+      m_program(runtime->program().isEmpty() ? runtimeProgram(m_kind) : runtime->program()),
       m_environment(ProcessRunner::childEnvironment()),
-      m_runtime(ContainerRuntime::create(kind, m_program)) {
+      m_runtime(std::move(runtime)) {
+    m_runtime->setProgram(m_program);
     qRegisterMetaType<zeus::ContainerEvent::State>();
     m_restartTimer.setSingleShot(true);
     connect(&m_restartTimer, &QTimer::timeout, this, &ContainerMonitor::startEventsStream);
@@ -35,11 +36,7 @@ ContainerMonitor::ContainerMonitor(RuntimeKind kind, QString ownerId, QObject* p
 }
 
 ContainerMonitor::ContainerMonitor(const ContainerRuntime& runtime, const QString& ownerId, QObject* parent)
-    : ContainerMonitor(runtime.kind(), ownerId, parent) {
-    if (!runtime.program().isEmpty()) {
-        setProgram(runtime.program());
-    }
-}
+    : ContainerMonitor(runtime.clone(), ownerId, parent) {}
 
 ContainerMonitor::~ContainerMonitor() {
     stop();

@@ -49,8 +49,9 @@ public:
     // A stream that held this long resets the backoff.
     static constexpr int kStableStreamMs = 60000;
 
-    ContainerMonitor(RuntimeKind kind, QString ownerId, QObject* parent = nullptr);
-    // Kind and program from a runtime adapter (the detector's choice).
+    // The adapter (made by the composition) names the engine and its CLI; it must not be null.
+    ContainerMonitor(std::unique_ptr<ContainerRuntime> runtime, QString ownerId, QObject* parent = nullptr);
+    // A copy of a running sandbox's adapter (the detector's choice).
     ContainerMonitor(const ContainerRuntime& runtime, const QString& ownerId, QObject* parent = nullptr);
     ~ContainerMonitor() override;
 

@@ -110,7 +110,8 @@ QString CommitsResult::describe() const {
     return {};
 }
 
-ReviewService::ReviewService(ReviewStore store, QObject* parent) : QObject(parent), m_store(std::move(store)) {
+ReviewService::ReviewService(ReviewStore store, RuntimeFactory runtimes, QObject* parent)
+    : QObject(parent), m_store(std::move(store)), m_runtimes(std::move(runtimes)) {
     qRegisterMetaType<zeus::ChangeDetail>();
     qRegisterMetaType<QList<zeus::Change>>();
     qRegisterMetaType<QList<zeus::ApplyOutcome>>();
@@ -122,12 +123,13 @@ ReviewService::~ReviewService() {
     m_pool.waitForDone();
 }
 
-std::unique_ptr<ContainerRuntime> ReviewService::runtimeFor(const ReviewRecord& record) {
+std::unique_ptr<ContainerRuntime> ReviewService::runtimeFor(const ReviewRecord& record,
+                                                            const RuntimeFactory& runtimes) {
     const std::optional<RuntimeKind> kind = runtimeKindFromString(record.engine);
     if (!kind) {
         return nullptr;
     }
-    return ContainerRuntime::create(*kind, record.engineProgram);
+    return runtimes(*kind, record.engineProgram);
 }
 
 void ReviewService::notifyStoreChanged() {
@@ -360,8 +362,8 @@ void ReviewService::refreshChanges(const QString& sessionId) {
         return;
     }
     const ReviewStore store = m_store;
-    m_pool.start([this, store, record = *record] {
-        const auto runtime = runtimeFor(record);
+    const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
+    m_pool.start([this, store, runtime, record = *record] {
         const ListResult result = runtime ? listChanges(*runtime, store, record) : unknownEngine(record);
         QMetaObject::invokeMethod(
             this,
@@ -384,8 +386,8 @@ void ReviewService::requestDetail(const QString& sessionId, const Change& change
         Q_EMIT detailReady(sessionId, detail);
         return;
     }
-    m_pool.start([this, record = *record, change] {
-        const auto runtime = runtimeFor(record);
+    const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
+    m_pool.start([this, runtime, record = *record, change] {
         ChangeDetail detail;
         if (runtime) {
             detail = detailOf(*runtime, record, change);
@@ -406,12 +408,13 @@ void ReviewService::apply(const QString& sessionId, const QList<Change>& changes
         return;
     }
     ReviewStore store = m_store;
-    m_pool.start([this, store, record = *record, changes, takeTheirs]() mutable {
+    const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
+    m_pool.start([this, store, runtime, record = *record, changes, takeTheirs]() mutable {
         QString error = unknownEngine(record).error;
         QList<ApplyOutcome> outcomes;
         CommitsResult commits;
         ListResult after = unknownEngine(record);
-        if (const auto runtime = runtimeFor(record)) {
+        if (runtime) {
             error.clear();
             outcomes = applyChanges(*runtime, store, record, changes, takeTheirs, &error, &commits);
             after = listChanges(*runtime, store, record);
@@ -438,9 +441,9 @@ void ReviewService::discard(const QString& sessionId) {
         return;
     }
     ReviewStore store = m_store;
-    m_pool.start([this, store, record = *record]() mutable {
+    const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
+    m_pool.start([this, store, runtime, record = *record]() mutable {
         QString error = unknownEngine(record).error;
-        const auto runtime = runtimeFor(record);
         const bool ok = runtime && discardCopy(*runtime, store, record, &error);
         QMetaObject::invokeMethod(
             this,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/containerruntime.h"
 #include "review/changeapplier.h"
 #include "review/changeset.h"
 #include "review/gitbundle.h"
@@ -61,7 +62,9 @@ class ReviewService : public QObject {
     Q_OBJECT
 
 public:
-    explicit ReviewService(ReviewStore store, QObject* parent = nullptr);
+    // `runtimes` makes the adapter of the engine a record names (the composition's SandboxSetup::adapterFactory);
+    // it is called on this object's thread.
+    ReviewService(ReviewStore store, RuntimeFactory runtimes, QObject* parent = nullptr);
     ~ReviewService() override;
 
     const ReviewStore& store() const { return m_store; }
@@ -118,10 +121,11 @@ public:
                             QString* error);
     static ChangeDetail detailOf(const ContainerRuntime& runtime, const ReviewRecord& record, const Change& change);
     // The adapter of the engine that holds the record's container; null when the record names no known engine.
-    static std::unique_ptr<ContainerRuntime> runtimeFor(const ReviewRecord& record);
+    static std::unique_ptr<ContainerRuntime> runtimeFor(const ReviewRecord& record, const RuntimeFactory& runtimes);
 
 private:
     ReviewStore m_store;
+    RuntimeFactory m_runtimes;
     QHash<QString, QList<Change>> m_lastChanges;
     QThreadPool m_pool;
 };

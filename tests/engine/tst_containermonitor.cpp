@@ -3,6 +3,7 @@
 // before it started, stats only while polling is enabled, nothing of another owner; and,
 // with a fake CLI, the events stream's restart backoff and terminate-then-kill on stop(); and
 // the stream surviving a crash of the test's OWN private dockerd (never the shared one).
+#include "engine/containerruntime.h"
 #include "engine/containerstats.h"
 #include "monitor/containermonitor.h"
 #include "privatedockerd.h"
@@ -147,7 +148,7 @@ void TestContainerMonitor::lifecycleEvents() {
     const QString owner = newOwner(engine);
     const QString stranger = newOwner(engine);
 
-    ContainerMonitor monitor(kindOf(engine), owner);
+    ContainerMonitor monitor(ContainerRuntime::create(kindOf(engine)), owner);
     MonitorLog log(monitor);
     QSignalSpy stream(&monitor, &ContainerMonitor::eventsStreamChanged);
     monitor.start();
@@ -215,7 +216,7 @@ void TestContainerMonitor::existingContainersAtStart() {
         },
         10000));
 
-    ContainerMonitor monitor(kindOf(engine), owner);
+    ContainerMonitor monitor(ContainerRuntime::create(kindOf(engine)), owner);
     MonitorLog log(monitor);
     monitor.start();
     QVERIFY(log.waitFor(running, State::Running, 15000));
@@ -246,7 +247,7 @@ void TestContainerMonitor::statsOnlyWhileEnabled() {
     QVERIFY(!ours.isEmpty());
     QVERIFY(!theirs.isEmpty());
 
-    ContainerMonitor monitor(kindOf(engine), owner);
+    ContainerMonitor monitor(ContainerRuntime::create(kindOf(engine)), owner);
     monitor.setStatsIntervalMs(500);
     MonitorLog log(monitor);
     monitor.start();
@@ -307,7 +308,7 @@ void TestContainerMonitor::refreshReportsVanishedContainer() {
         runContainer(engine, owner, QStringLiteral("s1"), {QStringLiteral("sleep"), QStringLiteral("1000")});
     QVERIFY(!ours.isEmpty());
     // Not started: no events stream, only what refresh() reads.
-    ContainerMonitor monitor(kindOf(engine), owner);
+    ContainerMonitor monitor(ContainerRuntime::create(kindOf(engine)), owner);
     MonitorLog log(monitor);
     monitor.trackContainer(ours, QStringLiteral("s1"));
     monitor.refresh({ours});
@@ -342,7 +343,7 @@ void TestContainerMonitor::streamRestartsWithBackoff() {
                        "*) exit 1;;\n"
                        "esac"));
     QVERIFY(!fake.isEmpty());
-    ContainerMonitor monitor(RuntimeKind::Podman, QStringLiteral("own"));
+    ContainerMonitor monitor(ContainerRuntime::create(RuntimeKind::Podman), QStringLiteral("own"));
     monitor.setProgram(fake);
     MonitorLog log(monitor);
     QSignalSpy stream(&monitor, &ContainerMonitor::eventsStreamChanged);
@@ -380,7 +381,7 @@ void TestContainerMonitor::stopTerminatesThenKills() {
     const QString fake = writeFakeCli(QStringLiteral("trap '' TERM\n[ \"$1\" = events ] && : > '") + ready
                                       + QStringLiteral("'\nwhile :; do sleep 0.2; done"));
     QVERIFY(!fake.isEmpty());
-    ContainerMonitor monitor(RuntimeKind::Docker, QStringLiteral("own"));
+    ContainerMonitor monitor(ContainerRuntime::create(RuntimeKind::Docker), QStringLiteral("own"));
     monitor.setProgram(fake);
     QSignalSpy stream(&monitor, &ContainerMonitor::eventsStreamChanged);
     monitor.start();
@@ -407,7 +408,7 @@ void TestContainerMonitor::streamSurvivesEngineCrash() {
     const QString owner = uniqueOwner();
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("DOCKER_HOST"), dockerd.host());
-    ContainerMonitor monitor(RuntimeKind::Docker, owner);
+    ContainerMonitor monitor(ContainerRuntime::create(RuntimeKind::Docker), owner);
     monitor.setEnvironment(environment);
     MonitorLog log(monitor);
     QList<bool> streamStates;
@@ -478,7 +479,7 @@ void TestContainerMonitor::appleWithoutEventsOrStats() {
     fakeRun({QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--name"), QStringLiteral("unlabelled"),
              QStringLiteral("zeus-desktop-sandbox:latest"), QStringLiteral("sleep"), QStringLiteral("1000")});
 
-    ContainerMonitor monitor(RuntimeKind::Apple, QStringLiteral("own"));
+    ContainerMonitor monitor(ContainerRuntime::create(RuntimeKind::Apple), QStringLiteral("own"));
     monitor.setProgram(fake);
     monitor.setEnvironment(environment);
     monitor.setStatsIntervalMs(200);

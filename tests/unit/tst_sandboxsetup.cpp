@@ -270,6 +270,40 @@ private Q_SLOTS:
 
     // The detection's engine location reaches the config; a remote engine never gets the host's agent mounted
     // (it would mount a file of its own machine) and uses the image's copy.
+    // Adapters for a CLI a record names (review copies) and copies of a running one (the monitor, the image
+    // check) keep the Apple CLI's version the detection found, so its version gates hold there too.
+    void adapterFactoryKeepsTheAppleVersion() {
+        RuntimeProbe apple = probeOf(RuntimeKind::Apple, RuntimeProbe::State::Ready,
+                                     QStringLiteral("/usr/local/bin/container"), QStringLiteral("1.2.3"));
+        apple.clientVersion = QStringLiteral("0.10.0-27-g9fd15f0");
+        const RuntimeFactory factory =
+            SandboxSetup::adapterFactory(DetectionResult::choose({apple}, RuntimePreference::Apple));
+
+        const std::unique_ptr<ContainerRuntime> probed = factory(RuntimeKind::Apple, apple.binaryPath);
+        QVERIFY(probed);
+        QCOMPARE(probed->program(), apple.binaryPath);
+        const auto* probedApple = dynamic_cast<const AppleRuntime*>(probed.get());
+        QVERIFY(probedApple);
+        QCOMPARE(probedApple->version(), QVersionNumber(0, 10, 0));
+
+        const std::unique_ptr<ContainerRuntime> copy = probed->clone();
+        const auto* copiedApple = dynamic_cast<const AppleRuntime*>(copy.get());
+        QVERIFY(copiedApple);
+        QCOMPARE(copiedApple->program(), apple.binaryPath);
+        QCOMPARE(copiedApple->version(), QVersionNumber(0, 10, 0));
+
+        // Another CLI than the one probed: its version is not known.
+        const std::unique_ptr<ContainerRuntime> other = factory(RuntimeKind::Apple, QStringLiteral("/opt/container"));
+        const auto* otherApple = dynamic_cast<const AppleRuntime*>(other.get());
+        QVERIFY(otherApple);
+        QVERIFY(otherApple->version().isNull());
+
+        const std::unique_ptr<ContainerRuntime> docker = factory(RuntimeKind::Docker, QString());
+        QVERIFY(docker);
+        QCOMPARE(docker->kind(), RuntimeKind::Docker);
+        QCOMPARE(docker->program(), QStringLiteral("docker"));
+    }
+
     void engineLocation_data() {
         QTest::addColumn<QString>("endpoint");
         QTest::addColumn<bool>("remote");
