@@ -1,0 +1,6 @@
+#include <QProcess>
+
+void startOwn() {
+    QProcess process;
+    process.start(QStringLiteral("docker"), {QStringLiteral("ps")});
+}

@@ -1,0 +1,6 @@
+#include <qt6keychain/keychain.h>
+
+void writeOne() {
+    auto* job = new QKeychain::WritePasswordJob(QStringLiteral("service"));
+    job->start();
+}

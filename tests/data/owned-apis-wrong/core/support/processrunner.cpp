@@ -1,0 +1,6 @@
+#include <QProcess>
+
+void runOne() {
+    QProcess process;
+    process.start(QStringLiteral("true"), {});
+}
