@@ -4,6 +4,7 @@
 #include "backend/resultjournal.h"
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
+#include "dashboard/imagebuilddialog.h"
 #include "dashboard/localconsole.h"
 #include "dashboard/networkpanel.h"
 #include "dashboard/runtimepanel.h"
@@ -161,6 +162,7 @@ void GuiService::connectRequests() {
     connect(connectionPanel, &ConnectionPanel::signInRequested, this, &GuiService::openSettings);
     connect(m_dashboard->diagnosticsPanel(), &DiagnosticsPanel::recheckRequested, &m_detector,
             &RuntimeDetector::recheck);
+    connect(m_dashboard->diagnosticsPanel(), &DiagnosticsPanel::buildImageRequested, this, &GuiService::buildImage);
     connect(m_dashboard.get(), &DashboardWindow::sessionsPageVisibleChanged, &m_sandbox,
             &SandboxHost::setStatsPollingEnabled);
     connect(m_dashboard->workspacePanel(), &WorkspacePanel::currentWorkspaceChanged, this, &GuiService::updateStatus);
@@ -518,6 +520,46 @@ void GuiService::onExecPathChanged(const QString& sessionId, const QString& exec
         m_dashboard->console()->addNotice(text);
     }
     notifyLimited(QStringLiteral("exec path ") + sessionId, tr("Sandbox agent not available"), text, true);
+}
+
+// Diagnostics -> Build Image…: the image the sandbox uses, with the runtime it uses, as --build-image does; a
+// success asks the runtime again (a new image may carry the agent the sandbox was waiting for).
+void GuiService::buildImage() {
+    if (m_imageBuild) {
+        m_imageBuild->raise();
+        m_imageBuild->activateWindow();
+        return;
+    }
+    const QString dockerDir = ImageBuilder::locateDockerDirectory();
+    const std::optional<DetectionResult> detection =
+        m_detector.hasResult() ? std::optional<DetectionResult>(m_detector.result()) : std::nullopt;
+    QString problem;
+    if (!detection || !detection->chosen) {
+        problem = detection ? detection->unusableReason() : tr("The container runtime is still being checked.");
+    } else if (dockerDir.isEmpty()) {
+        problem = tr("The sandbox Dockerfile was not found. Reinstall %1, or set ZEUS_DOCKER_DIR to the folder "
+                     "that holds it.")
+                      .arg(QStringLiteral(ZEUS_APP_NAME));
+    }
+    if (!problem.isEmpty()) {
+        m_tray->notify(tr("Cannot build the image"), problem, true);
+        return;
+    }
+    ImageBuilder::Request request;
+    request.program = SandboxSetup::cliProgram(*detection);
+    request.tag = m_sandbox.setupFor(*detection).config.image;
+    request.dockerfile = dockerDir + QStringLiteral("/Dockerfile");
+    request.contextDir = dockerDir;
+    request.version = QStringLiteral(ZEUS_VERSION);
+    m_imageBuild = new ImageBuildDialog(request, runtimeDisplayName(*detection->chosen), m_dashboard.get());
+    m_imageBuild->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_imageBuild, &ImageBuildDialog::buildFinished, &m_detector, [this](bool success) {
+        if (success) {
+            m_detector.recheck();
+        }
+    });
+    m_imageBuild->show();
+    m_imageBuild->start();
 }
 
 void GuiService::inspectImage() {

@@ -35,6 +35,7 @@ namespace zeus {
 class ApprovalDialog;
 class ContainerMonitor;
 class DashboardWindow;
+class ImageBuildDialog;
 class SessionManager;
 class SecretApprovalDialog;
 class SettingsDialog;
@@ -81,6 +82,8 @@ private:
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
     // Asks the sandbox's runtime whether it has the sandbox's image (for the Diagnostics page's image row).
     void inspectImage();
+    // Diagnostics -> Build Image…
+    void buildImage();
     void onImageInspected(const ImageInspection& inspection);
     void connectBackend();
     void setUserDisconnected(bool disconnected);
@@ -115,6 +118,7 @@ private:
     std::unique_ptr<DashboardWindow> m_dashboard;
     std::unique_ptr<TrayIcon> m_tray;
     QPointer<SettingsDialog> m_settingsDialog;
+    QPointer<ImageBuildDialog> m_imageBuild;
     AutostartLoginItem m_loginItem;
 
     void wireSecrets();

@@ -2014,6 +2014,14 @@ History:
         <source>all %1 passed</source>
         <translation>全部 %1 项通过</translation>
     </message>
+    <message>
+        <source>Build &amp;Image…</source>
+        <translation>构建镜像(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Build the sandbox image with the container runtime in use</source>
+        <translation>使用当前的容器运行时构建沙箱镜像</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsReport</name>
@@ -2228,6 +2236,69 @@ in %2</source>
     <message>
         <source>Not ready: no sandbox agent</source>
         <translation>未就绪：没有沙箱代理</translation>
+    </message>
+    <message>
+        <source>The container runtime is still being checked.</source>
+        <translation>仍在检查容器运行时。</translation>
+    </message>
+    <message>
+        <source>The sandbox Dockerfile was not found. Reinstall %1, or set ZEUS_DOCKER_DIR to the folder that holds it.</source>
+        <translation>未找到沙箱 Dockerfile。请重新安装 %1，或将 ZEUS_DOCKER_DIR 设置为包含它的文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot build the image</source>
+        <translation>无法构建镜像</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::ImageBuildDialog</name>
+    <message>
+        <source>Build the Sandbox Image</source>
+        <translation>构建沙箱镜像</translation>
+    </message>
+    <message>
+        <source>Building %1 with %2.</source>
+        <translation>正在使用 %2 构建 %1。</translation>
+    </message>
+    <message>
+        <source>Where no container registry answers, the image is made from this computer&apos;s distribution archive instead; the first build can take ten minutes or more. An image that is already current is kept.</source>
+        <translation>如果没有可用的容器镜像仓库，将改用本机发行版的软件包归档来制作镜像；首次构建可能需要十分钟或更长时间。已是最新的镜像会被保留。</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Build log</source>
+        <translation>构建日志</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Build</source>
+        <translation>取消构建(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Building…</source>
+        <translation>正在构建…</translation>
+    </message>
+    <message>
+        <source>Stopping the build…</source>
+        <translation>正在停止构建…</translation>
+    </message>
+    <message>
+        <source>The build failed: %1</source>
+        <translation>构建失败：%1</translation>
+    </message>
+    <message>
+        <source>The image is current: nothing needed building.</source>
+        <translation>镜像已是最新：无需构建。</translation>
+    </message>
+    <message>
+        <source>The image is built, from this computer&apos;s distribution archive (no registry answered).</source>
+        <translation>镜像已构建，来自本机发行版的软件包归档（没有可用的镜像仓库）。</translation>
+    </message>
+    <message>
+        <source>The image is built.</source>
+        <translation>镜像已构建。</translation>
     </message>
 </context>
 <context>

@@ -84,6 +84,9 @@ DiagnosticsPanel::DiagnosticsPanel(ReportSource source, QWidget* parent)
     refreshButton->setObjectName(QStringLiteral("refreshReport"));
     auto* recheck = new QPushButton(tr("Re-&check Runtimes"), this);
     recheck->setObjectName(QStringLiteral("recheckRuntimes"));
+    auto* buildImage = new QPushButton(tr("Build &Image…"), this);
+    buildImage->setObjectName(QStringLiteral("buildImage"));
+    buildImage->setAccessibleDescription(tr("Build the sandbox image with the container runtime in use"));
     auto* copy = new QPushButton(tr("&Copy"), this);
     copy->setObjectName(QStringLiteral("copyReport"));
     copy->setAccessibleDescription(tr("Copy the report as text; tokens are redacted"));
@@ -95,6 +98,7 @@ DiagnosticsPanel::DiagnosticsPanel(ReportSource source, QWidget* parent)
     buttons->addWidget(note, 1);
     buttons->addWidget(refreshButton);
     buttons->addWidget(recheck);
+    buttons->addWidget(buildImage);
     buttons->addWidget(copy);
     buttons->addWidget(save);
     auto* layout = new QVBoxLayout(this);
@@ -103,6 +107,7 @@ DiagnosticsPanel::DiagnosticsPanel(ReportSource source, QWidget* parent)
 
     connect(refreshButton, &QPushButton::clicked, this, &DiagnosticsPanel::refresh);
     connect(recheck, &QPushButton::clicked, this, &DiagnosticsPanel::recheckRequested);
+    connect(buildImage, &QPushButton::clicked, this, &DiagnosticsPanel::buildImageRequested);
     connect(copy, &QPushButton::clicked, this, &DiagnosticsPanel::copyReport);
     connect(save, &QPushButton::clicked, this, &DiagnosticsPanel::openSaveDialog);
 }

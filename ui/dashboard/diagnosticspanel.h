@@ -61,6 +61,8 @@ protected:
 Q_SIGNALS:
     // The user asked for fresh probes (the report refreshes when they finish).
     void recheckRequested();
+    // The user asked to build the sandbox image (the composition root knows the engine and the image).
+    void buildImageRequested();
 
 private:
     void openSaveDialog();
