@@ -3,6 +3,7 @@
 #include "engine/containerruntime.h"
 #include "review/hostfile.h"
 #include "review/textdiff.h"
+#include "sandbox/hostgit.h"
 #include "sandbox/reviewcopy.h"
 
 #include <QCoreApplication>
@@ -247,11 +248,11 @@ CommitsResult ReviewService::fetchCommits(const ContainerRuntime& runtime, Revie
         case ReviewCopy::BundleState::Written:
             break;
     }
-    if (GitBundle::gitProgram().isEmpty()) {
+    if (HostGit::gitProgram().isEmpty()) {
         result.state = CommitsResult::State::NoGitOnHost;
         return result;
     }
-    const GitBundle::FetchResult fetched = GitBundle::fetch(record.workspace, bundle, record.sessionId);
+    const HostGit::FetchResult fetched = HostGit::fetch(record.workspace, bundle, record.sessionId);
     if (!fetched.ok) {
         result.state = CommitsResult::State::Failed;
         result.error = fetched.error;

@@ -1,8 +1,10 @@
-// Bringing a review copy's commits home (docs/review-mode.md "Commits"), with the host's real git and bundles a
-// hostile agent could write: only refs/zeus/<session>/heads|tags are written, the user's branches, HEAD and files are
-// not touched, no hook of the repository runs, malformed objects are refused, a folder that is not a repository of
-// its own (or whose parent is one) gets nothing, and an inherited GIT_DIR does not steer the fetch elsewhere.
+// Bringing a review copy's commits home (docs/review-mode.md "Commits": GitBundle's ref names, HostGit's fetch), with
+// the host's real git and bundles a hostile agent could write: only refs/zeus/<session>/heads|tags are written, the
+// user's branches, HEAD and files are not touched, no hook of the repository runs, malformed objects are refused, a
+// folder that is not a repository of its own (or whose parent is one) gets nothing, and an inherited GIT_DIR does not
+// steer the fetch elsewhere.
 #include "review/gitbundle.h"
+#include "sandbox/hostgit.h"
 
 #include <QDir>
 #include <QFile>
@@ -231,7 +233,7 @@ void TestGitBundle::fetchesIntoTheSessionsRefsOnly() {
     const QString file = m_dir.filePath(QStringLiteral("a.bundle"));
     QVERIFY(bundle(copy, file, {QStringLiteral("--all"), QStringLiteral("--not"), base}));
 
-    const GitBundle::FetchResult result = GitBundle::fetch(host, file, QStringLiteral("s1"));
+    const HostGit::FetchResult result = HostGit::fetch(host, file, QStringLiteral("s1"));
     QVERIFY2(result.ok, qPrintable(result.error));
     QCOMPARE(result.prefix, QStringLiteral("refs/zeus/s1/"));
     QStringList names;
@@ -258,7 +260,7 @@ void TestGitBundle::fetchesIntoTheSessionsRefsOnly() {
     QVERIFY(git(copy, {QStringLiteral("reset"), QStringLiteral("-q"), QStringLiteral("--hard"), base}).code == 0);
     QVERIFY(commitIn(copy, QStringLiteral("other.txt"), QStringLiteral("rewritten")));
     QVERIFY(bundle(copy, file, {QStringLiteral("feature"), QStringLiteral("--not"), base}));
-    const GitBundle::FetchResult again = GitBundle::fetch(host, file, QStringLiteral("s1"));
+    const HostGit::FetchResult again = HostGit::fetch(host, file, QStringLiteral("s1"));
     QVERIFY2(again.ok, qPrintable(again.error));
     QCOMPARE(rev(host, QStringLiteral("refs/zeus/s1/heads/feature")), rev(copy, QStringLiteral("feature")));
 }
@@ -291,7 +293,7 @@ void TestGitBundle::noHookOfTheRepositoryRuns() {
     QVERIFY2(QFile::exists(marker), "the rig's hook did not run: this test could not see one");
     QFile::remove(marker);
 
-    const GitBundle::FetchResult result = GitBundle::fetch(host, file, QStringLiteral("s2"));
+    const HostGit::FetchResult result = HostGit::fetch(host, file, QStringLiteral("s2"));
     QVERIFY2(result.ok, qPrintable(result.error));
     QCOMPARE(result.refs.size(), 1);
     QVERIFY2(!QFile::exists(marker), "a hook of the repository ran during the fetch");
@@ -325,7 +327,7 @@ void TestGitBundle::malformedObjectsAreRefused() {
                  .code,
              0);
 
-    const GitBundle::FetchResult result = GitBundle::fetch(host, file, QStringLiteral("s3"));
+    const HostGit::FetchResult result = HostGit::fetch(host, file, QStringLiteral("s3"));
     QVERIFY(!result.ok);
     QVERIFY2(result.error.contains(QStringLiteral("could not be fetched")), qPrintable(result.error));
     QCOMPARE(refsUnder(host, QStringLiteral("refs/zeus/")), QStringList());
@@ -342,8 +344,8 @@ void TestGitBundle::notARepositoryOfItsOwn() {
     // The approved folder is a subfolder of a repository: the repository above is not the folder's.
     const QString sub = host + QStringLiteral("/sub");
     QVERIFY(QDir().mkpath(sub));
-    QVERIFY(!GitBundle::isRepository(sub));
-    GitBundle::FetchResult result = GitBundle::fetch(sub, file, QStringLiteral("s4"));
+    QVERIFY(!HostGit::isRepository(sub));
+    HostGit::FetchResult result = HostGit::fetch(sub, file, QStringLiteral("s4"));
     QVERIFY(!result.ok);
     QVERIFY2(result.error.contains(QStringLiteral("not a git repository")), qPrintable(result.error));
     QCOMPARE(refsUnder(host, QStringLiteral("refs/zeus/")), QStringList());
@@ -351,10 +353,10 @@ void TestGitBundle::notARepositoryOfItsOwn() {
     // A plain folder with nothing above.
     const QString plain = fresh(QStringLiteral("plain"));
     QVERIFY(QDir().mkpath(plain));
-    result = GitBundle::fetch(plain, file, QStringLiteral("s4"));
+    result = HostGit::fetch(plain, file, QStringLiteral("s4"));
     QVERIFY(!result.ok);
     QVERIFY(result.error.contains(QStringLiteral("not a git repository")));
-    QVERIFY(GitBundle::isRepository(host));
+    QVERIFY(HostGit::isRepository(host));
 }
 
 void TestGitBundle::corruptBundleIsAClearError() {
@@ -362,7 +364,7 @@ void TestGitBundle::corruptBundleIsAClearError() {
     QVERIFY(makeRepository(host));
     const QString file = m_dir.filePath(QStringLiteral("corrupt.bundle"));
     writeFile(file, "# v2 git bundle\nnot an id refs/heads/main\n\n\x01\x02garbage");
-    const GitBundle::FetchResult result = GitBundle::fetch(host, file, QStringLiteral("s5"));
+    const HostGit::FetchResult result = HostGit::fetch(host, file, QStringLiteral("s5"));
     QVERIFY(!result.ok);
     QVERIFY2(result.error.startsWith(QStringLiteral("The copy's commits could not be")), qPrintable(result.error));
     QCOMPARE(refsUnder(host, QStringLiteral("refs/zeus/")), QStringList());
@@ -379,7 +381,7 @@ void TestGitBundle::missingPrerequisitesAreAClearError() {
     const QString file = m_dir.filePath(QStringLiteral("prereq.bundle"));
     // The bundle needs a commit the host never had.
     QVERIFY(bundle(copy, file, {QStringLiteral("main"), QStringLiteral("--not"), middle}));
-    const GitBundle::FetchResult result = GitBundle::fetch(host, file, QStringLiteral("s6"));
+    const HostGit::FetchResult result = HostGit::fetch(host, file, QStringLiteral("s6"));
     QVERIFY(!result.ok);
     QVERIFY2(result.error.contains(QStringLiteral("prerequisite")), qPrintable(result.error));
     QCOMPARE(refsUnder(host, QStringLiteral("refs/zeus/")), QStringList());
@@ -396,7 +398,7 @@ void TestGitBundle::inheritedGitDirDoesNotSteerTheFetch() {
 
     qputenv("GIT_DIR", (other + QStringLiteral("/.git")).toUtf8());
     qputenv("GIT_CONFIG_PARAMETERS", "'core.hooksPath'='/tmp'");
-    const GitBundle::FetchResult result = GitBundle::fetch(host, file, QStringLiteral("s7"));
+    const HostGit::FetchResult result = HostGit::fetch(host, file, QStringLiteral("s7"));
     qunsetenv("GIT_DIR");
     qunsetenv("GIT_CONFIG_PARAMETERS");
     QVERIFY2(result.ok, qPrintable(result.error));
@@ -408,10 +410,9 @@ void TestGitBundle::inheritedGitDirDoesNotSteerTheFetch() {
 void TestGitBundle::noGitOnThisComputer() {
     const QString host = fresh(QStringLiteral("host"));
     QVERIFY(makeRepository(host));
-    GitBundle::setGitProgram(m_dir.filePath(QStringLiteral("no-such-git")));
-    const GitBundle::FetchResult result =
-        GitBundle::fetch(host, m_dir.filePath(QStringLiteral("x")), QStringLiteral("s8"));
-    GitBundle::setGitProgram(QString());
+    HostGit::setGitProgram(m_dir.filePath(QStringLiteral("no-such-git")));
+    const HostGit::FetchResult result = HostGit::fetch(host, m_dir.filePath(QStringLiteral("x")), QStringLiteral("s8"));
+    HostGit::setGitProgram(QString());
     QVERIFY(!result.ok);
     QVERIFY2(result.error.contains(QStringLiteral("git could not be started")), qPrintable(result.error));
 }
