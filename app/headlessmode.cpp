@@ -1,35 +1,26 @@
 // --headless --backend URL --workspace DIR [--runtime R] [--image I] [--profile P]: serve the backend's tool calls
 // with no display (docs/headless.md). The named workspace is the only approved folder of this run. Logs go to
 // stderr by category; SIGINT/SIGTERM cancel running calls, send their results, remove the containers and exit 0.
+#include "agenthostservice.h"
 #include "appsettings.h"
 #include "backend/backendconnection.h"
 #include "backend/backendurl.h"
-#include "backend/credentialstore.h"
-#include "backend/resultjournal.h"
 #include "backend/tooldispatcher.h"
 #include "diagnosticsections.h"
-#include "engine/imageinspector.h"
 #include "modes.h"
 #include "monitor/containermonitor.h"
 #include "quitsignals.h"
-#include "runtime/runtimedetector.h"
 #include "runtime/runtimekind.h"
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
-#include "sandboxhost.h"
-#include "secrets/secretbroker.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFileInfo>
 #include <QHash>
-#include <QStandardPaths>
-#include <QSysInfo>
 #include <QTextStream>
-#include <QTimer>
 #include <QUrl>
 
 #include <cstdio>
@@ -90,89 +81,53 @@ bool isExecPath(const QString& execPath) {
     return execPath.startsWith(QLatin1String("exec"));
 }
 
-// Everything one headless run owns, wired in runHeadlessMode().
-struct HeadlessService {
-    explicit HeadlessService(const AppOptions& runOptions)
-        : options(runOptions), sandbox(&settings, headlessSandboxOverrides(runOptions)) {}
-
-    AppOptions options;
-    QString workspace;  // canonical
-    QUrl url;
-    AppSettings settings;
-    RuntimeDetector detector;
-    CredentialStore credentials;
-    SecretBroker secrets;
-    BackendConnection connection;
-    ToolDispatcher dispatcher{&connection};
-    SandboxHost sandbox;
-    std::optional<DetectionResult> detection;
-    ImageInspector imageInspector;
-    std::optional<ImageInspection> image;  // the sandbox image as the engine described it at start-up
-    bool agentCheckPending = false;        // the token is read once the image shows it carries an agent
-    QHash<QString, QString> announced;     // session -> the exec path its notices last said
-    bool shuttingDown = false;
-    bool managerDone = false;
-    bool finishing = false;
-    int exitCode = kExitOk;
-    QTimer shutdownDeadline;
-
-    void onDetection(const DetectionResult& result) {
-        detection = result;
-        sandbox.setDetection(result);
-        if (!sandbox.manager()) {
-            qCWarning(lcApp).noquote() << "no usable container runtime; every command is refused:" << result.reason;
-            credentials.readToken(url.toString());
-            return;
-        }
-        // What the image is (for the console's session lines), and whether it carries an agent when this host has
-        // none to mount: without an agent it can use, the run does not call itself ready (SPEC §7).
-        const SandboxSetup setup = sandbox.setupFor(result);
-        agentCheckPending = agentNeedsImageCheck(setup);
-        imageInspector.inspect(*setup.runtime, setup.config.image);
-        if (!agentCheckPending) {
-            credentials.readToken(url.toString());
-        }
+// Connection timings of this run: the defaults, or the test hooks' short heartbeat and backoff.
+BackendConnection::Settings headlessConnectionSettings() {
+    BackendConnection::Settings connectionSettings;
+    const qint64 heartbeat = testHook("ZEUS_TEST_HEARTBEAT_MS", 0);
+    if (heartbeat > 0) {
+        connectionSettings.pingIntervalMs = heartbeat;
+        connectionSettings.pongTimeoutMs = heartbeat;
+        connectionSettings.handshakeTimeoutMs = qMax<qint64>(heartbeat * 4, 1000);
     }
-
-    void onImageInspected(const ImageInspection& inspection) {
-        image = inspection;
-        if (!agentCheckPending || shuttingDown) {
-            return;
-        }
-        agentCheckPending = false;
-        const QString problem = missingAgentProblem(sandbox.setupFor(*detection), image);
-        if (!problem.isEmpty()) {
-            QTextStream(stderr) << "zeus-desktop: " << problem << "\n";
-            beginShutdown(kExitNoAgent);
-            return;
-        }
-        credentials.readToken(url.toString());
+    const qint64 backoff = testHook("ZEUS_TEST_RECONNECT_MS", 0);
+    if (backoff > 0) {
+        connectionSettings.reconnect.initialDelayMs = backoff;
+        connectionSettings.reconnect.maxDelayMs = backoff * 8;
     }
+    return connectionSettings;
+}
+
+// Says on stdout how the sessions of the service's serving manager run their commands (sessionNoticeLines()).
+class SessionAnnouncer {
+public:
+    explicit SessionAnnouncer(const AgentHostService& service) : m_service(service) {}
 
     // A manager now serves: its sessions' paths are said on stdout.
     void watch(SessionManager* manager) {
-        QObject::connect(manager, &SessionManager::sessionExecPathChanged, &dispatcher,
+        QObject::connect(manager, &SessionManager::sessionExecPathChanged, &m_context,
                          [this, manager](const QString& sessionId, const QString& execPath) {
                              announce(*manager, sessionId, execPath);
                          });
-        QObject::connect(manager, &SessionManager::sessionStateChanged, &dispatcher,
+        QObject::connect(manager, &SessionManager::sessionStateChanged, &m_context,
                          [this](const QString& sessionId, SessionState state, const QString&) {
                              if (state == SessionState::Stopped) {
-                                 announced.remove(sessionId);  // the next container is said again
+                                 m_announced.remove(sessionId);  // the next container is said again
                              }
                          });
     }
 
+private:
     void announce(const SessionManager& manager, const QString& sessionId, const QString& execPath) {
         if (execPath.isEmpty() || execPath.endsWith(QLatin1String("(starting)"))) {
             return;  // no container, or the agent is still saying hello: the line follows
         }
-        const auto last = announced.constFind(sessionId);
-        if (last != announced.constEnd() && *last == execPath) {
+        const auto last = m_announced.constFind(sessionId);
+        if (last != m_announced.constEnd() && *last == execPath) {
             return;
         }
-        const bool full = last == announced.constEnd();
-        announced.insert(sessionId, execPath);
+        const bool full = last == m_announced.constEnd();
+        m_announced.insert(sessionId, execPath);
         SessionNoticeFacts facts;
         facts.sessionId = sessionId;
         facts.execPath = execPath;
@@ -181,6 +136,7 @@ struct HeadlessService {
                         .fileName();
         facts.policy = manager.egressPolicy(sessionId);
         facts.image = manager.config().image;
+        const std::optional<ImageInspection>& image = m_service.imageInspection();
         if (image && image->image == facts.image) {
             facts.inspection = image;
         }
@@ -189,73 +145,9 @@ struct HeadlessService {
         }
     }
 
-    void onToken(const CredentialStore::Result& result) {
-        QString token;
-        if (result.status == CredentialStore::Status::Ok && !result.token.isEmpty()) {
-            token = result.token;
-            qCInfo(lcApp) << "sign-in token from" << (result.fromEnvironment ? "ZEUS_DESKTOP_TOKEN" : "the keychain");
-        } else {
-            // Every backend needs a token, a ws:// one on this computer too (SPEC §5 "No anonymous backends"):
-            // another local user can bind a loopback port first.
-            QTextStream(stderr) << "zeus-desktop: no sign-in token for " << url.toString() << ": " << result.message
-                                << "\nSet ZEUS_DESKTOP_TOKEN or sign in from the tray app.\n";
-            beginShutdown(kExitNoToken);
-            return;
-        }
-        if (shuttingDown) {
-            return;
-        }
-        connection.setUrl(url);
-        connection.setToken(token);
-        connection.start();
-    }
-
-    void onConnectionState(BackendConnection::State state) {
-        if (state == BackendConnection::State::AuthFailed) {
-            qCCritical(lcBackend).noquote() << connection.lastError();
-            beginShutdown(kExitAuthFailed);
-        } else if (state == BackendConnection::State::Error) {
-            qCCritical(lcBackend).noquote() << connection.lastError();
-        }
-    }
-
-    void beginShutdown(int code) {
-        if (shuttingDown) {
-            qCInfo(lcApp) << "already shutting down";
-            return;
-        }
-        shuttingDown = true;
-        exitCode = code;
-        qCInfo(lcApp) << "shutting down:" << dispatcher.runningCalls() << "calls running";
-        shutdownDeadline.setSingleShot(true);
-        QObject::connect(&shutdownDeadline, &QTimer::timeout, &dispatcher, [this] {
-            qCWarning(lcApp) << "shutdown took longer than" << kShutdownDeadlineMs << "ms; exiting";
-            QCoreApplication::exit(exitCode);
-        });
-        shutdownDeadline.start(kShutdownDeadlineMs);
-        // Cancels (abandons) every call -- their results go out as cancelled -- and removes every container.
-        sandbox.shutdown();
-    }
-
-    void maybeFinish() {
-        if (!shuttingDown || !managerDone || dispatcher.runningCalls() > 0 || finishing) {
-            return;
-        }
-        finishing = true;
-        if (connection.state() == BackendConnection::State::Connected && dispatcher.results().size() > 0) {
-            // Give the backend a moment to acknowledge the last results; the frames are flushed meanwhile.
-            qCInfo(lcApp) << "waiting up to" << kAckWaitMs << "ms for" << dispatcher.results().size() << "acks";
-            QObject::connect(&dispatcher, &ToolDispatcher::resultAcknowledged, &dispatcher, [this] {
-                if (dispatcher.results().size() == 0) {
-                    QCoreApplication::exit(exitCode);
-                }
-            });
-            QTimer::singleShot(kAckWaitMs, &dispatcher, [this] { QCoreApplication::exit(exitCode); });
-            return;
-        }
-        // Let queued frames leave before the socket is torn down.
-        QTimer::singleShot(100, &dispatcher, [this] { QCoreApplication::exit(exitCode); });
-    }
+    const AgentHostService& m_service;
+    QHash<QString, QString> m_announced;  // session -> the exec path its notices last said
+    QObject m_context;  // ends the connections with this object: managers say their last states after it is gone
 };
 
 }  // namespace
@@ -264,54 +156,6 @@ SandboxOverrides headlessSandboxOverrides(const AppOptions& options) {
     SandboxOverrides overrides = sandboxOverridesOf(options);
     overrides.outputCapBytes = testHook("ZEUS_TEST_OUTPUT_CAP_BYTES", 0);
     return overrides;
-}
-
-bool agentNeedsImageCheck(const SandboxSetup& setup) {
-#if defined(Q_OS_LINUX)
-    // Only an engine on this kernel mounts the host's agent; a VM or remote engine uses the image's copy anyway, and
-    // a session that finds none there falls back to plain exec and says so.
-    return setup.runtime && setup.config.execMode == ExecMode::Agent && setup.runtime->kind() != RuntimeKind::Apple
-           && !setup.config.engineRemote && setup.config.agentHostPath.isEmpty();
-#else
-    Q_UNUSED(setup)
-    return false;
-#endif
-}
-
-QString missingAgentProblem(const SandboxSetup& setup, const std::optional<ImageInspection>& image) {
-    if (!agentNeedsImageCheck(setup)) {
-        return {};
-    }
-    const QString name = setup.config.image;
-    QString imageSays;
-    if (!image || image->outcome == ImageInspection::Outcome::Failed) {
-        imageSays =
-            QStringLiteral("the engine could not say whether the image %1 has one%2")
-                .arg(name, image && !image->error.isEmpty() ? QStringLiteral(" (%1)").arg(image->error) : QString());
-    } else if (image->outcome == ImageInspection::Outcome::Missing) {
-        imageSays = QStringLiteral("there is no image %1 either").arg(name);
-    } else {
-        switch (DiagnosticSections::classifyImage(*image)) {
-            case DiagnosticSections::ImageKind::Sandbox:
-                return {};  // the Zeus sandbox image carries its own copy
-            case DiagnosticSections::ImageKind::OfflineTest:
-                imageSays = QStringLiteral("the image %1 is the offline test image, which has none").arg(name);
-                break;
-            case DiagnosticSections::ImageKind::Custom:
-                imageSays = QStringLiteral("the image %1 is not the Zeus sandbox image (which carries one)").arg(name);
-                break;
-        }
-    }
-    QStringList looked;
-    for (const QString& candidate : SandboxSetup::agentCandidates()) {
-        looked << QDir::cleanPath(candidate);
-    }
-    return QStringLiteral(
-               "no sandbox agent to run commands through: zeus-sandbox-agent is not beside the app (looked for %1), "
-               "and %2. Without it every command would be a plain exec (slower) and the network allowlist would "
-               "have no network. Build it (cmake --build BUILD_DIR --target zeus_sandbox_agent; app/run.sh does), "
-               "point ZEUS_SANDBOX_AGENT at it, or run with --exec-mode exec to accept plain exec.")
-        .arg(looked.join(QStringLiteral(", ")), imageSays);
 }
 
 namespace {
@@ -475,85 +319,75 @@ int runHeadlessMode(const AppOptions& options) {
         return 1;
     }
 
-    HeadlessService service(options);
-    const QString runtimeName = options.runtime.isEmpty() ? service.settings.runtimePreference() : options.runtime;
+    AppSettings settings;
+    const QString runtimeName = options.runtime.isEmpty() ? settings.runtimePreference() : options.runtime;
     const std::optional<RuntimePreference> preference = runtimePreferenceFromString(runtimeName);
     if (!preference) {
         QTextStream(stderr) << "zeus-desktop: unknown runtime '" << runtimeName << "'\n";
         return kExitUsage;
     }
-    service.workspace = guard.canonicalPath;
-    service.url = url;
-
-    BackendConnection::Settings connectionSettings;
-    const qint64 heartbeat = testHook("ZEUS_TEST_HEARTBEAT_MS", 0);
-    if (heartbeat > 0) {
-        connectionSettings.pingIntervalMs = heartbeat;
-        connectionSettings.pongTimeoutMs = heartbeat;
-        connectionSettings.handshakeTimeoutMs = qMax<qint64>(heartbeat * 4, 1000);
-    }
-    const qint64 backoff = testHook("ZEUS_TEST_RECONNECT_MS", 0);
-    if (backoff > 0) {
-        connectionSettings.reconnect.initialDelayMs = backoff;
-        connectionSettings.reconnect.maxDelayMs = backoff * 8;
-    }
-    service.connection.setSettings(connectionSettings);
-
-    HelloMessage client;
-    client.clientName = QStringLiteral(ZEUS_APP_NAME);
-    client.clientVersion = QStringLiteral(ZEUS_VERSION);
-    client.os = QSysInfo::prettyProductName();
-    client.arch = QSysInfo::currentCpuArchitecture();
-    client.deviceId = service.settings.deviceId();
-    service.dispatcher.setClientInfo(client);
-    service.dispatcher.setApprovedWorkspaces({service.workspace});
+    AgentHostService::Options serviceOptions;
+    serviceOptions.backend = url;
+    serviceOptions.runtime = *preference;
+    serviceOptions.sandbox = headlessSandboxOverrides(options);
+    serviceOptions.connection = headlessConnectionSettings();
+    serviceOptions.monitorEnabled = false;  // nothing shows container states here
+    serviceOptions.shutdownDeadlineMs = kShutdownDeadlineMs;
+    serviceOptions.ackWaitMs = kAckWaitMs;
+    AgentHostService service(&settings, serviceOptions);
+    const QString workspace = guard.canonicalPath;
+    service.dispatcher().setApprovedWorkspaces({workspace});
     // Command approval (SPEC §11): the folder's settings plus this run's --approval and rules. No queue is set:
     // headless there is nobody to ask, so what would be asked is denied.
-    applyApprovalOptions(options, service.settings, service.dispatcher);
+    applyApprovalOptions(options, settings, service.dispatcher());
     // No one to ask: only the names given with --allow-secret are approved (SPEC §9).
-    service.secrets.setKnownNames(service.settings.secretNames());
-    service.secrets.setPreApproved(options.allowedSecrets);
-    service.secrets.setInteractive(false);
-    QObject::connect(&service.secrets, &SecretBroker::used, &service.dispatcher, [&service](const QStringList& names) {
-        for (const QString& name : names) {
-            service.settings.setSecretLastUsed(name, QDateTime::currentDateTimeUtc());
+    service.secrets().setPreApproved(options.allowedSecrets);
+    service.secrets().setInteractive(false);
+
+    int exitCode = kExitOk;
+    const auto endWith = [&service, &exitCode](int code) {
+        const AgentHostService::State state = service.state();
+        if (state != AgentHostService::State::ShuttingDown && state != AgentHostService::State::Stopped) {
+            exitCode = code;
         }
+        service.shutdown();
+    };
+    QObject::connect(&service, &AgentHostService::stateChanged, &service,
+                     [&service, &exitCode, &endWith](AgentHostService::State state) {
+                         if (state == AgentHostService::State::NotReady) {
+                             QTextStream(stderr) << "zeus-desktop: " << service.readinessProblem() << "\n";
+                             endWith(kExitNoAgent);
+                         } else if (state == AgentHostService::State::Stopped) {
+                             QCoreApplication::exit(exitCode);
+                         }
+                     });
+    QObject::connect(&service, &AgentHostService::signInMissing, &service, [&url, &endWith](const QString& message) {
+        QTextStream(stderr) << "zeus-desktop: no sign-in token for " << url.toString() << ": " << message
+                            << "\nSet ZEUS_DESKTOP_TOKEN or sign in from the tray app.\n";
+        endWith(kExitNoToken);
     });
-    service.dispatcher.setSecretBroker(&service.secrets);
-    // Results the last run owed this backend, and the calls it left running (SPEC §5 "Results survive the app").
-    service.dispatcher.setJournalPath(
-        ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), url.toString()));
-    service.sandbox.setMonitorEnabled(false);  // nothing shows container states here
-    service.sandbox.setDispatcher(&service.dispatcher);
-
-    QObject::connect(&service.sandbox, &SandboxHost::rebuilt, &service.dispatcher,
-                     [&service](SessionManager* manager, ContainerMonitor*) { service.watch(manager); });
-    QObject::connect(&service.imageInspector, &ImageInspector::finished, &service.dispatcher,
-                     [&service](const ImageInspection& inspection) { service.onImageInspected(inspection); });
-    QObject::connect(&service.detector, &RuntimeDetector::detectionFinished, &service.dispatcher,
-                     [&service](const DetectionResult& detection) { service.onDetection(detection); });
-    QObject::connect(&service.credentials, &CredentialStore::readFinished, &service.dispatcher,
-                     [&service](const QString&, const CredentialStore::Result& result) { service.onToken(result); });
-    QObject::connect(&service.connection, &BackendConnection::stateChanged, &service.dispatcher,
-                     [&service](BackendConnection::State state) { service.onConnectionState(state); });
-    QObject::connect(&service.dispatcher, &ToolDispatcher::idle, &service.dispatcher,
-                     [&service] { service.maybeFinish(); });
-
-    QObject::connect(&service.sandbox, &SandboxHost::shutdownFinished, &service.dispatcher, [&service] {
-        service.managerDone = true;
-        service.maybeFinish();
-    });
-    QObject::connect(&quitSignals, &QuitSignals::quitRequested, &service.dispatcher, [&service](int signal) {
+    QObject::connect(&service.connection(), &BackendConnection::stateChanged, &service,
+                     [&service, &endWith](BackendConnection::State state) {
+                         if (state == BackendConnection::State::AuthFailed) {
+                             qCCritical(lcBackend).noquote() << service.connection().lastError();
+                             endWith(kExitAuthFailed);
+                         } else if (state == BackendConnection::State::Error) {
+                             qCCritical(lcBackend).noquote() << service.connection().lastError();
+                         }
+                     });
+    SessionAnnouncer announcer(service);
+    QObject::connect(&service.sandbox(), &SandboxHost::rebuilt, &service,
+                     [&announcer](SessionManager* manager, ContainerMonitor*) { announcer.watch(manager); });
+    QObject::connect(&quitSignals, &QuitSignals::quitRequested, &service, [&endWith](int signal) {
         qCInfo(lcApp) << "signal" << signal << "received";
-        service.beginShutdown(kExitOk);
+        endWith(kExitOk);
     });
 
-    qCInfo(lcApp).noquote() << ZEUS_APP_NAME << ZEUS_VERSION << "headless: serving" << service.workspace << "for"
+    qCInfo(lcApp).noquote() << ZEUS_APP_NAME << ZEUS_VERSION << "headless: serving" << workspace << "for"
                             << url.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
-    service.detector.setPreference(*preference);
-    QTimer::singleShot(0, &service.detector, [&service] { service.detector.detect(); });
+    service.start();
     const int code = QCoreApplication::exec();
-    service.connection.stop();
+    service.connection().stop();
     return code;
 }
 

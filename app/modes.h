@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agentreadiness.h"
 #include "appoptions.h"
 #include "engine/imageinspection.h"
 #include "sandboxsetup.h"
@@ -31,14 +32,8 @@ SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings,
                               const DetectionResult& detection);       // execmode.cpp
 SandboxOverrides headlessSandboxOverrides(const AppOptions& options);  // headlessmode.cpp
 
-// The sandbox agent at start-up (SPEC §7): a run that uses the agent (no --exec-mode exec) on an engine of this Linux
-// host mounts the app's own agent; without one, only an image known to carry its own copy (the Zeus sandbox image)
-// will do. Whether the image must be inspected before the run may call itself ready (headless, --exec):
-bool agentNeedsImageCheck(const SandboxSetup& setup);  // headlessmode.cpp
-// Why the run must not start: no agent it can use, with the fix (build the agent, set ZEUS_SANDBOX_AGENT, or
-// --exec-mode exec); empty when it may. `image` is the inspection of setup.config.image (nullopt: not asked).
-QString missingAgentProblem(const SandboxSetup& setup,
-                            const std::optional<ImageInspection>& image);  // headlessmode.cpp
+// Whether the image must be inspected for a sandbox agent, and why a run must not start without one, are
+// core/agentreadiness.h's agentNeedsImageCheck() and missingAgentProblem() (the tray app, headless, --exec).
 
 // What headless mode prints on stdout about a session (docs/headless.md "What the console shows"), in the terminal
 // of app/run.sh next to the test backend's lines: how commands reach the container (the first line), the network in

@@ -1,0 +1,122 @@
+#pragma once
+
+#include "backend/backendconnection.h"
+#include "backend/credentialstore.h"
+#include "backend/tooldispatcher.h"
+#include "engine/imageinspection.h"
+#include "engine/imageinspector.h"
+#include "runtime/runtimedetector.h"
+#include "sandboxhost.h"
+#include "secrets/secretbroker.h"
+
+#include <QObject>
+#include <QTimer>
+#include <QUrl>
+
+#include <optional>
+
+namespace zeus {
+
+class AppSettings;
+
+// What serves the backend's tool calls on this computer, with or without a display (SPEC §5, §6): the runtime
+// detector, the backend's token read, the connection and its ToolDispatcher (hello, results journal), the sandbox
+// (a SandboxHost), the SecretBroker, and the image check that decides whether the sandbox may call itself ready
+// without an agent beside the app (SPEC §7). The tray app and headless mode each own one and only show it.
+//
+// The first hello must say which runtime serves the calls, so the token is read (and the connection started) only
+// once detection -- and the image's agent check, when there is one -- has answered. shutdown() cancels every call,
+// lets their results go out, removes every container, gives the backend a moment to acknowledge the last results,
+// and ends in Stopped (or when the deadline passes).
+//
+// The settings belong to the caller. It must never touch a widget, ask the user anything itself (the front-end
+// wires the SecretBroker's and the dispatcher's questions), nor keep the token anywhere but in the connection.
+class AgentHostService : public QObject {
+    Q_OBJECT
+public:
+    // Where the run is, in one word.
+    enum class State {
+        Starting,          // built; start() not called yet
+        DetectingRuntime,  // asking which container runtime there is
+        CheckingImage,     // no agent beside the app: asking the engine whether the image carries one
+        ReadingToken,      // reading the backend's sign-in token (environment, then the keychain)
+        Connecting,        // the connection is opening, or will retry (see connection() for why)
+        Serving,           // connected: hello said, calls are served (or refused, with no usable runtime)
+        NotReady,          // no sandbox agent the run can use (readinessProblem()): nothing connects
+        SignedOut,         // no token for the backend (tokenProblem()), or the backend refused it
+        ShuttingDown,      // shutdown(): calls cancelled, their results sent, containers being removed
+        Stopped,           // shutdown finished (or its deadline passed): the event loop may end
+    };
+    Q_ENUM(State)
+
+    struct Options {
+        QUrl backend;
+        RuntimePreference runtime = RuntimePreference::Auto;
+        SandboxOverrides sandbox;
+        BackendConnection::Settings connection;
+        RuntimeDetector::Options detector;
+        bool monitorEnabled = true;      // a ContainerMonitor next to the manager (headless has no one to show it)
+        int shutdownDeadlineMs = 30000;  // cancelling calls and removing containers
+        int ackWaitMs = 2000;            // after that, for the backend to acknowledge the last results
+    };
+
+    AgentHostService(AppSettings* settings, Options options, QObject* parent = nullptr);
+    ~AgentHostService() override;
+
+    // Starts detection; the token read and the connection follow (see the class comment).
+    void start();
+    // Begins the orderly shutdown; false (and nothing changes) when one has begun already.
+    bool shutdown();
+
+    State state() const { return m_state; }
+    // Why the sandbox may not call itself ready (State::NotReady), or empty.
+    QString readinessProblem() const { return m_sandbox.readinessProblem(); }
+    // Why there is no token (State::SignedOut after the read), or empty.
+    QString tokenProblem() const { return m_tokenProblem; }
+    // The sandbox image as the engine described it at start-up (nullopt: not asked, or no answer yet).
+    const std::optional<ImageInspection>& imageInspection() const { return m_image; }
+
+    AppSettings& settings() const { return *m_settings; }
+    RuntimeDetector& detector() { return m_detector; }
+    CredentialStore& credentials() { return m_credentials; }
+    SecretBroker& secrets() { return m_secrets; }
+    BackendConnection& connection() { return m_connection; }
+    ToolDispatcher& dispatcher() { return m_dispatcher; }
+    SandboxHost& sandbox() { return m_sandbox; }
+
+Q_SIGNALS:
+    void stateChanged(zeus::AgentHostService::State state);
+    // The token read found none (also during a shutdown, so the front-end can say why it is ending).
+    void signInMissing(const QString& message);
+
+private:
+    void setState(State state);
+    bool isEnding() const { return m_state == State::ShuttingDown || m_state == State::Stopped; }
+    void onDetection(const DetectionResult& result);
+    void onImageInspected(const ImageInspection& inspection);
+    void readToken();
+    void onTokenRead(const CredentialStore::Result& result);
+    void onConnectionState(BackendConnection::State state);
+    void maybeFinish();
+    void finish();
+
+    AppSettings* m_settings;
+    Options m_options;
+    RuntimeDetector m_detector;
+    CredentialStore m_credentials;
+    SecretBroker m_secrets;
+    BackendConnection m_connection;
+    ToolDispatcher m_dispatcher{&m_connection};
+    SandboxHost m_sandbox;
+    ImageInspector m_imageInspector;
+    std::optional<ImageInspection> m_image;
+    QString m_tokenProblem;
+    State m_state = State::Starting;
+    bool m_detected = false;           // the first detection drives the start; later ones only reach the sandbox
+    bool m_agentCheckPending = false;  // the token is read once the image shows it carries an agent
+    bool m_sandboxDone = false;
+    bool m_finishing = false;
+    QTimer m_shutdownDeadline;
+};
+
+}  // namespace zeus
