@@ -4,18 +4,17 @@
 #include "review/reviewstore.h"
 #include "sandbox/commandexecution.h"
 #include "sandbox/egress/egressproxy.h"
-#include "sandbox/mountpins.h"
+#include "sandbox/enginecalls.h"
+#include "sandbox/review/reviewcontainers.h"
 #include "sandbox/sandboxconfig.h"
+#include "sandbox/sandboxsession.h"
 #include "sandbox/sessionlog.h"
 #include "sandbox/workspaceapproval.h"
 #include "support/sessionstate.h"
 
-#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
-#include <QThreadPool>
-#include <QTimer>
 
 #include <functional>
 #include <map>
@@ -23,17 +22,17 @@
 
 namespace zeus {
 
-class AgentChannel;
 class EngineCommand;
 
 // Runs commands in per-session containers (SPEC §3, §4).
 //
-// Owns: one container per session id (created on the first command with `run -d`,
-// reused while it runs, recreated when it vanished or died, removed on session end, on
-// shutdown and after the idle timeout; one whose `run` failed is removed by its name at once), the running
-// CommandExecutions, the per-session and global concurrency limits (over a limit a call is refused with `busy`), the
-// orphan sweep of this install's containers, and each session's log. Must never: run a command outside a container,
-// mount anything but the guarded workspace, let the backend choose flags, user, mounts or working dir, or block.
+// Owns: the sessions by id (each a SandboxSession, which owns its container, agent, egress proxy, secrets, log and
+// idle timer), the running CommandExecutions by call id, the per-session and global concurrency limits (over a limit
+// a call is refused with `busy`), the container cap with its eviction of the least recently used idle session, the
+// forgetting of ended sessions, the orphan sweep of this install's containers and the shutdown; the engine calls that
+// outlive a session (EngineCalls) and the review containers (ReviewContainers). It forwards what its sessions say as
+// its own signals. Must never: run a command outside a container, mount anything but the guarded workspace, let the
+// backend choose flags, user, mounts or working dir, or block.
 class SessionManager : public QObject {
     Q_OBJECT
 
@@ -115,87 +114,33 @@ Q_SIGNALS:
     void reviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount);
 
 private:
-    enum class ContainerPhase { None, Checking, Creating, Ready };
-    struct Session {
-        QString id;
-        QString workspace;
-        SessionState state = SessionState::Stopped;
-        ContainerPhase phase = ContainerPhase::None;
-        QString containerId;
-        QString staleContainerId;                        // a failed container still to be removed
-        QList<QPointer<CommandExecution>> calls;         // running or waiting for the container
-        QList<QPointer<CommandExecution>> waiting;       // waiting for the container
-        QPointer<AgentChannel> agent;                    // the container's agent, while it starts or runs
-        QList<QPointer<CommandExecution>> agentWaiting;  // waiting for the agent's hello
-        QString agentFallback;         // why this container's commands run with plain exec; empty: through the agent
-        int agentFailures = 0;         // agent crashes in this container
-        QString announcedExecPath;     // the execPath() last announced (sessionExecPathChanged), said once each
-        QPointer<EgressProxy> egress;  // allowlist: the proxy behind the agent's listeners, while the agent runs
-        QStringList sessionAllow;      // "Allow for this session" rules, added to the config's policy
-        QTimer idleTimer;
-        QElapsedTimer lastUsed;
-        // Every bind mount's source pinned before `run` (Linux): checked in the container after it (MountPins).
-        QList<MountPins::Pin> mountPins;
-        bool review = false;  // the container holds a review copy (SPEC §10): stopped, never removed, by the app
-        quint64 endedAt = 0;  // when it last stopped or failed (m_clock), for forgetting the oldest first
-        SessionLog log;
-        // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,
-        // also those started before or after, and from its log. Forgotten with the session.
-        Redactor secrets;
-    };
-
-    Session& sessionFor(const QString& sessionId);
-    Session* findSession(const QString& sessionId) const;
+    SandboxSession* findSession(const QString& sessionId) const;
+    SandboxSession& sessionFor(const QString& sessionId);
+    void onSessionStateChanged(SandboxSession& session, SessionState state, const QString& containerId);
     void refuse(const ExecRequest& request, ExecError code, const QString& message);
-    void ensureContainer(Session& session);
-    void createContainer(Session& session);
-    void onContainerCreated(const QString& sessionId, const QString& name, EngineCommand* process);
-    // Checks that each mount of the new container is its pinned source; removes the container if not, or if the
-    // check itself fails.
-    void verifyMount(const QString& sessionId, const QString& containerId);
-    void onMountCheckFailed(const QString& sessionId, const QString& containerId, const QString& why);
-    // Removes a container whose mounts are not known to be its pinned sources and fails the session's calls.
-    void removeUnverified(Session& session, ExecError code, const QString& problem);
-    void markReady(Session& session);
-    void reportCreateFailure(const QString& sessionId, const QString& diagnostic);
-    void onCreateFailed(const QString& sessionId, ExecError code, const QString& message);
-    void startWaiting(Session& session);
-    void dispatch(Session& session, CommandExecution* execution);
-    void startAgent(Session& session);
-    void closeAgent(Session& session) const;
-    void startEgress(Session& session, AgentChannel* agent);
-    void announceExecPath(Session& session);
+    // The checks every call passes before it reaches a session: not shutting down, a new call id, the folder as it
+    // was approved (request.workspace becomes its clean path), the global limit. False: refused.
+    bool admit(ExecRequest& request);
+    // The session's own checks (its limit, one folder at a time); it moves to the request's folder. False: refused.
+    bool admitInSession(SandboxSession& session, const ExecRequest& request);
+    CommandExecution* newExecution(const ExecRequest& request);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     // Ends every session with a container or calls for which `reason` gives a reason (logged first): a container
     // made under a rule that changed must not outlive the change.
-    void endLiveSessions(const std::function<QString(const Session&)>& reason);
-    // A call that failed on the read-only .git of direct mode gets a log line that says why (SPEC §3).
-    void explainReadOnlyGit(Session& session, const ExecResult& result);
-    void removeContainer(Session& session, const QString& reason, SessionState newState);
-    void setState(Session& session, SessionState state);
-    void logEvent(Session& session, const QString& message);
-    static void addSessionSecrets(Session& session, const QList<SecretValue>& secrets);
-    void runEngine(const QStringList& arguments, int timeoutMs, std::function<void(EngineCommand&)> done);
+    void endLiveSessions(const std::function<QString(const SandboxSession&)>& reason);
     void maybeFinishShutdown();
     // Room for one more container: evicts the least recently used idle one when at the cap. False: none is idle.
-    bool makeRoomForContainer(const Session* forSession);
+    bool makeRoomForContainer(const SandboxSession* forSession);
     void forgetEndedSessions();
-    // Review mode: resume the session's stopped copy, or make a container and copy the folder in.
-    void createReviewContainer(Session& session, const ContainerSpec& spec);
-    void copyIntoContainer(const QString& sessionId, const QString& containerId, const QString& name);
-    // Instead of `rm`: a review container is listed; with changes it is stopped and kept, without it goes.
-    void retireReviewContainer(const QString& sessionId, const QString& workspace, const QString& containerId,
-                               std::function<void()> done = {});
-    bool isReviewContainer(const QString& containerId) const;
+    void onContainersListed(EngineCommand& list);
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxConfig m_config;
-    ReviewStore m_reviews;
-    QThreadPool m_reviewPool;  // copies and listings of review containers: blocking file and engine I/O
-    std::map<QString, std::unique_ptr<Session>> m_sessions;
+    EngineCalls m_engine;
+    ReviewContainers m_reviews;
+    // After m_engine and m_reviews: a session uses both until it goes.
+    std::map<QString, std::unique_ptr<SandboxSession>> m_sessions;
     QHash<QString, QPointer<CommandExecution>> m_calls;
-    int m_creating = 0;         // `run -d` calls in flight
-    int m_removalsPending = 0;  // shutdown's `rm -f` calls in flight
     bool m_shuttingDown = false;
     bool m_shutdownEmitted = false;
     quint64 m_clock = 0;

@@ -1,6 +1,7 @@
-// SessionManager's bounds (SPEC §3 "Bounded": the container bomb) and the end of sessions on a
-// revoked approval (item 8), with a fake container CLI (tests/fakes/engine/docker): containers are pretend and
-// commands run on the host, so many session ids cost nothing. The real engines are in tests/engine.
+// SessionManager and its SandboxSessions with a fake container CLI (tests/fakes/engine/docker): the bounds (SPEC §3
+// "Bounded": the container bomb, the limits), a stale container, the failures of making one, the idle timer,
+// shutdown, and the end of sessions on a revoked approval (item 8). Containers are pretend and commands run on the
+// host, so many session ids cost nothing. The real engines are in tests/engine.
 #include "engine/containerruntime.h"
 #include "sandbox/sessionmanager.h"
 
