@@ -1,7 +1,6 @@
 #include "guiservice.h"
 
 #include "approval/approvaldialog.h"
-#include "backend/resultjournal.h"
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/imagebuilddialog.h"
@@ -24,8 +23,6 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QStandardPaths>
-#include <QSysInfo>
 #include <QSystemTrayIcon>
 #include <QUrl>
 #include <QUuid>
@@ -46,10 +43,8 @@ GuiService::GuiService(const AppOptions& options, AppSettings* settings, QObject
       m_options(options),
       m_settings(settings),
       m_backendOverride(options.backend.trimmed()),
-      m_tokens(&m_credentials),
-      m_sandbox(settings, sandboxOverrides()) {
-    m_sandbox.setDispatcher(&m_dispatcher);
-}
+      m_core(settings, coreOptions()),
+      m_tokens(&m_credentials) {}
 
 GuiService::~GuiService() {
     m_dispatcher.setApprovalQueue(nullptr);
@@ -68,22 +63,19 @@ void GuiService::activate() {
     m_dashboard->bringToFront();
 }
 
-SandboxOverrides GuiService::sandboxOverrides() const {
-    SandboxOverrides overrides = sandboxOverridesOf(m_options);
-    return overrides;
+AgentHostService::Options GuiService::coreOptions() const {
+    AgentHostService::Options options;
+    // Results the last run owed this backend are journaled from the start; a backend set up later in this run is
+    // journaled from the next start.
+    options.backend = QUrl(backendUrl());
+    options.sandbox = sandboxOverrides();
+    options.shutdownDeadlineMs = kShutdownDeadlineMs;
+    return options;
 }
 
 void GuiService::start() {
     const QString runtimeName = m_options.runtime.isEmpty() ? m_settings->runtimePreference() : m_options.runtime;
     m_detector.setPreference(runtimePreferenceFromString(runtimeName).value_or(RuntimePreference::Auto));
-
-    HelloMessage client;
-    client.clientName = QStringLiteral(ZEUS_APP_NAME);
-    client.clientVersion = QStringLiteral(ZEUS_VERSION);
-    client.os = QSysInfo::prettyProductName();
-    client.arch = QSysInfo::currentCpuArchitecture();
-    client.deviceId = m_settings->deviceId();
-    m_dispatcher.setClientInfo(client);
     wireSecrets();
 
     m_dashboard =
@@ -91,12 +83,6 @@ void GuiService::start() {
     applyWorkspaceOverride();
     m_dashboard->connectionPanel()->setBackendUrlOverride(m_backendOverride);
     m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
-    if (!backendUrl().isEmpty()) {
-        // Results the last run owed this backend, and the calls it left running (SPEC §5). A backend set up
-        // later in this run is journaled from the next start.
-        m_dispatcher.setJournalPath(
-            ResultJournal::pathFor(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), backendUrl()));
-    }
     m_tray = std::make_unique<TrayIcon>(m_settings);
     m_tray->setRunApprovedFolder(m_dashboard->workspacePanel()->runApprovedWorkspace());
     const bool haveTray = TrayIcon::isAvailable();
@@ -290,7 +276,7 @@ void GuiService::connectApproval() {
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {
-    m_sandbox.setDetection(detection);
+    // The service handed the detection to the sandbox already (it connected first).
     // Without an agent beside the app, whether the image has one decides if the sandbox is ready (SPEC §7).
     m_agentCheckPending = detection.isUsable() && agentNeedsImageCheck(m_sandbox.setupFor(detection));
     if (!m_agentCheckPending) {
@@ -664,7 +650,7 @@ void GuiService::setUserDisconnected(bool disconnected) {
 }
 
 // SPEC §9: the broker asks through a tray notification and a dialog naming the secret, the command and the folder;
-// "always in this folder" and the last use are remembered in the settings (names only).
+// "always in this folder" is remembered in the settings (names only; the service records the last use).
 void GuiService::wireSecrets() {
     m_secrets.setInteractive(true);
     m_secrets.setKnownNames(m_settings->secretNames());
@@ -675,11 +661,6 @@ void GuiService::wireSecrets() {
     });
     connect(&m_secrets, &SecretBroker::alwaysApproved, this,
             [this](const QString& name, const QString& folder) { m_settings->addSecretFolderGrant(name, folder); });
-    connect(&m_secrets, &SecretBroker::used, this, [this](const QStringList& names) {
-        for (const QString& name : names) {
-            m_settings->setSecretLastUsed(name, QDateTime::currentDateTimeUtc());
-        }
-    });
     connect(&m_secrets, &SecretBroker::approvalNeeded, this, [this](const SecretBroker::Request& request) {
         if (m_tray) {
             m_tray->notify(tr("Allow a secret?"), SecretApprovalDialog::question(request));
@@ -698,7 +679,6 @@ void GuiService::wireSecrets() {
             dialog->close();  // answered here, timed out or cancelled
         }
     });
-    m_dispatcher.setSecretBroker(&m_secrets);
 }
 
 void GuiService::openSettings() {
@@ -807,16 +787,15 @@ void GuiService::beginShutdown() {
     }
     m_shuttingDown = true;
     qCInfo(lcApp) << "quitting: removing containers";
-    m_shutdownDeadline.setSingleShot(true);
-    connect(&m_shutdownDeadline, &QTimer::timeout, this, [] {
-        qCWarning(lcApp) << "shutdown took longer than" << kShutdownDeadlineMs << "ms; exiting";
-        QCoreApplication::quit();
-    });
-    m_shutdownDeadline.start(kShutdownDeadlineMs);
     m_connection.stop();
     m_dashboard->hide();
-    connect(&m_sandbox, &SandboxHost::shutdownFinished, this, [] { QCoreApplication::quit(); });
-    m_sandbox.shutdown();
+    // Calls cancelled, containers removed (or the deadline passed): then the event loop ends.
+    connect(&m_core, &AgentHostService::stateChanged, this, [](AgentHostService::State state) {
+        if (state == AgentHostService::State::Stopped) {
+            QCoreApplication::quit();
+        }
+    });
+    m_core.shutdown();
 }
 
 }  // namespace zeus

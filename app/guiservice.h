@@ -1,5 +1,6 @@
 #pragma once
 
+#include "agenthostservice.h"
 #include "appoptions.h"
 #include "approval/approvalqueue.h"
 #include "appsettings.h"
@@ -97,24 +98,28 @@ private:
     // --backend for this run, else the setting.
     QString backendUrl() const { return m_backendOverride.isEmpty() ? m_settings->backendUrl() : m_backendOverride; }
     // This run's --image and --profile, over the settings.
-    SandboxOverrides sandboxOverrides() const;
+    SandboxOverrides sandboxOverrides() const { return sandboxOverridesOf(m_options); }
+    // This run's backend and sandbox overrides, for the service.
+    AgentHostService::Options coreOptions() const;
     // The user's approvals plus the command line's --workspace of this run.
     QStringList approvedWorkspaces() const;
 
     AppOptions m_options;
     AppSettings* m_settings;
     QString m_backendOverride;  // --backend, validated in runGuiMode(); never written to the settings
-    RuntimeDetector m_detector;
-    CredentialStore m_credentials;
-    BackendConnection m_connection;
-    ToolDispatcher m_dispatcher{&m_connection};
+    // The parts every long-running mode has, and the orderly shutdown; the references name its parts.
+    AgentHostService m_core;
+    RuntimeDetector& m_detector = m_core.detector();
+    CredentialStore& m_credentials = m_core.credentials();
+    BackendConnection& m_connection = m_core.connection();
+    ToolDispatcher& m_dispatcher = m_core.dispatcher();
+    SecretBroker& m_secrets = m_core.secrets();  // who may use which secret: the dialogs below ask the user
+    SandboxHost& m_sandbox = m_core.sandbox();
     ApprovalQueue m_approvals;
     std::unique_ptr<ApprovalDialog> m_approvalDialog;
     KeychainTokenStore m_tokens;
     SecretStore m_secretStore;  // Settings -> Secrets
-    SecretBroker m_secrets;     // who may use which secret: the dialogs below ask the user
     QHash<QString, QPointer<SecretApprovalDialog>> m_secretDialogs;
-    SandboxHost m_sandbox;
     std::unique_ptr<DashboardWindow> m_dashboard;
     std::unique_ptr<TrayIcon> m_tray;
     QPointer<SettingsDialog> m_settingsDialog;
@@ -154,7 +159,6 @@ private:
     ImageInspector m_imageInspector;
     int m_imageInspectsRunning = 0;  // an inspect() cancels the one before, which still finishes: keep the last
     std::optional<ImageInspection> m_lastImageInspection;
-    QTimer m_shutdownDeadline;
 };
 
 }  // namespace zeus

@@ -70,9 +70,7 @@ AgentHostService::AgentHostService(AppSettings* settings, Options options, QObje
     });
 }
 
-AgentHostService::~AgentHostService() {
-    m_connection.stop();
-}
+AgentHostService::~AgentHostService() = default;
 
 void AgentHostService::start() {
     if (m_state != State::Starting) {
@@ -93,8 +91,8 @@ void AgentHostService::setState(State state) {
 
 void AgentHostService::onDetection(const DetectionResult& result) {
     m_sandbox.setDetection(result);
-    if (std::exchange(m_detected, true) || isEnding()) {
-        return;
+    if (m_state != State::DetectingRuntime) {
+        return;  // a later detection (a re-check), or a front-end that drives the start itself
     }
     if (!m_sandbox.manager()) {
         qCWarning(lcApp).noquote() << "no usable container runtime; every command is refused:" << result.reason;
@@ -130,10 +128,14 @@ void AgentHostService::onImageInspected(const ImageInspection& inspection) {
 
 void AgentHostService::readToken() {
     setState(State::ReadingToken);
+    m_tokenReadPending = true;
     m_credentials.readToken(m_options.backend.toString());
 }
 
 void AgentHostService::onTokenRead(const CredentialStore::Result& result) {
+    if (!std::exchange(m_tokenReadPending, false)) {
+        return;  // a read the front-end asked for
+    }
     if (result.status != CredentialStore::Status::Ok || result.token.isEmpty()) {
         // Every backend needs a token, a ws:// one on this computer too (SPEC §5 "No anonymous backends"):
         // another local user can bind a loopback port first.

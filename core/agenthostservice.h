@@ -29,6 +29,10 @@ class AppSettings;
 // lets their results go out, removes every container, gives the backend a moment to acknowledge the last results,
 // and ends in Stopped (or when the deadline passes).
 //
+// start() drives that sequence (headless mode). The tray app drives detection, the token and the connection itself
+// (the user signs in, disconnects, changes the backend) and uses the service as the owner of the parts and for the
+// shutdown; the service then acts on no answer it did not ask for.
+//
 // The settings belong to the caller. It must never touch a widget, ask the user anything itself (the front-end
 // wires the SecretBroker's and the dispatcher's questions), nor keep the token anywhere but in the connection.
 class AgentHostService : public QObject {
@@ -112,7 +116,7 @@ private:
     std::optional<ImageInspection> m_image;
     QString m_tokenProblem;
     State m_state = State::Starting;
-    bool m_detected = false;           // the first detection drives the start; later ones only reach the sandbox
+    bool m_tokenReadPending = false;   // readToken() asked: the answer is this service's to act on
     bool m_agentCheckPending = false;  // the token is read once the image shows it carries an agent
     bool m_sandboxDone = false;
     bool m_finishing = false;
