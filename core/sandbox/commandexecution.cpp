@@ -218,8 +218,15 @@ void CommandExecution::deliver(OutputStream stream, const QByteArray& chunk) {
     Redactor& redactor = m_redactors[stream == OutputStream::Stderr ? 1 : 0];
     // Kept for every call: a session's secret can be added after the first bytes came (another command's).
     const qint64 arrivedCap = m_collector.capBytes() + 3 * Redactor::kMaxValueBytes + 16;
-    if (m_arrived.size() < arrivedCap) {
-        m_arrived += chunk.left(arrivedCap - m_arrived.size());
+    if (m_arrivedBytes < arrivedCap) {
+        const QByteArray kept = chunk.left(arrivedCap - m_arrivedBytes);
+        m_arrivedBytes += kept.size();
+        const int streamIndex = stream == OutputStream::Stderr ? 1 : 0;
+        if (!m_arrived.isEmpty() && m_arrived.last().stream == streamIndex) {
+            m_arrived.last().bytes += kept;
+        } else {
+            m_arrived.append({streamIndex, kept});
+        }
     }
     const QByteArray clean = redactor.isEmpty() ? chunk : redactor.feed(chunk);
     if (clean.isEmpty()) {
@@ -517,9 +524,11 @@ void CommandExecution::finishWith(ExecResult result) {
     // output, so that is redacted once more as a whole (SPEC §9 "across stdout and stderr").
     if (!m_redactors[0].isEmpty()) {
         // Each stream was redacted on its own, and a stream holds back what may begin a form, which can put the
-        // other stream's bytes first: the result is made again from both streams as they arrived, redacted whole.
+        // other stream's bytes first: the result is made again from both streams as they arrived, redacted whole
+        // (a value split between the streams) and stream by stream (a value one stream printed in one piece while
+        // the other stream's bytes arrived in between).
         qint64 joined = 0;
-        QByteArray whole = m_redactors[0].redacted(m_arrived, &joined);
+        QByteArray whole = m_redactors[0].redactedInterleaved(m_arrived, &joined);
         if (result.truncated && whole.size() > m_collector.capBytes()) {
             whole.truncate(m_collector.capBytes());
         }
@@ -527,6 +536,7 @@ void CommandExecution::finishWith(ExecResult result) {
         result.redacted = qMax(result.redacted, joined);
     }
     m_arrived.clear();
+    m_arrivedBytes = 0;
     // An error message may quote the command's or the engine's words: redacted like the output.
     result.errorMessage = m_redactors[0].redacted(result.errorMessage);
     if (m_agent && m_channel != 0 && !m_execDone) {

@@ -140,7 +140,8 @@ private:
     Redactor m_redactors[2];  // stdout, stderr: each stream holds back its own partial match
     // Both streams' raw bytes in arrival order (up to the cap and the longest form more): with secrets, the result
     // is this, redacted as a whole, where a value split between stdout and stderr becomes whole (SPEC §9).
-    QByteArray m_arrived;
+    QList<Redactor::Segment> m_arrived;  // both streams as they arrived, for the result's redaction
+    qint64 m_arrivedBytes = 0;
     int m_timeoutSeconds;
     int m_killGraceMs;
     QString m_containerId;

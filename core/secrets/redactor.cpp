@@ -1,5 +1,8 @@
 #include "secrets/redactor.h"
 
+#include <QByteArrayView>
+#include <QHash>
+
 #include <algorithm>
 #include <cctype>
 
@@ -158,6 +161,86 @@ QByteArray Redactor::redacted(const QByteArray& text, qint64* count) const {
     out += once.flush();
     if (count) {
         *count = once.count();
+    }
+    return out;
+}
+
+QList<Redactor::Found> Redactor::find(const QByteArray& text) const {
+    QList<Found> found;
+    for (qsizetype at = 0; at < text.size();) {
+        int match = -1;
+        for (int i = 0; i < m_forms.size(); ++i) {  // longest first
+            const QByteArray& bytes = m_forms.at(i).bytes;
+            if (bytes.size() <= text.size() - at && QByteArrayView(text).sliced(at, bytes.size()) == bytes) {
+                match = i;
+                break;
+            }
+        }
+        if (match < 0) {
+            ++at;
+            continue;
+        }
+        found.append({at, m_forms.at(match).bytes.size(), match});
+        at += m_forms.at(match).bytes.size();
+    }
+    return found;
+}
+
+QByteArray Redactor::redactedInterleaved(const QList<Segment>& segments, qint64* count) const {
+    QByteArray combined;
+    QHash<int, QByteArray> streams;        // each stream's own bytes
+    QHash<int, QList<qsizetype>> offsets;  // a stream's byte i is combined byte offsets[stream][i]
+    for (const Segment& segment : segments) {
+        QList<qsizetype>& map = offsets[segment.stream];
+        for (qsizetype i = 0; i < segment.bytes.size(); ++i) {
+            map.append(combined.size() + i);
+        }
+        combined += segment.bytes;
+        streams[segment.stream] += segment.bytes;
+    }
+    // Every combined byte that belongs to a found form gets that finding's number; its marker goes where the
+    // finding's first byte was.
+    QList<int> owner(combined.size(), -1);
+    QList<int> formOf;
+    const auto claim = [&](const QList<qsizetype>& positions, int form) {
+        const int id = int(formOf.size());
+        bool any = false;
+        for (const qsizetype position : positions) {
+            if (owner.at(position) < 0) {
+                owner[position] = id;
+                any = true;
+            }
+        }
+        if (any) {
+            formOf.append(form);
+        }
+    };
+    for (const Found& hit : find(combined)) {
+        QList<qsizetype> positions;
+        for (qsizetype i = 0; i < hit.length; ++i) {
+            positions.append(hit.start + i);
+        }
+        claim(positions, hit.form);
+    }
+    for (auto it = streams.cbegin(); it != streams.cend(); ++it) {
+        const QList<qsizetype>& map = offsets.value(it.key());
+        for (const Found& hit : find(it.value())) {
+            claim(map.mid(hit.start, hit.length), hit.form);
+        }
+    }
+    QByteArray out;
+    QList<bool> emitted(formOf.size(), false);
+    for (qsizetype i = 0; i < combined.size(); ++i) {
+        const int id = owner.at(i);
+        if (id < 0) {
+            out.append(combined.at(i));
+        } else if (!emitted.at(id)) {
+            emitted[id] = true;
+            out.append(m_forms.at(formOf.at(id)).marker);
+        }
+    }
+    if (count) {
+        *count = formOf.size();
     }
     return out;
 }

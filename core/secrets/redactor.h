@@ -54,6 +54,15 @@ public:
     // One-shot redaction of a whole text (messages, log lines, the session log); count may be null.
     QByteArray redacted(const QByteArray& text, qint64* count = nullptr) const;
     QString redacted(const QString& text, qint64* count = nullptr) const;
+    // One-shot redaction of two streams that arrived interleaved: `segments` are (stream, bytes) in arrival order.
+    // A form is caught where it is contiguous in the combined text (a value split between stdout and stderr) and
+    // where it is contiguous within one stream although the other stream's bytes came in between; such a form
+    // becomes one marker where it began, and the other stream's bytes stay. count may be null.
+    struct Segment {
+        int stream = 0;
+        QByteArray bytes;
+    };
+    QByteArray redactedInterleaved(const QList<Segment>& segments, qint64* count = nullptr) const;
     // The same, ignoring ASCII case: for host names, which resolvers, proxies and URL parsers lower-case, so a
     // value put into a name would otherwise slip through in another case (SPEC §8).
     QString redactedIgnoringCase(const QString& text, qint64* count = nullptr) const;
@@ -65,6 +74,13 @@ private:
         QByteArray marker;
     };
     QByteArray drain(bool final);
+    // Where the forms are in a whole text: (start, length, form index), left to right, the longest at a position.
+    struct Found {
+        qsizetype start;
+        qsizetype length;
+        int form;
+    };
+    QList<Found> find(const QByteArray& text) const;
 
     QList<Form> m_forms;  // longest first, so at one position the longest wins
     QList<SecretValue> m_secrets;

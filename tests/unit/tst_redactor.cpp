@@ -41,6 +41,8 @@ private Q_SLOTS:
     void twoSecretsEachNamed();
     void oneShotTexts();
     void hostNamesIgnoreCase();
+    void interleavedStreams_data();
+    void interleavedStreams();
 };
 
 void TestRedactor::everyFormAtEverySplit_data() {
@@ -210,6 +212,38 @@ void TestRedactor::hostNamesIgnoreCase() {
     QCOMPARE(count, 0);
     // The plain one-shot form stays exact.
     QCOMPARE(redactor.redacted(QStringLiteral("abcdef123456")), QStringLiteral("abcdef123456"));
+}
+
+// Two streams as they arrived: a value one stream printed in one piece while the other stream's bytes came in
+// between is still caught (its marker where it began, the other stream's bytes kept), and so is a value split
+// between the streams. Every split position of the value is tried.
+void TestRedactor::interleavedStreams_data() {
+    QTest::addColumn<QByteArray>("form");
+    QTest::addColumn<bool>("splitBetweenStreams");
+    QTest::newRow("value, interrupted") << kValue << false;
+    QTest::newRow("base64, interrupted") << kValue.toBase64() << false;
+    QTest::newRow("hex, interrupted") << kValue.toHex() << false;
+    QTest::newRow("value, split between the streams") << kValue << true;
+}
+
+void TestRedactor::interleavedStreams() {
+    QFETCH(QByteArray, form);
+    QFETCH(bool, splitBetweenStreams);
+    const Redactor redactor({SecretValue{kName, kValue}});
+    for (qsizetype at = 1; at < form.size(); ++at) {
+        const QList<Redactor::Segment> segments =
+            splitBetweenStreams
+                ? QList<Redactor::Segment>{{0, "out " + form.left(at)}, {1, form.mid(at) + " err\n"}}
+                : QList<Redactor::Segment>{{0, "out " + form.left(at)}, {1, "ERR\n"}, {0, form.mid(at) + "\n"}};
+        qint64 count = 0;
+        const QByteArray out = redactor.redactedInterleaved(segments, &count);
+        QVERIFY2(!out.contains(form.left(8)) && !out.contains(form.right(8)), out.constData());
+        QCOMPARE(count, qint64(1));
+        QCOMPARE(out, splitBetweenStreams ? QByteArray("out " + kMarker + " err\n")
+                                          : QByteArray("out " + kMarker + "ERR\n\n"));
+    }
+    // Without a secret in it, the streams come back as they arrived.
+    QCOMPARE(redactor.redactedInterleaved({{0, "a"}, {1, "b"}, {0, "c"}}), QByteArray("abc"));
 }
 
 QTEST_GUILESS_MAIN(TestRedactor)
