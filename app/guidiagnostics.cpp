@@ -1,6 +1,7 @@
 // The tray app's support report (the Diagnostics page and its copy/save), assembled from the live objects through
 // the core section builders, so the panel's checklist has the same rows as --diagnose plus the keychain and the
-// backend connection. The image row comes from the last asynchronous `image inspect` (GuiService::inspectImage()).
+// backend connection. The image row comes from the last asynchronous `image inspect`
+// (AgentHostService::inspectImage()).
 #include "dashboard/dashboardwindow.h"
 #include "dashboard/workspacepanel.h"
 #include "diagnosticsections.h"

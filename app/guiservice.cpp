@@ -209,7 +209,7 @@ void GuiService::connectCalls() {
     });
     connect(&m_detector, &RuntimeDetector::detectionFinished, this, &GuiService::onDetection);
     connect(&m_sandbox, &SandboxHost::rebuilt, this, &GuiService::onSandboxRebuilt);
-    connect(&m_imageInspector, &ImageInspector::finished, this, &GuiService::onImageInspected);
+    connect(&m_core, &AgentHostService::imageInspected, this, &GuiService::onImageInspected);
 }
 
 // Settings and keychain changes that take effect at once.
@@ -228,7 +228,7 @@ void GuiService::connectSettings() {
         readToken();
     });
     // The sandbox rebuilds with the new image once idle; the image row should say now whether it exists.
-    connect(m_settings, &AppSettings::imageChanged, this, &GuiService::inspectImage);
+    connect(m_settings, &AppSettings::imageChanged, &m_core, &AgentHostService::inspectImage);
     connect(m_settings, &AppSettings::runtimePreferenceChanged, this, [this](const QString& value) {
         m_detector.setPreference(runtimePreferenceFromString(value).value_or(RuntimePreference::Auto));
         m_detector.recheck();
@@ -276,19 +276,16 @@ void GuiService::connectApproval() {
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {
-    // The service handed the detection to the sandbox already (it connected first).
-    // Without an agent beside the app, whether the image has one decides if the sandbox is ready (SPEC §7).
-    m_agentCheckPending = detection.isUsable() && agentNeedsImageCheck(m_sandbox.setupFor(detection));
-    if (!m_agentCheckPending) {
-        m_sandbox.setReadinessProblem({});
+    // The service (connected first) handed the detection to the sandbox and asked the image whether it carries an
+    // agent, when that decides if the sandbox is ready (SPEC §7).
+    if (!m_core.agentCheckPending()) {
         m_dashboard->runtimePanel()->setReadinessProblem({});
     }
-    inspectImage();
     if (!m_detectedOnce) {
         m_detectedOnce = true;
         // The token was read meanwhile: now the connection can start (see onTokenRead), unless the image check
         // must answer first (onImageInspected starts it then).
-        if (m_tokenChecked && !m_userDisconnected && !backendUrl().isEmpty() && !m_agentCheckPending) {
+        if (m_tokenChecked && !m_userDisconnected && !backendUrl().isEmpty() && !m_core.agentCheckPending()) {
             connectBackend();
         }
     }
@@ -548,40 +545,18 @@ void GuiService::buildImage() {
     m_imageBuild->start();
 }
 
-void GuiService::inspectImage() {
-    if (!m_detector.hasResult()) {
-        return;  // detection follows and inspects then
-    }
-    // The runtime the sandbox builds (same CLI path and version), asked about the image its sessions use.
-    const SandboxSetup setup = m_sandbox.setupFor(m_detector.result());
-    if (!setup.runtime) {
-        m_lastImageInspection.reset();
-        return;
-    }
-    ++m_imageInspectsRunning;
-    m_imageInspector.inspect(*setup.runtime, setup.config.image);
-}
-
-void GuiService::onImageInspected(const ImageInspection& inspection) {
-    --m_imageInspectsRunning;
-    if (m_imageInspectsRunning > 0) {
-        return;  // a cancelled one; the newest is still running
-    }
-    m_imageInspectsRunning = 0;
-    m_lastImageInspection = inspection;
-    // Every answer about the image decides again (a rebuilt image may carry an agent now); the first one also
-    // lets the connection start.
+void GuiService::onImageInspected(bool agentCheckDone) {
+    // Every answer about the image decides again (a rebuilt image may carry an agent now); the one the first
+    // detection waited for also lets the connection start.
     if (m_detector.hasResult() && m_detector.result().isUsable()) {
-        const bool wasPending = std::exchange(m_agentCheckPending, false);
-        const QString problem = missingAgentProblem(m_sandbox.setupFor(m_detector.result()), inspection);
-        m_sandbox.setReadinessProblem(problem);
+        const QString problem = m_sandbox.readinessProblem();
         m_dashboard->runtimePanel()->setReadinessProblem(problem);
         if (!problem.isEmpty() && problem != m_notifiedReadinessProblem) {
             m_notifiedReadinessProblem = problem;
             recordError(problem);
             m_tray->notify(tr("Not ready: no sandbox agent"), problem, true);
         }
-        if (wasPending && m_connection.state() == BackendConnection::State::Disconnected && m_tokenChecked
+        if (agentCheckDone && m_connection.state() == BackendConnection::State::Disconnected && m_tokenChecked
             && !m_userDisconnected && !backendUrl().isEmpty()) {
             connectBackend();
         }
@@ -618,7 +593,7 @@ void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& 
     m_dashboard->diagnosticsPanel()->setSecrets({m_token});
     // The first hello must say which runtime serves the calls: connect once detection (and the image's agent
     // check, when there is one) is done.
-    if (!m_userDisconnected && m_detector.hasResult() && !m_agentCheckPending) {
+    if (!m_userDisconnected && m_detector.hasResult() && !m_core.agentCheckPending()) {
         connectBackend();
     }
     updateStatus();

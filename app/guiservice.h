@@ -81,11 +81,10 @@ private:
     void onNotificationClicked();
     void readToken();
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
-    // Asks the sandbox's runtime whether it has the sandbox's image (for the Diagnostics page's image row).
-    void inspectImage();
     // Diagnostics -> Build Image…
     void buildImage();
-    void onImageInspected(const ImageInspection& inspection);
+    // The image answered (AgentHostService::imageInspected): the readiness, the runtime panel, the Diagnostics page.
+    void onImageInspected(bool agentCheckDone);
     void connectBackend();
     void setUserDisconnected(bool disconnected);
     void openSettings();
@@ -130,9 +129,6 @@ private:
     QString m_token;              // in memory only, for the connection (and so diagnostics can redact it)
     bool m_tokenChecked = false;  // the keychain answered: the sign-in banner may show
     bool m_detectedOnce = false;  // the first detection starts the connection (hello names the runtime)
-    // The image is being asked whether it carries an agent (no agent beside the app): the first hello waits for
-    // the answer, so it says "ready" only when the sandbox is (SPEC §7).
-    bool m_agentCheckPending = false;
     // Whether an agent it can use is missing, and the tray was told about that problem already.
     QString m_notifiedReadinessProblem;
     // Says a fallback to plain exec that happened anyway (SPEC §7) where the user looks: tray, console.
@@ -156,9 +152,8 @@ private:
     QStringList m_recentErrors;
     // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
     std::optional<CredentialStore::Result> m_lastTokenRead;
-    ImageInspector m_imageInspector;
-    int m_imageInspectsRunning = 0;  // an inspect() cancels the one before, which still finishes: keep the last
-    std::optional<ImageInspection> m_lastImageInspection;
+    // The sandbox image as the engine last described it (the Diagnostics page's image row).
+    const std::optional<ImageInspection>& m_lastImageInspection = m_core.imageInspection();
 };
 
 }  // namespace zeus

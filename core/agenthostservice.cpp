@@ -91,34 +91,64 @@ void AgentHostService::setState(State state) {
 
 void AgentHostService::onDetection(const DetectionResult& result) {
     m_sandbox.setDetection(result);
+    if (isEnding()) {
+        return;
+    }
+    // Without an agent beside the app, whether the image has one decides if the sandbox is ready (SPEC §7).
+    m_agentCheckPending = result.isUsable() && agentNeedsImageCheck(m_sandbox.setupFor(result));
+    if (!m_agentCheckPending) {
+        m_sandbox.setReadinessProblem({});
+    }
+    inspectImage();
     if (m_state != State::DetectingRuntime) {
         return;  // a later detection (a re-check), or a front-end that drives the start itself
     }
     if (!m_sandbox.manager()) {
         qCWarning(lcApp).noquote() << "no usable container runtime; every command is refused:" << result.reason;
         readToken();
-        return;
-    }
-    // What the image is (for what the front-end says about sessions), and whether it carries an agent when this
-    // host has none to mount: without an agent it can use, the run does not call itself ready (SPEC §7).
-    const SandboxSetup setup = m_sandbox.setupFor(result);
-    m_agentCheckPending = agentNeedsImageCheck(setup);
-    m_imageInspector.inspect(*setup.runtime, setup.config.image);
-    if (m_agentCheckPending) {
+    } else if (m_agentCheckPending) {
         setState(State::CheckingImage);
     } else {
         readToken();
     }
 }
 
-void AgentHostService::onImageInspected(const ImageInspection& inspection) {
-    m_image = inspection;
-    if (!m_agentCheckPending || isEnding()) {
+void AgentHostService::inspectImage() {
+    if (!m_detector.hasResult()) {
+        return;  // detection follows and inspects then
+    }
+    // The runtime the sandbox builds (same CLI path and version), asked about the image its sessions use.
+    const SandboxSetup setup = m_sandbox.setupFor(m_detector.result());
+    if (!setup.runtime) {
+        m_image.reset();
         return;
     }
-    m_agentCheckPending = false;
+    ++m_imageInspectsRunning;
+    m_imageInspector.inspect(*setup.runtime, setup.config.image);
+}
+
+void AgentHostService::onImageInspected(const ImageInspection& inspection) {
+    if (--m_imageInspectsRunning > 0) {
+        return;  // a cancelled one; the newest is still running
+    }
+    m_imageInspectsRunning = 0;
+    m_image = inspection;
+    if (isEnding()) {
+        return;
+    }
+    if (!m_detector.hasResult() || !m_detector.result().isUsable()) {
+        Q_EMIT imageInspected(false);
+        return;
+    }
+    // Every answer about the image decides again (a rebuilt image may carry an agent now); the one a start waits
+    // for also lets the token be read.
+    const bool wasPending = std::exchange(m_agentCheckPending, false);
     const QString problem = missingAgentProblem(m_sandbox.setupFor(m_detector.result()), m_image);
     m_sandbox.setReadinessProblem(problem);
+    Q_EMIT imageInspected(wasPending);
+    if (!wasPending || m_state != State::CheckingImage) {
+        return;
+    }
     if (!problem.isEmpty()) {
         setState(State::NotReady);
         return;

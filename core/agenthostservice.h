@@ -71,14 +71,20 @@ public:
     void start();
     // Begins the orderly shutdown; false (and nothing changes) when one has begun already.
     bool shutdown();
+    // Asks the engine again whether it has the sandbox's image (the image setting changed, or it was built); the
+    // answer decides the readiness again. Every detection asks too.
+    void inspectImage();
 
     State state() const { return m_state; }
     // Why the sandbox may not call itself ready (State::NotReady), or empty.
     QString readinessProblem() const { return m_sandbox.readinessProblem(); }
     // Why there is no token (State::SignedOut after the read), or empty.
     QString tokenProblem() const { return m_tokenProblem; }
-    // The sandbox image as the engine described it at start-up (nullopt: not asked, or no answer yet).
+    // The sandbox image as the engine last described it (nullopt: not asked, or no answer yet).
     const std::optional<ImageInspection>& imageInspection() const { return m_image; }
+    // The runtime is usable but the image has not said yet whether it carries an agent: nothing may call itself
+    // ready (nor connect, since hello says the readiness) until it has.
+    bool agentCheckPending() const { return m_agentCheckPending; }
 
     AppSettings& settings() const { return *m_settings; }
     RuntimeDetector& detector() { return m_detector; }
@@ -90,6 +96,9 @@ public:
 
 Q_SIGNALS:
     void stateChanged(zeus::AgentHostService::State state);
+    // An answer about the image came in; readinessProblem() is decided again (with a usable runtime), and
+    // `agentCheckDone` says this answer ended the check a detection started (agentCheckPending()).
+    void imageInspected(bool agentCheckDone);
     // The token read found none (also during a shutdown, so the front-end can say why it is ending).
     void signInMissing(const QString& message);
 
@@ -118,6 +127,7 @@ private:
     State m_state = State::Starting;
     bool m_tokenReadPending = false;   // readToken() asked: the answer is this service's to act on
     bool m_agentCheckPending = false;  // the token is read once the image shows it carries an agent
+    int m_imageInspectsRunning = 0;    // an inspect() cancels the one before, which still finishes: keep the last
     bool m_sandboxDone = false;
     bool m_finishing = false;
     QTimer m_shutdownDeadline;
