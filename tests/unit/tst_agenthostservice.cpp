@@ -117,10 +117,20 @@ private Q_SLOTS:
         QCOMPARE(errorCodeOf(resultsOf(server, QStringLiteral("c2")).first()),
                  QStringLiteral("workspace_not_approved"));
 
+        // A call still running at shutdown is cancelled, and its result reaches the backend before Stopped. (The
+        // fake engine's `rm` stops nothing: the pretend container's command keeps the output pipe open until it
+        // ends, so it is short.)
+        server.send(BackendServer::toolCall(QStringLiteral("c3"), QStringLiteral("s1"), QStringLiteral("sleep 3"),
+                                            m_workspace));
+        QTRY_COMPARE_WITH_TIMEOUT(service.dispatcher().runningCalls(), 1, 10000);
         QVERIFY(service.shutdown());
         QVERIFY(!service.shutdown());  // once
+        QCOMPARE(service.state(), State::ShuttingDown);
         QTRY_COMPARE_WITH_TIMEOUT(service.state(), State::Stopped, 10000);
         QCOMPARE(service.sandbox().state(), SandboxHost::State::Stopped);
+        QCOMPARE(resultsOf(server, QStringLiteral("c3")).size(), 1);
+        QCOMPARE(resultsOf(server, QStringLiteral("c3")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("cancelled"));
         QList<State> seen;
         for (const QList<QVariant>& args : states) {
             seen.append(args.first().value<State>());
