@@ -12,7 +12,7 @@ build_pkgs="build-essential musl-tools cmake ninja-build pkg-config qt6-base-dev
 run_pkgs="docker.io busybox-static git mmdebstrap"
 # curl and npm: tst_distroimage's fixtures (verdaccio comes from the npm registry: tests/harness/engines.sh).
 test_pkgs="podman runc catatonit busybox-static curl nodejs npm gnome-keyring libsecret-tools dbus dbus-x11 xvfb xauth trayer imagemagick
- clang clang-format clang-tidy libclang-rt-14-dev desktop-file-utils appstream lintian file procps"
+ clang clang-format clang-tidy libclang-rt-14-dev desktop-file-utils appstream lintian file procps python3"
 
 want="$build_pkgs"
 case "${1:-}" in
