@@ -123,7 +123,7 @@ DiagnosticsReport GuiService::buildReport() const {
     approval.insert(QStringLiteral("decisions"), decisions);
     approval.insert(QStringLiteral("waiting"), QJsonArray::fromStringList(m_dispatcher.waitingCallIds()));
     report.addSection(QStringLiteral("command_approval"), approval, tr("Command approval"));
-    report.addSection(DiagnosticSections::recentErrors(m_recentErrors));
+    report.addSection(DiagnosticSections::recentErrors(m_recentErrors.lines()));
     return report;
 }
 

@@ -18,6 +18,7 @@
 #include "support/logging.h"
 #include "tray/secretapprovaldialog.h"
 #include "tray/trayicon.h"
+#include "tray/traynotifier.h"
 
 #include <zeus/buildinfo.h>
 
@@ -34,7 +35,6 @@ namespace zeus {
 namespace {
 
 constexpr int kShutdownDeadlineMs = 15000;
-constexpr int kRecentErrorLimit = 50;
 
 }  // namespace
 
@@ -84,6 +84,7 @@ void GuiService::start() {
     m_dashboard->connectionPanel()->setBackendUrlOverride(m_backendOverride);
     m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
     m_tray = std::make_unique<TrayIcon>(m_settings);
+    m_notifier = std::make_unique<TrayNotifier>(m_tray.get());
     m_tray->setRunApprovedFolder(m_dashboard->workspacePanel()->runApprovedWorkspace());
     const bool haveTray = TrayIcon::isAvailable();
     // Without a tray the dashboard is a normal window and closing it quits.
@@ -181,17 +182,18 @@ void GuiService::connectCalls() {
             if (result.errorCode == ProtocolErrorCode::WorkspaceInvalid) {
                 // Perhaps the chosen folder itself is gone: the panel, the tray and the banner say so.
                 m_dashboard->workspacePanel()->recheck();
-                notifyLimited(QStringLiteral("gone ") + result.errorMessage, tr("Folder no longer exists"),
-                              result.errorMessage, true);
+                m_notifier->notifyLimited(QStringLiteral("gone ") + result.errorMessage, tr("Folder no longer exists"),
+                                          result.errorMessage, true);
             }
             if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
                 // The backend asked for a folder the user has not approved: say where to approve one.
                 // Once a minute per message (it names the folder): a backend retrying in a loop must not flood
                 // the desktop.
-                notifyLimited(QStringLiteral("unapproved ") + result.errorMessage, tr("Folder not approved"),
-                              tr("%1\nApprove the folder in the dashboard if the agent should work there.")
-                                  .arg(result.errorMessage),
-                              true);
+                m_notifier->notifyLimited(QStringLiteral("unapproved ") + result.errorMessage,
+                                          tr("Folder not approved"),
+                                          tr("%1\nApprove the folder in the dashboard if the agent should work there.")
+                                              .arg(result.errorMessage),
+                                          true);
             }
         }
         updateStatus();
@@ -202,8 +204,8 @@ void GuiService::connectCalls() {
             && state != BackendConnection::State::AuthFailed && state != BackendConnection::State::Error);
         if (state == BackendConnection::State::AuthFailed) {
             recordError(m_connection.lastError());
-            m_tray->notify(tr("Sign-in rejected"),
-                           tr("The backend refused the sign-in token. Enter a new one in Settings."), true);
+            m_notifier->notify(tr("Sign-in rejected"),
+                               tr("The backend refused the sign-in token. Enter a new one in Settings."), true);
         }
         updateStatus();
     });
@@ -261,8 +263,8 @@ void GuiService::connectApproval() {
     m_approvalDialog = std::make_unique<ApprovalDialog>(&m_approvals);
     connect(&m_approvals, &ApprovalQueue::questionAdded, this, [this](const ApprovalQuestion& question) {
         // The dialog queues every question; the notification is said once a minute per folder.
-        notifyLimited(QStringLiteral("approval ") + question.folder, tr("Command waiting for approval"),
-                      tr("%1\nin %2").arg(question.command.simplified().left(200), question.folder), false);
+        m_notifier->notifyLimited(QStringLiteral("approval ") + question.folder, tr("Command waiting for approval"),
+                                  tr("%1\nin %2").arg(question.command.simplified().left(200), question.folder), false);
     });
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
     connect(&m_dispatcher, &ToolDispatcher::approvalDecided, this, [sessions](const ApprovalRecord& record) {
@@ -293,7 +295,7 @@ void GuiService::onDetection(const DetectionResult& detection) {
         recordError(detection.reason);
         if (!m_warnedNoRuntime) {
             m_warnedNoRuntime = true;
-            m_tray->notify(tr("No container runtime"), detection.reason, true);
+            m_notifier->notify(tr("No container runtime"), detection.reason, true);
             // Guidance front and centre on the first run without a runtime.
             activate();
             m_dashboard->showPage(DashboardWindow::Page::Overview);
@@ -305,33 +307,10 @@ void GuiService::onDetection(const DetectionResult& detection) {
     updateStatus();
 }
 
-void GuiService::notifyLimited(const QString& key, const QString& title, const QString& message, bool warning) {
-    if (m_notifyLimiter.allow(key)) {
-        m_tray->notify(title, message, warning);
-    }
-}
-
 // A new manager and monitor (first runtime, other runtime or new settings): show what they do.
 void GuiService::onEgressDecided(const EgressEvent& event) {
     m_dashboard->networkPanel()->addEvent(event);
-    if (event.allowed) {
-        return;
-    }
-    // One notification per host and session a minute: a retry loop must not flood the desktop.
-    const QString key =
-        event.sessionId + QLatin1Char(' ') + event.host + QLatin1Char(':') + QString::number(event.port);
-    if (!m_notifyLimiter.allow(QStringLiteral("denied ") + key)) {
-        return;
-    }
-    m_lastDenied = event;
-    m_lastDeniedShown.start();
-    m_tray->notify(tr("Blocked: %1:%2").arg(event.host).arg(event.port),
-                   tr("A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). "
-                      "Click to allow it once, for this session, or always for this folder.")
-                       .arg(event.sessionId, event.host)
-                       .arg(event.port)
-                       .arg(event.rule),
-                   true);
+    m_notifier->notifyDenied(event);
 }
 
 void GuiService::connectNetworkPanel() {
@@ -355,31 +334,21 @@ void GuiService::connectNetworkPanel() {
         }
     });
     // A click on the last "Blocked" notification opens the policy log at that host.
-    connect(m_tray->trayIcon(), &QSystemTrayIcon::messageClicked, this, &GuiService::onNotificationClicked);
-}
-
-// A click on a notification opens the page of the newest one that has a page: a network denial (the policy log at
-// that host) or changes to review (the Changes page at that session), for 15 s after it was shown.
-void GuiService::onNotificationClicked() {
-    const bool reviewIsNewer =
-        m_lastReviewNoticeShown.isValid()
-        && (!m_lastDeniedShown.isValid() || m_lastReviewNoticeShown.elapsed() < m_lastDeniedShown.elapsed());
-    const QElapsedTimer& shown = reviewIsNewer ? m_lastReviewNoticeShown : m_lastDeniedShown;
-    if (!shown.isValid() || shown.elapsed() >= 15000) {
-        return;
-    }
-    m_dashboard->bringToFront();
-    if (reviewIsNewer) {
-        m_dashboard->showPage(DashboardWindow::Page::Changes);
-        m_dashboard->reviewPanel()->showSession(m_lastReviewNotice);
-    } else {
+    connect(m_notifier.get(), &TrayNotifier::deniedNoticeClicked, panel, [this, panel](const EgressEvent& event) {
+        m_dashboard->bringToFront();
         m_dashboard->showPage(DashboardWindow::Page::Network);
-        m_dashboard->networkPanel()->selectHost(m_lastDenied.sessionId, m_lastDenied.host, m_lastDenied.port);
-    }
+        panel->selectHost(event.sessionId, event.host, event.port);
+    });
 }
 
 void GuiService::connectReview() {
     ReviewPanel* panel = m_dashboard->reviewPanel();
+    // A click on the last "changes to review" notification opens the Changes page at that session.
+    connect(m_notifier.get(), &TrayNotifier::reviewNoticeClicked, panel, [this, panel](const QString& sessionId) {
+        m_dashboard->bringToFront();
+        m_dashboard->showPage(DashboardWindow::Page::Changes);
+        panel->showSession(sessionId);
+    });
     SessionTableModel* table = m_dashboard->sessionsPanel()->model();
     const auto showRecords = [this, panel, table] {
         const QList<ReviewRecord> records = m_reviews.records();
@@ -436,16 +405,7 @@ void GuiService::connectReview() {
 void GuiService::onReviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount) {
     m_reviews.notifyStoreChanged();
     m_dashboard->sessionsPanel()->model()->setChangesToReview(sessionId, workspace, changeCount);
-    if (changeCount == 0) {
-        return;
-    }
-    m_lastReviewNotice = sessionId;
-    m_lastReviewNoticeShown.start();
-    const QString folder = QDir(workspace).dirName();
-    m_tray->notify(changeCount > 0 ? tr("%n file(s) changed in %1", nullptr, changeCount).arg(folder)
-                                   : tr("Changes to review in %1").arg(folder),
-                   tr("Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.")
-                       .arg(sessionId, QDir::toNativeSeparators(workspace)));
+    m_notifier->notifyReviewCopy(sessionId, workspace, changeCount);
 }
 
 void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor) {
@@ -461,8 +421,8 @@ void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* mon
         console->callFinished(result);
         if (result.status == ExecStatus::Error
             && (result.errorCode == ExecError::ImageMissing || result.errorCode == ExecError::ContainerFailed)) {
-            notifyLimited(QStringLiteral("failed ") + result.errorMessage, tr("Command failed"), result.errorMessage,
-                          true);
+            m_notifier->notifyLimited(QStringLiteral("failed ") + result.errorMessage, tr("Command failed"),
+                                      result.errorMessage, true);
         }
         updateStatus();
     });
@@ -502,7 +462,7 @@ void GuiService::onExecPathChanged(const QString& sessionId, const QString& exec
     if (sessionId == LocalConsole::kSessionId) {
         m_dashboard->console()->addNotice(text);
     }
-    notifyLimited(QStringLiteral("exec path ") + sessionId, tr("Sandbox agent not available"), text, true);
+    m_notifier->notifyLimited(QStringLiteral("exec path ") + sessionId, tr("Sandbox agent not available"), text, true);
 }
 
 // Diagnostics -> Build Image…: the image the sandbox uses, with the runtime it uses, as --build-image does; a
@@ -525,7 +485,7 @@ void GuiService::buildImage() {
                       .arg(QStringLiteral(ZEUS_APP_NAME));
     }
     if (!problem.isEmpty()) {
-        m_tray->notify(tr("Cannot build the image"), problem, true);
+        m_notifier->notify(tr("Cannot build the image"), problem, true);
         return;
     }
     ImageBuilder::Request request;
@@ -554,7 +514,7 @@ void GuiService::onImageInspected(bool agentCheckDone) {
         if (!problem.isEmpty() && problem != m_notifiedReadinessProblem) {
             m_notifiedReadinessProblem = problem;
             recordError(problem);
-            m_tray->notify(tr("Not ready: no sandbox agent"), problem, true);
+            m_notifier->notify(tr("Not ready: no sandbox agent"), problem, true);
         }
         if (agentCheckDone && m_connection.state() == BackendConnection::State::Disconnected && m_tokenChecked
             && !m_userDisconnected && !backendUrl().isEmpty()) {
@@ -638,7 +598,7 @@ void GuiService::wireSecrets() {
             [this](const QString& name, const QString& folder) { m_settings->addSecretFolderGrant(name, folder); });
     connect(&m_secrets, &SecretBroker::approvalNeeded, this, [this](const SecretBroker::Request& request) {
         if (m_tray) {
-            m_tray->notify(tr("Allow a secret?"), SecretApprovalDialog::question(request));
+            m_notifier->notify(tr("Allow a secret?"), SecretApprovalDialog::question(request));
         }
         auto* dialog = new SecretApprovalDialog(request, m_dashboard.get());
         dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -747,13 +707,7 @@ QStringList GuiService::approvedWorkspaces() const {
 }
 
 void GuiService::recordError(const QString& error) {
-    if (error.isEmpty()) {
-        return;
-    }
-    m_recentErrors.append(QDateTime::currentDateTimeUtc().toString(Qt::ISODate) + QStringLiteral("  ") + error);
-    while (m_recentErrors.size() > kRecentErrorLimit) {
-        m_recentErrors.removeFirst();
-    }
+    m_recentErrors.record(error);
 }
 
 void GuiService::beginShutdown() {

@@ -17,7 +17,7 @@
 #include "secrets/secretbroker.h"
 #include "secrets/secretstore.h"
 #include "settings/keychaintokenstore.h"
-#include "support/ratelimiter.h"
+#include "support/recenterrors.h"
 #include "tray/traystatus.h"
 
 #include <QDateTime>
@@ -41,6 +41,7 @@ class SessionManager;
 class SecretApprovalDialog;
 class SettingsDialog;
 class TrayIcon;
+class TrayNotifier;
 
 // The tray app (SPEC §6): the detector, the keychain, the backend connection and its dispatcher, the sandbox
 // (a SandboxHost), and the windows that show them. It connects core's objects to the widgets and derives the
@@ -78,7 +79,6 @@ private:
     // Review mode (SPEC §10): the Changes page and the copies on disk, the notice when a session keeps one.
     void connectReview();
     void onReviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount);
-    void onNotificationClicked();
     void readToken();
     void onTokenRead(const QString& url, const CredentialStore::Result& result);
     // Diagnostics -> Build Image…
@@ -121,6 +121,7 @@ private:
     QHash<QString, QPointer<SecretApprovalDialog>> m_secretDialogs;
     std::unique_ptr<DashboardWindow> m_dashboard;
     std::unique_ptr<TrayIcon> m_tray;
+    std::unique_ptr<TrayNotifier> m_notifier;  // what the tray says, and where a click on it leads
     QPointer<SettingsDialog> m_settingsDialog;
     QPointer<ImageBuildDialog> m_imageBuild;
     AutostartLoginItem m_loginItem;
@@ -136,20 +137,11 @@ private:
     bool m_userDisconnected = false;
     bool m_shuttingDown = false;
     bool m_warnedNoRuntime = false;
-    // Refusals, denials and questions are notified once a minute per key (a retry loop must not flood the desktop).
-    void notifyLimited(const QString& key, const QString& title, const QString& message, bool warning);
-    RateLimiter m_notifyLimiter;
-    // The last network denial shown (a click on it opens the policy log there).
-    EgressEvent m_lastDenied;
-    QElapsedTimer m_lastDeniedShown;
-    // The last "changes to review" notice shown (a click on it opens the Changes page at that session).
-    QString m_lastReviewNotice;
-    QElapsedTimer m_lastReviewNoticeShown;
     // The review copies' adapters are made as the sandbox's are, told what the latest detection knows.
     ReviewService m_reviews{ReviewStore(), [this](RuntimeKind kind, const QString& program) {
                                 return SandboxSetup::adapterFactory(m_detector.result())(kind, program);
                             }};
-    QStringList m_recentErrors;
+    RecentErrors m_recentErrors;
     // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
     std::optional<CredentialStore::Result> m_lastTokenRead;
     // The sandbox image as the engine last described it (the Diagnostics page's image row).

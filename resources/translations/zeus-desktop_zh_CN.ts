@@ -2198,32 +2198,10 @@ Approve the folder in the dashboard if the agent should work there.</source>
         <translation>允许使用密钥？</translation>
     </message>
     <message>
-        <source>Blocked: %1:%2</source>
-        <translation>已拦截：%1:%2</translation>
-    </message>
-    <message>
-        <source>A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). Click to allow it once, for this session, or always for this folder.</source>
-        <translation>会话 %1 中的一条命令试图访问 %2:%3，网络允许列表不允许该访问（%4）。点击可允许一次、在此会话中允许，或始终对此文件夹允许。</translation>
-    </message>
-    <message>
         <source>%1
 in %2</source>
         <translation>%1
 位于 %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n file(s) changed in %1</source>
-        <translation>
-            <numerusform>%1 中有 %n 个文件已更改</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Changes to review in %1</source>
-        <translation>%1 中有待审阅的更改</translation>
-    </message>
-    <message>
-        <source>Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.</source>
-        <translation>会话 %1 在 %2 的副本上工作。点击以审阅其更改，并应用您想要的部分。</translation>
     </message>
     <message>
         <source>The sandbox agent is not available (%1): commands run with plain exec, slower, and an allowlist session has no network.</source>
@@ -3834,6 +3812,31 @@ Container: %2 (%3)</source>
     <message>
         <source>%1 (changed since approval)</source>
         <translation>%1（批准后已改变）</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::TrayNotifier</name>
+    <message>
+        <source>Blocked: %1:%2</source>
+        <translation>已拦截：%1:%2</translation>
+    </message>
+    <message>
+        <source>A command in session %1 tried to reach %2:%3, which the network allowlist does not allow (%4). Click to allow it once, for this session, or always for this folder.</source>
+        <translation>会话 %1 中的一条命令试图访问 %2:%3，网络允许列表不允许该访问（%4）。点击可允许一次、在此会话中允许，或始终对此文件夹允许。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in %1</source>
+        <translation>
+            <numerusform>%1 中有 %n 个文件已更改</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Changes to review in %1</source>
+        <translation>%1 中有待审阅的更改</translation>
+    </message>
+    <message>
+        <source>Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.</source>
+        <translation>会话 %1 在 %2 的副本上工作。点击以审阅其更改，并应用您想要的部分。</translation>
     </message>
 </context>
 <context>
