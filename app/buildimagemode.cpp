@@ -62,12 +62,9 @@ int runBuildImageMode(const AppOptions& options) {
                 QCoreApplication::exit(exitCode);
                 return;
             }
-            ImageBuilder::Request request;
-            request.program = SandboxSetup::cliProgram(result);  // the CLI the detection found, as every mode
-            request.tag = image;
-            request.dockerfile = dockerDir + QStringLiteral("/Dockerfile");
-            request.contextDir = dockerDir;
-            request.version = QStringLiteral(ZEUS_VERSION);
+            // The CLI the detection found, as every mode.
+            const ImageBuilder::Request request =
+                ImageBuilder::sandboxRequest(SandboxSetup::cliProgram(result), image, dockerDir);
             errors << "zeus-desktop: building " << image << " from " << request.dockerfile << " with "
                    << runtimeDisplayName(*result.chosen) << "\n";
             errors.flush();

@@ -488,12 +488,8 @@ void GuiService::buildImage() {
         m_notifier->notify(tr("Cannot build the image"), problem, true);
         return;
     }
-    ImageBuilder::Request request;
-    request.program = SandboxSetup::cliProgram(*detection);
-    request.tag = m_sandbox.setupFor(*detection).config.image;
-    request.dockerfile = dockerDir + QStringLiteral("/Dockerfile");
-    request.contextDir = dockerDir;
-    request.version = QStringLiteral(ZEUS_VERSION);
+    const ImageBuilder::Request request = ImageBuilder::sandboxRequest(
+        SandboxSetup::cliProgram(*detection), m_sandbox.setupFor(*detection).config.image, dockerDir);
     m_imageBuild = new ImageBuildDialog(request, runtimeDisplayName(*detection->chosen), m_dashboard.get());
     m_imageBuild->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_imageBuild, &ImageBuildDialog::buildFinished, &m_detector, [this](bool success) {

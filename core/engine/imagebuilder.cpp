@@ -3,6 +3,8 @@
 #include "support/logging.h"
 #include "support/processrunner.h"
 
+#include <zeus/buildinfo.h>
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -237,6 +239,17 @@ QStringList ImageBuilder::dockerDirectoryCandidates(const QString& applicationDi
         }
     }
     return candidates;
+}
+
+ImageBuilder::Request ImageBuilder::sandboxRequest(const QString& program, const QString& tag,
+                                                   const QString& dockerDir) {
+    Request request;
+    request.program = program;
+    request.tag = tag;
+    request.dockerfile = dockerDir + QStringLiteral("/Dockerfile");
+    request.contextDir = dockerDir;
+    request.version = QStringLiteral(ZEUS_VERSION);
+    return request;
 }
 
 QString ImageBuilder::locateDockerDirectory() {

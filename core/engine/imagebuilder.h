@@ -124,6 +124,9 @@ public:
 
     // The first candidate that holds a Dockerfile, for this process; empty when there is none.
     static QString locateDockerDirectory();
+    // The request that builds the bundled sandbox recipe in dockerDir (its Dockerfile, the folder as the context,
+    // this app's version as the label) as `tag` with `program`: what --build-image and Build Image… start. Pure.
+    static Request sandboxRequest(const QString& program, const QString& tag, const QString& dockerDir);
 
     // Overall limit for one build (default 60 minutes) and the grace between terminate and kill (default
     // ProcessTerminator::kGraceMs).
