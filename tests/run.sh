@@ -35,14 +35,22 @@ ensure_podman && ensure_test_image podman || echo "harness: WARNING: Podman engi
 ensure_distro_image || echo "harness: WARNING: tst_distroimage builds its image itself or skips (not under CI)"
 
 status=0
+failed_steps=()
+fail() { status=1; failed_steps+=("$1"); }
+# The end of the log is what is read first: name what failed there, with ctest's list.
+ctest_failures() {
+    local log="$1/Testing/Temporary/LastTestsFailed.log"
+    [ -s "$log" ] && sed 's/^[0-9]*:/    /' "$log"
+    return 0
+}
 step "tests: Widgets build (all labels), on a private keyring session"
-with_keyring ctest --preset ci -j1 --timeout 600 || status=1
+with_keyring ctest --preset ci -j1 --timeout 600 || fail "ctest (Widgets build)"
 
 step "tests: headless build (unit, e2e)"
-with_keyring ctest --preset ci-headless -L 'unit|e2e' -j1 --timeout 600 || status=1
+with_keyring ctest --preset ci-headless -L 'unit|e2e' -j1 --timeout 600 || fail "ctest (headless build)"
 
 step "hostile suite: each attack through the real binaries, on Docker and Podman (tests/hostile/)"
-tests/hostile/run.sh build/ci || status=1
+tests/hostile/run.sh build/ci || fail "hostile suite"
 
 for extra in tests/packaging/test-deb.sh tests/fuzz/run-fuzz.sh tests/ui/screenshots.sh; do
     case "$extra" in
@@ -52,9 +60,20 @@ for extra in tests/packaging/test-deb.sh tests/fuzz/run-fuzz.sh tests/ui/screens
     esac
     if [ -x "$extra" ]; then
         step "$extra"
-        "$extra" "${args[@]}" || status=1
+        "$extra" "${args[@]}" || fail "$extra"
     fi
 done
 
-if [ "$status" = 0 ]; then step "ALL TESTS PASSED"; else step "SOME TESTS FAILED"; fi
+if [ "$status" = 0 ]; then
+    step "ALL TESTS PASSED"
+else
+    step "SOME TESTS FAILED"
+    for failed in "${failed_steps[@]}"; do
+        echo "  failed: $failed"
+        case "$failed" in
+            "ctest (Widgets build)") ctest_failures build/ci ;;
+            "ctest (headless build)") ctest_failures build/ci-headless ;;
+        esac
+    done
+fi
 exit "$status"
