@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
  *
  * The wire format of docs/agent-protocol.md: the numbers zeus-sandbox-agent, its test (tests/agent_test.c) and
- * the app (core/sandbox/agentframe.h) must agree on. tests/unit/tst_agentprotocol.cpp compares them with the
- * app's at compile time, so a change on one side only does not build.
+ * the app (core/sandbox/agent/agentframe.h) must agree on. tests/unit/sandbox/agent/tst_agentprotocol.cpp compares them
+ * with the app's at compile time, so a change on one side only does not build.
  *
  * Plain C11, constants only: no includes and no functions, so a C++ file may include it inside a namespace.
  */

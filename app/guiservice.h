@@ -12,7 +12,7 @@
 #include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
 #include "sandbox/egress/egressproxy.h"
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewservice.h"
 #include "sandboxhost.h"
 #include "secrets/secretbroker.h"
 #include "secrets/secretstore.h"

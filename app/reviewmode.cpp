@@ -7,8 +7,8 @@
 #include "modes.h"
 #include "review/gitbundle.h"
 #include "review/reviewstore.h"
-#include "sandbox/reviewcopy.h"
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewcopy.h"
+#include "sandbox/review/reviewservice.h"
 #include "sandboxsetup.h"
 
 #include <QCoreApplication>

@@ -14,7 +14,7 @@ struct FetchedRef {
 
 // The names a review copy's commits get in the user's repository (SPEC §10, docs/review-mode.md "Commits"):
 // refs/zeus/<session>/heads/* and refs/zeus/<session>/tags/*, and what an object id looks like. Pure: the fetch
-// itself, which starts the host's git, is HostGit's (core/sandbox/hostgit.h).
+// itself, which starts the host's git, is HostGit's (core/sandbox/review/hostgit.h).
 class GitBundle {
 public:
     GitBundle() = delete;

@@ -1,8 +1,8 @@
 #include "sandbox/commandexecution.h"
 
 #include "engine/containerruntime.h"
-#include "sandbox/agentchannel.h"
-#include "sandbox/enginecommand.h"
+#include "sandbox/agent/agentchannel.h"
+#include "sandbox/agent/enginecommand.h"
 #include "support/logging.h"
 
 #include <QUuid>

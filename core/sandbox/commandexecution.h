@@ -1,9 +1,9 @@
 #pragma once
 
-#include "sandbox/agentcall.h"
-#include "sandbox/outputcollector.h"
+#include "sandbox/agent/agentcall.h"
 #include "secrets/redactor.h"
 #include "support/execstatus.h"
+#include "support/outputcollector.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

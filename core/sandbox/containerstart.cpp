@@ -1,8 +1,8 @@
 #include "sandbox/containerstart.h"
 
 #include "engine/containerruntime.h"
+#include "sandbox/agent/enginecommand.h"
 #include "sandbox/enginecalls.h"
-#include "sandbox/enginecommand.h"
 #include "sandbox/review/reviewcontainers.h"
 #include "sandbox/sandboxsession.h"
 #include "support/logging.h"

@@ -1,7 +1,7 @@
 #include "sandbox/enginecalls.h"
 
 #include "engine/containerruntime.h"
-#include "sandbox/enginecommand.h"
+#include "sandbox/agent/enginecommand.h"
 
 #include <utility>
 

@@ -1,9 +1,9 @@
 #include "sandbox/sandboxsession.h"
 
 #include "engine/containerruntime.h"
-#include "sandbox/agentchannel.h"
+#include "sandbox/agent/agentchannel.h"
+#include "sandbox/agent/enginecommand.h"
 #include "sandbox/enginecalls.h"
-#include "sandbox/enginecommand.h"
 #include "sandbox/review/reviewcontainers.h"
 #include "support/logging.h"
 

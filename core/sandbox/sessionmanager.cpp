@@ -1,6 +1,6 @@
 #include "sandbox/sessionmanager.h"
 
-#include "sandbox/enginecommand.h"
+#include "sandbox/agent/enginecommand.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 

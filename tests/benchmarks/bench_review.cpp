@@ -11,8 +11,8 @@
 #include "engine/containerruntime.h"
 #include "engine/containerspec.h"
 #include "review/reviewstore.h"
-#include "sandbox/reviewcopy.h"
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewcopy.h"
+#include "sandbox/review/reviewservice.h"
 #include "sandboxsetup.h"
 
 #include <QCoreApplication>

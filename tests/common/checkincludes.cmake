@@ -1,7 +1,8 @@
 # Fails when an include goes the wrong way (docs/architecture.md):
-#   core/support <- approval, secrets, review <- runtime <- engine <- sandbox | monitor <- backend <- core/ (root) <- ui/ <- app/
-# A file may include its own folder and the folders below it; core/sandbox and
-# core/monitor never include each other; core/ (approval/ included) never includes a Qt GUI header; the
+#   core/support <- approval, secrets, review <- runtime <- engine <- sandbox/agent | monitor
+#     <- sandbox/egress, sandbox/review <- sandbox <- backend <- core/ (root) <- ui/ <- app/
+# A file may include its own folder and the folders below it; core/sandbox (and its
+# subfolders) and core/monitor never include each other; core/ (approval/ included) never includes a Qt GUI header; the
 # protocol codec (zeus_protocol) includes nothing of the project but itself and the
 # shared vocabulary enums of support/ (outputstream.h, execstatus.h, sessionstate.h).
 #   cmake -DSOURCE_DIR=<tree> -P checkincludes.cmake
@@ -16,18 +17,25 @@ set(rank_secrets 1)
 set(rank_review 1)
 set(rank_runtime 2)
 set(rank_engine 3)
-set(rank_sandbox 4)
+set(rank_sandbox_agent 4)
 set(rank_monitor 4)
-set(rank_backend 5)
-set(rank_core 6)
-set(rank_ui 7)
-set(rank_app 8)
+set(rank_sandbox_egress 5)
+set(rank_sandbox_review 5)
+set(rank_sandbox 6)
+set(rank_backend 7)
+set(rank_core 8)
+set(rank_ui 9)
+set(rank_app 10)
 set(protocol_files "core/backend/protocol.h" "core/backend/protocol.cpp" "core/backend/protocolmessages.h"
                    "core/support/execstatus.h" "core/support/outputstream.h" "core/support/sessionstate.h")
 
 # The layer ("support" … "app") of a file given relative to the source tree.
 function(layer_of relpath out)
-    if(relpath MATCHES "^core/(support|approval|secrets|review|runtime|engine|sandbox|monitor|backend)/")
+    if(relpath MATCHES "^core/sandbox/(agent|egress|review)/")
+        set(${out} "sandbox_${CMAKE_MATCH_1}" PARENT_SCOPE)
+    elseif(relpath MATCHES "^core/sandbox/[^/]+/")
+        set(${out} "unknown-core-folder" PARENT_SCOPE)
+    elseif(relpath MATCHES "^core/(support|approval|secrets|review|runtime|engine|sandbox|monitor|backend)/")
         set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
     elseif(relpath MATCHES "^core/[^/]+$")
         set(${out} "core" PARENT_SCOPE)
@@ -60,7 +68,7 @@ foreach(source IN LISTS sources)
     foreach(line IN LISTS lines)
         math(EXPR checked "${checked} + 1")
         if(line MATCHES "<(QtWidgets|QtGui|QWidget|QApplication|QGuiApplication|QIcon|QPixmap|QImage|QPainter|QColor|QFont|QSystemTrayIcon)[/>]")
-            if(from MATCHES "^(support|approval|secrets|review|runtime|engine|sandbox|monitor|backend|core)$")
+            if(from MATCHES "^(support|approval|secrets|review|runtime|engine|sandbox|sandbox_[a-z]+|monitor|backend|core)$")
                 string(APPEND errors "\n  ${source}: core/ includes a GUI header: ${line}")
             endif()
             continue()

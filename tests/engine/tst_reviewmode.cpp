@@ -2,7 +2,7 @@
 // (no bind mount), minus the exclusions; nothing reaches the host until Apply; the change list is exact; Apply
 // writes only what was chosen, keeps the user's edits (a conflict), leaves flagged files and never follows a link;
 // the copy outlives the session and a restart of the app; Discard removes it.
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewservice.h"
 #include "sessionfixture.h"
 
 #include <QCryptographicHash>

@@ -3,7 +3,7 @@
 // a sanitizer report, a hang or a buffer beyond what was fed. Beyond not crashing it checks what AgentChannel
 // relies on: an accepted frame keeps its limits and encodes back to a frame that parses the same, the same bytes
 // give the same frames however they are split, and after an error nothing more comes out.
-#include "sandbox/agentframe.h"
+#include "sandbox/agent/agentframe.h"
 
 #include <QtEndian>
 

@@ -4,7 +4,7 @@
 # their argument as a command or a shell string, git's alias, dashed and plumbing spellings of push, and a builtin
 # that assigns a variable. Expected: each refused with approval_denied, and the effect checked on disk: the file
 # `x` is still there and the repository's remote has no ref. Controls: ls and git status run.
-# (The analyser's own table, tests/unit/tst_commandanalyser.cpp, holds 250 more.)
+# (The analyser's own table, tests/unit/approval/tst_commandanalyser.cpp, holds 250 more.)
 source "$(dirname "$0")/lib.sh"
 command -v git >/dev/null || broken "git is not installed"
 ws=$(workspace deny)

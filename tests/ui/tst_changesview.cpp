@@ -15,7 +15,7 @@
 #include "review/sidebyside.h"
 #include "review/textdiff.h"
 #include "runtime/runtimedetector.h"
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewservice.h"
 #include "sessions/sessionspanel.h"
 
 #include <QAbstractButton>

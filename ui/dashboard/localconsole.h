@@ -1,7 +1,7 @@
 #pragma once
 
 #include "sandbox/commandexecution.h"
-#include "sandbox/outputcollector.h"
+#include "support/outputcollector.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "review/changeset.h"
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewservice.h"
 
 #include <QWidget>
 

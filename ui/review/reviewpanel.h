@@ -3,7 +3,7 @@
 #include "review/changeapplier.h"
 #include "review/changeset.h"
 #include "review/reviewstore.h"
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewservice.h"
 
 #include <QHash>
 #include <QList>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "sandbox/commandexecution.h"
-#include "sandbox/outputcollector.h"
 #include "sandbox/sessionlog.h"
+#include "support/outputcollector.h"
 #include "support/sessionstate.h"
 
 #include <QHash>

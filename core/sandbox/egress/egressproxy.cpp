@@ -1,7 +1,7 @@
 #include "sandbox/egress/egressproxy.h"
 
-#include "sandbox/agentchannel.h"
-#include "sandbox/agenttunnel.h"
+#include "sandbox/agent/agentchannel.h"
+#include "sandbox/agent/agenttunnel.h"
 #include "sandbox/egress/clienthello.h"
 #include "sandbox/egress/proxyrequest.h"
 #include "support/logging.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sandbox/agentframe.h"
+#include "sandbox/agent/agentframe.h"
 #include "sandbox/egress/egresspolicy.h"
 
 #include <QDateTime>

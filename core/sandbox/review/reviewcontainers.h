@@ -1,7 +1,7 @@
 #pragma once
 
 #include "review/reviewstore.h"
-#include "sandbox/reviewcopy.h"
+#include "sandbox/review/reviewcopy.h"
 
 #include <QObject>
 #include <QString>

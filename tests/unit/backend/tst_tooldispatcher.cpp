@@ -2,7 +2,7 @@
 // SessionManager whose container CLI is a fake script: `run` prints an id and `exec` runs the command on the
 // host, so the dispatch rules (approval, idempotency, results kept across reconnects, errors) are tested without
 // an engine. The real engine is exercised by the e2e tests.
-#include "../e2e/backendserver.h"
+#include "../../e2e/backendserver.h"
 #include "approval/approvalqueue.h"
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"

@@ -1,10 +1,10 @@
-#include "sandbox/reviewservice.h"
+#include "sandbox/review/reviewservice.h"
 
 #include "engine/containerruntime.h"
 #include "review/hostfile.h"
 #include "review/textdiff.h"
-#include "sandbox/hostgit.h"
-#include "sandbox/reviewcopy.h"
+#include "sandbox/review/hostgit.h"
+#include "sandbox/review/reviewcopy.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

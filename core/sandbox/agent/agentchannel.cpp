@@ -1,9 +1,9 @@
-#include "sandbox/agentchannel.h"
+#include "sandbox/agent/agentchannel.h"
 
 #include "engine/containerruntime.h"
-#include "sandbox/agentcall.h"
-#include "sandbox/agenttunnel.h"
-#include "sandbox/enginecommand.h"
+#include "sandbox/agent/agentcall.h"
+#include "sandbox/agent/agenttunnel.h"
+#include "sandbox/agent/enginecommand.h"
 #include "support/logging.h"
 
 #include <utility>

@@ -1,4 +1,4 @@
-#include "sandbox/enginecommand.h"
+#include "sandbox/agent/enginecommand.h"
 
 #include "support/logging.h"
 #include "support/processrunner.h"

@@ -1,4 +1,4 @@
-#include "sandbox/agentframe.h"
+#include "sandbox/agent/agentframe.h"
 
 #include <QtEndian>
 

@@ -1,4 +1,4 @@
-#include "sandbox/outputcollector.h"
+#include "support/outputcollector.h"
 
 namespace zeus {
 

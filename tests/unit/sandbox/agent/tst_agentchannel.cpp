@@ -3,10 +3,10 @@
 // agent that dies mid-call, a wrong protocol, a broken frame, output past the window, an agent that never answers.
 // The container part (mount, user, the image) is the engine tests' (tst_agent).
 #include "engine/containerruntime.h"
-#include "sandbox/agentcall.h"
-#include "sandbox/agentchannel.h"
-#include "sandbox/agentframe.h"
-#include "sandbox/agenttunnel.h"
+#include "sandbox/agent/agentcall.h"
+#include "sandbox/agent/agentchannel.h"
+#include "sandbox/agent/agentframe.h"
+#include "sandbox/agent/agenttunnel.h"
 
 #include <zeus/buildinfo.h>
 

@@ -4,7 +4,7 @@
 // folder that is not a repository of its own (or whose parent is one) gets nothing, and an inherited GIT_DIR does not
 // steer the fetch elsewhere.
 #include "review/gitbundle.h"
-#include "sandbox/hostgit.h"
+#include "sandbox/review/hostgit.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
-// The sandbox agent is C (agent/protocol.h) and the app reads it with C++ (core/sandbox/agentframe.h): two
+// The sandbox agent is C (agent/protocol.h) and the app reads it with C++ (core/sandbox/agent/agentframe.h): two
 // spellings of one wire format (docs/agent-protocol.md). Every number both sides use is compared here at compile
 // time, so a change made on one side only does not build.
-#include "sandbox/agentframe.h"
+#include "sandbox/agent/agentframe.h"
 #include "sandbox/egress/egressproxy.h"
 
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "sandbox/hostgit.h"
+#include "sandbox/review/hostgit.h"
 
 #include "support/processrunner.h"
 

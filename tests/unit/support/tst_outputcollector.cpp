@@ -1,5 +1,5 @@
 // OutputCollector: the cap (kept vs live output), arrival order, per-stream counts and stateful UTF-8 decoding.
-#include "sandbox/outputcollector.h"
+#include "support/outputcollector.h"
 
 #include <QTest>
 

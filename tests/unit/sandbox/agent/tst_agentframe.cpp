@@ -1,6 +1,6 @@
 // agentframe: the sandbox agent protocol's bytes (docs/agent-protocol.md) — the app's frames byte for byte, and
 // the reader's handling of what an untrusted agent may send: split input, limits, unknown types, bad payloads.
-#include "sandbox/agentframe.h"
+#include "sandbox/agent/agentframe.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sandbox/outputcollector.h"
+#include "support/outputcollector.h"
 #include "support/processterminator.h"
 
 #include <QElapsedTimer>

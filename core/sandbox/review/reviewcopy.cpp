@@ -1,4 +1,4 @@
-#include "sandbox/reviewcopy.h"
+#include "sandbox/review/reviewcopy.h"
 
 #include "engine/containerruntime.h"
 #include "review/gitbundle.h"
