@@ -38,9 +38,12 @@ private Q_SLOTS:
     void damagedApprovalStoreIsSanitised();
     void workspaceModesPerFolder_data();
     void workspaceModesPerFolder();
+    void version1FileReadsBack();
 
 private:
     QString settingsPath() const { return m_dir->filePath(QStringLiteral("settings.ini")); }
+    // A file of tests/data/settings/ copied to settingsPath(), writable, as the app would find it.
+    void copyDataFile(const QString& name) const;
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
@@ -462,6 +465,74 @@ void TestAppSettings::workspaceModesPerFolder() {
     QCOMPARE(changed.size(), 2);
     QVERIFY(!settings.workspaceModes().contains(QStringLiteral("/other")));
     QCOMPARE(zeus::workspaceModeName(settings.workspaceMode(folder)), mode);  // the other folder untouched
+}
+
+void TestAppSettings::copyDataFile(const QString& name) const {
+    const QString source = QStringLiteral(ZEUS_TEST_DATA_DIR "/settings/") + name;
+    QVERIFY2(QFile::copy(source, settingsPath()), qPrintable(source));
+    QVERIFY(QFile::setPermissions(settingsPath(), QFile::ReadOwner | QFile::WriteOwner));
+}
+
+// Every value of a file the version before the settings format version wrote (tests/data/settings/README.md)
+// reads back as that version read it.
+void TestAppSettings::version1FileReadsBack() {
+    copyDataFile(QStringLiteral("v1.conf"));
+    const QString one = QStringLiteral("/home/user/project one");
+    const QString two = QStringLiteral("/srv/Grüße");
+    AppSettings settings(settingsPath());
+    QCOMPARE(settings.backendUrl(), QStringLiteral("wss://backend.example.com/desktop"));
+    QCOMPARE(settings.runtimePreference(), QStringLiteral("podman"));
+    QCOMPARE(settings.image(), QStringLiteral("registry.example.com/zeus/sandbox:2"));
+    QCOMPARE(settings.hardeningProfile(), QStringLiteral("hardened"));
+    QCOMPARE(settings.execMode(), QStringLiteral("exec"));
+    QCOMPARE(settings.networkMode(), QStringLiteral("allowlist"));
+    QCOMPARE(settings.networkPreset(), QStringLiteral("locked"));
+    QCOMPARE(settings.allowedHosts(), (QStringList{QStringLiteral("pypi.org"), QStringLiteral("*.example.com:443")}));
+    QCOMPARE(settings.deniedHosts(), QStringList{QStringLiteral("evil.example.com")});
+    QCOMPARE(settings.resolveOverrides(), QStringList{QStringLiteral("api.example.com:443:10.0.0.5")});
+    const QHash<QString, QStringList> folderAllow{
+        {one, {QStringLiteral("registry.npmjs.org"), QStringLiteral("github.com:443")}},
+        {two, {QStringLiteral("crates.io")}}};
+    QCOMPARE(settings.allFolderAllowedHosts(), folderAllow);
+    QCOMPARE(settings.pidsLimit(), 256);
+    QCOMPARE(settings.memoryMiB(), 4096);
+    QCOMPARE(settings.cpus(), 1.5);
+    QCOMPARE(settings.idleTimeoutMinutes(), 45);
+    QCOMPARE(settings.maxContainers(), 3);
+    QCOMPARE(settings.maxCallsPerSession(), 2);
+    QCOMPARE(settings.maxCallsTotal(), 5);
+    QCOMPARE(settings.startAtLogin(), true);
+    QCOMPARE(settings.recentFolders(), (QStringList{one, two}));
+    QCOMPARE(settings.approvedWorkspaces(), (QStringList{one, two}));
+    QCOMPARE(settings.installId(), QStringLiteral("1b1005ac-9645-428f-89bb-6baef394cd0d"));
+    QCOMPARE(settings.deviceId(), QStringLiteral("985b61c7-0c2b-42a7-a202-cd42544496de"));
+
+    const QHash<QString, zeus::ApprovalPolicy> policies = settings.approvalPolicies();
+    QCOMPARE(policies.size(), 2);
+    zeus::ApprovalPolicy first;
+    first.mode = zeus::ApprovalMode::AskUnsafe;
+    first.allow = QStringList{QStringLiteral("npm run test"), QStringLiteral("ls")};
+    first.ask = QStringList{QStringLiteral("git commit")};
+    first.deny = QStringList{QStringLiteral("git push")};
+    QCOMPARE(policies.value(one), first);
+    zeus::ApprovalPolicy second;
+    second.mode = zeus::ApprovalMode::AskAll;
+    second.deny = QStringList{QStringLiteral("rm")};
+    QCOMPARE(policies.value(two), second);
+    const QDateTime matched(QDate(2026, 11, 30), QTime(12, 0, 1, 250), Qt::UTC);
+    QCOMPARE(settings.approvalRuleLastMatched(one, QStringLiteral("npm run test")), matched);
+    QCOMPARE(settings.approvalRuleLastMatched(one, QStringLiteral("git push")), matched);
+    QVERIFY(!settings.approvalRuleLastMatched(one, QStringLiteral("ls")).isValid());
+    QVERIFY(!settings.approvalRuleLastMatched(two, QStringLiteral("rm")).isValid());
+
+    QCOMPARE(settings.workspaceModes(), (QHash<QString, zeus::WorkspaceMode>{{one, zeus::WorkspaceMode::Review}}));
+    QCOMPARE(settings.workspaceMode(two), zeus::WorkspaceMode::Direct);
+    QCOMPARE(settings.gitWriteFolders(), (QSet<QString>{one, two}));
+    QCOMPARE(settings.secretNames(), (QStringList{QStringLiteral("GITHUB_TOKEN"), QStringLiteral("NPM_TOKEN")}));
+    QCOMPARE(settings.secretLastUsed(QStringLiteral("NPM_TOKEN")),
+             QDateTime(QDate(2026, 11, 29), QTime(8, 30), Qt::UTC));
+    QVERIFY(!settings.secretLastUsed(QStringLiteral("GITHUB_TOKEN")).isValid());
+    QCOMPARE(settings.secretFolderGrants(), (QHash<QString, QStringList>{{one, {QStringLiteral("NPM_TOKEN")}}}));
 }
 
 QTEST_GUILESS_MAIN(TestAppSettings)
