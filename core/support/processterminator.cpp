@@ -38,6 +38,19 @@ void ProcessTerminator::terminateDetached(QProcess* process, int graceMs) {
     terminator->terminate(process);
 }
 
+void ProcessTerminator::terminateAndWait(QProcess* process, int graceMs) {
+    if (!process || process->state() == QProcess::NotRunning) {
+        return;
+    }
+    process->terminate();
+    if (process->waitForFinished(qMax(0, graceMs))) {
+        return;
+    }
+    qCWarning(lcRuntime).noquote() << "killing" << process->program() << "after the" << graceMs << "ms grace";
+    process->kill();
+    process->waitForFinished(-1);
+}
+
 void ProcessTerminator::kill() {
     if (!m_process || m_process->state() == QProcess::NotRunning) {
         return;

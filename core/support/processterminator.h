@@ -15,7 +15,7 @@ namespace zeus {
 // so "how long may a CLI take to clean up" is decided here, once.
 //
 // It owns only its timer, never the process (a QPointer: a process deleted in the grace is
-// simply not killed). It must never block or wait for the process.
+// simply not killed). It must never block or wait for the process, except in terminateAndWait().
 class ProcessTerminator : public QObject {
     Q_OBJECT
 
@@ -44,6 +44,10 @@ public:
     // For a process that outlives its owner (retired): terminate it with a terminator that
     // is the process's child, so it goes when the process does.
     static void terminateDetached(QProcess* process, int graceMs = kGraceMs);
+    // The same decision, waited for on the calling thread: terminate, wait up to the grace, kill, wait for the end.
+    // Only for a blocking run on a worker thread or the command line (ProcessRunner::runBlocking), never the GUI
+    // thread. A no-op when the process is not running.
+    static void terminateAndWait(QProcess* process, int graceMs = kGraceMs);
 
 private:
     void kill();

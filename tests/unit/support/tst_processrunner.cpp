@@ -3,6 +3,7 @@
 #include "support/processterminator.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -52,6 +53,18 @@ private Q_SLOTS:
     void terminatorDetached();
     void cancelIgnoringTermFinishesOnce();
     void oneGrace();
+    void streamingPausedLosesNothing();
+    void streamingStderrKept();
+    void streamingMergedChannels_data();
+    void streamingMergedChannels();
+    void streamingFinishedOnceOnCancel();
+    void interactiveStandardInput();
+    void extraEnvironmentAndWorkingDirectory();
+    void blockingCollects();
+    void blockingStreamsInputAndOutput();
+    void blockingOutputStops();
+    void blockingTimeoutKills();
+    void blockingNotFound();
 };
 
 void TestProcessRunner::exitCodeAndOutput_data() {
@@ -352,6 +365,232 @@ void TestProcessRunner::childEnvironmentHasNoSecrets() {
     QVERIFY(result.standardOutput.contains("PATH="));
     QVERIFY(!result.standardOutput.contains("ZEUS_DESKTOP_TOKEN"));
     QVERIFY(!result.standardOutput.contains("t0ken-in-the-app"));
+}
+
+namespace {
+
+// What a streaming runner handed out, per stream.
+struct Streamed {
+    QByteArray out;
+    QByteArray err;
+    int chunks = 0;
+};
+
+void collect(ProcessRunner& runner, Streamed& streamed) {
+    QObject::connect(&runner, &ProcessRunner::outputReady, &runner,
+                     [&streamed](zeus::OutputStream stream, const QByteArray& chunk) {
+                         (stream == zeus::OutputStream::Stdout ? streamed.out : streamed.err) += chunk;
+                         ++streamed.chunks;
+                     });
+}
+
+QByteArray pattern(qsizetype size) {
+    QByteArray data;
+    data.reserve(size);
+    while (data.size() < size) {
+        data += "0123456789abcdef";
+    }
+    data.truncate(size);
+    return data;
+}
+
+}  // namespace
+
+void TestProcessRunner::streamingPausedLosesNothing() {
+    // 4 MiB: more than any pipe buffer (1 MiB at most), so the writer blocks while reading is paused.
+    constexpr qsizetype kSize = 4 * 1024 * 1024;
+    ProcessRunner runner(QStringLiteral("sh"),
+                         {QStringLiteral("-c"), QStringLiteral("yes 0123456789abcdef | tr -d '\\n' | head -c %1; "
+                                                               "echo done >&2")
+                                                    .arg(kSize)});
+    runner.setStreaming(true);
+    runner.setPausable(true);
+    Streamed streamed;
+    collect(runner, streamed);
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    runner.setReadingPaused(true);
+    QVERIFY(runner.isReadingPaused());
+    QTest::qWait(500);
+    QVERIFY2(streamed.out.size() < kSize, "paused: the child is held by its full pipe");
+    QVERIFY(runner.isRunning());
+    QCOMPARE(finished.size(), 0);
+    runner.setReadingPaused(false);
+    QVERIFY(finished.wait(10000));
+    QTest::qWait(50);
+    QCOMPARE(finished.size(), 1);
+    const ProcessResult result = finished.first().first().value<ProcessResult>();
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(streamed.out.size(), kSize);
+    QVERIFY(streamed.out == pattern(kSize));
+    QCOMPARE(streamed.err, QByteArray("done\n"));
+    QVERIFY2(result.standardOutput.isEmpty(), "streamed stdout is handed out, not kept");
+}
+
+void TestProcessRunner::streamingStderrKept() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("printf out; printf err >&2; "
+                                                                                     "exit 4")});
+    runner.setStreaming(true);
+    runner.setOutputLimit(2);
+    Streamed streamed;
+    collect(runner, streamed);
+    const ProcessResult result = runToEnd(runner);
+    QCOMPARE(result.exitCode, 4);
+    QCOMPARE(streamed.out, QByteArray("out"));
+    QCOMPARE(streamed.err, QByteArray("err"));
+    QCOMPARE(result.standardError, QByteArray("er"));
+}
+
+void TestProcessRunner::streamingMergedChannels_data() {
+    QTest::addColumn<bool>("pausable");
+    QTest::newRow("QProcess's pipes") << false;
+    QTest::newRow("own pipes") << true;
+}
+
+void TestProcessRunner::streamingMergedChannels() {
+    QFETCH(bool, pausable);
+    ProcessRunner runner(QStringLiteral("sh"),
+                         {QStringLiteral("-c"), QStringLiteral("printf a; sleep 0.05; printf b >&2; sleep 0.05; "
+                                                               "printf c")});
+    runner.setStreaming(true);
+    runner.setPausable(pausable);
+    runner.setMergedChannels(true);
+    Streamed streamed;
+    collect(runner, streamed);
+    const ProcessResult result = runToEnd(runner);
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(streamed.out, QByteArray("abc"));
+    QVERIFY(streamed.err.isEmpty());
+}
+
+void TestProcessRunner::streamingFinishedOnceOnCancel() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("echo hi; exec sleep 30")});
+    runner.setStreaming(true);
+    runner.setPausable(true);
+    runner.setKillGraceMs(300);
+    Streamed streamed;
+    collect(runner, streamed);
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    QSignalSpy started(&runner, &ProcessRunner::started);
+    runner.start();
+    QTRY_COMPARE(streamed.out, QByteArray("hi\n"));
+    QCOMPARE(started.size(), 1);
+    runner.setReadingPaused(true);
+    runner.cancel();  // also resumes reading: a stopped child may write its last output
+    QVERIFY(!runner.isReadingPaused());
+    QVERIFY(finished.wait(5000));
+    runner.cancel();
+    QTest::qWait(400);
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(finished.first().first().value<ProcessResult>().crashed);
+}
+
+void TestProcessRunner::interactiveStandardInput() {
+    ProcessRunner runner(QStringLiteral("cat"), {});
+    runner.setStreaming(true);
+    runner.setPausable(true);
+    runner.setCoalescing(false);
+    runner.setInteractive(true);
+    runner.setStandardInput("first ");
+    Streamed streamed;
+    collect(runner, streamed);
+    QSignalSpy written(&runner, &ProcessRunner::inputWritten);
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    runner.start();
+    QTRY_COMPARE(streamed.out, QByteArray("first "));
+    runner.write("second");
+    QTRY_COMPARE(streamed.out, QByteArray("first second"));
+    qint64 total = 0;
+    for (const QList<QVariant>& args : std::as_const(written)) {
+        total += args.first().toLongLong();
+    }
+    QCOMPARE(total, qint64(12));
+    QCOMPARE(finished.size(), 0);
+    runner.closeStandardInput();  // cat sees the end of its input and exits
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(finished.first().first().value<ProcessResult>().exitCode, 0);
+}
+
+void TestProcessRunner::extraEnvironmentAndWorkingDirectory() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("printf '%s %s' \"$PWD\" "
+                                                                                     "\"$ZEUS_SECRET_X\"")});
+    // Added after the scrubbing: a secret passed on by name reaches this one child.
+    runner.setExtraEnvironment({{QStringLiteral("ZEUS_SECRET_X"), QByteArray("v")}});
+    runner.setWorkingDirectory(dir.path());
+    const ProcessResult result = runToEnd(runner);
+    QCOMPARE(QString::fromUtf8(result.standardOutput),
+             QFileInfo(dir.path()).canonicalFilePath() + QStringLiteral(" v"));
+}
+
+void TestProcessRunner::blockingCollects() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("cat; echo oops >&2; exit 2")});
+    runner.setStandardInput("in");
+    QSignalSpy finished(&runner, &ProcessRunner::finished);
+    const ProcessResult result = runner.runBlocking();
+    QVERIFY(result.started);
+    QCOMPARE(result.exitCode, 2);
+    QCOMPARE(result.standardOutput, QByteArray("in"));
+    QCOMPARE(result.standardError, QByteArray("oops\n"));
+    QTest::qWait(20);
+    QCOMPARE(finished.size(), 0);
+}
+
+void TestProcessRunner::blockingStreamsInputAndOutput() {
+    // More than the input backlog and a pipe, in both directions at once.
+    constexpr qsizetype kSize = 3 * ProcessRunner::kMaxInputBacklog / 2;
+    const QByteArray data = pattern(kSize);
+    qsizetype offset = 0;
+    QByteArray out;
+    ProcessRunner runner(QStringLiteral("cat"), {});
+    ProcessRunner::BlockingIo io;
+    io.input = [&](QByteArray* chunk) {
+        *chunk = data.mid(offset, 300000);
+        offset += chunk->size();
+        return true;
+    };
+    io.output = [&out](const QByteArray& chunk) {
+        out += chunk;
+        return true;
+    };
+    const ProcessResult result = runner.runBlocking(io);
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(out.size(), kSize);
+    QVERIFY(out == data);
+    QVERIFY(result.standardOutput.isEmpty());
+}
+
+void TestProcessRunner::blockingOutputStops() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("echo one; exec sleep 30")});
+    QElapsedTimer clock;
+    clock.start();
+    ProcessRunner::BlockingIo io;
+    io.output = [](const QByteArray&) { return false; };
+    const ProcessResult result = runner.runBlocking(io);
+    QVERIFY(clock.elapsed() < 5000);
+    QVERIFY(result.crashed);
+    QVERIFY(!result.timedOut);
+}
+
+void TestProcessRunner::blockingTimeoutKills() {
+    ProcessRunner runner(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("trap '' TERM; exec sleep 30")});
+    runner.setTimeoutMs(300);
+    runner.setKillGraceMs(300);
+    QElapsedTimer clock;
+    clock.start();
+    const ProcessResult result = runner.runBlocking();
+    const qint64 elapsed = clock.elapsed();
+    QVERIFY(result.timedOut);
+    QVERIFY(result.crashed);
+    QVERIFY2(elapsed >= 600 && elapsed < 2500, qPrintable(QString::number(elapsed)));
+}
+
+void TestProcessRunner::blockingNotFound() {
+    ProcessRunner runner(QStringLiteral("zeus-no-such-program"), {});
+    const ProcessResult result = runner.runBlocking();
+    QVERIFY(!result.started);
+    QVERIFY(!result.errorString.isEmpty());
 }
 
 #include "tst_processrunner.moc"
