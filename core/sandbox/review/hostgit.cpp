@@ -6,7 +6,6 @@
 #include <QFileInfo>
 #include <QMutex>
 #include <QMutexLocker>
-#include <QProcess>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -16,6 +15,8 @@ namespace zeus {
 namespace {
 
 constexpr int kGitTimeoutMs = 300000;
+// What is read of a call's output: a bundle's heads or the refs under one prefix, far below this.
+constexpr qint64 kMaxGitOutput = qint64(64) * 1024 * 1024;
 
 QMutex& programMutex() {
     static QMutex mutex;
@@ -64,32 +65,31 @@ GitRun runGit(const QString& workspace, const QStringList& arguments) {
     environment.insert(QStringLiteral("GIT_CEILING_DIRECTORIES"), QFileInfo(workspace).absolutePath());
     environment.insert(QStringLiteral("GIT_TERMINAL_PROMPT"), QStringLiteral("0"));
     environment.insert(QStringLiteral("LC_ALL"), QStringLiteral("C"));
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.setWorkingDirectory(workspace);
-    process.start(program, safeOptions() + arguments);
-    if (!process.waitForStarted()) {
-        run.error = QStringLiteral("git could not be started: %1").arg(process.errorString());
+    ProcessRunner git(program, safeOptions() + arguments);
+    git.setEnvironment(environment);
+    git.setWorkingDirectory(workspace);
+    git.setTimeoutMs(kGitTimeoutMs);
+    git.setOutputLimit(kMaxGitOutput);
+    const ProcessResult result = git.runBlocking();
+    if (!result.started) {
+        run.error = QStringLiteral("git could not be started: %1").arg(result.errorString);
         return run;
     }
-    process.closeWriteChannel();
-    if (!process.waitForFinished(kGitTimeoutMs)) {
-        process.kill();
-        process.waitForFinished();
+    if (result.timedOut) {
         run.error = QStringLiteral("git did not finish in time");
         return run;
     }
-    run.out = process.readAllStandardOutput();
-    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+    run.out = result.standardOutput;
+    if (result.crashed || result.exitCode != 0) {
         QStringList lines;
-        const QList<QByteArray> errorLines = process.readAllStandardError().split('\n');
+        const QList<QByteArray> errorLines = result.standardError.split('\n');
         for (const QByteArray& line : errorLines) {
             const QString text = QString::fromUtf8(line).trimmed();
             if (!text.isEmpty() && !text.startsWith(QLatin1String("hint:"))) {
                 lines.append(text);
             }
         }
-        run.error = lines.isEmpty() ? QStringLiteral("git failed with exit code %1").arg(process.exitCode())
+        run.error = lines.isEmpty() ? QStringLiteral("git failed with exit code %1").arg(result.exitCode)
                                     : lines.mid(0, 3).join(QStringLiteral("; "));
         return run;
     }
