@@ -6,34 +6,27 @@
 #include "support/processrunner.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
-
-#include <algorithm>
 
 namespace zeus {
 
 namespace {
 
-constexpr qint64 kMaxInputBacklog = 8 * 1024 * 1024;
-constexpr int kStartTimeoutMs = 30000;
-
 QString inContainer(const QString& path) {
     return containerWorkspace() + QLatin1Char('/') + path;
 }
 
-QString failureOf(QProcess& process) {
-    QString line = ContainerRuntime::errorLine(process.readAllStandardError());
+QString failureOf(const ProcessResult& done) {
+    QString line = ContainerRuntime::errorLine(done.standardError);
     if (!line.isEmpty()) {
         return line;
     }
-    if (process.exitStatus() != QProcess::NormalExit) {
-        return QStringLiteral("the engine's command stopped (%1)").arg(process.errorString());
+    if (done.crashed) {
+        return QStringLiteral("the engine's command stopped (%1)").arg(done.errorString);
     }
-    return QStringLiteral("the engine's command failed with exit code %1").arg(process.exitCode());
+    return QStringLiteral("the engine's command failed with exit code %1").arg(done.exitCode);
 }
 
 constexpr qint64 kMaxStderr = 64 * 1024;
@@ -99,58 +92,34 @@ QString ReviewCopy::Streamed::failure() const {
 ReviewCopy::Streamed ReviewCopy::stream(const QStringList& arguments, qint64 cap,
                                         const std::function<bool(const QByteArray&)>& sink, int timeoutMs) const {
     Streamed result;
-    QProcess process;
-    process.setProcessEnvironment(ProcessRunner::childEnvironment());  // never the app's secrets (SPEC §3)
-    process.start(m_runtime.program(), arguments);
-    if (!process.waitForStarted(kStartTimeoutMs)) {
-        result.startError =
-            QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), process.errorString());
+    ProcessRunner process(m_runtime.program(), arguments);  // never the app's secrets (SPEC §3)
+    process.setTimeoutMs(timeoutMs < 0 ? m_timeoutMs : timeoutMs);
+    // Both channels are taken as they come, a chunk at a time: what the process prints is never held beyond one
+    // chunk, and the standard error beyond its first kMaxStderr bytes is dropped (the copy can write to it too).
+    process.setOutputLimit(kMaxStderr);
+    ProcessRunner::BlockingIo io;
+    io.output = [&](const QByteArray& chunk) {
+        result.bytes += chunk.size();
+        if (result.bytes > cap) {
+            result.overCap = true;
+            return false;
+        }
+        if (!sink(chunk)) {
+            result.sinkFailed = true;
+            return false;
+        }
+        return true;
+    };
+    const ProcessResult done = process.runBlocking(io);
+    if (!done.started) {
+        result.startError = QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), done.errorString);
         return result;
     }
     result.started = true;
-    process.closeWriteChannel();
-    const int limit = timeoutMs < 0 ? m_timeoutMs : timeoutMs;
-    QElapsedTimer clock;
-    clock.start();
-    // Both channels are taken as they come, a chunk at a time: what the process prints is never held beyond one
-    // chunk, and the standard error beyond its first kMaxStderr bytes is dropped (the copy can write to it too).
-    const auto drainStderr = [&] {
-        const QByteArray more = process.readAllStandardError();
-        if (result.stderrHead.size() < kMaxStderr) {
-            result.stderrHead += more.left(kMaxStderr - result.stderrHead.size());
-        }
-    };
-    for (;;) {
-        drainStderr();
-        if (process.bytesAvailable() > 0) {
-            const QByteArray chunk = process.read(std::min<qint64>(process.bytesAvailable(), 1 << 20));
-            result.bytes += chunk.size();
-            if (result.bytes > cap) {
-                result.overCap = true;
-                break;
-            }
-            if (!sink(chunk)) {
-                result.sinkFailed = true;
-                break;
-            }
-            continue;
-        }
-        if (process.state() == QProcess::NotRunning) {
-            break;
-        }
-        if (clock.elapsed() > limit) {
-            result.timedOut = true;
-            break;
-        }
-        process.waitForReadyRead(50);
-    }
-    if (process.state() != QProcess::NotRunning) {
-        process.kill();
-        process.waitForFinished();
-    }
-    drainStderr();
-    result.normalExit = process.exitStatus() == QProcess::NormalExit;
-    result.exitCode = process.exitCode();
+    result.timedOut = done.timedOut;
+    result.stderrHead = done.standardError;
+    result.normalExit = !done.crashed;
+    result.exitCode = done.exitCode;
     return result;
 }
 
@@ -220,46 +189,38 @@ ReviewCopy::CopyResult ReviewCopy::copyIn(const QString& workspace, qint64 sizeC
         return result;
     }
     // `-o`: the files belong to whoever extracts them (busybox and GNU tar alike), never to the ids in the stream.
-    QProcess tar;
-    tar.setProcessEnvironment(ProcessRunner::childEnvironment());
-    tar.start(m_runtime.program(), m_runtime.execWithStdinArguments(
-                                       m_containerId, {QStringLiteral("tar"), QStringLiteral("-x"),
-                                                       QStringLiteral("-o"), QStringLiteral("-f"), QStringLiteral("-"),
-                                                       QStringLiteral("-C"), containerWorkspace()}));
-    if (!tar.waitForStarted(kStartTimeoutMs)) {
-        result.error = QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), tar.errorString());
+    ProcessRunner tar(
+        m_runtime.program(),
+        m_runtime.execWithStdinArguments(
+            m_containerId, {QStringLiteral("tar"), QStringLiteral("-x"), QStringLiteral("-o"), QStringLiteral("-f"),
+                            QStringLiteral("-"), QStringLiteral("-C"), containerWorkspace()}));
+    tar.setTimeoutMs(m_timeoutMs);
+    tar.setOutputLimit(kMaxStderr);
+    TarWriter writer(workspace, result.baseline.entries);
+    ProcessRunner::BlockingIo io;
+    // At most ProcessRunner::kMaxInputBacklog bytes wait for tar's stdin: the tar stream is made as tar takes it.
+    io.input = [&writer](QByteArray* chunk) {
+        if (!writer.atEnd() && !writer.hasError()) {
+            *chunk = writer.nextChunk();
+        }
+        return !writer.hasError();
+    };
+    const ProcessResult done = tar.runBlocking(io);
+    if (!done.started) {
+        result.error = QStringLiteral("%1 could not be started: %2").arg(m_runtime.program(), done.errorString);
         return result;
     }
-    TarWriter writer(workspace, result.baseline.entries);
-    while (!writer.atEnd() && !writer.hasError() && tar.state() == QProcess::Running) {
-        const QByteArray chunk = writer.nextChunk();
-        if (chunk.isEmpty()) {
-            break;
-        }
-        tar.write(chunk);
-        while (tar.bytesToWrite() > kMaxInputBacklog && tar.state() == QProcess::Running) {
-            tar.waitForBytesWritten(m_timeoutMs);
-        }
-    }
     if (writer.hasError()) {
-        tar.kill();
-        tar.waitForFinished();
         result.error =
             QStringLiteral("The folder changed while it was copied (%1); nothing was kept.").arg(writer.errorString());
         return result;
     }
-    while (tar.bytesToWrite() > 0 && tar.state() == QProcess::Running) {
-        tar.waitForBytesWritten(m_timeoutMs);
-    }
-    tar.closeWriteChannel();
-    if (!tar.waitForFinished(m_timeoutMs)) {
-        tar.kill();
-        tar.waitForFinished();
+    if (done.timedOut) {
         result.error = QStringLiteral("Copying the folder into the container did not finish in time.");
         return result;
     }
-    if (tar.exitStatus() != QProcess::NormalExit || tar.exitCode() != 0 || !writer.atEnd()) {
-        result.error = QStringLiteral("Copying the folder into the container failed: %1").arg(failureOf(tar));
+    if (done.crashed || done.exitCode != 0 || !writer.atEnd()) {
+        result.error = QStringLiteral("Copying the folder into the container failed: %1").arg(failureOf(done));
         return result;
     }
     result.bytes = writer.bytesWritten();
