@@ -42,9 +42,9 @@ ContainerMonitor::~ContainerMonitor() {
     stop();
     // What stop() is still ending finishes on its own (terminate, then kill after the grace)
     // instead of being killed by our destruction; each deletes itself when it ends.
-    for (const QPointer<QProcess>& process : std::as_const(m_retired)) {
-        if (process && process->state() != QProcess::NotRunning) {
-            process->setParent(nullptr);
+    for (const QPointer<ProcessRunner>& runner : std::as_const(m_retired)) {
+        if (runner && runner->isRunning()) {
+            runner->setParent(nullptr);
         }
     }
     for (const QPointer<ProcessRunner>& runner : std::as_const(m_commands)) {
@@ -104,7 +104,7 @@ void ContainerMonitor::stop() {
 }
 
 bool ContainerMonitor::isEventsStreamRunning() const {
-    return m_events && m_events->state() != QProcess::NotRunning;
+    return m_events && m_events->isRunning();
 }
 
 qint64 ContainerMonitor::eventsProcessId() const {
@@ -127,42 +127,47 @@ void ContainerMonitor::startEventsStream() {
         scheduleRestart();
         return;
     }
-    auto* process = new QProcess(this);
-    m_events = process;
+    auto* runner = new ProcessRunner(m_program, arguments, this);
+    m_events = runner;
     m_eventsBuffer.clear();
     m_skippingLongLine = false;
-    process->setProcessEnvironment(m_environment);
-    process->setProgram(executable);
-    process->setArguments(arguments);
-    process->setStandardInputFile(QProcess::nullDevice());
-    connect(process, &QProcess::readyReadStandardOutput, this, &ContainerMonitor::onEventsOutput);
-    connect(process, &QProcess::readyReadStandardError, this, [process] {
+    runner->setEnvironment(m_environment);
+    runner->setTimeoutMs(0);  // runs until stop()
+    runner->setStreaming(true);
+    runner->setOutputLimit(0);  // its stderr is logged as it comes, never kept for hours
+    connect(runner, &ProcessRunner::outputReady, this, [this](OutputStream stream, const QByteArray& chunk) {
+        if (stream == OutputStream::Stdout) {
+            onEventsOutput(chunk);
+            return;
+        }
         // Kept short: the engine's complaint, for the log only.
-        const QByteArray text = process->readAllStandardError().left(512).trimmed();
+        const QByteArray text = chunk.left(512).trimmed();
         if (!text.isEmpty()) {
             qCInfo(lcRuntime) << "container events:" << QString::fromUtf8(text);
         }
     });
-    connect(process, &QProcess::started, this, [this] {
+    connect(runner, &ProcessRunner::started, this, [this] {
         m_eventsClock.start();
         qCDebug(lcRuntime) << "container events stream started";
         Q_EMIT eventsStreamChanged(true);
     });
-    connect(process, &QProcess::finished, this, &ContainerMonitor::onEventsFinished);
-    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart && process == m_events) {
-            qCWarning(lcRuntime) << "container events failed to start:" << process->errorString();
-            onEventsFinished();
+    connect(runner, &ProcessRunner::finished, this, [this, runner](const ProcessResult& result) {
+        if (runner != m_events) {
+            return;
         }
+        if (!result.started) {
+            qCWarning(lcRuntime) << "container events failed to start:" << result.errorString;
+        }
+        onEventsFinished(result);
     });
-    process->start();
+    runner->start();
 }
 
-void ContainerMonitor::onEventsOutput() {
+void ContainerMonitor::onEventsOutput(const QByteArray& chunk) {
     if (!m_events) {
         return;
     }
-    m_eventsBuffer += m_events->readAllStandardOutput();
+    m_eventsBuffer += chunk;
     qsizetype from = 0;
     for (;;) {
         const qsizetype newline = m_eventsBuffer.indexOf('\n', from);
@@ -183,14 +188,14 @@ void ContainerMonitor::onEventsOutput() {
     }
 }
 
-void ContainerMonitor::onEventsFinished() {
-    QProcess* process = m_events;
-    if (!process) {
+void ContainerMonitor::onEventsFinished(const ProcessResult& result) {
+    ProcessRunner* runner = m_events;
+    if (!runner) {
         return;
     }
     m_events = nullptr;
-    process->disconnect(this);
-    process->deleteLater();
+    runner->disconnect(this);
+    runner->deleteLater();
     const bool held = m_eventsClock.isValid() && m_eventsClock.elapsed() >= kStableStreamMs;
     m_eventsClock.invalidate();
     if (held) {
@@ -198,7 +203,7 @@ void ContainerMonitor::onEventsFinished() {
     }
     // What happened from now on may be missed until the next stream: it resumes here.
     m_resumeFrom = QDateTime::currentDateTimeUtc();
-    qCInfo(lcRuntime) << "container events stream ended; exit" << process->exitCode();
+    qCInfo(lcRuntime) << "container events stream ended; exit" << result.exitCode;
     Q_EMIT eventsStreamChanged(false);
     scheduleRestart();
 }
@@ -217,20 +222,20 @@ void ContainerMonitor::scheduleRestart() {
 }
 
 void ContainerMonitor::retireEventsProcess() {
-    QProcess* process = m_events;
-    if (!process) {
+    ProcessRunner* runner = m_events;
+    if (!runner) {
         return;
     }
     m_events = nullptr;
-    process->disconnect(this);
-    if (process->state() == QProcess::NotRunning) {
-        process->deleteLater();
+    runner->disconnect(this);
+    if (!runner->isRunning()) {
+        runner->deleteLater();
         return;
     }
-    connect(process, &QProcess::finished, process, &QObject::deleteLater);
+    connect(runner, &ProcessRunner::finished, runner, &QObject::deleteLater);
     m_retired.removeAll(nullptr);
-    m_retired.append(process);
-    ProcessTerminator::terminateDetached(process);
+    m_retired.append(runner);
+    runner->cancel();  // terminate, then kill after the runner's grace
 }
 
 void ContainerMonitor::handleLine(const QByteArray& line) {
@@ -448,8 +453,8 @@ bool ContainerMonitor::isStatsProcessRunning() const {
 
 int ContainerMonitor::runningProcessCount() const {
     int count = isEventsStreamRunning() ? 1 : 0;
-    for (const QPointer<QProcess>& process : m_retired) {
-        if (process && process->state() != QProcess::NotRunning) {
+    for (const QPointer<ProcessRunner>& runner : m_retired) {
+        if (runner && runner->isRunning()) {
             ++count;
         }
     }

@@ -3,7 +3,6 @@
 #include "engine/containerevent.h"
 #include "runtime/runtimekind.h"
 #include "support/processrunner.h"
-#include "support/processterminator.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -11,7 +10,6 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
-#include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
 #include <QTimer>
@@ -116,8 +114,8 @@ private:
     };
 
     void startEventsStream();
-    void onEventsOutput();
-    void onEventsFinished();
+    void onEventsOutput(const QByteArray& chunk);
+    void onEventsFinished(const ProcessResult& result);
     void scheduleRestart();
     void retireEventsProcess();
     void handleLine(const QByteArray& line);
@@ -141,7 +139,7 @@ private:
 
     bool m_started = false;
     quint64 m_generation = 0;  // bumped by stop(): results of older processes are ignored
-    QPointer<QProcess> m_events;
+    QPointer<ProcessRunner> m_events;
     QByteArray m_eventsBuffer;
     bool m_skippingLongLine = false;
     QElapsedTimer m_eventsClock;
@@ -152,7 +150,7 @@ private:
     QHash<QString, Known> m_containers;
     QStringList m_removed;  // recently removed ids, so a replayed destroy is not reported again
     QList<QPointer<ProcessRunner>> m_commands;
-    QList<QPointer<QProcess>> m_retired;  // events processes between terminate and their end
+    QList<QPointer<ProcessRunner>> m_retired;  // events processes between terminate and their end
 
     bool m_statsEnabled = false;
     QPointer<ProcessRunner> m_stats;
