@@ -157,7 +157,6 @@ ImageBuilder::ImageBuilder(QObject* parent) : QObject(parent) {
     m_timeoutTimer.setSingleShot(true);
     m_timeoutTimer.setInterval(kDefaultTimeoutMs);
     connect(&m_timeoutTimer, &QTimer::timeout, this, &ImageBuilder::onTimeout);
-    m_terminator.setBeforeKill([this] { forceKill(); });
 }
 
 ImageBuilder::~ImageBuilder() {
@@ -165,9 +164,8 @@ ImageBuilder::~ImageBuilder() {
         // Going away mid-build: leave nothing running behind us.
         m_process->disconnect(this);
         const QList<ChildProcess> children = descendantsOf(m_process->processId());
-        m_process->kill();
+        delete m_process;  // kills the CLI
         killChildren(children);
-        delete m_process;
     }
 }
 
@@ -271,7 +269,7 @@ void ImageBuilder::setTimeout(int milliseconds) {
 }
 
 void ImageBuilder::setKillGrace(int milliseconds) {
-    m_terminator.setGraceMs(milliseconds >= 0 ? milliseconds : ProcessTerminator::kGraceMs);
+    m_killGraceMs = milliseconds >= 0 ? milliseconds : ProcessTerminator::kGraceMs;
 }
 
 bool ImageBuilder::start(const Request& request) {
@@ -348,16 +346,20 @@ void ImageBuilder::runStep(const Step& step) {
         m_process->deleteLater();
     }
 
-    auto* process = new QProcess(this);
+    auto* process = new ProcessRunner(step.program, step.args, this);
     m_process = process;
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    process->setStandardInputFile(QProcess::nullDevice());
+    // One stream in the order the engine wrote it; stdin closed at once. The build's time limit is this object's
+    // (over all steps), not the step's.
+    process->setStreaming(true);
+    process->setMergedChannels(true);
+    process->setTimeoutMs(0);
+    process->setKillGraceMs(m_killGraceMs);
+    process->setBeforeKill([this] { forceKill(); });
     process->setWorkingDirectory(m_scratch ? m_scratch->path() : m_request.contextDir);
-    process->setProcessEnvironment(ProcessRunner::childEnvironment());  // never the app's secrets
-    connect(process, &QProcess::readyReadStandardOutput, this, &ImageBuilder::readOutput);
-    connect(process, &QProcess::finished, this, &ImageBuilder::onProcessFinished);
-    connect(process, &QProcess::errorOccurred, this, &ImageBuilder::onProcessError);
-    process->start(step.program, step.args);
+    connect(process, &ProcessRunner::outputReady, this,
+            [this](OutputStream, const QByteArray& chunk) { readOutput(chunk); });
+    connect(process, &ProcessRunner::finished, this, &ImageBuilder::onProcessFinished);
+    process->start();  // never the app's secrets: ProcessRunner's environment is scrubbed
 }
 
 bool ImageBuilder::startDistroSteps(const QString& why) {
@@ -480,17 +482,17 @@ void ImageBuilder::setState(State state) {
     Q_EMIT stateChanged(state);
 }
 
-void ImageBuilder::readOutput() {
+void ImageBuilder::readOutput(const QByteArray& chunk) {
     if (!m_process) {
         return;
     }
     // Stateful decoding: a UTF-8 sequence split across two reads is still decoded right.
     if (m_step == StepKind::Inspect) {
-        m_captured += m_process->readAllStandardOutput().left(1024 * 1024);
+        m_captured += chunk.left(1024 * 1024);
         return;
     }
     QString text = m_partialLine;
-    text += QString(m_decoder.decode(m_process->readAllStandardOutput()));
+    text += QString(m_decoder.decode(chunk));
     qsizetype start = 0;
     while (true) {
         const qsizetype newline = text.indexOf(QLatin1Char('\n'), start);
@@ -532,10 +534,14 @@ void ImageBuilder::flushPartialLine() {
     }
 }
 
-void ImageBuilder::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
-    readOutput();
+void ImageBuilder::onProcessFinished(const ProcessResult& result) {
+    if (!result.started) {
+        finish(State::Failed, -1, tr("Could not start %1: %2").arg(result.program, result.errorString));
+        return;
+    }
     flushPartialLine();
-    const bool crashed = status == QProcess::CrashExit;
+    const bool crashed = result.crashed;
+    const int exitCode = result.exitCode;
     const int code = crashed ? -1 : exitCode;
 
     if (m_state == State::Cancelling) {
@@ -589,14 +595,6 @@ void ImageBuilder::onProcessFinished(int exitCode, QProcess::ExitStatus status) 
     onStepSucceeded();
 }
 
-void ImageBuilder::onProcessError(QProcess::ProcessError error) {
-    if (error != QProcess::FailedToStart || !m_process) {
-        return;  // the other errors are followed by finished()
-    }
-    const QString why = m_process->errorString();
-    finish(State::Failed, -1, tr("Could not start %1: %2").arg(m_process->program(), why));
-}
-
 void ImageBuilder::onTimeout() {
     if (m_state != State::Running) {
         return;
@@ -613,11 +611,11 @@ void ImageBuilder::stopProcess() {
     }
     // Remember the build's own processes now: once the CLI is gone they are re-parented and cannot be found.
     m_children = descendantsOf(m_process->processId());
-    m_terminator.terminate(m_process);
+    m_process->cancel();
 }
 
 void ImageBuilder::forceKill() {
-    if (!m_process || m_process->state() == QProcess::NotRunning) {
+    if (!m_process || !m_process->isRunning()) {
         return;
     }
     qCWarning(lcRuntime) << "image build did not stop on terminate; killing it";
@@ -631,7 +629,6 @@ void ImageBuilder::forceKill() {
 
 void ImageBuilder::finish(State state, int exitCode, const QString& error) {
     m_timeoutTimer.stop();
-    m_terminator.cancel();
     m_exitCode = exitCode;
     m_error = error;
     if (m_process) {

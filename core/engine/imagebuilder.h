@@ -1,11 +1,11 @@
 #pragma once
 
+#include "support/processresult.h"
 #include "support/processterminator.h"
 
 #include <QList>
 #include <QObject>
 #include <QPointer>
-#include <QProcess>
 #include <QString>
 #include <QStringDecoder>
 #include <QStringList>
@@ -15,6 +15,8 @@
 #include <memory>
 
 namespace zeus {
+
+class ProcessRunner;
 
 // Builds the sandbox image with the chosen engine's `build` command (docker, podman or
 // Apple's container) and streams the engine's log line by line.
@@ -164,11 +166,10 @@ private:
     // The distribution's way: false (and finished) when it cannot be taken.
     bool startDistroSteps(const QString& why);
     void setState(State state);
-    void readOutput();
+    void readOutput(const QByteArray& chunk);
     void emitLine(QString line);
     void flushPartialLine();
-    void onProcessFinished(int exitCode, QProcess::ExitStatus status);
-    void onProcessError(QProcess::ProcessError error);
+    void onProcessFinished(const ProcessResult& result);
     void onTimeout();
     void stopProcess();
     // Just before the terminator kills the CLI: the build's own processes go too.
@@ -182,7 +183,7 @@ private:
     static QList<ChildProcess> descendantsOf(qint64 pid);
     static void killChildren(const QList<ChildProcess>& children);
 
-    QPointer<QProcess> m_process;
+    QPointer<ProcessRunner> m_process;
     Request m_request;
     QList<Step> m_steps;  // what is still to run after the current step
     StepKind m_step = StepKind::Build;
@@ -194,7 +195,7 @@ private:
     QByteArray m_captured;  // the inspect step's output (not logged)
     std::unique_ptr<QTemporaryDir> m_scratch;
     QTimer m_timeoutTimer;
-    ProcessTerminator m_terminator;
+    int m_killGraceMs = ProcessTerminator::kGraceMs;
     QStringDecoder m_decoder{QStringDecoder::Utf8};
     QString m_partialLine;
     QString m_lastLine;  // the last non-empty log line, quoted in a failure message
