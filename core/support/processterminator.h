@@ -10,9 +10,9 @@
 namespace zeus {
 
 // The one terminate-then-kill of the app: SIGTERM now, SIGKILL after a grace unless the
-// process has ended by then. Every process wrapper (ProcessRunner, EngineCommand, the
-// ImageBuilder, the ContainerMonitor's events stream) stops its child through one of these,
-// so "how long may a CLI take to clean up" is decided here, once.
+// process has ended by then. ProcessRunner, the one process class, stops every child through
+// one of these (terminateAndWait() when it runs blocking), so "how long may a CLI take to
+// clean up" is decided here, once.
 //
 // It owns only its timer, never the process (a QPointer: a process deleted in the grace is
 // simply not killed). It must never block or wait for the process, except in terminateAndWait().

@@ -1,30 +1,31 @@
 #pragma once
 
 #include "support/outputcollector.h"
-#include "support/processterminator.h"
 
 #include <QElapsedTimer>
+#include <QList>
 #include <QObject>
-#include <QProcess>
+#include <QPair>
+#include <QPointer>
 #include <QStringList>
-#include <QTimer>
-
-class QSocketNotifier;
 
 namespace zeus {
 
+class ProcessRunner;
+struct ProcessResult;
+
 // One engine CLI call (docker/podman/container + an argument list) for a session: run, exec,
-// rm, inspect, ps. It owns the QProcess, its timeout and its ProcessTerminator. Output is either streamed
-// chunk by chunk (outputReady) or collected (standardOutput()/standardError(), for short
-// calls such as run, rm and inspect). It must never run a host shell, never block
-// (no waitFor*), and finished() is emitted exactly once, also when the program cannot start.
+// rm, inspect, ps. It owns the ProcessRunner that runs it (its timeout, its terminate-then-kill
+// and its scrubbed environment). Output is either streamed chunk by chunk (outputReady) or
+// collected (standardOutput()/standardError(), for short calls such as run, rm and inspect).
+// It must never run a host shell, never block, and finished() is emitted exactly once, also
+// when the program cannot start.
 //
-// Streaming on Unix reads the CLI's stdout and stderr from pipes it owns (not QProcess's),
-// so reading can be paused: QProcess always drains its pipes into an unbounded buffer, but
-// a pipe nobody reads fills up, the CLI blocks writing, stops reading from the engine, and
-// the command in the container blocks on its own write. That is the flow control from the
-// backend socket down to the command. finished() then follows only once both pipes are
-// drained, so no output is lost behind the exit.
+// A streamed call is pausable (ProcessRunner::setPausable): reading can stop, the CLI's pipe
+// fills up, the CLI blocks writing, stops reading from the engine, and the command in the
+// container blocks on its own write. That is the flow control from the backend socket down to
+// the command. finished() then follows only once both pipes are drained, so no output is lost
+// behind the exit.
 class EngineCommand : public QObject {
     Q_OBJECT
 
@@ -38,22 +39,22 @@ public:
     void setInteractive(bool interactive) { m_interactive = interactive; }
     // Off: every read is delivered at once, for a channel whose round trip matters more than its chunk count.
     void setCoalescing(bool coalescing) { m_coalescing = coalescing; }
-    // Interactive only: queues bytes for the CLI's stdin (QProcess writes them as the pipe takes them).
+    // Interactive only: queues bytes for the CLI's stdin (written as the pipe takes them).
     void write(const QByteArray& data);
     void closeStandardInput();
-    qint64 bytesToWrite() const { return m_process.bytesToWrite(); }
+    qint64 bytesToWrite() const;
     // Bytes written to the CLI's stdin once it started, which is then closed (without them: closed at once). For
     // data that must stay out of argument lists: the command text of an exec.
     void setStandardInputData(const QByteArray& data) { m_stdinData = data; }
-    // Variables added to the CLI's own environment (the app's, inherited), for values that must stay out of
+    // Variables added to the CLI's own environment (the app's, scrubbed), for values that must stay out of
     // argument lists: a secret the CLI passes on with `exec -e NAME`.
     void setExtraEnvironment(const QList<QPair<QString, QByteArray>>& variables) { m_extraEnvironment = variables; }
     void start();
     // Stops (true) or resumes reading the streamed output. While paused the command is slowed
     // down by its full pipe, never its output dropped. A no-op where the platform has no own
-    // pipes (Windows): there QProcess keeps reading.
+    // pipes (Windows): there the output keeps being read.
     void setReadingPaused(bool paused);
-    bool isReadingPaused() const { return m_paused; }
+    bool isReadingPaused() const;
     // Terminates the CLI now, kills it after ProcessTerminator's grace; finished() follows.
     void stop();
     bool isRunning() const;
@@ -77,27 +78,12 @@ Q_SIGNALS:
     void inputWritten(qint64 bytes);
 
 private:
-    void finish();
-    void onProcessFinished();
-    void deliver(OutputStream stream, const QByteArray& chunk);
-    void maybeFinishAfterDrain();
-#ifdef Q_OS_UNIX
-    bool openPipes();
-    void readPipe(int index);
-    void closePipe(int index);
-    void closePipes();
+    void onFinished(const ProcessResult& result);
 
-    int m_readFd[2] = {-1, -1};   // stdout, stderr: our ends
-    int m_writeFd[2] = {-1, -1};  // the child's ends, closed here once it started
-    QSocketNotifier* m_notifier[2] = {nullptr, nullptr};
-    QByteArray m_readBuffer;
-#endif
-
-    QProcess m_process;
+    QPointer<ProcessRunner> m_runner;
     QStringList m_arguments;
     QString m_program;
-    QTimer m_timeout;
-    ProcessTerminator m_terminator;
+    int m_timeoutMs = 0;
     QElapsedTimer m_clock;
     QByteArray m_stdout;
     QByteArray m_stderr;
@@ -110,12 +96,6 @@ private:
     bool m_crashed = false;
     bool m_timedOut = false;
     bool m_failedToStart = false;
-    bool m_finished = false;
-    bool m_ownPipes = false;
-    bool m_paused = false;
-    bool m_processDone = false;
-    QTimer m_drainTimer;  // after the exit, how long a pipe may stay open (a leftover grandchild)
-    QTimer m_coalesce;    // after a read, the pipes rest briefly so a fast writer's output comes in fewer chunks
     QString m_errorString;
 };
 
