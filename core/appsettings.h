@@ -4,6 +4,11 @@
 #include "engine/containerspec.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/workspaceapproval.h"
+#include "settings/folderpolicies.h"
+#include "settings/networksettings.h"
+#include "settings/sandboxsettings.h"
+#include "settings/secretindex.h"
+#include "settings/workspacefolders.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -14,69 +19,40 @@
 
 #include <memory>
 
-class QJsonObject;
 class QSettings;
 
 namespace zeus {
 
-// The user's preferences, persisted with QSettings and shared by the tray app and the
-// headless modes. Setters validate and refuse bad values (returning false) so what is
-// stored is always usable; every change emits a signal.
+// The user's preferences, persisted with QSettings and shared by the tray app and the headless modes: the one
+// owner of the one store, which it brings to today's format when it opens it (SettingsMigration) and hands out
+// as domain views (core/settings/): sandbox(), network(), workspaceFolders(), folderPolicies(), secrets(). It
+// keeps what belongs to the app as a whole: the backend URL, start at login, the install and device ids.
+// Setters validate and refuse bad values (returning false) so what is stored is always usable; every change
+// emits a signal, here as well as on the view (the methods below that only call a view keep older callers
+// working).
 //
-// Owns: the QSettings store of this install (or an explicit INI file in tests).
-// Must never: hold or persist a token or any other secret (those live in the OS
-// keychain only), canonicalise paths for the workspace guard's decisions (the guard
-// decides; this only remembers what the user approved), or touch a widget.
+// Must never: hold or persist a token or any other secret (those live in the OS keychain only), canonicalise
+// paths for the workspace guard's decisions (the guard decides; this only remembers what the user approved), or
+// touch a widget.
 class AppSettings : public QObject {
     Q_OBJECT
 public:
-    // Settings keys, also documented in docs/ui.md.
+    // Settings keys of the app as a whole; the views name theirs. All documented in docs/ui.md.
     static const QLatin1String kBackendUrl;
-    static const QLatin1String kRuntimePreference;
-    static const QLatin1String kImage;
-    static const QLatin1String kHardeningProfile;
-    static const QLatin1String kExecMode;
-    static const QLatin1String kPidsLimit;
-    static const QLatin1String kMemoryMiB;
-    static const QLatin1String kCpus;
-    static const QLatin1String kIdleTimeoutMinutes;
-    static const QLatin1String kMaxContainers;
-    static const QLatin1String kMaxCallsPerSession;
-    static const QLatin1String kMaxCallsTotal;
     static const QLatin1String kStartAtLogin;
-    static const QLatin1String kRecentFolders;
-    static const QLatin1String kApprovedWorkspaces;
     static const QLatin1String kInstallId;
     static const QLatin1String kDeviceId;
-    static const QLatin1String kApprovalPolicies;
-    static const QLatin1String kWorkspaceModes;
-    static const QLatin1String kGitWriteFolders;
-    static const QLatin1String kSecretNames;
-    static const QLatin1String kSecretLastUsed;      // group: NAME -> UTC time
-    static const QLatin1String kSecretFolderGrants;  // group: NAME -> folders approved "always" for it
 
-    static constexpr int kMaxRecentFolders = 10;
-    static constexpr int kMaxApprovedWorkspaces = 100;
-    static constexpr int kMaxApprovalFolders = 100;
-    static constexpr int kMaxApprovalRules = 200;  // per list of a folder
-
-    static constexpr int kDefaultPidsLimit = sandboxdefaults::kPidsLimit;
-    static constexpr int kMinPidsLimit = 16;
-    static constexpr int kMaxPidsLimit = 65536;
-    static constexpr int kDefaultMemoryMiB = sandboxdefaults::kMemoryMiB;
-    static constexpr int kMinMemoryMiB = 64;
-    static constexpr int kMaxMemoryMiB = 1024 * 1024;
-    static constexpr double kDefaultCpus = sandboxdefaults::kCpus;
-    static constexpr double kMinCpus = 0.1;
-    static constexpr double kMaxCpus = 256.0;
-    static constexpr int kDefaultIdleTimeoutMinutes = 30;
-    // SPEC §3 "Bounded": containers alive at once, calls per session and in total.
-    static constexpr int kDefaultMaxContainers = 8;
-    static constexpr int kDefaultMaxCallsPerSession = 4;
-    static constexpr int kDefaultMaxCallsTotal = 8;
-    static constexpr int kMaxLimit = 64;
-    static constexpr int kMinIdleTimeoutMinutes = 1;
-    static constexpr int kMaxIdleTimeoutMinutes = 24 * 60;
+    // The bounds the settings dialog's fields show (SandboxSettings has them all).
+    static constexpr int kDefaultPidsLimit = SandboxSettings::kDefaultPidsLimit;
+    static constexpr int kMinPidsLimit = SandboxSettings::kMinPidsLimit;
+    static constexpr int kMaxPidsLimit = SandboxSettings::kMaxPidsLimit;
+    static constexpr int kMinMemoryMiB = SandboxSettings::kMinMemoryMiB;
+    static constexpr int kMaxMemoryMiB = SandboxSettings::kMaxMemoryMiB;
+    static constexpr double kMinCpus = SandboxSettings::kMinCpus;
+    static constexpr double kMaxCpus = SandboxSettings::kMaxCpus;
+    static constexpr int kMinIdleTimeoutMinutes = SandboxSettings::kMinIdleTimeoutMinutes;
+    static constexpr int kMaxIdleTimeoutMinutes = SandboxSettings::kMaxIdleTimeoutMinutes;
 
     // The application's own settings store (organisation / application name).
     explicit AppSettings(QObject* parent = nullptr);
@@ -84,122 +60,22 @@ public:
     explicit AppSettings(const QString& iniFilePath, QObject* parent = nullptr);
     ~AppSettings() override;
 
-    static bool isValidRuntimePreference(const QString& value);  // auto|apple|docker|podman
-    static bool isValidHardeningProfile(const QString& value);   // standard|hardened
-    static QStringList runtimePreferences();
-    static QStringList hardeningProfiles();
-    // The recent-folders rule, pure: `folder` first, duplicates removed, at most `limit`.
-    static QStringList withRecentFolder(const QStringList& recent, const QString& folder, int limit);
+    SandboxSettings& sandbox() { return *m_sandbox; }
+    const SandboxSettings& sandbox() const { return *m_sandbox; }
+    NetworkSettings& network() { return *m_network; }
+    const NetworkSettings& network() const { return *m_network; }
+    WorkspaceFolders& workspaceFolders() { return *m_workspaceFolders; }
+    const WorkspaceFolders& workspaceFolders() const { return *m_workspaceFolders; }
+    FolderPolicies& folderPolicies() { return *m_folderPolicies; }
+    const FolderPolicies& folderPolicies() const { return *m_folderPolicies; }
+    SecretIndex& secrets() { return *m_secrets; }
+    const SecretIndex& secrets() const { return *m_secrets; }
 
     QString backendUrl() const;
     bool setBackendUrl(const QString& url);  // empty clears; otherwise must pass BackendUrl::problem()
 
-    QString runtimePreference() const;
-    bool setRuntimePreference(const QString& value);
-
-    QString image() const;
-    bool setImage(const QString& reference);  // empty restores the default image
-
-    QString hardeningProfile() const;
-    bool setHardeningProfile(const QString& value);
-
-    // "agent" (default) or "exec" (SPEC §7).
-    QString execMode() const;
-    bool setExecMode(const QString& value);
-
-    // The network (SPEC §8): "" (the profile decides: standard allowlist, hardened none), "open", "none" or
-    // "allowlist". A change rebuilds the sandbox (hardeningChanged); rule changes apply to live sessions
-    // (networkPolicyChanged).
-    QString networkMode() const;
-    bool setNetworkMode(const QString& value);
-    QString networkPreset() const;  // "dev" (default) or "locked"
-    bool setNetworkPreset(const QString& value);
-    // Rules as the user wrote them; setters refuse a list with a rule that does not parse (nothing is stored).
-    QStringList allowedHosts() const;
-    bool setAllowedHosts(const QStringList& rules);
-    QStringList deniedHosts() const;
-    bool setDeniedHosts(const QStringList& rules);
-    // HOST:PORT:ADDRESS, like curl's --resolve.
-    QStringList resolveOverrides() const;
-    bool setResolveOverrides(const QStringList& entries);
-    // "Always for this folder": rules that hold for sessions in one approved folder only.
-    QStringList folderAllowedHosts(const QString& folder) const;
-    QHash<QString, QStringList> allFolderAllowedHosts() const;
-    bool addFolderAllowedHost(const QString& folder, const QString& rule);
-
-    int pidsLimit() const;
-    bool setPidsLimit(int value);
-    int memoryMiB() const;
-    bool setMemoryMiB(int value);
-    double cpus() const;
-    bool setCpus(double value);
-
-    int idleTimeoutMinutes() const;
-    bool setIdleTimeoutMinutes(int minutes);
-
-    // The bounds of SPEC §3, each 1..kMaxLimit (a hand-edited value outside gives the default).
-    int maxContainers() const;
-    bool setMaxContainers(int value);
-    int maxCallsPerSession() const;
-    bool setMaxCallsPerSession(int value);
-    int maxCallsTotal() const;
-    bool setMaxCallsTotal(int value);
-
     bool startAtLogin() const;
     void setStartAtLogin(bool enabled);
-
-    QStringList recentFolders() const;
-    void addRecentFolder(const QString& folder);
-    void removeRecentFolder(const QString& folder);
-    void clearRecentFolders();
-
-    // Approving is explicit: only a user action calls approveWorkspace(). The path must
-    // exist; what is stored is its canonical form (symlinks resolved), and from then on that string is the
-    // approval (SPEC §3 "Approvals are exact strings"). A folder inside or containing an approved one is refused
-    // (approvalProblem() says why).
-    QStringList approvedWorkspaces() const;
-    bool approveWorkspace(const QString& path);
-    // Why `path` cannot be approved (for the user), or empty when it can (or already is).
-    QString approvalProblem(const QString& path) const;
-    // What a stored approval is now: active, missing, or changed since approval (inactive until approved again).
-    // What a stored approval is now, among the others (nested ones are inactive).
-    WorkspaceApproval::State approvalState(const QString& approved) const;
-    bool isWorkspaceApproved(const QString& path) const;
-    void revokeWorkspace(const QString& path);
-
-    // Command approval per folder (SPEC §11, docs/command-approval.md): a mode and allow / ask / deny rules, each
-    // a token prefix, with the time each rule last matched. Folders are stored as given (the approved canonical
-    // path). A rule must be plain words (CommandAnalyser::ruleWords); it is stored with its spaces simplified.
-    QHash<QString, ApprovalPolicy> approvalPolicies() const;
-    ApprovalPolicy approvalPolicy(const QString& folder) const;
-    void setApprovalMode(const QString& folder, ApprovalMode mode);
-    bool addApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix);
-    void removeApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix);
-    // Notes that rules of `folder` just let a call through; rules the folder does not have are ignored.
-    void noteApprovalRulesMatched(const QString& folder, const QStringList& rules,
-                                  const QDateTime& when = QDateTime::currentDateTimeUtc());
-    // When the rule last matched in `folder`; invalid when never.
-    QDateTime approvalRuleLastMatched(const QString& folder, const QString& prefix) const;
-    // Workspace mode per folder (SPEC §10, docs/remote-engines.md): direct (the default, not stored) or review,
-    // keyed like the approval policies by the exact approval string.
-    QHash<QString, WorkspaceMode> workspaceModes() const;
-    WorkspaceMode workspaceMode(const QString& folder) const;
-    void setWorkspaceMode(const QString& folder, WorkspaceMode mode);
-    // Folders (exact approval strings) whose sandbox may write the repository's metadata, `.git` (SPEC §3). Off
-    // by default: the host's git may then run code the agent writes.
-    QSet<QString> gitWriteFolders() const;
-    bool gitWrites(const QString& folder) const;
-    void setGitWrites(const QString& folder, bool allowed);
-    // The names (never the values: those are in the OS keychain) of the secrets stored on this computer, sorted,
-    // when each was last handed to a command, and the folders each is approved for "always" (SPEC §9).
-    QStringList secretNames() const;
-    void addSecretName(const QString& name);     // a valid name only (SecretStore::isValidName)
-    void removeSecretName(const QString& name);  // with its last-used time and folder approvals
-    QDateTime secretLastUsed(const QString& name) const;
-    void setSecretLastUsed(const QString& name, const QDateTime& when);
-    // folder (canonical) -> names approved "always" in it.
-    QHash<QString, QStringList> secretFolderGrants() const;
-    void addSecretFolderGrant(const QString& name, const QString& folder);
 
     // Random UUIDs generated once and then kept: the install id labels this install's
     // containers (zeus.desktop.owner); the device id identifies it to the backend.
@@ -210,12 +86,96 @@ public:
     QString fileName() const;
     void sync();
 
+    // SandboxSettings.
+    static bool isValidRuntimePreference(const QString& v) { return SandboxSettings::isValidRuntimePreference(v); }
+    static bool isValidHardeningProfile(const QString& v) { return SandboxSettings::isValidHardeningProfile(v); }
+    static QStringList runtimePreferences() { return SandboxSettings::runtimePreferences(); }
+    static QStringList hardeningProfiles() { return SandboxSettings::hardeningProfiles(); }
+    QString runtimePreference() const { return m_sandbox->runtimePreference(); }
+    bool setRuntimePreference(const QString& value) { return m_sandbox->setRuntimePreference(value); }
+    QString image() const { return m_sandbox->image(); }
+    bool setImage(const QString& reference) { return m_sandbox->setImage(reference); }
+    QString hardeningProfile() const { return m_sandbox->hardeningProfile(); }
+    bool setHardeningProfile(const QString& value) { return m_sandbox->setHardeningProfile(value); }
+    QString execMode() const { return m_sandbox->execMode(); }
+    bool setExecMode(const QString& value) { return m_sandbox->setExecMode(value); }
+    int pidsLimit() const { return m_sandbox->pidsLimit(); }
+    bool setPidsLimit(int value) { return m_sandbox->setPidsLimit(value); }
+    int memoryMiB() const { return m_sandbox->memoryMiB(); }
+    bool setMemoryMiB(int value) { return m_sandbox->setMemoryMiB(value); }
+    double cpus() const { return m_sandbox->cpus(); }
+    bool setCpus(double value) { return m_sandbox->setCpus(value); }
+    int idleTimeoutMinutes() const { return m_sandbox->idleTimeoutMinutes(); }
+    bool setIdleTimeoutMinutes(int minutes) { return m_sandbox->setIdleTimeoutMinutes(minutes); }
+
+    // NetworkSettings.
+    QString networkMode() const { return m_network->mode(); }
+    bool setNetworkMode(const QString& value) { return m_network->setMode(value); }
+    QString networkPreset() const { return m_network->preset(); }
+    bool setNetworkPreset(const QString& value) { return m_network->setPreset(value); }
+    QStringList allowedHosts() const { return m_network->allowedHosts(); }
+    bool setAllowedHosts(const QStringList& rules) { return m_network->setAllowedHosts(rules); }
+    QStringList deniedHosts() const { return m_network->deniedHosts(); }
+    bool setDeniedHosts(const QStringList& rules) { return m_network->setDeniedHosts(rules); }
+    QStringList resolveOverrides() const { return m_network->resolveOverrides(); }
+    bool setResolveOverrides(const QStringList& entries) { return m_network->setResolveOverrides(entries); }
+    bool addFolderAllowedHost(const QString& folder, const QString& rule) {
+        return m_network->addFolderAllowedHost(folder, rule);
+    }
+
+    // WorkspaceFolders.
+    QStringList recentFolders() const { return m_workspaceFolders->recent(); }
+    void addRecentFolder(const QString& folder) { m_workspaceFolders->addRecent(folder); }
+    QStringList approvedWorkspaces() const { return m_workspaceFolders->approved(); }
+    bool approveWorkspace(const QString& path) { return m_workspaceFolders->approve(path); }
+    QString approvalProblem(const QString& path) const { return m_workspaceFolders->approvalProblem(path); }
+    WorkspaceApproval::State approvalState(const QString& approved) const {
+        return m_workspaceFolders->approvalState(approved);
+    }
+    bool isWorkspaceApproved(const QString& path) const { return m_workspaceFolders->isApproved(path); }
+    void revokeWorkspace(const QString& path) { m_workspaceFolders->revoke(path); }
+
+    // FolderPolicies.
+    QHash<QString, ApprovalPolicy> approvalPolicies() const { return m_folderPolicies->approvalPolicies(); }
+    ApprovalPolicy approvalPolicy(const QString& folder) const { return m_folderPolicies->approvalPolicy(folder); }
+    void setApprovalMode(const QString& folder, ApprovalMode mode) { m_folderPolicies->setApprovalMode(folder, mode); }
+    bool addApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix) {
+        return m_folderPolicies->addApprovalRule(folder, kind, prefix);
+    }
+    void removeApprovalRule(const QString& folder, ApprovalRuleKind kind, const QString& prefix) {
+        m_folderPolicies->removeApprovalRule(folder, kind, prefix);
+    }
+    void noteApprovalRulesMatched(const QString& folder, const QStringList& rules,
+                                  const QDateTime& when = QDateTime::currentDateTimeUtc()) {
+        m_folderPolicies->noteApprovalRulesMatched(folder, rules, when);
+    }
+    QDateTime approvalRuleLastMatched(const QString& folder, const QString& prefix) const {
+        return m_folderPolicies->approvalRuleLastMatched(folder, prefix);
+    }
+    QHash<QString, WorkspaceMode> workspaceModes() const { return m_folderPolicies->workspaceModes(); }
+    WorkspaceMode workspaceMode(const QString& folder) const { return m_folderPolicies->workspaceMode(folder); }
+    void setWorkspaceMode(const QString& folder, WorkspaceMode mode) {
+        m_folderPolicies->setWorkspaceMode(folder, mode);
+    }
+    bool gitWrites(const QString& folder) const { return m_folderPolicies->gitWrites(folder); }
+    void setGitWrites(const QString& folder, bool allowed) { m_folderPolicies->setGitWrites(folder, allowed); }
+
+    // SecretIndex.
+    QStringList secretNames() const { return m_secrets->names(); }
+    void addSecretName(const QString& name) { m_secrets->addName(name); }
+    void removeSecretName(const QString& name) { m_secrets->removeName(name); }
+    QDateTime secretLastUsed(const QString& name) const { return m_secrets->lastUsed(name); }
+    void setSecretLastUsed(const QString& name, const QDateTime& when) { m_secrets->setLastUsed(name, when); }
+    QHash<QString, QStringList> secretFolderGrants() const { return m_secrets->folderGrants(); }
+    void addSecretFolderGrant(const QString& name, const QString& folder) { m_secrets->addFolderGrant(name, folder); }
+
 Q_SIGNALS:
     void backendUrlChanged(const QString& url);
     void runtimePreferenceChanged(const QString& value);
     void imageChanged(const QString& image);
-    // The profile, one of the limits or the exec mode changed (the sandbox is rebuilt).
+    // The profile, one of the limits, the exec mode or the network mode changed (the sandbox is rebuilt).
     void hardeningChanged();
+    // A network rule or the preset changed (it applies to live sessions).
     void networkPolicyChanged();
     void idleTimeoutMinutesChanged(int minutes);
     void startAtLoginChanged(bool enabled);
@@ -226,18 +186,21 @@ Q_SIGNALS:
     void approvalRuleMatched(const QString& folder, const QString& prefix);
     void workspaceModesChanged();
     void gitWritesChanged();
-
     // A secret was added or removed, used, or approved for a folder.
     void secretsChanged();
 
 private:
+    // Migrates the store, builds the views and passes their signals on as this object's.
+    void open();
     QString generatedId(const QString& key);
-    QJsonObject approvalStore() const;
-    void setApprovalStore(const QJsonObject& store);
-    int boundedLimit(const QLatin1String& key, int fallback) const;
-    bool setBoundedLimit(const QLatin1String& key, int value, int fallback);
 
     std::unique_ptr<QSettings> m_settings;
+    // Declared after the store they view, so they go first.
+    std::unique_ptr<SandboxSettings> m_sandbox;
+    std::unique_ptr<NetworkSettings> m_network;
+    std::unique_ptr<FolderPolicies> m_folderPolicies;
+    std::unique_ptr<WorkspaceFolders> m_workspaceFolders;
+    std::unique_ptr<SecretIndex> m_secrets;
 };
 
 }  // namespace zeus

@@ -34,32 +34,33 @@ SandboxSetup SandboxSetup::from(const DetectionResult& detection, AppSettings& s
 }
 
 SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverrides& overrides) {
+    const SandboxSettings& sandbox = settings.sandbox();
     SandboxConfig config;
-    config.image = overrides.image.isEmpty() ? settings.image() : overrides.image;
-    const QString profileName = overrides.profile.isEmpty() ? settings.hardeningProfile() : overrides.profile;
+    config.image = overrides.image.isEmpty() ? sandbox.image() : overrides.image;
+    const QString profileName = overrides.profile.isEmpty() ? sandbox.hardeningProfile() : overrides.profile;
     config.profile = parseHardeningProfile(profileName).value_or(config.profile);
     config.ownerId = settings.installId();
-    config.pidsLimit = settings.pidsLimit();
-    config.memory = QString::number(settings.memoryMiB()) + QStringLiteral("m");
-    config.cpus = QString::number(settings.cpus(), 'g', 4);
-    config.idleTimeoutMs = settings.idleTimeoutMinutes() * 60 * 1000;
-    config.maxContainers = settings.maxContainers();
-    config.maxCallsPerSession = settings.maxCallsPerSession();
-    config.maxCallsTotal = settings.maxCallsTotal();
+    config.pidsLimit = sandbox.pidsLimit();
+    config.memory = QString::number(sandbox.memoryMiB()) + QStringLiteral("m");
+    config.cpus = QString::number(sandbox.cpus(), 'g', 4);
+    config.idleTimeoutMs = sandbox.idleTimeoutMinutes() * 60 * 1000;
+    config.maxContainers = sandbox.maxContainers();
+    config.maxCallsPerSession = sandbox.maxCallsPerSession();
+    config.maxCallsTotal = sandbox.maxCallsTotal();
     config.execMode =
-        execModeFromName(overrides.execMode).value_or(execModeFromName(settings.execMode()).value_or(ExecMode::Agent));
+        execModeFromName(overrides.execMode).value_or(execModeFromName(sandbox.execMode()).value_or(ExecMode::Agent));
     if (overrides.outputCapBytes > 0) {
         config.outputCapBytes = overrides.outputCapBytes;
     }
-    const QString network = overrides.network.isEmpty() ? settings.networkMode() : overrides.network;
+    const QString network = overrides.network.isEmpty() ? settings.network().mode() : overrides.network;
     if (const auto mode = networkModeFromName(network)) {
         config.networkMode = *mode;
     }
     config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
-    config.folderAllow = settings.allFolderAllowedHosts();
-    config.folderWorkspaceModes = settings.workspaceModes();
+    config.folderAllow = settings.network().allFolderAllowedHosts();
+    config.folderWorkspaceModes = settings.folderPolicies().workspaceModes();
     if (overrides.folderGitWritesFromSettings) {
-        config.folderGitWrites = settings.gitWriteFolders();
+        config.folderGitWrites = settings.folderPolicies().gitWriteFolders();
     }
     config.gitWritesForced = overrides.allowGitWrites;
     if (const auto mode = workspaceModeFromName(overrides.workspaceMode)) {
@@ -71,10 +72,11 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
 
 EgressPolicy SandboxSetup::egressPolicyFrom(AppSettings& settings, const SandboxOverrides& overrides, NetworkMode mode,
                                             QStringList* errors) {
-    const QString preset = overrides.networkPreset.isEmpty() ? settings.networkPreset() : overrides.networkPreset;
-    return EgressPolicy::fromStrings(mode, preset, settings.allowedHosts() + overrides.allowHosts,
-                                     settings.deniedHosts() + overrides.denyHosts,
-                                     settings.resolveOverrides() + overrides.resolve, errors);
+    const NetworkSettings& network = settings.network();
+    const QString preset = overrides.networkPreset.isEmpty() ? network.preset() : overrides.networkPreset;
+    return EgressPolicy::fromStrings(mode, preset, network.allowedHosts() + overrides.allowHosts,
+                                     network.deniedHosts() + overrides.denyHosts,
+                                     network.resolveOverrides() + overrides.resolve, errors);
 }
 
 std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult& detection, SandboxConfig& config) {

@@ -1,6 +1,7 @@
 // AppSettings: values survive a round trip through the store, bad values are refused,
 // the backend URL rule (wss://, ws:// only to loopback), recent folders, approvals, ids.
 #include "appsettings.h"
+#include "settings/settingsmigration.h"
 
 #include <zeus/buildinfo.h>
 
@@ -39,11 +40,15 @@ private Q_SLOTS:
     void workspaceModesPerFolder_data();
     void workspaceModesPerFolder();
     void version1FileReadsBack();
+    void version1FileIsMigratedOnce();
+    void newerFormatIsLeftAlone();
 
 private:
     QString settingsPath() const { return m_dir->filePath(QStringLiteral("settings.ini")); }
     // A file of tests/data/settings/ copied to settingsPath(), writable, as the app would find it.
     void copyDataFile(const QString& name) const;
+    // The values tests/data/settings/v1.conf holds (its README), checked one by one.
+    void checkVersion1Values(AppSettings& settings) const;
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
@@ -60,8 +65,8 @@ void TestAppSettings::defaults() {
     QCOMPARE(settings.hardeningProfile(), QStringLiteral("standard"));
     QCOMPARE(settings.idleTimeoutMinutes(), 30);
     QCOMPARE(settings.pidsLimit(), AppSettings::kDefaultPidsLimit);
-    QCOMPARE(settings.memoryMiB(), AppSettings::kDefaultMemoryMiB);
-    QCOMPARE(settings.cpus(), AppSettings::kDefaultCpus);
+    QCOMPARE(settings.memoryMiB(), zeus::SandboxSettings::kDefaultMemoryMiB);
+    QCOMPARE(settings.cpus(), zeus::SandboxSettings::kDefaultCpus);
     QCOMPARE(settings.startAtLogin(), false);
     QVERIFY(settings.recentFolders().isEmpty());
     QVERIFY(settings.approvedWorkspaces().isEmpty());
@@ -174,26 +179,26 @@ void TestAppSettings::recentFolderRule() {
     QFETCH(QString, folder);
     QFETCH(int, limit);
     QFETCH(QStringList, expected);
-    QCOMPARE(AppSettings::withRecentFolder(recent, folder, limit), expected);
+    QCOMPARE(zeus::WorkspaceFolders::withRecentFolder(recent, folder, limit), expected);
 }
 
 void TestAppSettings::recentFoldersBoundedAndSignalled() {
     AppSettings settings(settingsPath());
     QSignalSpy spy(&settings, &AppSettings::recentFoldersChanged);
-    for (int i = 0; i < AppSettings::kMaxRecentFolders + 5; ++i) {
+    for (int i = 0; i < zeus::WorkspaceFolders::kMaxRecent + 5; ++i) {
         settings.addRecentFolder(QStringLiteral("/folders/%1").arg(i));
     }
-    QCOMPARE(spy.count(), AppSettings::kMaxRecentFolders + 5);
+    QCOMPARE(spy.count(), zeus::WorkspaceFolders::kMaxRecent + 5);
     const QStringList recent = settings.recentFolders();
-    QCOMPARE(recent.size(), AppSettings::kMaxRecentFolders);
-    QCOMPARE(recent.first(), QStringLiteral("/folders/%1").arg(AppSettings::kMaxRecentFolders + 4));
+    QCOMPARE(recent.size(), zeus::WorkspaceFolders::kMaxRecent);
+    QCOMPARE(recent.first(), QStringLiteral("/folders/%1").arg(zeus::WorkspaceFolders::kMaxRecent + 4));
     // Re-adding the newest is no change.
     settings.addRecentFolder(recent.first());
-    QCOMPARE(spy.count(), AppSettings::kMaxRecentFolders + 5);
-    settings.removeRecentFolder(recent.at(1));
-    QCOMPARE(settings.recentFolders().size(), AppSettings::kMaxRecentFolders - 1);
+    QCOMPARE(spy.count(), zeus::WorkspaceFolders::kMaxRecent + 5);
+    settings.workspaceFolders().removeRecent(recent.at(1));
+    QCOMPARE(settings.recentFolders().size(), zeus::WorkspaceFolders::kMaxRecent - 1);
     QVERIFY(!settings.recentFolders().contains(recent.at(1)));
-    settings.clearRecentFolders();
+    settings.workspaceFolders().clearRecent();
     QVERIFY(settings.recentFolders().isEmpty());
 }
 
@@ -247,17 +252,17 @@ void TestAppSettings::nestedApprovalsAreRefused() {
     QSignalSpy spy(&settings, &AppSettings::approvedWorkspacesChanged);
 
     QVERIFY(!settings.approveWorkspace(work + QStringLiteral("/app")));
-    const QString inside = settings.approvalProblem(work + QStringLiteral("/app"));
+    const QString inside = settings.workspaceFolders().approvalProblem(work + QStringLiteral("/app"));
     QVERIFY2(inside.contains(QLatin1String("inside the approved folder")) && inside.contains(work), qPrintable(inside));
     QVERIFY(!settings.approveWorkspace(m_dir->path()));
-    const QString around = settings.approvalProblem(m_dir->path());
+    const QString around = settings.workspaceFolders().approvalProblem(m_dir->path());
     QVERIFY2(around.contains(QLatin1String("contains the approved folder")), qPrintable(around));
     QCOMPARE(spy.count(), 0);
     QCOMPARE(settings.approvedWorkspaces(), QStringList{work});
 
     // A sibling that only shares a prefix is another folder; the approved one itself is no problem.
-    QVERIFY(settings.approvalProblem(work).isEmpty());
-    QVERIFY(settings.approvalProblem(work + QStringLiteral("shop")).isEmpty());
+    QVERIFY(settings.workspaceFolders().approvalProblem(work).isEmpty());
+    QVERIFY(settings.workspaceFolders().approvalProblem(work + QStringLiteral("shop")).isEmpty());
     QVERIFY(settings.approveWorkspace(work + QStringLiteral("shop")));
     QCOMPARE(settings.approvalState(work), zeus::WorkspaceApproval::State::Active);
 }
@@ -270,7 +275,7 @@ void TestAppSettings::nestedApprovalsStoredEarlierAreInactive() {
     QVERIFY(QDir().mkpath(work + QStringLiteral("-other")));
     {
         QSettings raw(settingsPath(), QSettings::IniFormat);
-        raw.setValue(AppSettings::kApprovedWorkspaces,
+        raw.setValue(zeus::WorkspaceFolders::kApproved,
                      QStringList{work, work + QStringLiteral("/app"), work + QStringLiteral("-other")});
     }
     AppSettings settings(settingsPath());
@@ -323,35 +328,35 @@ void TestAppSettings::handEditedStoreIsSanitised() {
     {
         QSettings raw(settingsPath(), QSettings::IniFormat);
         raw.setValue(AppSettings::kBackendUrl, QStringLiteral("ws://remote.example.com/"));
-        raw.setValue(AppSettings::kRuntimePreference, QStringLiteral("lxc"));
-        raw.setValue(AppSettings::kHardeningProfile, QStringLiteral("none"));
-        raw.setValue(AppSettings::kPidsLimit, QStringLiteral("many"));
-        raw.setValue(AppSettings::kCpus, -3);
-        raw.setValue(AppSettings::kIdleTimeoutMinutes, 0);
+        raw.setValue(zeus::SandboxSettings::kRuntimePreference, QStringLiteral("lxc"));
+        raw.setValue(zeus::SandboxSettings::kHardeningProfile, QStringLiteral("none"));
+        raw.setValue(zeus::SandboxSettings::kPidsLimit, QStringLiteral("many"));
+        raw.setValue(zeus::SandboxSettings::kCpus, -3);
+        raw.setValue(zeus::SandboxSettings::kIdleTimeoutMinutes, 0);
         // A stored image "--privileged" became a flag of `run`.
-        raw.setValue(AppSettings::kImage, QStringLiteral("--privileged"));
-        raw.setValue(AppSettings::kMaxContainers, 1000);
-        raw.setValue(AppSettings::kMaxCallsTotal, 0);
+        raw.setValue(zeus::SandboxSettings::kImage, QStringLiteral("--privileged"));
+        raw.setValue(zeus::SandboxSettings::kMaxContainers, 1000);
+        raw.setValue(zeus::SandboxSettings::kMaxCallsTotal, 0);
         raw.setValue(AppSettings::kInstallId, QStringLiteral("not-a-uuid"));
         QStringList many;
         for (int i = 0; i < 50; ++i) {
             many << QStringLiteral("/x/%1").arg(i % 20);
         }
-        raw.setValue(AppSettings::kRecentFolders, many);
+        raw.setValue(zeus::WorkspaceFolders::kRecent, many);
     }
     AppSettings settings(settingsPath());
     QCOMPARE(settings.backendUrl(), QString());
     QCOMPARE(settings.runtimePreference(), QStringLiteral("auto"));
     QCOMPARE(settings.hardeningProfile(), QStringLiteral("standard"));
     QCOMPARE(settings.pidsLimit(), AppSettings::kDefaultPidsLimit);
-    QCOMPARE(settings.cpus(), AppSettings::kDefaultCpus);
-    QCOMPARE(settings.idleTimeoutMinutes(), AppSettings::kDefaultIdleTimeoutMinutes);
+    QCOMPARE(settings.cpus(), zeus::SandboxSettings::kDefaultCpus);
+    QCOMPARE(settings.idleTimeoutMinutes(), zeus::SandboxSettings::kDefaultIdleTimeoutMinutes);
     QCOMPARE(settings.image(), QStringLiteral(ZEUS_DEFAULT_IMAGE));
-    QCOMPARE(settings.maxContainers(), AppSettings::kDefaultMaxContainers);
-    QCOMPARE(settings.maxCallsTotal(), AppSettings::kDefaultMaxCallsTotal);
+    QCOMPARE(settings.sandbox().maxContainers(), zeus::SandboxSettings::kDefaultMaxContainers);
+    QCOMPARE(settings.sandbox().maxCallsTotal(), zeus::SandboxSettings::kDefaultMaxCallsTotal);
     QVERIFY(!QUuid::fromString(settings.installId()).isNull());
     QStringList recent = settings.recentFolders();
-    QCOMPARE(recent.size(), AppSettings::kMaxRecentFolders);
+    QCOMPARE(recent.size(), zeus::WorkspaceFolders::kMaxRecent);
     QCOMPARE(recent.removeDuplicates(), 0);
 }
 
@@ -404,7 +409,7 @@ void TestAppSettings::approvalPoliciesPerFolder() {
 void TestAppSettings::damagedApprovalStoreIsSanitised() {
     {
         QSettings raw(settingsPath(), QSettings::IniFormat);
-        raw.setValue(AppSettings::kApprovalPolicies,
+        raw.setValue(zeus::SettingsMigration::kVersion1ApprovalPolicies,
                      QStringLiteral(R"({"/p":{"mode":"sometimes","allow":[{"prefix":"ls"},{"prefix":"ls; rm x"},)"
                                     R"(7,{"prefix":""}],"deny":"rm"},"/q":[1,2]})"));
     }
@@ -448,7 +453,7 @@ void TestAppSettings::workspaceModesPerFolder() {
     QFETCH(QString, mode);
     if (!stored.isEmpty()) {
         QSettings raw(settingsPath(), QSettings::IniFormat);
-        raw.setValue(AppSettings::kWorkspaceModes, stored);
+        raw.setValue(zeus::SettingsMigration::kVersion1WorkspaceModes, stored);
     }
     AppSettings settings(settingsPath());
     QCOMPARE(zeus::workspaceModeName(settings.workspaceMode(folder)), mode);
@@ -477,9 +482,13 @@ void TestAppSettings::copyDataFile(const QString& name) const {
 // reads back as that version read it.
 void TestAppSettings::version1FileReadsBack() {
     copyDataFile(QStringLiteral("v1.conf"));
+    AppSettings settings(settingsPath());
+    checkVersion1Values(settings);
+}
+
+void TestAppSettings::checkVersion1Values(AppSettings& settings) const {
     const QString one = QStringLiteral("/home/user/project one");
     const QString two = QStringLiteral("/srv/Grüße");
-    AppSettings settings(settingsPath());
     QCOMPARE(settings.backendUrl(), QStringLiteral("wss://backend.example.com/desktop"));
     QCOMPARE(settings.runtimePreference(), QStringLiteral("podman"));
     QCOMPARE(settings.image(), QStringLiteral("registry.example.com/zeus/sandbox:2"));
@@ -493,14 +502,14 @@ void TestAppSettings::version1FileReadsBack() {
     const QHash<QString, QStringList> folderAllow{
         {one, {QStringLiteral("registry.npmjs.org"), QStringLiteral("github.com:443")}},
         {two, {QStringLiteral("crates.io")}}};
-    QCOMPARE(settings.allFolderAllowedHosts(), folderAllow);
+    QCOMPARE(settings.network().allFolderAllowedHosts(), folderAllow);
     QCOMPARE(settings.pidsLimit(), 256);
     QCOMPARE(settings.memoryMiB(), 4096);
     QCOMPARE(settings.cpus(), 1.5);
     QCOMPARE(settings.idleTimeoutMinutes(), 45);
-    QCOMPARE(settings.maxContainers(), 3);
-    QCOMPARE(settings.maxCallsPerSession(), 2);
-    QCOMPARE(settings.maxCallsTotal(), 5);
+    QCOMPARE(settings.sandbox().maxContainers(), 3);
+    QCOMPARE(settings.sandbox().maxCallsPerSession(), 2);
+    QCOMPARE(settings.sandbox().maxCallsTotal(), 5);
     QCOMPARE(settings.startAtLogin(), true);
     QCOMPARE(settings.recentFolders(), (QStringList{one, two}));
     QCOMPARE(settings.approvedWorkspaces(), (QStringList{one, two}));
@@ -527,12 +536,64 @@ void TestAppSettings::version1FileReadsBack() {
 
     QCOMPARE(settings.workspaceModes(), (QHash<QString, zeus::WorkspaceMode>{{one, zeus::WorkspaceMode::Review}}));
     QCOMPARE(settings.workspaceMode(two), zeus::WorkspaceMode::Direct);
-    QCOMPARE(settings.gitWriteFolders(), (QSet<QString>{one, two}));
+    QCOMPARE(settings.folderPolicies().gitWriteFolders(), (QSet<QString>{one, two}));
     QCOMPARE(settings.secretNames(), (QStringList{QStringLiteral("GITHUB_TOKEN"), QStringLiteral("NPM_TOKEN")}));
     QCOMPARE(settings.secretLastUsed(QStringLiteral("NPM_TOKEN")),
              QDateTime(QDate(2026, 11, 29), QTime(8, 30), Qt::UTC));
     QVERIFY(!settings.secretLastUsed(QStringLiteral("GITHUB_TOKEN")).isValid());
     QCOMPARE(settings.secretFolderGrants(), (QHash<QString, QStringList>{{one, {QStringLiteral("NPM_TOKEN")}}}));
+}
+
+// Opening a version 1 file moves the JSON text and the map stored in one value into settings arrays, removes the
+// old keys and records the format; opening it again changes nothing, and every value still reads back.
+void TestAppSettings::version1FileIsMigratedOnce() {
+    copyDataFile(QStringLiteral("v1.conf"));
+    {
+        AppSettings settings(settingsPath());
+        settings.sync();
+    }
+    {
+        QSettings raw(settingsPath(), QSettings::IniFormat);
+        QCOMPARE(raw.value(QStringLiteral("app/settingsFormat")).toInt(), 2);
+        for (const char* old : {"approval/folders", "workspaces/modes", "network/folderAllow"}) {
+            QVERIFY2(!raw.contains(QLatin1String(old)), old);
+        }
+        QCOMPARE(raw.beginReadArray(QStringLiteral("approval/policies")), 2);
+        raw.endArray();
+        QCOMPARE(raw.beginReadArray(QStringLiteral("workspaces/folderModes")), 1);
+        raw.endArray();
+        QCOMPARE(raw.beginReadArray(QStringLiteral("network/folderRules")), 2);
+        raw.endArray();
+    }
+    QFile file(settingsPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray migrated = file.readAll();
+    file.close();
+    QVERIFY2(!migrated.contains("{\\\""), "JSON text left in a value");
+    QVERIFY2(!migrated.contains("@Variant"), "a map left in one value");
+
+    AppSettings settings(settingsPath());
+    checkVersion1Values(settings);
+    settings.sync();
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), migrated);
+}
+
+// A file a newer version wrote is not migrated "back": what this version does not know stays as it is.
+void TestAppSettings::newerFormatIsLeftAlone() {
+    const QString modes = QStringLiteral(R"({"/p":"review"})");
+    {
+        QSettings raw(settingsPath(), QSettings::IniFormat);
+        raw.setValue(zeus::SettingsMigration::kFormatVersion, zeus::SettingsMigration::kCurrentFormat + 1);
+        raw.setValue(zeus::SettingsMigration::kVersion1WorkspaceModes, modes);
+    }
+    {
+        AppSettings settings(settingsPath());
+        QVERIFY(settings.workspaceModes().isEmpty());
+    }
+    QSettings raw(settingsPath(), QSettings::IniFormat);
+    QCOMPARE(raw.value(zeus::SettingsMigration::kFormatVersion).toInt(), zeus::SettingsMigration::kCurrentFormat + 1);
+    QCOMPARE(raw.value(zeus::SettingsMigration::kVersion1WorkspaceModes).toString(), modes);
 }
 
 QTEST_GUILESS_MAIN(TestAppSettings)

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QHash>
+#include <QLatin1String>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+
+class QSettings;
+
+namespace zeus {
+
+// The network the user configured for the sandbox (SPEC §8, docs/network-policy.md): the mode, the preset, the
+// user's allow, deny and resolve entries, and the "always for this folder" rules. A view on the store AppSettings
+// owns.
+//
+// Must never: store a rule that does not parse (a setter refuses the whole list and stores nothing), or decide
+// what a connection may reach (EgressPolicy does, from what this returns).
+class NetworkSettings : public QObject {
+    Q_OBJECT
+public:
+    static const QLatin1String kMode;
+    static const QLatin1String kPreset;
+    static const QLatin1String kAllowedHosts;
+    static const QLatin1String kDeniedHosts;
+    static const QLatin1String kResolve;
+    // An array of {folder, allow}: the rules of one approved folder (the exact approval string).
+    static const QLatin1String kFolderRules;
+    static const QLatin1String kFolderKey;
+    static const QLatin1String kFolderAllowKey;
+
+    explicit NetworkSettings(QSettings& store, QObject* parent = nullptr);
+
+    // "" (the profile decides: standard allowlist, hardened none), "open", "none" or "allowlist".
+    QString mode() const;
+    bool setMode(const QString& value);
+    QString preset() const;  // "dev" (default) or "locked"
+    bool setPreset(const QString& value);
+    // Rules as the user wrote them.
+    QStringList allowedHosts() const;
+    bool setAllowedHosts(const QStringList& rules);
+    QStringList deniedHosts() const;
+    bool setDeniedHosts(const QStringList& rules);
+    // HOST:PORT:ADDRESS, like curl's --resolve.
+    QStringList resolveOverrides() const;
+    bool setResolveOverrides(const QStringList& entries);
+    // "Always for this folder": rules that hold for sessions in one approved folder only.
+    QStringList folderAllowedHosts(const QString& folder) const;
+    QHash<QString, QStringList> allFolderAllowedHosts() const;
+    bool addFolderAllowedHost(const QString& folder, const QString& rule);
+
+    // The folder rules as stored, in order; writing replaces the whole array (the migration writes it too).
+    using FolderRules = QList<std::pair<QString, QStringList>>;
+    static FolderRules readFolderRules(QSettings& store);
+    static void writeFolderRules(QSettings& store, const FolderRules& rules);
+
+Q_SIGNALS:
+    // The mode changed: the sandbox is rebuilt.
+    void modeChanged();
+    // A rule or the preset changed: it applies to live sessions at once.
+    void policyChanged();
+
+private:
+    bool setRuleList(const QLatin1String& key, const QStringList& rules);
+
+    QSettings& m_store;
+};
+
+}  // namespace zeus
