@@ -67,11 +67,12 @@ QByteArray readValue(const QString& name) {
 int runSecretsMode(const AppOptions& options) {
     QTextStream err(stderr);
     AppSettings settings;
+    SecretIndex& secrets = settings.secrets();
     if (options.secretAction == AppOptions::SecretAction::List) {
         QTextStream out(stdout);
-        const QStringList names = settings.secretNames();
+        const QStringList names = secrets.names();
         for (const QString& name : names) {
-            const QDateTime used = settings.secretLastUsed(name);
+            const QDateTime used = secrets.lastUsed(name);
             out << name << '\t' << (used.isValid() ? used.toUTC().toString(Qt::ISODate) : QStringLiteral("never used"))
                 << '\n';
         }
@@ -103,7 +104,7 @@ int runSecretsMode(const AppOptions& options) {
                              errors << "zeus-desktop: " << result.message << '\n';
                              exitCode = 1;
                          } else if (operation == SecretStore::Operation::Write) {
-                             settings.addSecretName(name);
+                             secrets.addName(name);
                              settings.sync();
                              errors << QCoreApplication::translate("main",
                                                                    "zeus-desktop: secret %1 stored in the "
@@ -112,7 +113,7 @@ int runSecretsMode(const AppOptions& options) {
                                     << '\n';
                              exitCode = 0;
                          } else {
-                             settings.removeSecretName(name);
+                             secrets.removeName(name);
                              settings.sync();
                              errors << QCoreApplication::translate("main", "zeus-desktop: secret %1 deleted.").arg(name)
                                     << '\n';

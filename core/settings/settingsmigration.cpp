@@ -45,17 +45,20 @@ int SettingsMigration::run(QSettings& store) {
     if (format >= kCurrentFormat) {
         return format;
     }
-    moveWorkspaceModes(store);
-    moveApprovalPolicies(store);
-    moveFolderAllow(store);
+    // Every step runs: each moves its own key.
+    bool moved = moveWorkspaceModes(store);
+    moved = moveApprovalPolicies(store) || moved;
+    moved = moveFolderAllow(store) || moved;
     store.setValue(kFormatVersion, kCurrentFormat);
-    qCInfo(lcApp) << "settings format" << format << "migrated to" << kCurrentFormat;
+    if (moved) {
+        qCInfo(lcApp) << "settings format" << format << "migrated to" << kCurrentFormat;
+    }
     return format;
 }
 
-void SettingsMigration::moveWorkspaceModes(QSettings& store) {
+bool SettingsMigration::moveWorkspaceModes(QSettings& store) {
     if (!store.contains(kVersion1WorkspaceModes)) {
-        return;
+        return false;
     }
     const QJsonObject old = jsonObjectAt(store, kVersion1WorkspaceModes);
     FolderPolicies::StoredModes modes;
@@ -66,11 +69,12 @@ void SettingsMigration::moveWorkspaceModes(QSettings& store) {
     }
     store.remove(kVersion1WorkspaceModes);
     FolderPolicies::writeWorkspaceModes(store, modes);
+    return true;
 }
 
-void SettingsMigration::moveApprovalPolicies(QSettings& store) {
+bool SettingsMigration::moveApprovalPolicies(QSettings& store) {
     if (!store.contains(kVersion1ApprovalPolicies)) {
-        return;
+        return false;
     }
     const QJsonObject old = jsonObjectAt(store, kVersion1ApprovalPolicies);
     QList<FolderPolicies::StoredApproval> approvals;
@@ -87,11 +91,12 @@ void SettingsMigration::moveApprovalPolicies(QSettings& store) {
     }
     store.remove(kVersion1ApprovalPolicies);
     FolderPolicies::writeApprovals(store, approvals);
+    return true;
 }
 
-void SettingsMigration::moveFolderAllow(QSettings& store) {
+bool SettingsMigration::moveFolderAllow(QSettings& store) {
     if (!store.contains(kVersion1FolderAllow)) {
-        return;
+        return false;
     }
     const QVariantMap old = store.value(kVersion1FolderAllow).toMap();
     NetworkSettings::FolderRules rules;
@@ -100,6 +105,7 @@ void SettingsMigration::moveFolderAllow(QSettings& store) {
     }
     store.remove(kVersion1FolderAllow);
     NetworkSettings::writeFolderRules(store, rules);
+    return true;
 }
 
 }  // namespace zeus

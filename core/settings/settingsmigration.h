@@ -30,9 +30,10 @@ public:
     static int run(QSettings& store);
 
 private:
-    static void moveWorkspaceModes(QSettings& store);
-    static void moveApprovalPolicies(QSettings& store);
-    static void moveFolderAllow(QSettings& store);
+    // Each moves one of version 1's keys, if the store has it (true), and removes it.
+    static bool moveWorkspaceModes(QSettings& store);
+    static bool moveApprovalPolicies(QSettings& store);
+    static bool moveFolderAllow(QSettings& store);
 };
 
 }  // namespace zeus
