@@ -2,6 +2,7 @@
 
 #include "approval/commandanalyser.h"
 #include "secrets/secretstore.h"
+#include "support/vocabulary.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -43,32 +44,22 @@ struct OptionDescriptor {
     QString AppOptions::*value = nullptr;              // a single value's place
     QStringList AppOptions::*values = nullptr;         // a repeatable option's place
     QString (*check)(const QString& value) = nullptr;  // the problem with one value, or empty
+    // An enum's word: reads the value into its place in `options` and returns the problem, or empty.
+    QString (*word)(AppOptions& options, const char* name, const QString& value) = nullptr;
 };
 
-QString wordIn(const QString& value, const QStringList& words, const char* error) {
-    return words.contains(value) ? QString() : translated(error);
-}
-
-QString checkRuntime(const QString& value) {
-    return wordIn(value,
-                  {QStringLiteral("auto"), QStringLiteral("apple"), QStringLiteral("docker"), QStringLiteral("podman")},
-                  QT_TRANSLATE_NOOP("main", "--runtime must be auto, apple, docker or podman"));
-}
-
-QString checkProfile(const QString& value) {
-    return wordIn(value, {QStringLiteral("standard"), QStringLiteral("hardened")},
-                  QT_TRANSLATE_NOOP("main", "--profile must be standard or hardened"));
-}
-
-QString checkExecMode(const QString& value) {
-    return wordIn(value, {QStringLiteral("agent"), QStringLiteral("exec")},
-                  QT_TRANSLATE_NOOP("main", "--exec-mode must be agent or exec"));
-}
-
-QString checkWorkspaceMode(const QString& value) {
-    return workspaceModeFromName(value)
-               ? QString()
-               : translated(QT_TRANSLATE_NOOP("main", "--workspace-mode must be direct or review"));
+// Reads one of E's words (support/vocabulary.h, exactly as written) into its place; any other value is a usage
+// error that names every word, in the table's order: "--network must be allowlist, none or open".
+template <typename E, std::optional<E> AppOptions::*Place>
+QString readWord(AppOptions& options, const char* name, const QString& value) {
+    const std::optional<E> parsed = fromWord<E>(value);
+    if (!parsed) {
+        return translated(QT_TRANSLATE_NOOP("main", "%1 must be %2"))
+            .arg(QStringLiteral("--") + QString::fromLatin1(name),
+                 vocabulary::joinedAlternatives(wordsOf<E>(), translated(QT_TRANSLATE_NOOP("main", "%1 or %2"))));
+    }
+    options.*Place = parsed;
+    return {};
 }
 
 QString checkTimeout(const QString& value) {
@@ -78,12 +69,6 @@ QString checkTimeout(const QString& value) {
                              : translated(QT_TRANSLATE_NOOP("main", "--timeout needs a positive number of seconds"));
 }
 
-QString checkApproval(const QString& value) {
-    return approvalModeFromName(value)
-               ? QString()
-               : translated(QT_TRANSLATE_NOOP("main", "--approval must be auto, ask-unsafe or ask-all"));
-}
-
 QString checkCommandPrefix(const QString& prefix) {
     return !CommandAnalyser::ruleWords(prefix).isEmpty()
                ? QString()
@@ -91,18 +76,6 @@ QString checkCommandPrefix(const QString& prefix) {
                      QT_TRANSLATE_NOOP(
                          "main", "--allow-command and --deny-command take plain words, such as \"git status\": %1"))
                      .arg(prefix);
-}
-
-QString checkNetwork(const QString& value) {
-    return networkModeFromName(value)
-               ? QString()
-               : translated(QT_TRANSLATE_NOOP("main", "--network must be allowlist, none or open"));
-}
-
-QString checkPreset(const QString& value) {
-    return EgressPolicy::presetNames().contains(value)
-               ? QString()
-               : translated(QT_TRANSLATE_NOOP("main", "--network-preset must be dev or locked"));
 }
 
 QString checkHostRule(const QString& rule) {
@@ -158,12 +131,12 @@ const std::vector<OptionDescriptor>& optionTable() {
         kDiagnose,
         {"json", QT_TRANSLATE_NOOP("main", "With --diagnose or --changes: print JSON."), nullptr, &AppOptions::json},
         {"runtime", QT_TRANSLATE_NOOP("main", "Container runtime: auto, apple, docker, podman."), "name", nullptr,
-         &AppOptions::runtime, nullptr, checkRuntime},
+         &AppOptions::runtime, nullptr, nullptr, readWord<RuntimePreference, &AppOptions::runtimePreference>},
         {"image", QT_TRANSLATE_NOOP("main", "Sandbox image."), "image", nullptr, &AppOptions::image},
         {"profile", QT_TRANSLATE_NOOP("main", "Hardening profile: standard or hardened."), "profile", nullptr,
-         &AppOptions::profile, nullptr, checkProfile},
+         &AppOptions::profile, nullptr, nullptr, readWord<HardeningProfile, &AppOptions::hardeningProfile>},
         {"exec-mode", QT_TRANSLATE_NOOP("main", "How commands reach the container: agent (default) or exec."), "mode",
-         nullptr, &AppOptions::execMode, nullptr, checkExecMode},
+         nullptr, nullptr, nullptr, nullptr, readWord<ExecMode, &AppOptions::execMode>},
         {"workspace", QT_TRANSLATE_NOOP("main", "Working directory mounted at /workspace."), "dir", nullptr,
          &AppOptions::workspace},
         kExec,
@@ -173,7 +146,7 @@ const std::vector<OptionDescriptor>& optionTable() {
         {"backend", QT_TRANSLATE_NOOP("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."), "url", nullptr,
          &AppOptions::backend},
         {"network", QT_TRANSLATE_NOOP("main", "The sandbox's network: allowlist (default), none or open."), "mode",
-         nullptr, &AppOptions::network, nullptr, checkNetwork},
+         nullptr, nullptr, nullptr, nullptr, readWord<NetworkMode, &AppOptions::network>},
         {"allow-host",
          QT_TRANSLATE_NOOP("main",
                            "Allow a host through the allowlist (example.com, *.example.com, host:port, an "
@@ -183,7 +156,7 @@ const std::vector<OptionDescriptor>& optionTable() {
          nullptr, &AppOptions::denyHosts, checkHostRule},
         {"network-preset",
          QT_TRANSLATE_NOOP("main", "The allowlist's preset: dev (package registries, GitHub) or locked."), "preset",
-         nullptr, &AppOptions::networkPreset, nullptr, checkPreset},
+         nullptr, nullptr, nullptr, nullptr, readWord<EgressPreset, &AppOptions::networkPreset>},
         {"resolve", QT_TRANSLATE_NOOP("main", "Use this address for a host and port (HOST:PORT:ADDRESS); repeatable."),
          "entry", nullptr, nullptr, &AppOptions::resolve, checkResolve},
         kSetSecret,
@@ -195,7 +168,7 @@ const std::vector<OptionDescriptor>& optionTable() {
          QT_TRANSLATE_NOOP("main",
                            "Command approval for this run: auto (nothing is asked), ask-unsafe (ask for what "
                            "is not read-only) or ask-all. Headless, what would be asked is denied."),
-         "mode", nullptr, &AppOptions::approval, nullptr, checkApproval},
+         "mode", nullptr, nullptr, nullptr, nullptr, readWord<ApprovalMode, &AppOptions::approval>},
         {"allow-command",
          QT_TRANSLATE_NOOP("main", "Run commands starting with these words without asking (repeatable)."), "prefix",
          nullptr, nullptr, &AppOptions::allowCommands, checkCommandPrefix},
@@ -207,7 +180,7 @@ const std::vector<OptionDescriptor>& optionTable() {
                            "How every folder of this run reaches the container: direct (bind mount) or "
                            "review (a copy whose changes you review; refused on a remote engine in direct "
                            "mode). Default: each folder's setting."),
-         "mode", nullptr, &AppOptions::workspaceMode, nullptr, checkWorkspaceMode},
+         "mode", nullptr, nullptr, nullptr, nullptr, readWord<WorkspaceMode, &AppOptions::workspaceMode>},
         kChanges,
         kApply,
         kDiscard,
@@ -259,6 +232,9 @@ void readTable(const QCommandLineParser& parser, AppOptions& options) {
                  descriptor.values ? given : given.mid(std::max<qsizetype>(0, given.size() - 1))) {
                 note(descriptor.check(value));
             }
+        }
+        if (descriptor.word && !given.isEmpty()) {
+            note(descriptor.word(options, descriptor.name, given.constLast()));
         }
     }
     if (parser.isSet(QString::fromLatin1(kTimeout.name)) && options.error.isEmpty()) {
@@ -368,11 +344,13 @@ AppOptions parseAppOptions(const QStringList& arguments) {
 SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     SandboxOverrides overrides;
     overrides.image = options.image;
-    overrides.profile = options.profile;
-    overrides.execMode = options.execMode;
-    overrides.workspaceMode = options.workspaceMode;
-    overrides.network = options.network;
-    overrides.networkPreset = options.networkPreset;
+    // SandboxOverrides still carries the words; empty: not given.
+    const auto word = [](const auto& value) { return value ? wordOf(*value) : QString(); };
+    overrides.profile = word(options.hardeningProfile);
+    overrides.execMode = word(options.execMode);
+    overrides.workspaceMode = word(options.workspaceMode);
+    overrides.network = word(options.network);
+    overrides.networkPreset = word(options.networkPreset);
     overrides.allowHosts = options.allowHosts;
     overrides.denyHosts = options.denyHosts;
     overrides.resolve = options.resolve;

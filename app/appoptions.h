@@ -1,42 +1,53 @@
 #pragma once
 
+#include "approval/approvalpolicy.h"
+#include "engine/hardeningprofile.h"
+#include "runtime/runtimekind.h"
+#include "sandbox/egress/egresspolicy.h"
+#include "sandbox/sandboxconfig.h"
 #include "sandboxsetup.h"
 
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace zeus {
 
-// What the command line asked for. Parsed once in main(); each mode reads it.
+// What the command line asked for. Parsed once in main(); each mode reads it. An option that takes one of an
+// enum's words (support/vocabulary.h) is read into that enum here: a word that is not one is a usage error, so no
+// mode ever sees one. Unset (nullopt): the settings decide.
 struct AppOptions {
     enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets, Review };
     // What --set-secret, --delete-secret and --list-secrets ask for (Mode::Secrets).
     enum class SecretAction { None, Set, Delete, List };
 
     Mode mode = Mode::Gui;
-    bool json = false;            // --diagnose --json
-    QString runtime;              // --runtime auto|apple|docker|podman (empty: settings)
-    QString image;                // --image
-    QString profile;              // --profile standard|hardened
-    QString execMode;             // --exec-mode agent|exec (empty: settings)
-    QString workspace;            // --workspace DIR
-    QString workspaceMode;        // --workspace-mode direct|review (empty: each folder's setting)
-    bool allowGitWrites = false;  // --allow-git-writes: the sandbox may write .git (SPEC §3)
-    QString command;              // --exec COMMAND
-    int timeoutSeconds = -1;      // --timeout S (-1: default)
-    QString backend;              // --backend URL
+    bool json = false;                                   // --diagnose --json
+    std::optional<RuntimePreference> runtimePreference;  // --runtime auto|apple|docker|podman
+    QString runtime;  // --runtime's word as given (empty: not given), for callers that still read the word
+    QString image;    // --image
+    std::optional<HardeningProfile> hardeningProfile;  // --profile standard|hardened
+    QString profile;  // --profile's word as given (empty: not given), for callers that still read the word
+    std::optional<ExecMode> execMode;            // --exec-mode agent|exec
+    QString workspace;                           // --workspace DIR
+    std::optional<WorkspaceMode> workspaceMode;  // --workspace-mode direct|review (nullopt: each folder's setting)
+    bool allowGitWrites = false;                 // --allow-git-writes: the sandbox may write .git (SPEC §3)
+    QString command;                             // --exec COMMAND
+    int timeoutSeconds = -1;                     // --timeout S (-1: default)
+    QString backend;                             // --backend URL
     // Network (SPEC §8).
-    QString network;         // --network open|none|allowlist (empty: settings)
-    QString networkPreset;   // --network-preset dev|locked (empty: settings)
-    QStringList allowHosts;  // --allow-host RULE (repeatable), added to the settings' rules
-    QStringList denyHosts;   // --deny-host RULE (repeatable)
-    QStringList resolve;     // --resolve HOST:PORT:ADDRESS (repeatable)
+    std::optional<NetworkMode> network;         // --network allowlist|none|open
+    std::optional<EgressPreset> networkPreset;  // --network-preset dev|locked
+    QStringList allowHosts;                     // --allow-host RULE (repeatable), added to the settings' rules
+    QStringList denyHosts;                      // --deny-host RULE (repeatable)
+    QStringList resolve;                        // --resolve HOST:PORT:ADDRESS (repeatable)
     SecretAction secretAction = SecretAction::None;
-    QString secretName;          // --set-secret NAME, --delete-secret NAME
-    QStringList allowedSecrets;  // --allow-secret NAME (repeatable): headless pre-approval
-    QString approval;            // --approval auto|ask-unsafe|ask-all (empty: each folder's setting)
-    QStringList allowCommands;   // --allow-command PREFIX (repeatable), this run only
-    QStringList denyCommands;    // --deny-command PREFIX (repeatable), this run only
+    QString secretName;                    // --set-secret NAME, --delete-secret NAME
+    QStringList allowedSecrets;            // --allow-secret NAME (repeatable): headless pre-approval
+    std::optional<ApprovalMode> approval;  // --approval auto|ask-unsafe|ask-all (nullopt: each folder's setting)
+    QStringList allowCommands;             // --allow-command PREFIX (repeatable), this run only
+    QStringList denyCommands;              // --deny-command PREFIX (repeatable), this run only
     // Review copies (SPEC §10, Mode::Review): --changes [SESSION], --apply SESSION [PATH…], --discard SESSION.
     enum class ReviewAction { None, Changes, Apply, Discard };
     ReviewAction reviewAction = ReviewAction::None;

@@ -14,6 +14,7 @@
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
+#include "support/vocabulary.h"
 
 #include <zeus/buildinfo.h>
 
@@ -194,7 +195,7 @@ QString networkNotice(const SessionNoticeFacts& facts) {
     }
     QStringList allowed;
     if (!EgressPolicy::presetRules(facts.policy.preset).isEmpty()) {
-        allowed << QStringLiteral("the %1 preset (package registries and GitHub)").arg(facts.policy.preset);
+        allowed << QStringLiteral("the %1 preset (package registries and GitHub)").arg(wordOf(facts.policy.preset));
     }
     if (!facts.policy.allow.isEmpty()) {
         allowed << ruleList(facts.policy.allow);
@@ -285,7 +286,7 @@ void applyApprovalOptions(const AppOptions& options, AppSettings& settings, Tool
     rules.allow = options.allowCommands;
     rules.deny = options.denyCommands;
     dispatcher.setApprovalPolicies(settings.approvalPolicies());
-    dispatcher.setApprovalOverrides(rules, approvalModeFromName(options.approval));
+    dispatcher.setApprovalOverrides(rules, options.approval);
     QObject::connect(&settings, &AppSettings::approvalPoliciesChanged, &dispatcher,
                      [&settings, &dispatcher] { dispatcher.setApprovalPolicies(settings.approvalPolicies()); });
     QObject::connect(&dispatcher, &ToolDispatcher::approvalRulesMatched, &settings,

@@ -2,6 +2,7 @@
 
 #include "diagnosticsreport.h"
 #include "engine/containerspec.h"
+#include "support/vocabulary.h"
 
 #include <zeus/buildinfo.h>
 
@@ -293,7 +294,7 @@ DiagnosticSection DiagnosticSections::image(const ImageFacts& facts) {
 
 DiagnosticSection DiagnosticSections::agent(const AgentFacts& facts) {
     QJsonObject value;
-    value.insert(QStringLiteral("mode"), facts.forcedExec ? QStringLiteral("exec") : QStringLiteral("agent"));
+    value.insert(QStringLiteral("mode"), wordOf(facts.forcedExec ? ExecMode::Exec : ExecMode::Agent));
     value.insert(QStringLiteral("host_path"), facts.hostPath);
     const QString version = facts.versionOutput.trimmed().section(QLatin1Char(' '), -1);
     value.insert(QStringLiteral("version"), version);
@@ -349,7 +350,7 @@ DiagnosticSection DiagnosticSections::network(const SandboxConfig& config) {
     value.insert(QStringLiteral("mode"), networkModeName(mode));
     value.insert(QStringLiteral("chosen_by"),
                  config.networkMode ? QStringLiteral("setting") : QStringLiteral("profile"));
-    value.insert(QStringLiteral("preset"), policy.preset);
+    value.insert(QStringLiteral("preset"), wordOf(policy.preset));
     value.insert(QStringLiteral("preset_hosts"), QJsonArray::fromStringList(EgressPolicy::presetRules(policy.preset)));
     value.insert(QStringLiteral("allow"), QJsonArray::fromStringList(texts(policy.allow)));
     value.insert(QStringLiteral("deny"), QJsonArray::fromStringList(texts(policy.deny)));
@@ -367,7 +368,7 @@ DiagnosticSection DiagnosticSections::network(const SandboxConfig& config) {
         case NetworkMode::Allowlist:
             text = tr("allowlist: no network but the app's proxy; preset %1 (%2 hosts), %3 allow and %4 deny rules "
                       "of your own.")
-                       .arg(policy.preset)
+                       .arg(wordOf(policy.preset))
                        .arg(EgressPolicy::presetRules(policy.preset).size())
                        .arg(policy.allow.size())
                        .arg(policy.deny.size());
@@ -627,7 +628,8 @@ DiagnosticSection DiagnosticSections::connection(const ConnectionFacts& facts) {
     QJsonObject connection;
     connection.insert(QStringLiteral("url"), facts.url);
     connection.insert(QStringLiteral("url_from_command_line"), facts.urlFromCommandLine);
-    connection.insert(QStringLiteral("state"), BackendConnection::stateName(facts.state));
+    // The JSON says the state's stable word ("signed-out"); the text below says it in the reader's language.
+    connection.insert(QStringLiteral("state"), wordOf(facts.state));
     connection.insert(QStringLiteral("last_error"), facts.lastError);
     connection.insert(QStringLiteral("attempts"), facts.attempts);
     connection.insert(QStringLiteral("signed_in"), facts.signedIn);
@@ -636,7 +638,7 @@ DiagnosticSection DiagnosticSections::connection(const ConnectionFacts& facts) {
     for (const BackendConnection::HistoryEntry& entry : facts.history) {
         QJsonObject item;
         item.insert(QStringLiteral("time"), entry.when.toUTC().toString(Qt::ISODateWithMs));
-        item.insert(QStringLiteral("state"), BackendConnection::stateName(entry.state));
+        item.insert(QStringLiteral("state"), wordOf(entry.state));
         item.insert(QStringLiteral("event"), entry.event);
         if (entry.closeCode >= 0) {
             item.insert(QStringLiteral("close_code"), entry.closeCode);

@@ -1,31 +1,19 @@
 #include "approval/approvalpolicy.h"
 
+#include "support/vocabulary.h"
+
 namespace zeus {
 
-QLatin1String approvalModeName(ApprovalMode mode) {
-    switch (mode) {
-        case ApprovalMode::Auto:
-            return QLatin1String("auto");
-        case ApprovalMode::AskUnsafe:
-            return QLatin1String("ask-unsafe");
-        case ApprovalMode::AskAll:
-            return QLatin1String("ask-all");
-    }
-    return QLatin1String("auto");
+QString approvalModeName(ApprovalMode mode) {
+    return wordOf(mode);
 }
 
 std::optional<ApprovalMode> approvalModeFromName(const QString& name) {
-    for (const ApprovalMode mode : {ApprovalMode::Auto, ApprovalMode::AskUnsafe, ApprovalMode::AskAll}) {
-        if (name == approvalModeName(mode)) {
-            return mode;
-        }
-    }
-    return std::nullopt;
+    return fromWord<ApprovalMode>(name);
 }
 
 QStringList approvalModeNames() {
-    return {approvalModeName(ApprovalMode::Auto), approvalModeName(ApprovalMode::AskUnsafe),
-            approvalModeName(ApprovalMode::AskAll)};
+    return wordsOf<ApprovalMode>();
 }
 
 QLatin1String approvalRuleKindName(ApprovalRuleKind kind) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QLatin1String>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -8,14 +9,24 @@
 
 namespace zeus {
 
-// How much the user wants to see before a command runs in one folder (SPEC §11).
+// The enum's own namespace holds its word table (support/vocabulary.h); zeus uses it by its name.
+namespace approvalwords {
+Q_NAMESPACE
+
+// How much the user wants to see before a command runs in one folder (SPEC §11); the wire and settings words
+// (and --approval's): auto, ask-unsafe, ask-all.
 //   Auto      - the sandbox is the boundary: nothing is asked; deny rules still refuse;
 //   AskUnsafe - commands that are not plainly read-only (the built-in list) or allowed by a rule are asked;
 //   AskAll    - every command not allowed by a rule is asked.
 enum class ApprovalMode { Auto, AskUnsafe, AskAll };
+Q_ENUM_NS(ApprovalMode)
 
-// The wire and settings words: "auto", "ask-unsafe", "ask-all".
-QLatin1String approvalModeName(ApprovalMode mode);
+}  // namespace approvalwords
+
+using approvalwords::ApprovalMode;
+
+// The words, exactly as written (no case folding).
+QString approvalModeName(ApprovalMode mode);
 std::optional<ApprovalMode> approvalModeFromName(const QString& name);
 QStringList approvalModeNames();
 

@@ -1,20 +1,15 @@
 #include "engine/hardeningprofile.h"
 
+#include "support/vocabulary.h"
+
 namespace zeus {
 
 QString hardeningProfileName(HardeningProfile profile) {
-    return profile == HardeningProfile::Hardened ? QStringLiteral("hardened") : QStringLiteral("standard");
+    return wordOf(profile);
 }
 
 std::optional<HardeningProfile> parseHardeningProfile(const QString& name) {
-    const QString n = name.trimmed().toLower();
-    if (n == QLatin1String("standard")) {
-        return HardeningProfile::Standard;
-    }
-    if (n == QLatin1String("hardened")) {
-        return HardeningProfile::Hardened;
-    }
-    return std::nullopt;
+    return fromWord<HardeningProfile>(QStringView(name).trimmed(), Qt::CaseInsensitive);
 }
 
 }  // namespace zeus

@@ -1,27 +1,15 @@
 #include "runtime/runtimekind.h"
 
+#include "support/vocabulary.h"
+
 namespace zeus {
 
 QString runtimeKindToString(RuntimeKind kind) {
-    switch (kind) {
-        case RuntimeKind::Apple:
-            return QStringLiteral("apple");
-        case RuntimeKind::Docker:
-            return QStringLiteral("docker");
-        case RuntimeKind::Podman:
-            return QStringLiteral("podman");
-    }
-    return {};
+    return wordOf(kind);
 }
 
 std::optional<RuntimeKind> runtimeKindFromString(QStringView name) {
-    const QStringView trimmed = name.trimmed();
-    for (const RuntimeKind kind : runtimePriorityOrder()) {
-        if (trimmed.compare(runtimeKindToString(kind), Qt::CaseInsensitive) == 0) {
-            return kind;
-        }
-    }
-    return std::nullopt;
+    return fromWord<RuntimeKind>(name.trimmed(), Qt::CaseInsensitive);
 }
 
 QString runtimeDisplayName(RuntimeKind kind) {
@@ -53,28 +41,15 @@ QList<RuntimeKind> runtimePriorityOrder() {
 }
 
 QString runtimePreferenceToString(RuntimePreference preference) {
-    const std::optional<RuntimeKind> kind = preferredRuntime(preference);
-    return kind ? runtimeKindToString(*kind) : QStringLiteral("auto");
+    return wordOf(preference);
 }
 
 std::optional<RuntimePreference> runtimePreferenceFromString(QStringView name) {
     const QStringView trimmed = name.trimmed();
-    if (trimmed.isEmpty() || trimmed.compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0) {
+    if (trimmed.isEmpty()) {
         return RuntimePreference::Auto;
     }
-    const std::optional<RuntimeKind> kind = runtimeKindFromString(trimmed);
-    if (!kind) {
-        return std::nullopt;
-    }
-    switch (*kind) {
-        case RuntimeKind::Apple:
-            return RuntimePreference::Apple;
-        case RuntimeKind::Docker:
-            return RuntimePreference::Docker;
-        case RuntimeKind::Podman:
-            return RuntimePreference::Podman;
-    }
-    return std::nullopt;
+    return fromWord<RuntimePreference>(trimmed, Qt::CaseInsensitive);
 }
 
 std::optional<RuntimeKind> preferredRuntime(RuntimePreference preference) {

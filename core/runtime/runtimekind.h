@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringView>
 
@@ -8,13 +9,25 @@
 
 namespace zeus {
 
-// The container runtimes the app can drive, in detection priority order.
-// The lowercase names ("apple", "docker", "podman") are part of the backend protocol
-// (hello.runtime.kind), settings and the command line: never change them.
-enum class RuntimeKind { Apple, Docker, Podman };
+// The enums' own namespace holds their word tables (support/vocabulary.h); zeus uses them by their names.
+namespace runtimewords {
+Q_NAMESPACE
 
-// A user's choice: Auto follows the priority order, the others force one runtime.
+// The container runtimes the app can drive, in detection priority order.
+// Their words (apple, docker, podman) are part of the backend protocol (hello.runtime.kind),
+// settings and the command line: never rename a key.
+enum class RuntimeKind { Apple, Docker, Podman };
+Q_ENUM_NS(RuntimeKind)
+
+// A user's choice: Auto follows the priority order, the others force one runtime. Words: auto, apple, docker,
+// podman (settings, --runtime).
 enum class RuntimePreference { Auto, Apple, Docker, Podman };
+Q_ENUM_NS(RuntimePreference)
+
+}  // namespace runtimewords
+
+using runtimewords::RuntimeKind;
+using runtimewords::RuntimePreference;
 
 QString runtimeKindToString(RuntimeKind kind);
 std::optional<RuntimeKind> runtimeKindFromString(QStringView name);

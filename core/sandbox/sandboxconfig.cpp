@@ -1,5 +1,7 @@
 #include "sandbox/sandboxconfig.h"
 
+#include "support/vocabulary.h"
+
 #include <QFileInfo>
 #include <QtGlobal>
 
@@ -10,41 +12,19 @@
 namespace zeus {
 
 QString execModeName(ExecMode mode) {
-    switch (mode) {
-        case ExecMode::Agent:
-            return QStringLiteral("agent");
-        case ExecMode::Exec:
-            return QStringLiteral("exec");
-    }
-    return {};
+    return wordOf(mode);
 }
 
 std::optional<ExecMode> execModeFromName(const QString& name) {
-    for (const ExecMode mode : {ExecMode::Agent, ExecMode::Exec}) {
-        if (name == execModeName(mode)) {
-            return mode;
-        }
-    }
-    return std::nullopt;
+    return fromWord<ExecMode>(name);
 }
 
 QString workspaceModeName(WorkspaceMode mode) {
-    switch (mode) {
-        case WorkspaceMode::Direct:
-            return QStringLiteral("direct");
-        case WorkspaceMode::Review:
-            return QStringLiteral("review");
-    }
-    return {};
+    return wordOf(mode);
 }
 
 std::optional<WorkspaceMode> workspaceModeFromName(const QString& name) {
-    for (const WorkspaceMode mode : {WorkspaceMode::Direct, WorkspaceMode::Review}) {
-        if (name == workspaceModeName(mode)) {
-            return mode;
-        }
-    }
-    return std::nullopt;
+    return fromWord<WorkspaceMode>(name);
 }
 
 QString SandboxConfig::workspaceModeRefusal(const QString& folder) const {

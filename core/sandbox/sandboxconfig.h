@@ -7,6 +7,7 @@
 #include <zeus/buildinfo.h>
 
 #include <QHash>
+#include <QObject>
 #include <QSet>
 #include <QString>
 
@@ -14,20 +15,33 @@
 
 namespace zeus {
 
-// How commands reach the container (SPEC §7):
+// The enums' own namespace holds their word tables (support/vocabulary.h); zeus uses them by their names.
+namespace sandboxwords {
+Q_NAMESPACE
+
+// How commands reach the container (SPEC §7); words: agent, exec (settings, --exec-mode):
 //   Agent - through the session's sandbox agent, falling back to Exec (said in the log) when it cannot start;
 //   Exec  - a plain `exec` per command, always.
 enum class ExecMode { Agent, Exec };
-QString execModeName(ExecMode mode);  // "agent", "exec"
-std::optional<ExecMode> execModeFromName(const QString& name);
+Q_ENUM_NS(ExecMode)
 
-// How an approved folder reaches the container (SPEC §10):
+// How an approved folder reaches the container (SPEC §10); words: direct, review (settings, --workspace-mode):
 //   Direct - the folder is bind-mounted at /workspace: every write lands on this computer at once. Only an engine
 //            on this machine can do that: a remote engine would mount a folder of its own machine.
 //   Review - the folder is copied into the container (no mount at all) and the user reviews the changes before
 //            they are applied (docs/review-mode.md).
 enum class WorkspaceMode { Direct, Review };
-QString workspaceModeName(WorkspaceMode mode);  // "direct", "review"
+Q_ENUM_NS(WorkspaceMode)
+
+}  // namespace sandboxwords
+
+using sandboxwords::ExecMode;
+using sandboxwords::WorkspaceMode;
+
+// The words, exactly as written (no case folding).
+QString execModeName(ExecMode mode);
+std::optional<ExecMode> execModeFromName(const QString& name);
+QString workspaceModeName(WorkspaceMode mode);
 std::optional<WorkspaceMode> workspaceModeFromName(const QString& name);
 
 // What direct mode mounts over itself in `workspace` to keep the repository's metadata out of the sandbox's reach

@@ -2,6 +2,7 @@
 // later parts, and which guidance the report leads with.
 #include "diagnosticsections.h"
 #include "diagnosticsreport.h"
+#include "support/vocabulary.h"
 
 #include <zeus/buildinfo.h>
 
@@ -573,6 +574,11 @@ void TestDiagnosticsReport::connection() {
     QCOMPARE(
         value.value(QLatin1String("history")).toArray().first().toObject().value(QLatin1String("close_code")).toInt(),
         1006);
+    // The JSON holds the states' stable words, never the translated names the text shows.
+    QCOMPARE(value.value(QLatin1String("state")).toString(), wordOf(state));
+    QCOMPARE(
+        value.value(QLatin1String("history")).toArray().first().toObject().value(QLatin1String("state")).toString(),
+        QStringLiteral("reconnecting"));
     QVERIFY(section.text.contains(QLatin1String("(close 1006)")));
 }
 

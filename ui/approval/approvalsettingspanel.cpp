@@ -2,6 +2,7 @@
 
 #include "approval/commandanalyser.h"
 #include "appsettings.h"
+#include "support/vocabulary.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,6 +39,29 @@ QString kindText(ApprovalRuleKind kind) {
 
 }  // namespace
 
+// The combos hold each enum's stable word (support/vocabulary.h) as item data and show these labels.
+QString ApprovalSettingsPanel::modeLabel(ApprovalMode mode) {
+    switch (mode) {
+        case ApprovalMode::Auto:
+            return tr("Never ask (the sandbox is the boundary)");
+        case ApprovalMode::AskUnsafe:
+            return tr("Ask for commands that are not read-only");
+        case ApprovalMode::AskAll:
+            return tr("Ask for every command");
+    }
+    return {};
+}
+
+QString ApprovalSettingsPanel::workspaceModeLabel(WorkspaceMode mode) {
+    switch (mode) {
+        case WorkspaceMode::Direct:
+            return tr("Direct: the folder is mounted");
+        case WorkspaceMode::Review:
+            return tr("Review: a copy, changes reviewed before they apply");
+    }
+    return {};
+}
+
 ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* parent)
     : QWidget(parent), m_settings(settings) {
     setObjectName(QStringLiteral("approvalSettings"));
@@ -47,17 +71,17 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
     m_mode = new QComboBox(this);
     m_mode->setObjectName(QStringLiteral("approvalMode"));
     m_mode->setAccessibleName(tr("Approval mode"));
-    m_mode->addItem(tr("Never ask (the sandbox is the boundary)"), QString(approvalModeName(ApprovalMode::Auto)));
-    m_mode->addItem(tr("Ask for commands that are not read-only"), QString(approvalModeName(ApprovalMode::AskUnsafe)));
-    m_mode->addItem(tr("Ask for every command"), QString(approvalModeName(ApprovalMode::AskAll)));
+    for (const ApprovalMode mode : valuesOf<ApprovalMode>()) {
+        m_mode->addItem(modeLabel(mode), wordOf(mode));
+    }
     m_modeDescription = new QLabel(this);
     m_modeDescription->setWordWrap(true);
     m_workspaceMode = new QComboBox(this);
     m_workspaceMode->setObjectName(QStringLiteral("workspaceMode"));
     m_workspaceMode->setAccessibleName(tr("Workspace mode"));
-    m_workspaceMode->addItem(tr("Direct: the folder is mounted"), workspaceModeName(WorkspaceMode::Direct));
-    m_workspaceMode->addItem(tr("Review: a copy, changes reviewed before they apply"),
-                             workspaceModeName(WorkspaceMode::Review));
+    for (const WorkspaceMode mode : valuesOf<WorkspaceMode>()) {
+        m_workspaceMode->addItem(workspaceModeLabel(mode), wordOf(mode));
+    }
     m_workspaceModeDescription = new QLabel(this);
     m_workspaceModeDescription->setObjectName(QStringLiteral("workspaceModeDescription"));
     m_workspaceModeDescription->setWordWrap(true);
@@ -128,7 +152,7 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
         if (m_loading || currentFolder().isEmpty()) {
             return;
         }
-        if (const auto mode = approvalModeFromName(m_mode->currentData().toString())) {
+        if (const auto mode = fromWord<ApprovalMode>(m_mode->currentData().toString())) {
             m_settings->setApprovalMode(currentFolder(), *mode);
         }
     });
@@ -137,7 +161,7 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
         if (m_loading || currentFolder().isEmpty()) {
             return;
         }
-        if (const auto mode = workspaceModeFromName(m_workspaceMode->currentData().toString())) {
+        if (const auto mode = fromWord<WorkspaceMode>(m_workspaceMode->currentData().toString())) {
             m_settings->setWorkspaceMode(currentFolder(), *mode);
         }
     });
@@ -200,11 +224,11 @@ void ApprovalSettingsPanel::reloadPolicy() {
     m_newPrefix->setEnabled(have);
     m_loading = true;
     const ApprovalPolicy policy = have ? m_settings->approvalPolicy(folder) : ApprovalPolicy();
-    m_mode->setCurrentIndex(qMax(0, m_mode->findData(QString(approvalModeName(policy.mode)))));
+    m_mode->setCurrentIndex(qMax(0, m_mode->findData(wordOf(policy.mode))));
     m_workspaceMode->setEnabled(have);
     m_gitWrites->setEnabled(have);
     const WorkspaceMode workspaceMode = have ? m_settings->workspaceMode(folder) : WorkspaceMode::Direct;
-    m_workspaceMode->setCurrentIndex(qMax(0, m_workspaceMode->findData(workspaceModeName(workspaceMode))));
+    m_workspaceMode->setCurrentIndex(qMax(0, m_workspaceMode->findData(wordOf(workspaceMode))));
     m_gitWrites->setChecked(have && m_settings->gitWrites(folder));
     m_rules->setRowCount(0);
     for (const ApprovalRuleKind kind : {ApprovalRuleKind::Deny, ApprovalRuleKind::Ask, ApprovalRuleKind::Allow}) {
@@ -231,7 +255,8 @@ void ApprovalSettingsPanel::reloadPolicy() {
 }
 
 void ApprovalSettingsPanel::updateWorkspaceModeDescription() {
-    const auto mode = workspaceModeFromName(m_workspaceMode->currentData().toString()).value_or(WorkspaceMode::Direct);
+    const auto mode =
+        fromWord<WorkspaceMode>(m_workspaceMode->currentData().toString()).value_or(WorkspaceMode::Direct);
     const bool direct = mode == WorkspaceMode::Direct;
     const bool repository = QFileInfo(currentFolder() + QStringLiteral("/.git")).isDir();
     QString text = direct ? tr(
@@ -254,7 +279,7 @@ void ApprovalSettingsPanel::updateWorkspaceModeDescription() {
 }
 
 void ApprovalSettingsPanel::updateModeDescription() {
-    const auto mode = approvalModeFromName(m_mode->currentData().toString()).value_or(ApprovalMode::Auto);
+    const auto mode = fromWord<ApprovalMode>(m_mode->currentData().toString()).value_or(ApprovalMode::Auto);
     switch (mode) {
         case ApprovalMode::Auto:
             m_modeDescription->setText(tr("Commands run in the sandbox without asking; deny rules still refuse."));

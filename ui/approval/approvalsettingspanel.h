@@ -1,5 +1,8 @@
 #pragma once
 
+#include "approval/approvalpolicy.h"
+#include "sandbox/sandboxconfig.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -27,6 +30,8 @@ public:
     QString currentFolder() const;
 
 private:
+    static QString modeLabel(ApprovalMode mode);
+    static QString workspaceModeLabel(WorkspaceMode mode);
     void reloadFolders();
     void reloadPolicy();
     void addRule();

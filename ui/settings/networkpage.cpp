@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "sandbox/egress/egresspolicy.h"
+#include "support/vocabulary.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -33,15 +34,30 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_mode = new QComboBox(this);
     m_mode->setObjectName(QStringLiteral("networkMode"));
     m_mode->addItem(tr("As the profile says (Standard: allowlist, Hardened: none)"), QString());
-    m_mode->addItem(tr("Allowlist: only the hosts below, through the app's proxy"), QStringLiteral("allowlist"));
-    m_mode->addItem(tr("None: no network at all"), QStringLiteral("none"));
-    m_mode->addItem(tr("Open: the engine's whole network, unfiltered"), QStringLiteral("open"));
+    // Then one item per word of the table (the item's data), shown by a translated label.
+    const auto modeLabel = [](NetworkMode mode) {
+        switch (mode) {
+            case NetworkMode::Allowlist:
+                return tr("Allowlist: only the hosts below, through the app's proxy");
+            case NetworkMode::None:
+                return tr("None: no network at all");
+            case NetworkMode::Open:
+                return tr("Open: the engine's whole network, unfiltered");
+        }
+        return QString();
+    };
+    for (const NetworkMode mode : valuesOf<NetworkMode>()) {
+        m_mode->addItem(modeLabel(mode), wordOf(mode));
+    }
     form->addRow(tr("&Network:"), m_mode);
 
     m_preset = new QComboBox(this);
     m_preset->setObjectName(QStringLiteral("networkPreset"));
-    m_preset->addItem(tr("Developer (package registries, GitHub)"), QStringLiteral("dev"));
-    m_preset->addItem(tr("Locked (only your own rules)"), QStringLiteral("locked"));
+    for (const EgressPreset preset : valuesOf<EgressPreset>()) {
+        m_preset->addItem(preset == EgressPreset::Dev ? tr("Developer (package registries, GitHub)")
+                                                      : tr("Locked (only your own rules)"),
+                          wordOf(preset));
+    }
     form->addRow(tr("&Preset:"), m_preset);
     m_presetHosts = new QLabel(this);
     m_presetHosts->setObjectName(QStringLiteral("presetHosts"));
@@ -161,7 +177,7 @@ void NetworkPage::updateCheck() {
         }
     }
     NetworkMode mode = NetworkMode::Allowlist;
-    if (const auto chosen = networkModeFromName(m_mode->currentData().toString())) {
+    if (const auto chosen = fromWord<NetworkMode>(m_mode->currentData().toString())) {
         mode = *chosen;
     }
     const EgressPolicy policy = EgressPolicy::fromStrings(mode, m_preset->currentData().toString(), lines(m_allow),

@@ -3,10 +3,14 @@
 #include "approval/approvalsettingspanel.h"
 #include "appsettings.h"
 #include "backend/backendurl.h"
+#include "engine/hardeningprofile.h"
+#include "runtime/runtimekind.h"
+#include "sandbox/sandboxconfig.h"
 #include "settings/networkpage.h"
 #include "settings/secretspage.h"
 #include "settings/startatlogin.h"
 #include "settings/tokenstore.h"
+#include "support/vocabulary.h"
 
 #include <zeus/buildinfo.h>
 
@@ -132,10 +136,23 @@ QWidget* SettingsDialog::buildSandboxPage(QTabWidget* tabs) {
     auto* sandboxForm = new QFormLayout(sandbox);
     m_runtime = new QComboBox(sandbox);
     m_runtime->setObjectName(QStringLiteral("runtimePreference"));
-    m_runtime->addItem(tr("Automatic (Apple Containerization, then Docker, then Podman)"), QStringLiteral("auto"));
-    m_runtime->addItem(tr("Apple Containerization"), QStringLiteral("apple"));
-    m_runtime->addItem(tr("Docker"), QStringLiteral("docker"));
-    m_runtime->addItem(tr("Podman"), QStringLiteral("podman"));
+    // Each combo: one item per word of the enum's table (the item's data), shown by a translated label.
+    const auto runtimeLabel = [](RuntimePreference preference) {
+        switch (preference) {
+            case RuntimePreference::Auto:
+                return tr("Automatic (Apple Containerization, then Docker, then Podman)");
+            case RuntimePreference::Apple:
+                return tr("Apple Containerization");
+            case RuntimePreference::Docker:
+                return tr("Docker");
+            case RuntimePreference::Podman:
+                return tr("Podman");
+        }
+        return QString();
+    };
+    for (const RuntimePreference preference : valuesOf<RuntimePreference>()) {
+        m_runtime->addItem(runtimeLabel(preference), wordOf(preference));
+    }
     sandboxForm->addRow(tr("Container &runtime:"), m_runtime);
 
     m_image = new QLineEdit(sandbox);
@@ -146,8 +163,9 @@ QWidget* SettingsDialog::buildSandboxPage(QTabWidget* tabs) {
 
     m_profile = new QComboBox(sandbox);
     m_profile->setObjectName(QStringLiteral("profile"));
-    m_profile->addItem(tr("Standard"), QStringLiteral("standard"));
-    m_profile->addItem(tr("Hardened"), QStringLiteral("hardened"));
+    for (const HardeningProfile profile : valuesOf<HardeningProfile>()) {
+        m_profile->addItem(profile == HardeningProfile::Hardened ? tr("Hardened") : tr("Standard"), wordOf(profile));
+    }
     m_profileDescription = makeHint(sandbox, QString());
     m_profileDescription->setObjectName(QStringLiteral("profileDescription"));
     sandboxForm->addRow(tr("Hardening &profile:"), m_profile);
@@ -155,8 +173,11 @@ QWidget* SettingsDialog::buildSandboxPage(QTabWidget* tabs) {
     connect(m_profile, &QComboBox::currentIndexChanged, this, &SettingsDialog::updateProfileDescription);
     m_execMode = new QComboBox(sandbox);
     m_execMode->setObjectName(QStringLiteral("execMode"));
-    m_execMode->addItem(tr("Through the sandbox agent (fast)"), QStringLiteral("agent"));
-    m_execMode->addItem(tr("One engine exec per command"), QStringLiteral("exec"));
+    for (const ExecMode mode : valuesOf<ExecMode>()) {
+        m_execMode->addItem(
+            mode == ExecMode::Agent ? tr("Through the sandbox agent (fast)") : tr("One engine exec per command"),
+            wordOf(mode));
+    }
     sandboxForm->addRow(tr("Run &commands:"), m_execMode);
     sandboxForm->addRow(QString(), makeHint(sandbox, tr("The agent keeps one channel open per session: a command "
                                                         "costs milliseconds instead of a new exec. Without it in "
@@ -354,7 +375,7 @@ void SettingsDialog::updateUrlProblem() {
 }
 
 void SettingsDialog::updateProfileDescription() {
-    const bool hardened = m_profile->currentData().toString() == QLatin1String("hardened");
+    const bool hardened = fromWord<HardeningProfile>(m_profile->currentData().toString()) == HardeningProfile::Hardened;
     m_profileDescription->setText(hardened ? tr("Everything in Standard, plus a read-only root file system and no "
                                                 "network access. Commands that download or install will fail.")
                                            : tr("No capabilities, no privilege escalation, process, memory and CPU "

@@ -1,29 +1,18 @@
 #include "sandbox/egress/egresspolicy.h"
 
+#include "support/vocabulary.h"
+
 #include <QNetworkInterface>
 #include <QRegularExpression>
 
 namespace zeus {
 
 QString networkModeName(NetworkMode mode) {
-    switch (mode) {
-        case NetworkMode::Open:
-            return QStringLiteral("open");
-        case NetworkMode::None:
-            return QStringLiteral("none");
-        case NetworkMode::Allowlist:
-            return QStringLiteral("allowlist");
-    }
-    return QStringLiteral("none");
+    return wordOf(mode);
 }
 
 std::optional<NetworkMode> networkModeFromName(const QString& name) {
-    for (const NetworkMode mode : {NetworkMode::Open, NetworkMode::None, NetworkMode::Allowlist}) {
-        if (name == networkModeName(mode)) {
-            return mode;
-        }
-    }
-    return std::nullopt;
+    return fromWord<NetworkMode>(name);
 }
 
 namespace {
@@ -256,11 +245,16 @@ std::optional<ResolveOverride> ResolveOverride::parse(const QString& text, QStri
 }
 
 QStringList EgressPolicy::presetNames() {
-    return {QStringLiteral("dev"), QStringLiteral("locked")};
+    return wordsOf<EgressPreset>();
 }
 
 QStringList EgressPolicy::presetRules(const QString& preset) {
-    if (preset != QLatin1String("dev")) {
+    const std::optional<EgressPreset> known = fromWord<EgressPreset>(preset);
+    return known ? presetRules(*known) : QStringList();
+}
+
+QStringList EgressPolicy::presetRules(EgressPreset preset) {
+    if (preset != EgressPreset::Dev) {
         return {};
     }
     // docs/network-policy.md says why each is here; keep the two in step.
@@ -298,13 +292,15 @@ EgressPolicy EgressPolicy::fromStrings(NetworkMode mode, const QString& preset, 
                                        const QStringList& deny, const QStringList& resolve, QStringList* errors) {
     EgressPolicy policy;
     policy.mode = mode;
-    policy.preset = presetNames().contains(preset) ? preset : QStringLiteral("locked");
-    if (!presetNames().contains(preset) && errors != nullptr) {
-        errors->append(QStringLiteral("'%1' is not a preset (dev, locked): using locked").arg(preset));
+    const std::optional<EgressPreset> known = fromWord<EgressPreset>(preset);
+    policy.preset = known.value_or(EgressPreset::Locked);
+    if (!known && errors != nullptr) {
+        errors->append(QStringLiteral("'%1' is not a preset (%2): using %3")
+                           .arg(preset, presetNames().join(QStringLiteral(", ")), wordOf(policy.preset)));
     }
     for (const QString& text : presetRules(policy.preset)) {
         if (auto rule = HostRule::parse(text)) {
-            rule->text = QStringLiteral("preset %1: %2").arg(policy.preset, text);
+            rule->text = QStringLiteral("preset %1: %2").arg(wordOf(policy.preset), text);
             policy.m_presetRules.append(*rule);
         }
     }

@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QHostAddress>
 #include <QList>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -10,13 +11,33 @@
 
 namespace zeus {
 
-// A session's network (SPEC §8):
-//   Open      - the engine's own network, nothing filtered;
-//   None      - no network at all;
+// The enums' own namespace holds their word tables (support/vocabulary.h); zeus uses them by their names.
+namespace egresswords {
+Q_NAMESPACE
+
+// A session's network (SPEC §8); words: allowlist, none, open (settings, --network). Declared in the order
+// people are offered them (the default first):
 //   Allowlist - no network either (`--network none`), but the sandbox agent carries connections to the
-//               app's egress proxy, which lets through only what the rules allow.
-enum class NetworkMode { Open, None, Allowlist };
-QString networkModeName(NetworkMode mode);  // "open", "none", "allowlist"
+//               app's egress proxy, which lets through only what the rules allow;
+//   None      - no network at all;
+//   Open      - the engine's own network, nothing filtered.
+enum class NetworkMode { Allowlist, None, Open };
+Q_ENUM_NS(NetworkMode)
+
+// The hosts an allowlist lets through before the user's own rules (docs/network-policy.md); words: dev, locked
+// (settings, --network-preset):
+//   Dev    - package registries and GitHub (presetRules());
+//   Locked - nothing: only the user's own rules.
+enum class EgressPreset { Dev, Locked };
+Q_ENUM_NS(EgressPreset)
+
+}  // namespace egresswords
+
+using egresswords::EgressPreset;
+using egresswords::NetworkMode;
+
+// The words, exactly as written (no case folding).
+QString networkModeName(NetworkMode mode);
 std::optional<NetworkMode> networkModeFromName(const QString& name);
 
 // One allow or deny rule, parsed: `example.com`, `*.example.com` (subdomains only), either with an optional
@@ -64,16 +85,19 @@ struct EgressDecision {
 class EgressPolicy {
 public:
     NetworkMode mode = NetworkMode::Allowlist;
-    QString preset = QStringLiteral("dev");  // "dev" or "locked"
-    QList<HostRule> allow;                   // the user's own, added to the preset
+    EgressPreset preset = EgressPreset::Dev;
+    QList<HostRule> allow;  // the user's own, added to the preset
     QList<HostRule> deny;
     QList<ResolveOverride> overrides;
 
-    // Builds a policy from the user's words; every rule that does not parse is named in *errors.
+    // Builds a policy from the user's words; every rule that does not parse is named in *errors. A preset that
+    // is not a preset's word is named there too, and Locked is used.
     static EgressPolicy fromStrings(NetworkMode mode, const QString& preset, const QStringList& allow,
                                     const QStringList& deny, const QStringList& resolve, QStringList* errors);
-    static QStringList presetNames();  // "dev", "locked"
-    // The hosts a preset allows ("locked": none), in the order docs/network-policy.md explains them.
+    static QStringList presetNames();  // the presets' words, wordsOf<EgressPreset>()
+    // The hosts a preset allows (Locked: none), in the order docs/network-policy.md explains them.
+    static QStringList presetRules(EgressPreset preset);
+    // The same by the preset's word; an unknown word allows nothing.
     static QStringList presetRules(const QString& preset);
 
     // The first step, before any lookup: may this host (a name or an IP literal) and port be asked for at all?

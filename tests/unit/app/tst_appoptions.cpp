@@ -1,5 +1,6 @@
 // The command line of zeus-desktop, run as a process: usage errors exit 2, --version works with no display.
 #include "appoptions.h"
+#include "support/vocabulary.h"
 #include "testenvironment.h"
 
 #include <QProcessEnvironment>
@@ -14,6 +15,7 @@ private Q_SLOTS:
     void approvalOptions();
     void workspaceMode_data();
     void workspaceMode();
+    void wordsBecomeEnums();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -37,11 +39,11 @@ void TestAppOptions::usageErrors_data() {
                                     << QStringLiteral("Unknown option");
     QTest::newRow("bad runtime") << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--runtime"),
                                                 QStringLiteral("lxc")}
-                                 << QStringLiteral("--runtime must be");
+                                 << QStringLiteral("--runtime must be auto, apple, docker or podman");
     QTest::newRow("bad profile") << QStringList{QStringLiteral("--exec"),      QStringLiteral("true"),
                                                 QStringLiteral("--workspace"), QStringLiteral("/tmp"),
                                                 QStringLiteral("--profile"),   QStringLiteral("open")}
-                                 << QStringLiteral("--profile must be");
+                                 << QStringLiteral("--profile must be standard or hardened");
     QTest::newRow("exec without workspace")
         << QStringList{QStringLiteral("--exec"), QStringLiteral("true")} << QStringLiteral("--exec needs --workspace");
     QTest::newRow("bad timeout") << QStringList{QStringLiteral("--exec"),      QStringLiteral("true"),
@@ -64,7 +66,12 @@ void TestAppOptions::usageErrors_data() {
         << QStringLiteral("--headless needs");
     QTest::newRow("bad approval mode") << QStringList{QStringLiteral("--diagnose"), QStringLiteral("--approval"),
                                                       QStringLiteral("never")}
-                                       << QStringLiteral("--approval must be");
+                                       << QStringLiteral("--approval must be auto, ask-unsafe or ask-all");
+    QTest::newRow("bad exec mode") << diagnose + QStringList{QStringLiteral("--exec-mode"), QStringLiteral("shell")}
+                                   << QStringLiteral("--exec-mode must be agent or exec");
+    QTest::newRow("runtime in another case")
+        << diagnose + QStringList{QStringLiteral("--runtime"), QStringLiteral("Docker")}
+        << QStringLiteral("--runtime must be auto, apple, docker or podman");
     QTest::newRow("bad workspace mode") << diagnose
                                                + QStringList{QStringLiteral("--workspace-mode"), QStringLiteral("copy")}
                                         << QStringLiteral("--workspace-mode must be direct or review");
@@ -87,10 +94,10 @@ void TestAppOptions::approvalOptions() {
          QStringLiteral("--allow-command"), QStringLiteral("ls"), QStringLiteral("--allow-command"),
          QStringLiteral("git status"), QStringLiteral("--deny-command"), QStringLiteral("rm")});
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
-    QCOMPARE(options.approval, QStringLiteral("ask-all"));
+    QCOMPARE(options.approval, std::optional<zeus::ApprovalMode>(zeus::ApprovalMode::AskAll));
     QCOMPARE(options.allowCommands, (QStringList{QStringLiteral("ls"), QStringLiteral("git status")}));
     QCOMPARE(options.denyCommands, QStringList{QStringLiteral("rm")});
-    QVERIFY(zeus::parseAppOptions({QStringLiteral("zeus-desktop")}).approval.isEmpty());
+    QVERIFY(!zeus::parseAppOptions({QStringLiteral("zeus-desktop")}).approval);
 }
 
 void TestAppOptions::workspaceMode_data() {
@@ -113,8 +120,35 @@ void TestAppOptions::workspaceMode() {
     }
     const zeus::AppOptions options = zeus::parseAppOptions(arguments);
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
-    QCOMPARE(options.workspaceMode, value);
+    QCOMPARE(options.workspaceMode ? zeus::wordOf(*options.workspaceMode) : QString(), value);
     QCOMPARE(zeus::sandboxOverridesOf(options).workspaceMode, overridden);
+}
+
+// Every word option is read into its enum at parse time; the sandbox overrides carry the same words on.
+void TestAppOptions::wordsBecomeEnums() {
+    const zeus::AppOptions options = zeus::parseAppOptions(
+        {QStringLiteral("zeus-desktop"), QStringLiteral("--diagnose"), QStringLiteral("--runtime"),
+         QStringLiteral("podman"), QStringLiteral("--profile"), QStringLiteral("hardened"),
+         QStringLiteral("--exec-mode"), QStringLiteral("exec"), QStringLiteral("--network"), QStringLiteral("open"),
+         QStringLiteral("--network-preset"), QStringLiteral("locked")});
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.runtimePreference, std::optional<zeus::RuntimePreference>(zeus::RuntimePreference::Podman));
+    QCOMPARE(options.runtime, QStringLiteral("podman"));
+    QCOMPARE(options.hardeningProfile, std::optional<zeus::HardeningProfile>(zeus::HardeningProfile::Hardened));
+    QCOMPARE(options.profile, QStringLiteral("hardened"));
+    QCOMPARE(options.execMode, std::optional<zeus::ExecMode>(zeus::ExecMode::Exec));
+    QCOMPARE(options.network, std::optional<zeus::NetworkMode>(zeus::NetworkMode::Open));
+    QCOMPARE(options.networkPreset, std::optional<zeus::EgressPreset>(zeus::EgressPreset::Locked));
+    const zeus::SandboxOverrides overrides = zeus::sandboxOverridesOf(options);
+    QCOMPARE(overrides.profile, QStringLiteral("hardened"));
+    QCOMPARE(overrides.execMode, QStringLiteral("exec"));
+    QCOMPARE(overrides.network, QStringLiteral("open"));
+    QCOMPARE(overrides.networkPreset, QStringLiteral("locked"));
+
+    const zeus::AppOptions none = zeus::parseAppOptions({QStringLiteral("zeus-desktop")});
+    QVERIFY(!none.runtimePreference && !none.hardeningProfile && !none.execMode && !none.network && !none.networkPreset
+            && !none.workspaceMode && !none.approval);
+    QVERIFY(zeus::sandboxOverridesOf(none).network.isEmpty());
 }
 
 void TestAppOptions::usageErrors() {

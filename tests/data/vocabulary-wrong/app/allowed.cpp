@@ -1,0 +1,5 @@
+#include <QString>
+
+QString defaultProfile() {
+    return QStringLiteral("standard");
+}
