@@ -52,14 +52,6 @@
         <translation>--timeout 需要一个正的秒数</translation>
     </message>
     <message>
-        <source>--runtime must be auto, apple, docker or podman</source>
-        <translation>--runtime 必须是 auto、apple、docker 或 podman</translation>
-    </message>
-    <message>
-        <source>--profile must be standard or hardened</source>
-        <translation>--profile 必须是 standard 或 hardened</translation>
-    </message>
-    <message>
         <source>--exec needs --workspace DIR</source>
         <translation>--exec 需要 --workspace 目录</translation>
     </message>
@@ -72,10 +64,6 @@
         <translation>命令如何进入容器：agent（默认）或 exec。</translation>
     </message>
     <message>
-        <source>--exec-mode must be agent or exec</source>
-        <translation>--exec-mode 必须是 agent 或 exec</translation>
-    </message>
-    <message>
         <source>Command approval for this run: auto (nothing is asked), ask-unsafe (ask for what is not read-only) or ask-all. Headless, what would be asked is denied.</source>
         <translation>本次运行的命令审批：auto（不询问）、ask-unsafe（非只读命令需询问）或 ask-all（全部询问）。无界面模式下，需要询问的命令会被拒绝。</translation>
     </message>
@@ -86,10 +74,6 @@
     <message>
         <source>Refuse commands starting with these words, in every mode (repeatable).</source>
         <translation>在所有模式下拒绝以这些词开头的命令（可重复）。</translation>
-    </message>
-    <message>
-        <source>--approval must be auto, ask-unsafe or ask-all</source>
-        <translation>--approval 必须是 auto、ask-unsafe 或 ask-all</translation>
     </message>
     <message>
         <source>--allow-command and --deny-command take plain words, such as &quot;git status&quot;: %1</source>
@@ -132,14 +116,6 @@
         <translation>与 --headless 一起使用：批准使用此机密（可重复）。</translation>
     </message>
     <message>
-        <source>--network must be allowlist, none or open</source>
-        <translation>--network 必须是 allowlist、none 或 open</translation>
-    </message>
-    <message>
-        <source>--network-preset must be dev or locked</source>
-        <translation>--network-preset 必须是 dev 或 locked</translation>
-    </message>
-    <message>
         <source>--allow-host/--deny-host: %1</source>
         <translation>--allow-host/--deny-host：%1</translation>
     </message>
@@ -176,10 +152,6 @@
         <translation>本次运行中每个文件夹如何进入容器：direct（绑定挂载）或 review（一份副本，其更改由你审阅；远程引擎上拒绝 direct 模式）。默认：各文件夹自己的设置。</translation>
     </message>
     <message>
-        <source>--workspace-mode must be direct or review</source>
-        <translation>--workspace-mode 必须是 direct 或 review</translation>
-    </message>
-    <message>
         <source>With --diagnose or --changes: print JSON.</source>
         <translation>与 --diagnose 或 --changes 一起使用时：输出 JSON。</translation>
     </message>
@@ -210,6 +182,14 @@
     <message>
         <source>Let the sandbox write the repository&apos;s metadata (.git) of every folder of this run. The host&apos;s git may then run code the agent writes.</source>
         <translation>允许沙盒写入本次运行中每个文件夹的仓库元数据（.git）。主机上的 git 随后可能运行代理写入的代码。</translation>
+    </message>
+    <message>
+        <source>%1 must be %2</source>
+        <translation>%1 必须是 %2</translation>
+    </message>
+    <message>
+        <source>%1 or %2</source>
+        <translation>%1 或 %2</translation>
     </message>
 </context>
 <context>
