@@ -9,6 +9,7 @@
 #include "sandbox/sessionmanager.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
+#include "signin.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -77,18 +78,18 @@ DiagnosticsReport GuiService::buildReport() const {
 
     DiagnosticSections::KeychainFacts keychain;
     keychain.backendUrl = backendUrl();
-    if (m_lastTokenRead) {
-        keychain = DiagnosticSections::KeychainFacts::from(*m_lastTokenRead, backendUrl());
+    if (m_signIn->lastTokenRead()) {
+        keychain = DiagnosticSections::KeychainFacts::from(*m_signIn->lastTokenRead(), backendUrl());
     }
     report.addSection(DiagnosticSections::keychain(keychain));
 
     DiagnosticSections::ConnectionFacts connection;
     connection.url = backendUrl();
-    connection.urlFromCommandLine = !m_backendOverride.isEmpty();
+    connection.urlFromCommandLine = m_signIn->backendFromCommandLine();
     connection.state = m_connection.state();
     connection.lastError = m_connection.lastError();
     connection.attempts = m_connection.attemptCount();
-    connection.signedIn = !m_token.isEmpty();
+    connection.signedIn = !m_signIn->token().isEmpty();
     connection.history = m_connection.history();
     report.addSection(DiagnosticSections::connection(connection));
 

@@ -3,32 +3,25 @@
 #include "approval/approvaldialog.h"
 #include "dashboard/connectionpanel.h"
 #include "dashboard/dashboardwindow.h"
-#include "dashboard/imagebuilddialog.h"
 #include "dashboard/localconsole.h"
-#include "dashboard/networkpanel.h"
 #include "dashboard/runtimepanel.h"
+#include "dashboard/sandboxcontroller.h"
 #include "dashboard/workspacepanel.h"
 #include "modes.h"
 #include "monitor/containermonitor.h"
-#include "review/reviewpanel.h"
+#include "review/reviewcontroller.h"
 #include "sandbox/sessionmanager.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
 #include "settings/settingsdialog.h"
+#include "signin.h"
 #include "support/logging.h"
-#include "tray/secretapprovaldialog.h"
+#include "tray/secretprompter.h"
 #include "tray/trayicon.h"
 #include "tray/traynotifier.h"
 
-#include <zeus/buildinfo.h>
-
 #include <QApplication>
-#include <QDir>
-#include <QSystemTrayIcon>
 #include <QUrl>
-#include <QUuid>
-
-#include <utility>
 
 namespace zeus {
 
@@ -42,20 +35,16 @@ GuiService::GuiService(const AppOptions& options, AppSettings* settings, QObject
     : QObject(parent),
       m_options(options),
       m_settings(settings),
-      m_backendOverride(options.backend.trimmed()),
       m_core(settings, coreOptions()),
       m_tokens(&m_credentials) {}
 
 GuiService::~GuiService() {
     m_dispatcher.setApprovalQueue(nullptr);
-    // The sandbox outlives the dashboard (declaration order); nothing it says at its end may reach widgets
-    // that are gone.
-    m_sandbox.disconnect(this);
-    if (SessionManager* manager = m_sandbox.manager()) {
-        manager->disconnect(this);
-    }
-    if (ContainerMonitor* monitor = m_sandbox.monitor()) {
-        monitor->disconnect(this);
+    // The core outlives the windows (declaration order): nothing it says at its end may reach this object, whose
+    // pages are gone by then. (The controllers' connections end with the controllers and the pages.)
+    for (QObject* part : std::initializer_list<QObject*>{&m_core, &m_detector, &m_connection, &m_dispatcher, &m_sandbox,
+                                                         &m_approvals}) {
+        part->disconnect(this);
     }
 }
 
@@ -63,11 +52,17 @@ void GuiService::activate() {
     m_dashboard->bringToFront();
 }
 
+QString GuiService::backendUrl() const {
+    return m_signIn->backendUrl();
+}
+
 AgentHostService::Options GuiService::coreOptions() const {
     AgentHostService::Options options;
     // Results the last run owed this backend are journaled from the start; a backend set up later in this run is
     // journaled from the next start.
-    options.backend = QUrl(backendUrl());
+    // (Called before the members after m_core exist: the sign-in comes later.)
+    const QString fromCommandLine = m_options.backend.trimmed();
+    options.backend = QUrl(fromCommandLine.isEmpty() ? m_settings->backendUrl() : fromCommandLine);
     options.sandbox = sandboxOverrides();
     options.shutdownDeadlineMs = kShutdownDeadlineMs;
     return options;
@@ -76,16 +71,23 @@ AgentHostService::Options GuiService::coreOptions() const {
 void GuiService::start() {
     const QString runtimeName = m_options.runtime.isEmpty() ? m_settings->runtimePreference() : m_options.runtime;
     m_detector.setPreference(runtimePreferenceFromString(runtimeName).value_or(RuntimePreference::Auto));
-    wireSecrets();
 
+    m_signIn = std::make_unique<SignIn>(m_settings, m_credentials, m_connection, m_options.backend.trimmed(),
+                                        [this] { return m_detector.hasResult() && !m_core.agentCheckPending(); });
     m_dashboard =
         std::make_unique<DashboardWindow>(m_settings, &m_detector, &m_connection, [this] { return buildReport(); });
     applyWorkspaceOverride();
-    m_dashboard->connectionPanel()->setBackendUrlOverride(m_backendOverride);
+    m_dashboard->connectionPanel()->setBackendUrlOverride(m_signIn->backendFromCommandLine() ? backendUrl()
+                                                                                             : QString());
     m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
     m_tray = std::make_unique<TrayIcon>(m_settings);
     m_notifier = std::make_unique<TrayNotifier>(m_tray.get());
     m_tray->setRunApprovedFolder(m_dashboard->workspacePanel()->runApprovedWorkspace());
+    m_sandboxView =
+        std::make_unique<SandboxController>(m_sandbox, m_detector, m_settings, m_dashboard.get(), m_notifier.get());
+    m_reviewView = std::make_unique<ReviewController>(m_core.reviews(), m_dashboard.get(), m_notifier.get());
+    m_secretPrompter =
+        std::make_unique<SecretPrompter>(m_core.secrets(), m_settings, m_notifier.get(), m_dashboard.get());
     const bool haveTray = TrayIcon::isAvailable();
     // Without a tray the dashboard is a normal window and closing it quits.
     QApplication::setQuitOnLastWindowClosed(false);
@@ -95,8 +97,6 @@ void GuiService::start() {
     connectCalls();
     connectSettings();
     connectApproval();
-    connectNetworkPanel();
-    connectReview();
 
     m_tray->show();
     updateStatus();
@@ -109,99 +109,57 @@ void GuiService::start() {
     }
     if (!m_options.workspace.isEmpty() && m_dashboard->workspacePanel()->runApprovedWorkspace().isEmpty()) {
         // The command line named a folder the guard refused: the refusal is on the Overview page.
-        activate();
-        m_dashboard->showPage(DashboardWindow::Page::Overview);
+        m_dashboard->present(DashboardWindow::Page::Overview);
     }
     QTimer::singleShot(0, &m_detector, [this] { m_detector.detect(); });
-    readToken();
+    m_signIn->readToken();
 }
 
 // What the user asks for in the tray and the dashboard.
 void GuiService::connectRequests() {
-    connect(m_dashboard.get(), &DashboardWindow::settingsRequested, this, &GuiService::openSettings);
-    connect(m_dashboard.get(), &DashboardWindow::quitRequested, this, &GuiService::beginShutdown);
-    connect(m_tray.get(), &TrayIcon::openDashboardRequested, this, &GuiService::activate);
-    connect(m_tray.get(), &TrayIcon::chooseFolderRequested, this, [this] {
-        activate();
-        m_dashboard->showPage(DashboardWindow::Page::Overview);
-        m_dashboard->workspacePanel()->openFolderDialog();
+    DashboardWindow* dashboard = m_dashboard.get();
+    WorkspacePanel* workspaces = dashboard->workspacePanel();
+    connect(dashboard, &DashboardWindow::settingsRequested, this, &GuiService::openSettings);
+    connect(dashboard, &DashboardWindow::quitRequested, this, &GuiService::beginShutdown);
+    connect(m_tray.get(), &TrayIcon::openDashboardRequested, dashboard, &DashboardWindow::bringToFront);
+    connect(m_tray.get(), &TrayIcon::chooseFolderRequested, workspaces, [this, workspaces] {
+        m_dashboard->present(DashboardWindow::Page::Overview);
+        workspaces->openFolderDialog();
     });
-    connect(m_tray.get(), &TrayIcon::recentFolderChosen, this, [this](const QString& folder) {
-        m_dashboard->workspacePanel()->chooseFolder(folder);
-        if (m_dashboard->workspacePanel()->currentWorkspace().isEmpty()) {
+    connect(m_tray.get(), &TrayIcon::recentFolderChosen, workspaces, [this, workspaces](const QString& folder) {
+        workspaces->chooseFolder(folder);
+        if (workspaces->currentWorkspace().isEmpty()) {
             // Not approved (or refused): show why, and the Approve button.
-            activate();
-            m_dashboard->showPage(DashboardWindow::Page::Overview);
+            m_dashboard->present(DashboardWindow::Page::Overview);
         }
     });
-    connect(m_tray.get(), &TrayIcon::connectRequested, this, [this] { setUserDisconnected(false); });
-    connect(m_tray.get(), &TrayIcon::disconnectRequested, this, [this] { setUserDisconnected(true); });
-    connect(m_tray.get(), &TrayIcon::diagnosticsRequested, this, [this] {
-        activate();
-        m_dashboard->showPage(DashboardWindow::Page::Diagnostics);
-    });
+    connect(m_tray.get(), &TrayIcon::diagnosticsRequested, dashboard,
+            [this] { m_dashboard->present(DashboardWindow::Page::Diagnostics); });
     connect(m_tray.get(), &TrayIcon::settingsRequested, this, &GuiService::openSettings);
     connect(m_tray.get(), &TrayIcon::quitRequested, this, &GuiService::beginShutdown);
-
-    ConnectionPanel* connectionPanel = m_dashboard->connectionPanel();
-    connect(connectionPanel, &ConnectionPanel::connectRequested, this, [this] { setUserDisconnected(false); });
-    connect(connectionPanel, &ConnectionPanel::disconnectRequested, this, [this] { setUserDisconnected(true); });
+    ConnectionPanel* connectionPanel = dashboard->connectionPanel();
+    SignIn* signIn = m_signIn.get();
+    connect(m_tray.get(), &TrayIcon::connectRequested, signIn, &SignIn::connectByUser);
+    connect(m_tray.get(), &TrayIcon::disconnectRequested, signIn, &SignIn::disconnectByUser);
+    connect(connectionPanel, &ConnectionPanel::connectRequested, signIn, &SignIn::connectByUser);
+    connect(connectionPanel, &ConnectionPanel::disconnectRequested, signIn, &SignIn::disconnectByUser);
     connect(connectionPanel, &ConnectionPanel::signInRequested, this, &GuiService::openSettings);
-    connect(m_dashboard->diagnosticsPanel(), &DiagnosticsPanel::recheckRequested, &m_detector,
-            &RuntimeDetector::recheck);
-    connect(m_dashboard->diagnosticsPanel(), &DiagnosticsPanel::buildImageRequested, this, &GuiService::buildImage);
-    connect(m_dashboard.get(), &DashboardWindow::sessionsPageVisibleChanged, &m_sandbox,
-            &SandboxHost::setStatsPollingEnabled);
-    connect(m_dashboard->workspacePanel(), &WorkspacePanel::currentWorkspaceChanged, this, &GuiService::updateStatus);
-    connect(m_dashboard->sessionsPanel(), &SessionsPanel::stopRequested, this, [this](const QString& sessionId) {
-        if (SessionManager* manager = m_sandbox.manager()) {
-            manager->endSession(sessionId);
-        }
-    });
-    LocalConsole* console = m_dashboard->console();
-    connect(console, &LocalConsole::runRequested, this, &GuiService::runConsoleCommand);
-    connect(console, &LocalConsole::stopRequested, this, [this](const QString& callId) {
-        if (SessionManager* manager = m_sandbox.manager()) {
-            manager->cancel(callId);
-        }
-    });
+    connect(dashboard->diagnosticsPanel(), &DiagnosticsPanel::recheckRequested, &m_detector, &RuntimeDetector::recheck);
+    connect(workspaces, &WorkspacePanel::currentWorkspaceChanged, this, &GuiService::updateStatus);
 }
 
-// The backend's calls, the connection, the runtime and the sandbox.
+// The backend's calls, the connection, the runtime, the sandbox and the sign-in.
 void GuiService::connectCalls() {
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
-    connect(&m_dispatcher, &ToolDispatcher::callStarted, this,
+    connect(&m_dispatcher, &ToolDispatcher::callStarted, sessions,
             [this, sessions](const QString& callId, const QString& sessionId, const QString& command,
                              const QString& workspace) {
                 sessions->noteCall(callId, sessionId, command, workspace);
                 updateStatus();
             });
-    connect(&m_dispatcher, &ToolDispatcher::callFinished, this, [this](const ToolResultMessage& result) {
-        if (result.status == ExecStatus::Error) {
-            recordError(result.errorMessage);
-            if (result.errorCode == ProtocolErrorCode::WorkspaceInvalid) {
-                // Perhaps the chosen folder itself is gone: the panel, the tray and the banner say so.
-                m_dashboard->workspacePanel()->recheck();
-                m_notifier->notifyLimited(QStringLiteral("gone ") + result.errorMessage, tr("Folder no longer exists"),
-                                          result.errorMessage, true);
-            }
-            if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
-                // The backend asked for a folder the user has not approved: say where to approve one.
-                // Once a minute per message (it names the folder): a backend retrying in a loop must not flood
-                // the desktop.
-                m_notifier->notifyLimited(QStringLiteral("unapproved ") + result.errorMessage,
-                                          tr("Folder not approved"),
-                                          tr("%1\nApprove the folder in the dashboard if the agent should work there.")
-                                              .arg(result.errorMessage),
-                                          true);
-            }
-        }
-        updateStatus();
-    });
+    connect(&m_dispatcher, &ToolDispatcher::callFinished, this, &GuiService::onCallFinished);
     connect(&m_connection, &BackendConnection::stateChanged, this, [this](BackendConnection::State state) {
-        m_tray->setConnectionActive(
-            state != BackendConnection::State::Disconnected && state != BackendConnection::State::SignedOut
-            && state != BackendConnection::State::AuthFailed && state != BackendConnection::State::Error);
+        m_tray->setConnectionState(state);
         if (state == BackendConnection::State::AuthFailed) {
             recordError(m_connection.lastError());
             m_notifier->notify(tr("Sign-in rejected"),
@@ -210,24 +168,39 @@ void GuiService::connectCalls() {
         updateStatus();
     });
     connect(&m_detector, &RuntimeDetector::detectionFinished, this, &GuiService::onDetection);
-    connect(&m_sandbox, &SandboxHost::rebuilt, this, &GuiService::onSandboxRebuilt);
     connect(&m_core, &AgentHostService::imageInspected, this, &GuiService::onImageInspected);
+    connect(m_sandboxView.get(), &SandboxController::activityChanged, this, &GuiService::updateStatus);
+    connect(m_reviewView.get(), &ReviewController::errorOccurred, this, &GuiService::recordError);
+    connect(&m_sandbox, &SandboxHost::rebuilt, m_reviewView.get(), &ReviewController::attach);
+    connect(m_signIn.get(), &SignIn::changed, this, &GuiService::updateStatus);
+    connect(m_signIn.get(), &SignIn::errorOccurred, this, &GuiService::recordError);
+    connect(m_signIn.get(), &SignIn::attentionNeeded, this, &GuiService::activate);
+    connect(m_signIn.get(), &SignIn::settingsNeeded, this, &GuiService::openSettings);
+    DiagnosticsPanel* diagnostics = m_dashboard->diagnosticsPanel();
+    connect(m_signIn.get(), &SignIn::tokenRead, diagnostics,
+            [diagnostics](const QString& token) { diagnostics->setSecrets({token}); });
+    ConnectionPanel* connectionPanel = m_dashboard->connectionPanel();
+    connect(m_signIn.get(), &SignIn::backendChanged, connectionPanel,
+            [connectionPanel] { connectionPanel->setBackendUrlOverride(QString()); });
 }
 
-// Settings and keychain changes that take effect at once.
+void GuiService::onCallFinished(const ToolResultMessage& result) {
+    if (result.status == ExecStatus::Error) {
+        recordError(result.errorMessage);
+        if (result.errorCode == ProtocolErrorCode::WorkspaceInvalid) {
+            // Perhaps the chosen folder itself is gone: the panel, the tray and the banner say so.
+            m_dashboard->workspacePanel()->recheck();
+        }
+        m_notifier->notifyCallError(result);
+    }
+    updateStatus();
+}
+
+// Settings that take effect at once.
 void GuiService::connectSettings() {
     connect(m_settings, &AppSettings::approvedWorkspacesChanged, this, [this] {
         m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
         updateStatus();
-    });
-    connect(m_settings, &AppSettings::backendUrlChanged, this, [this] {
-        // A URL chosen in Settings now wins over the command line's.
-        m_backendOverride.clear();
-        m_dashboard->connectionPanel()->setBackendUrlOverride(QString());
-        m_token.clear();
-        m_lastTokenRead.reset();  // it was about the old URL's account
-        m_connection.stop();
-        readToken();
     });
     // The sandbox rebuilds with the new image once idle; the image row should say now whether it exists.
     connect(m_settings, &AppSettings::imageChanged, &m_core, &AgentHostService::inspectImage);
@@ -235,25 +208,6 @@ void GuiService::connectSettings() {
         m_detector.setPreference(runtimePreferenceFromString(value).value_or(RuntimePreference::Auto));
         m_detector.recheck();
     });
-    connect(&m_credentials, &CredentialStore::readFinished, this, &GuiService::onTokenRead);
-    connect(&m_credentials, &CredentialStore::writeFinished, this,
-            [this](const QString&, const CredentialStore::Result& result) {
-                if (result.status == CredentialStore::Status::Ok) {
-                    m_userDisconnected = false;
-                    readToken();
-                }
-            });
-    connect(&m_credentials, &CredentialStore::deleteFinished, this,
-            [this](const QString& url, const CredentialStore::Result& result) {
-                if (result.status == CredentialStore::Status::Ok && url == backendUrl()) {
-                    // Signed out: the keychain now holds no token for this account, as a read would say.
-                    m_lastTokenRead =
-                        CredentialStore::Result{CredentialStore::Status::SignedOut, QString(), QString(), false};
-                }
-                m_token.clear();
-                m_connection.setToken(QString());
-                updateStatus();
-            });
 }
 
 void GuiService::connectApproval() {
@@ -261,20 +215,9 @@ void GuiService::connectApproval() {
     m_dispatcher.setApprovalQueue(&m_approvals);
     applyApprovalOptions(m_options, *m_settings, m_dispatcher);
     m_approvalDialog = std::make_unique<ApprovalDialog>(&m_approvals);
-    connect(&m_approvals, &ApprovalQueue::questionAdded, this, [this](const ApprovalQuestion& question) {
-        // The dialog queues every question; the notification is said once a minute per folder.
-        m_notifier->notifyLimited(QStringLiteral("approval ") + question.folder, tr("Command waiting for approval"),
-                                  tr("%1\nin %2").arg(question.command.simplified().left(200), question.folder), false);
-    });
-    SessionsPanel* sessions = m_dashboard->sessionsPanel();
-    connect(&m_dispatcher, &ToolDispatcher::approvalDecided, this, [sessions](const ApprovalRecord& record) {
-        SessionLogEntry entry;
-        entry.kind = SessionLogEntry::Kind::Event;
-        entry.time = record.time;
-        entry.callId = record.callId;
-        entry.message = record.summary() + QStringLiteral(": ") + record.command.simplified().left(300);
-        sessions->addLogEntry(record.sessionId, entry);
-    });
+    connect(&m_approvals, &ApprovalQueue::questionAdded, m_notifier.get(), &TrayNotifier::notifyApprovalQuestion);
+    connect(&m_dispatcher, &ToolDispatcher::approvalDecided, m_dashboard->sessionsPanel(),
+            &SessionsPanel::addApprovalRecord);
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {
@@ -285,11 +228,9 @@ void GuiService::onDetection(const DetectionResult& detection) {
     }
     if (!m_detectedOnce) {
         m_detectedOnce = true;
-        // The token was read meanwhile: now the connection can start (see onTokenRead), unless the image check
-        // must answer first (onImageInspected starts it then).
-        if (m_tokenChecked && !m_userDisconnected && !backendUrl().isEmpty() && !m_core.agentCheckPending()) {
-            connectBackend();
-        }
+        // The token was read meanwhile: now the connection can start, unless the image check must answer first
+        // (onImageInspected starts it then).
+        m_signIn->connectIfReady();
     }
     if (!detection.isUsable()) {
         recordError(detection.reason);
@@ -297,208 +238,13 @@ void GuiService::onDetection(const DetectionResult& detection) {
             m_warnedNoRuntime = true;
             m_notifier->notify(tr("No container runtime"), detection.reason, true);
             // Guidance front and centre on the first run without a runtime.
-            activate();
-            m_dashboard->showPage(DashboardWindow::Page::Overview);
+            m_dashboard->present(DashboardWindow::Page::Overview);
         }
     }
     if (m_dashboard->currentPage() == DashboardWindow::Page::Diagnostics) {
         m_dashboard->diagnosticsPanel()->refresh();
     }
     updateStatus();
-}
-
-// A new manager and monitor (first runtime, other runtime or new settings): show what they do.
-void GuiService::onEgressDecided(const EgressEvent& event) {
-    m_dashboard->networkPanel()->addEvent(event);
-    m_notifier->notifyDenied(event);
-}
-
-void GuiService::connectNetworkPanel() {
-    NetworkPanel* panel = m_dashboard->networkPanel();
-    connect(panel, &NetworkPanel::allowOnceRequested, this,
-            [this](const QString& session, const QString& host, int port) {
-                if (SessionManager* manager = m_sandbox.manager()) {
-                    manager->allowHostOnce(session, host, port);
-                }
-            });
-    connect(panel, &NetworkPanel::allowForSessionRequested, this, [this](const QString& session, const QString& rule) {
-        if (SessionManager* manager = m_sandbox.manager()) {
-            manager->allowHostForSession(session, rule);
-        }
-    });
-    connect(panel, &NetworkPanel::allowForFolderRequested, this, [this](const QString& session, const QString& rule) {
-        const SessionManager* manager = m_sandbox.manager();
-        const QString folder = manager != nullptr ? manager->sessionWorkspace(session) : QString();
-        if (!folder.isEmpty()) {
-            m_settings->addFolderAllowedHost(folder, rule);  // the live sessions get it through the settings
-        }
-    });
-    // A click on the last "Blocked" notification opens the policy log at that host.
-    connect(m_notifier.get(), &TrayNotifier::deniedNoticeClicked, panel, [this, panel](const EgressEvent& event) {
-        m_dashboard->bringToFront();
-        m_dashboard->showPage(DashboardWindow::Page::Network);
-        panel->selectHost(event.sessionId, event.host, event.port);
-    });
-}
-
-void GuiService::connectReview() {
-    ReviewPanel* panel = m_dashboard->reviewPanel();
-    // A click on the last "changes to review" notification opens the Changes page at that session.
-    connect(m_notifier.get(), &TrayNotifier::reviewNoticeClicked, panel, [this, panel](const QString& sessionId) {
-        m_dashboard->bringToFront();
-        m_dashboard->showPage(DashboardWindow::Page::Changes);
-        panel->showSession(sessionId);
-    });
-    SessionTableModel* table = m_dashboard->sessionsPanel()->model();
-    const auto showRecords = [this, panel, table] {
-        const QList<ReviewRecord> records = m_reviews.records();
-        panel->setRecords(records);
-        for (const ReviewRecord& record : records) {
-            // The count comes with the change list; until then it is not known.
-            const QList<Change> changes = m_reviews.lastChanges(record.sessionId);
-            table->setChangesToReview(record.sessionId, record.workspace,
-                                      changes.isEmpty() ? -1 : ChangeSet::peopleCount(changes));
-        }
-    };
-    connect(&m_reviews, &ReviewService::recordsChanged, this, showRecords);
-    connect(panel, &ReviewPanel::refreshRequested, &m_reviews, &ReviewService::refreshChanges);
-    connect(panel, &ReviewPanel::detailRequested, &m_reviews, &ReviewService::requestDetail);
-    connect(panel, &ReviewPanel::applyRequested, &m_reviews, &ReviewService::apply);
-    connect(panel, &ReviewPanel::discardRequested, &m_reviews, &ReviewService::discard);
-    connect(
-        &m_reviews, &ReviewService::changesReady, this,
-        [this, panel, table](const QString& sessionId, bool ok, const QString& error, const QList<Change>& changes) {
-            panel->setChanges(sessionId, ok, error, changes);
-            if (!ok) {
-                return;
-            }
-            if (const std::optional<ReviewRecord> record = m_reviews.store().record(sessionId)) {
-                table->setChangesToReview(sessionId, record->workspace, ChangeSet::peopleCount(changes));
-            }
-        });
-    connect(&m_reviews, &ReviewService::detailReady, panel, &ReviewPanel::setDetail);
-    connect(&m_reviews, &ReviewService::applied, this,
-            [this, panel](const QString& sessionId, const QList<ApplyOutcome>& outcomes, const QString& error) {
-                panel->setApplied(sessionId, outcomes, error);
-                if (!error.isEmpty()) {
-                    recordError(error);
-                }
-            });
-    connect(&m_reviews, &ReviewService::commitsFetched, panel,
-            [panel](const QString& sessionId, const CommitsResult& commits) {
-                panel->setCommits(sessionId, commits.describe(), commits.state == CommitsResult::State::Failed);
-            });
-    connect(&m_reviews, &ReviewService::discarded, this,
-            [this, panel, table](const QString& sessionId, bool ok, const QString& error) {
-                panel->setDiscarded(sessionId, ok, error);
-                if (ok) {
-                    table->clearChangesToReview(sessionId);
-                    panel->setRecords(m_reviews.records());
-                } else {
-                    recordError(error);
-                }
-            });
-    // The copies an earlier run (or the command line) kept.
-    showRecords();
-}
-
-void GuiService::onReviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount) {
-    m_reviews.notifyStoreChanged();
-    m_dashboard->sessionsPanel()->model()->setChangesToReview(sessionId, workspace, changeCount);
-    m_notifier->notifyReviewCopy(sessionId, workspace, changeCount);
-}
-
-void GuiService::onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor) {
-    SessionsPanel* sessions = m_dashboard->sessionsPanel();
-    LocalConsole* console = m_dashboard->console();
-    connect(manager, &SessionManager::output, this,
-            [sessions, console](const QString& callId, OutputStream stream, const QString& text) {
-                sessions->appendOutput(callId, stream, text);
-                console->appendOutput(callId, stream, text);
-            });
-    connect(manager, &SessionManager::callFinished, this, [this, sessions, console](const ExecResult& result) {
-        sessions->callFinished(result);
-        console->callFinished(result);
-        if (result.status == ExecStatus::Error
-            && (result.errorCode == ExecError::ImageMissing || result.errorCode == ExecError::ContainerFailed)) {
-            m_notifier->notifyLimited(QStringLiteral("failed ") + result.errorMessage, tr("Command failed"),
-                                      result.errorMessage, true);
-        }
-        updateStatus();
-    });
-    connect(manager, &SessionManager::sessionStateChanged, this,
-            [this, sessions](const QString& sessionId, SessionState state, const QString& containerId) {
-                sessions->setSessionState(sessionId, state, containerId);
-                updateStatus();
-            });
-    connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
-    connect(manager, &SessionManager::egressDecided, this, &GuiService::onEgressDecided);
-    connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
-    connect(manager, &SessionManager::sessionExecPathChanged, this, &GuiService::onExecPathChanged);
-    connect(manager, &SessionManager::reviewCopyTaken, &m_reviews, &ReviewService::notifyStoreChanged);
-    connect(manager, &SessionManager::reviewCopyKept, this, &GuiService::onReviewCopyKept);
-    if (monitor) {
-        connect(monitor, &ContainerMonitor::containerEvent, this,
-                [sessions](const QString& containerId, const QString&, ContainerEvent::State state, int exitCode) {
-                    sessions->model()->applyContainerEvent(containerId, state, exitCode);
-                });
-        connect(monitor, &ContainerMonitor::statsUpdated, this,
-                [sessions](const QString& containerId, double cpuPercent, qint64 memoryBytes) {
-                    sessions->model()->setUsageForContainer(containerId, cpuPercent, memoryBytes);
-                });
-    }
-}
-
-void GuiService::onExecPathChanged(const QString& sessionId, const QString& execPath) {
-    // "exec: <why>" is a fallback that happened although an agent was expected; "exec (forced)" was asked for.
-    if (!execPath.startsWith(QLatin1String("exec: "))) {
-        return;
-    }
-    const QString why = execPath.mid(6);
-    const QString text =
-        tr("The sandbox agent is not available (%1): commands run with plain exec, slower, and an allowlist session "
-           "has no network.")
-            .arg(why);
-    if (sessionId == LocalConsole::kSessionId) {
-        m_dashboard->console()->addNotice(text);
-    }
-    m_notifier->notifyLimited(QStringLiteral("exec path ") + sessionId, tr("Sandbox agent not available"), text, true);
-}
-
-// Diagnostics -> Build Image…: the image the sandbox uses, with the runtime it uses, as --build-image does; a
-// success asks the runtime again (a new image may carry the agent the sandbox was waiting for).
-void GuiService::buildImage() {
-    if (m_imageBuild) {
-        m_imageBuild->raise();
-        m_imageBuild->activateWindow();
-        return;
-    }
-    const QString dockerDir = ImageBuilder::locateDockerDirectory();
-    const std::optional<DetectionResult> detection =
-        m_detector.hasResult() ? std::optional<DetectionResult>(m_detector.result()) : std::nullopt;
-    QString problem;
-    if (!detection || !detection->chosen) {
-        problem = detection ? detection->unusableReason() : tr("The container runtime is still being checked.");
-    } else if (dockerDir.isEmpty()) {
-        problem = tr("The sandbox Dockerfile was not found. Reinstall %1, or set ZEUS_DOCKER_DIR to the folder "
-                     "that holds it.")
-                      .arg(QStringLiteral(ZEUS_APP_NAME));
-    }
-    if (!problem.isEmpty()) {
-        m_notifier->notify(tr("Cannot build the image"), problem, true);
-        return;
-    }
-    const ImageBuilder::Request request = ImageBuilder::sandboxRequest(
-        SandboxSetup::cliProgram(*detection), m_sandbox.setupFor(*detection).config.image, dockerDir);
-    m_imageBuild = new ImageBuildDialog(request, runtimeDisplayName(*detection->chosen), m_dashboard.get());
-    m_imageBuild->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_imageBuild, &ImageBuildDialog::buildFinished, &m_detector, [this](bool success) {
-        if (success) {
-            m_detector.recheck();
-        }
-    });
-    m_imageBuild->show();
-    m_imageBuild->start();
 }
 
 void GuiService::onImageInspected(bool agentCheckDone) {
@@ -512,104 +258,14 @@ void GuiService::onImageInspected(bool agentCheckDone) {
             recordError(problem);
             m_notifier->notify(tr("Not ready: no sandbox agent"), problem, true);
         }
-        if (agentCheckDone && m_connection.state() == BackendConnection::State::Disconnected && m_tokenChecked
-            && !m_userDisconnected && !backendUrl().isEmpty()) {
-            connectBackend();
+        if (agentCheckDone) {
+            m_signIn->connectIfReady(true);
         }
         updateStatus();
     }
     if (m_dashboard && m_dashboard->currentPage() == DashboardWindow::Page::Diagnostics) {
         m_dashboard->diagnosticsPanel()->refresh();
     }
-}
-
-void GuiService::readToken() {
-    const QString url = backendUrl();
-    if (url.isEmpty()) {
-        // First run: nothing can connect before the user signs in, so say so up front.
-        m_tokenChecked = true;
-        updateStatus();
-        activate();
-        return;
-    }
-    m_credentials.readToken(url);
-}
-
-void GuiService::onTokenRead(const QString& url, const CredentialStore::Result& result) {
-    if (url != backendUrl()) {
-        return;
-    }
-    m_tokenChecked = true;
-    m_token = result.status == CredentialStore::Status::Ok ? result.token : QString();
-    m_lastTokenRead = result;
-    m_lastTokenRead->token.clear();
-    if (result.status != CredentialStore::Status::Ok && result.status != CredentialStore::Status::SignedOut) {
-        recordError(result.message);
-    }
-    m_dashboard->diagnosticsPanel()->setSecrets({m_token});
-    // The first hello must say which runtime serves the calls: connect once detection (and the image's agent
-    // check, when there is one) is done.
-    if (!m_userDisconnected && m_detector.hasResult() && !m_core.agentCheckPending()) {
-        connectBackend();
-    }
-    updateStatus();
-    if (m_token.isEmpty()) {
-        // First run (or signed out): the sign-in prompt is the first thing to see.
-        activate();
-    }
-}
-
-void GuiService::connectBackend() {
-    const QString url = backendUrl();
-    if (url.isEmpty()) {
-        openSettings();
-        return;
-    }
-    m_connection.setUrl(QUrl(url));
-    // No token: SignedOut, whatever the URL (SPEC §5 "No anonymous backends").
-    m_connection.setToken(m_token);
-    m_connection.start();
-}
-
-void GuiService::setUserDisconnected(bool disconnected) {
-    m_userDisconnected = disconnected;
-    if (disconnected) {
-        m_connection.stop();
-    } else {
-        connectBackend();
-    }
-}
-
-// SPEC §9: the broker asks through a tray notification and a dialog naming the secret, the command and the folder;
-// "always in this folder" is remembered in the settings (names only; the service records the last use).
-void GuiService::wireSecrets() {
-    m_secrets.setInteractive(true);
-    m_secrets.setKnownNames(m_settings->secretNames());
-    m_secrets.setFolderApprovals(m_settings->secretFolderGrants());
-    connect(m_settings, &AppSettings::secretsChanged, this, [this] {
-        m_secrets.setKnownNames(m_settings->secretNames());
-        m_secrets.setFolderApprovals(m_settings->secretFolderGrants());
-    });
-    connect(&m_secrets, &SecretBroker::alwaysApproved, this,
-            [this](const QString& name, const QString& folder) { m_settings->addSecretFolderGrant(name, folder); });
-    connect(&m_secrets, &SecretBroker::approvalNeeded, this, [this](const SecretBroker::Request& request) {
-        if (m_tray) {
-            m_notifier->notify(tr("Allow a secret?"), SecretApprovalDialog::question(request));
-        }
-        auto* dialog = new SecretApprovalDialog(request, m_dashboard.get());
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &SecretApprovalDialog::decided, &m_secrets, &SecretBroker::decide);
-        m_secretDialogs.insert(request.id, dialog);
-        dialog->show();
-        dialog->raise();
-        dialog->activateWindow();
-    });
-    connect(&m_secrets, &SecretBroker::approvalSettled, this, [this](const QString& id) {
-        const QPointer<SecretApprovalDialog> dialog = m_secretDialogs.take(id);
-        if (dialog) {
-            dialog->close();  // answered here, timed out or cancelled
-        }
-    });
 }
 
 void GuiService::openSettings() {
@@ -624,35 +280,10 @@ void GuiService::openSettings() {
     m_settingsDialog->activateWindow();
 }
 
-void GuiService::runConsoleCommand(const QString& command) {
-    LocalConsole* console = m_dashboard->console();
-    SessionManager* manager = m_sandbox.manager();
-    if (!manager || console->workspace().isEmpty()) {
-        return;
-    }
-    ExecRequest request;
-    request.callId = QStringLiteral("console-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
-    request.sessionId = LocalConsole::kSessionId;
-    request.workspace = console->workspace();
-    request.command = command;
-    console->callStarted(request.callId, command);
-    m_dashboard->sessionsPanel()->noteCall(request.callId, request.sessionId, command, request.workspace);
-    manager->execute(request);
-    updateStatus();
-}
-
 TrayStatus::Input GuiService::statusInput() const {
     TrayStatus::Input input;
-    input.runtimeChecked = m_detector.hasResult();
-    if (input.runtimeChecked) {
-        const DetectionResult result = m_detector.result();
-        input.runtimeUsable = result.isUsable();
-        input.runtimeName = RuntimePanel::headline(result);
-        if (const RuntimeProbe* probe = result.chosenProbe()) {
-            const QString version = probe->serverVersion.isEmpty() ? probe->clientVersion : probe->serverVersion;
-            input.runtimeName = QString(runtimeDisplayName(probe->kind) + QLatin1Char(' ') + version).trimmed();
-        }
-        input.runtimeProblem = result.reason;
+    if (m_detector.hasResult()) {
+        input.setDetection(m_detector.result());
     }
     input.connection = m_connection.state();
     input.nextReconnect = m_connection.nextAttemptAt();
@@ -662,9 +293,9 @@ TrayStatus::Input GuiService::statusInput() const {
     input.runningSessions = m_dashboard->sessionsPanel()->model()->runningSessions();
     const SessionManager* manager = m_sandbox.manager();
     input.runningCommands = manager ? manager->runningCalls() : 0;
-    input.tokenChecked = m_tokenChecked;
+    input.tokenChecked = m_signIn->tokenChecked();
     input.readinessProblem = m_sandbox.readinessProblem();
-    input.signInMissing = backendUrl().isEmpty() || m_token.isEmpty();
+    input.signInMissing = backendUrl().isEmpty() || m_signIn->token().isEmpty();
     return input;
 }
 
@@ -679,18 +310,10 @@ void GuiService::updateStatus() {
 }
 
 void GuiService::applyWorkspaceOverride() {
-    if (m_options.workspace.isEmpty()) {
-        return;
-    }
     WorkspacePanel* panel = m_dashboard->workspacePanel();
-    if (panel->approveForThisRun(m_options.workspace)) {
-        qCInfo(lcApp).noquote() << "workspace for this run:" << panel->runApprovedWorkspace();
-        return;
+    if (!m_options.workspace.isEmpty() && !panel->approveForThisRun(m_options.workspace)) {
+        recordError(tr("Refused working directory %1: %2").arg(m_options.workspace, panel->verdict().message));
     }
-    const WorkspaceGuard::Result& verdict = panel->verdict();
-    qCWarning(lcApp).noquote() << "refused workspace" << m_options.workspace << ":" << verdict.message
-                               << "(rule:" << WorkspaceGuard::ruleName(verdict.rule) << ")";
-    recordError(tr("Refused working directory %1: %2").arg(m_options.workspace, verdict.message));
 }
 
 QStringList GuiService::approvedWorkspaces() const {

@@ -12,7 +12,6 @@
 #include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
 #include "sandbox/egress/egressproxy.h"
-#include "sandbox/review/reviewservice.h"
 #include "sandboxhost.h"
 #include "secrets/secretbroker.h"
 #include "secrets/secretstore.h"
@@ -22,7 +21,6 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QHash>
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
@@ -34,17 +32,19 @@
 namespace zeus {
 
 class ApprovalDialog;
-class ContainerMonitor;
 class DashboardWindow;
-class ImageBuildDialog;
-class SessionManager;
-class SecretApprovalDialog;
+class ReviewController;
+class SandboxController;
+class SecretPrompter;
 class SettingsDialog;
+class SignIn;
 class TrayIcon;
 class TrayNotifier;
 
-// The tray app (SPEC §6): the detector, the keychain, the backend connection and its dispatcher, the sandbox
-// (a SandboxHost), and the windows that show them. It connects core's objects to the widgets and derives the
+// The tray app (SPEC §6): one AgentHostService (the detector, the keychain, the backend connection and its
+// dispatcher, the sandbox, the review copies) and the windows that show it. The controllers connect the parts to
+// their pages -- SignIn (the token and when to connect), SandboxController (sessions, console, network, image
+// build), ReviewController (the Changes page), SecretPrompter (secret approvals) -- and this class derives the
 // tray, banner and console state through TrayStatus.
 //
 // The settings belong to the caller (runGuiMode, or a test's temporary file). It must never build a sandbox
@@ -73,29 +73,17 @@ private:
     // Command approval (SPEC §11): the queue the dialog answers, the tray notice, the session log.
     void connectApproval();
     void onDetection(const DetectionResult& detection);
-    void onSandboxRebuilt(SessionManager* manager, ContainerMonitor* monitor);
-    void onEgressDecided(const EgressEvent& event);
-    void connectNetworkPanel();
-    // Review mode (SPEC §10): the Changes page and the copies on disk, the notice when a session keeps one.
-    void connectReview();
-    void onReviewCopyKept(const QString& sessionId, const QString& workspace, int changeCount);
-    void readToken();
-    void onTokenRead(const QString& url, const CredentialStore::Result& result);
-    // Diagnostics -> Build Image…
-    void buildImage();
     // The image answered (AgentHostService::imageInspected): the readiness, the runtime panel, the Diagnostics page.
     void onImageInspected(bool agentCheckDone);
-    void connectBackend();
-    void setUserDisconnected(bool disconnected);
+    void onCallFinished(const ToolResultMessage& result);
     void openSettings();
-    void runConsoleCommand(const QString& command);
     void updateStatus();
     void recordError(const QString& error);
     void applyWorkspaceOverride();
     // The facts the tray, the banner and the console are derived from.
     TrayStatus::Input statusInput() const;
     // --backend for this run, else the setting.
-    QString backendUrl() const { return m_backendOverride.isEmpty() ? m_settings->backendUrl() : m_backendOverride; }
+    QString backendUrl() const;
     // This run's --image and --profile, over the settings.
     SandboxOverrides sandboxOverrides() const { return sandboxOverridesOf(m_options); }
     // This run's backend and sandbox overrides, for the service.
@@ -105,45 +93,34 @@ private:
 
     AppOptions m_options;
     AppSettings* m_settings;
-    QString m_backendOverride;  // --backend, validated in runGuiMode(); never written to the settings
     // The parts every long-running mode has, and the orderly shutdown; the references name its parts.
     AgentHostService m_core;
     RuntimeDetector& m_detector = m_core.detector();
     CredentialStore& m_credentials = m_core.credentials();
     BackendConnection& m_connection = m_core.connection();
     ToolDispatcher& m_dispatcher = m_core.dispatcher();
-    SecretBroker& m_secrets = m_core.secrets();  // who may use which secret: the dialogs below ask the user
     SandboxHost& m_sandbox = m_core.sandbox();
     ApprovalQueue m_approvals;
-    std::unique_ptr<ApprovalDialog> m_approvalDialog;
     KeychainTokenStore m_tokens;
     SecretStore m_secretStore;  // Settings -> Secrets
-    QHash<QString, QPointer<SecretApprovalDialog>> m_secretDialogs;
+    AutostartLoginItem m_loginItem;
+    RecentErrors m_recentErrors;
+    // The windows, then what connects them (destroyed first: nothing they connect outlives a page).
     std::unique_ptr<DashboardWindow> m_dashboard;
+    std::unique_ptr<ApprovalDialog> m_approvalDialog;
     std::unique_ptr<TrayIcon> m_tray;
     std::unique_ptr<TrayNotifier> m_notifier;  // what the tray says, and where a click on it leads
     QPointer<SettingsDialog> m_settingsDialog;
-    QPointer<ImageBuildDialog> m_imageBuild;
-    AutostartLoginItem m_loginItem;
+    std::unique_ptr<SignIn> m_signIn;
+    std::unique_ptr<SandboxController> m_sandboxView;
+    std::unique_ptr<ReviewController> m_reviewView;
+    std::unique_ptr<SecretPrompter> m_secretPrompter;
 
-    void wireSecrets();
-    QString m_token;              // in memory only, for the connection (and so diagnostics can redact it)
-    bool m_tokenChecked = false;  // the keychain answered: the sign-in banner may show
     bool m_detectedOnce = false;  // the first detection starts the connection (hello names the runtime)
     // Whether an agent it can use is missing, and the tray was told about that problem already.
     QString m_notifiedReadinessProblem;
-    // Says a fallback to plain exec that happened anyway (SPEC §7) where the user looks: tray, console.
-    void onExecPathChanged(const QString& sessionId, const QString& execPath);
-    bool m_userDisconnected = false;
     bool m_shuttingDown = false;
     bool m_warnedNoRuntime = false;
-    // The review copies' adapters are made as the sandbox's are, told what the latest detection knows.
-    ReviewService m_reviews{ReviewStore(), [this](RuntimeKind kind, const QString& program) {
-                                return SandboxSetup::adapterFactory(m_detector.result())(kind, program);
-                            }};
-    RecentErrors m_recentErrors;
-    // The keychain's answer to the last token read, for the report; its token is cleared (m_token keeps it).
-    std::optional<CredentialStore::Result> m_lastTokenRead;
     // The sandbox image as the engine last described it (the Diagnostics page's image row).
     const std::optional<ImageInspection>& m_lastImageInspection = m_core.imageInspection();
 };

@@ -6,6 +6,7 @@
 #include "engine/imageinspection.h"
 #include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
+#include "sandbox/review/reviewservice.h"
 #include "sandboxhost.h"
 #include "secrets/secretbroker.h"
 
@@ -93,6 +94,9 @@ public:
     BackendConnection& connection() { return m_connection; }
     ToolDispatcher& dispatcher() { return m_dispatcher; }
     SandboxHost& sandbox() { return m_sandbox; }
+    // The review copies on disk and the requests about them (SPEC §10), for whichever front-end shows them; told
+    // when the sandbox takes or keeps one.
+    ReviewService& reviews() { return m_reviews; }
 
 Q_SIGNALS:
     void stateChanged(zeus::AgentHostService::State state);
@@ -121,6 +125,8 @@ private:
     BackendConnection m_connection;
     ToolDispatcher m_dispatcher{&m_connection};
     SandboxHost m_sandbox;
+    // The records' adapters are made as the sandbox's are (SandboxSetup), told what the latest detection knows.
+    ReviewService m_reviews;
     ImageInspector m_imageInspector;
     std::optional<ImageInspection> m_image;
     QString m_tokenProblem;

@@ -2140,72 +2140,20 @@ History:
         <translation>没有容器运行时</translation>
     </message>
     <message>
-        <source>Command failed</source>
-        <translation>命令失败</translation>
-    </message>
-    <message>
         <source>Sessions</source>
         <translation>会话</translation>
-    </message>
-    <message>
-        <source>Folder not approved</source>
-        <translation>文件夹未获批准</translation>
     </message>
     <message>
         <source>Refused working directory %1: %2</source>
         <translation>已拒绝工作目录 %1：%2</translation>
     </message>
     <message>
-        <source>%1
-Approve the folder in the dashboard if the agent should work there.</source>
-        <translation>%1
-如果希望智能体在该文件夹中工作，请在主面板中批准它。</translation>
-    </message>
-    <message>
-        <source>Folder no longer exists</source>
-        <translation>文件夹已不存在</translation>
-    </message>
-    <message>
         <source>Command approval</source>
         <translation>命令审批</translation>
     </message>
     <message>
-        <source>Command waiting for approval</source>
-        <translation>命令等待审批</translation>
-    </message>
-    <message>
-        <source>Allow a secret?</source>
-        <translation>允许使用密钥？</translation>
-    </message>
-    <message>
-        <source>%1
-in %2</source>
-        <translation>%1
-位于 %2</translation>
-    </message>
-    <message>
-        <source>The sandbox agent is not available (%1): commands run with plain exec, slower, and an allowlist session has no network.</source>
-        <translation>沙箱代理不可用（%1）：命令改用普通 exec 运行，速度较慢，且允许列表会话没有网络。</translation>
-    </message>
-    <message>
-        <source>Sandbox agent not available</source>
-        <translation>沙箱代理不可用</translation>
-    </message>
-    <message>
         <source>Not ready: no sandbox agent</source>
         <translation>未就绪：没有沙箱代理</translation>
-    </message>
-    <message>
-        <source>The container runtime is still being checked.</source>
-        <translation>仍在检查容器运行时。</translation>
-    </message>
-    <message>
-        <source>The sandbox Dockerfile was not found. Reinstall %1, or set ZEUS_DOCKER_DIR to the folder that holds it.</source>
-        <translation>未找到沙箱 Dockerfile。请重新安装 %1，或将 ZEUS_DOCKER_DIR 设置为包含它的文件夹。</translation>
-    </message>
-    <message>
-        <source>Cannot build the image</source>
-        <translation>无法构建镜像</translation>
     </message>
 </context>
 <context>
@@ -3052,6 +3000,33 @@ Container: %2 (%3)</source>
     </message>
 </context>
 <context>
+    <name>zeus::SandboxController</name>
+    <message>
+        <source>Command failed</source>
+        <translation>命令失败</translation>
+    </message>
+    <message>
+        <source>The sandbox agent is not available (%1): commands run with plain exec, slower, and an allowlist session has no network.</source>
+        <translation>沙箱代理不可用（%1）：命令改用普通 exec 运行，速度较慢，且允许列表会话没有网络。</translation>
+    </message>
+    <message>
+        <source>Sandbox agent not available</source>
+        <translation>沙箱代理不可用</translation>
+    </message>
+    <message>
+        <source>The container runtime is still being checked.</source>
+        <translation>仍在检查容器运行时。</translation>
+    </message>
+    <message>
+        <source>The sandbox Dockerfile was not found. Reinstall %1, or set ZEUS_DOCKER_DIR to the folder that holds it.</source>
+        <translation>未找到沙箱 Dockerfile。请重新安装 %1，或将 ZEUS_DOCKER_DIR 设置为包含它的文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot build the image</source>
+        <translation>无法构建镜像</translation>
+    </message>
+</context>
+<context>
     <name>zeus::SecretApprovalDialog</name>
     <message>
         <source>Allow a secret?</source>
@@ -3127,6 +3102,13 @@ Container: %2 (%3)</source>
     <message>
         <source>The secret %1 could not be read from the keychain: %2</source>
         <translation>无法从钥匙串读取密钥 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::SecretPrompter</name>
+    <message>
+        <source>Allow a secret?</source>
+        <translation>允许使用密钥？</translation>
     </message>
 </context>
 <context>
@@ -3817,6 +3799,30 @@ Container: %2 (%3)</source>
     <message>
         <source>Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.</source>
         <translation>会话 %1 在 %2 的副本上工作。点击以审阅其更改，并应用您想要的部分。</translation>
+    </message>
+    <message>
+        <source>Folder no longer exists</source>
+        <translation>文件夹已不存在</translation>
+    </message>
+    <message>
+        <source>Folder not approved</source>
+        <translation>文件夹未获批准</translation>
+    </message>
+    <message>
+        <source>%1
+Approve the folder in the dashboard if the agent should work there.</source>
+        <translation>%1
+如果希望智能体在该文件夹中工作，请在主面板中批准它。</translation>
+    </message>
+    <message>
+        <source>Command waiting for approval</source>
+        <translation>命令等待审批</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+位于 %2</translation>
     </message>
 </context>
 <context>

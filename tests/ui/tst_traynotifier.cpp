@@ -87,6 +87,53 @@ private Q_SLOTS:
         notifier.handleClick();
         QCOMPARE(denied.last().first().value<EgressEvent>().sessionId, QStringLiteral("s2"));
     }
+
+    // A backend call refused for its folder is said once a minute per message; every other result says nothing.
+    void callErrorsAboutTheFolderAreNoticed() {
+        TrayNotifier notifier(m_tray.get());
+        QSignalSpy shown(&notifier, &TrayNotifier::shown);
+        zeus::ToolResultMessage result;
+        result.status = zeus::ExecStatus::Error;
+        result.errorCode = zeus::ProtocolErrorCode::WorkspaceInvalid;
+        result.errorMessage = QStringLiteral("/home/ana/gone does not exist");
+        notifier.notifyCallError(result);
+        notifier.notifyCallError(result);  // a backend retrying in a loop
+        QCOMPARE(shown.size(), 1);
+        QCOMPARE(shown.last().at(0).toString(), QStringLiteral("Folder no longer exists"));
+        QVERIFY(shown.last().at(2).toBool());
+
+        result.errorCode = zeus::ProtocolErrorCode::WorkspaceNotApproved;
+        result.errorMessage = QStringLiteral("/home/ana/other is not approved");
+        notifier.notifyCallError(result);
+        QCOMPARE(shown.size(), 2);
+        QCOMPARE(shown.last().at(0).toString(), QStringLiteral("Folder not approved"));
+        QVERIFY(shown.last().at(1).toString().startsWith(result.errorMessage + QLatin1Char('\n')));
+
+        result.errorCode = zeus::ProtocolErrorCode::ContainerFailed;  // said by the sandbox, not here
+        notifier.notifyCallError(result);
+        result.status = zeus::ExecStatus::Ok;
+        result.errorCode = zeus::ProtocolErrorCode::WorkspaceInvalid;
+        result.errorMessage = QStringLiteral("a new message");
+        notifier.notifyCallError(result);
+        QCOMPARE(shown.size(), 2);
+    }
+
+    void approvalQuestionsAreLimitedPerFolder() {
+        TrayNotifier notifier(m_tray.get());
+        QSignalSpy shown(&notifier, &TrayNotifier::shown);
+        zeus::ApprovalQuestion question;
+        question.folder = QStringLiteral("/home/ana/site");
+        question.command = QStringLiteral("rm -rf build\n  && make");
+        notifier.notifyApprovalQuestion(question);
+        question.command = QStringLiteral("git push");
+        notifier.notifyApprovalQuestion(question);  // same folder within the minute: the dialog queues it
+        QCOMPARE(shown.size(), 1);
+        QCOMPARE(shown.first().at(1).toString(), QStringLiteral("rm -rf build && make\nin /home/ana/site"));
+        QVERIFY(!shown.first().at(2).toBool());
+        question.folder = QStringLiteral("/home/ana/other");
+        notifier.notifyApprovalQuestion(question);
+        QCOMPARE(shown.size(), 2);
+    }
 };
 
 QTEST_MAIN(TestTrayNotifier)

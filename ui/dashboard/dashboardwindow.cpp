@@ -182,6 +182,11 @@ DashboardWindow::Page DashboardWindow::currentPage() const {
     return Page::Overview;
 }
 
+void DashboardWindow::present(Page page) {
+    bringToFront();
+    showPage(page);
+}
+
 void DashboardWindow::bringToFront() {
     show();
     setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);

@@ -52,6 +52,8 @@ public:
     Page currentPage() const;
     // Shows, raises and focuses the window (also from another launch).
     void bringToFront();
+    // bringToFront() at that page (a tray menu entry, a notice clicked, guidance on the first run).
+    void present(Page page);
     void setBanner(Banner banner, const QString& detail = QString());
     Banner banner() const { return m_banner; }
     // When there is no tray, closing the window quits instead of hiding.

@@ -1,6 +1,7 @@
 #include "dashboard/workspacepanel.h"
 
 #include "appsettings.h"
+#include "support/logging.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -136,11 +137,14 @@ bool WorkspacePanel::approveForThisRun(const QString& path) {
     m_chosen = path;
     m_verdict = WorkspaceGuard::check(path, m_environment);
     if (!m_verdict.accepted()) {
+        qCWarning(lcApp).noquote() << "refused workspace" << path << ":" << m_verdict.message
+                                   << "(rule:" << WorkspaceGuard::ruleName(m_verdict.rule) << ")";
         showVerdict();
         return false;
     }
     m_settings->addRecentFolder(m_verdict.canonicalPath);
     m_runApproved = m_verdict.canonicalPath;
+    qCInfo(lcApp).noquote() << "workspace for this run:" << m_runApproved;
     showVerdict();
     if (currentWorkspace() != before) {
         Q_EMIT currentWorkspaceChanged(m_runApproved);

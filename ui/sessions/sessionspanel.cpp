@@ -151,6 +151,15 @@ void SessionsPanel::setSessionState(const QString& sessionId, SessionState state
     m_model->setSessionState(sessionId, state, containerId);
 }
 
+void SessionsPanel::addApprovalRecord(const ApprovalRecord& record) {
+    SessionLogEntry entry;
+    entry.kind = SessionLogEntry::Kind::Event;
+    entry.time = record.time;
+    entry.callId = record.callId;
+    entry.message = record.summary() + QStringLiteral(": ") + record.command.simplified().left(300);
+    addLogEntry(record.sessionId, entry);
+}
+
 void SessionsPanel::addLogEntry(const QString& sessionId, const SessionLogEntry& entry) {
     m_model->addLogEntry(sessionId, entry);
     if (entry.kind == SessionLogEntry::Kind::Event && !entry.message.isEmpty()) {

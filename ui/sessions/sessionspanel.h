@@ -1,5 +1,6 @@
 #pragma once
 
+#include "approval/approvalquestion.h"
 #include "sandbox/commandexecution.h"
 #include "sandbox/sessionlog.h"
 #include "support/outputcollector.h"
@@ -42,6 +43,8 @@ public:
     void callFinished(const ExecResult& result);
     void setSessionState(const QString& sessionId, SessionState state, const QString& containerId);
     void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
+    // A command approval decision (SPEC §11 "Every decision goes into the session log") as an event of its session.
+    void addApprovalRecord(const ApprovalRecord& record);
 
     // Pure: one line for a finished call ("exit 0 · 1.2 s", "timed out after 600 s", ...).
     static QString resultSummary(const ExecResult& result);

@@ -95,6 +95,12 @@ void TrayIcon::setStatus(const TrayStatus& status) {
     m_statusAction->setText(status.title);
 }
 
+void TrayIcon::setConnectionState(BackendConnection::State state) {
+    using State = BackendConnection::State;
+    setConnectionActive(state != State::Disconnected && state != State::SignedOut && state != State::AuthFailed
+                        && state != State::Error);
+}
+
 void TrayIcon::setConnectionActive(bool active) {
     m_connectionActive = active;
     m_connect->setText(active ? tr("&Disconnect") : tr("&Connect"));

@@ -34,6 +34,8 @@ public:
     const TrayStatus& status() const { return m_status; }
     // Connect or Disconnect in the menu.
     void setConnectionActive(bool active);
+    // Active unless disconnected, signed out, refused or failed: what the Connect/Disconnect entry offers.
+    void setConnectionState(BackendConnection::State state);
     void notify(const QString& title, const QString& message, bool warning = false);
     // The command line's --workspace: checked in Recent Folders like a folder the user approved.
     void setRunApprovedFolder(const QString& folder);

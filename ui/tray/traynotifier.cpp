@@ -17,6 +17,7 @@ void TrayNotifier::notify(const QString& title, const QString& message, bool war
     if (m_tray) {
         m_tray->notify(title, message, warning);
     }
+    Q_EMIT shown(title, message, warning);
 }
 
 void TrayNotifier::notifyLimited(const QString& key, const QString& title, const QString& message, bool warning) {
@@ -56,6 +57,26 @@ void TrayNotifier::notifyReviewCopy(const QString& sessionId, const QString& wor
                            : tr("Changes to review in %1").arg(folder),
            tr("Session %1 worked on a copy of %2. Click to review its changes and apply the ones you want.")
                .arg(sessionId, QDir::toNativeSeparators(workspace)));
+}
+
+void TrayNotifier::notifyCallError(const ToolResultMessage& result) {
+    if (result.status != ExecStatus::Error) {
+        return;
+    }
+    if (result.errorCode == ProtocolErrorCode::WorkspaceInvalid) {
+        notifyLimited(QStringLiteral("gone ") + result.errorMessage, tr("Folder no longer exists"), result.errorMessage,
+                      true);
+    } else if (result.errorCode == ProtocolErrorCode::WorkspaceNotApproved) {
+        notifyLimited(
+            QStringLiteral("unapproved ") + result.errorMessage, tr("Folder not approved"),
+            tr("%1\nApprove the folder in the dashboard if the agent should work there.").arg(result.errorMessage),
+            true);
+    }
+}
+
+void TrayNotifier::notifyApprovalQuestion(const ApprovalQuestion& question) {
+    notifyLimited(QStringLiteral("approval ") + question.folder, tr("Command waiting for approval"),
+                  tr("%1\nin %2").arg(question.command.simplified().left(200), question.folder), false);
 }
 
 // A click opens the page of the newest notice that has one, for kClickWindowMs after it was shown.

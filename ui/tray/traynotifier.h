@@ -1,5 +1,7 @@
 #pragma once
 
+#include "approval/approvalquestion.h"
+#include "backend/protocolmessages.h"
 #include "sandbox/egress/egressproxy.h"
 #include "support/ratelimiter.h"
 
@@ -33,11 +35,19 @@ public:
     void notifyDenied(const EgressEvent& event);
     // "N file(s) changed in <folder>" for a review copy a session kept (nothing when there are no changes).
     void notifyReviewCopy(const QString& sessionId, const QString& workspace, int changeCount);
+    // A backend call refused for its folder: gone ("Folder no longer exists") or never approved ("Folder not
+    // approved", where to approve one); once a minute per message, since a backend may retry in a loop. Other
+    // results say nothing here.
+    void notifyCallError(const ToolResultMessage& result);
+    // "Command waiting for approval", once a minute per folder (the dialog queues every question).
+    void notifyApprovalQuestion(const ApprovalQuestion& question);
 
     // What a click on the newest notice opens, as the tray reports a click (public for tests).
     void handleClick();
 
 Q_SIGNALS:
+    // A notice went to the tray (for the log and for tests).
+    void shown(const QString& title, const QString& message, bool warning);
     void deniedNoticeClicked(const zeus::EgressEvent& event);
     void reviewNoticeClicked(const QString& sessionId);
 

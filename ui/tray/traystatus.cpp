@@ -1,10 +1,23 @@
 #include "tray/traystatus.h"
 
+#include "dashboard/runtimepanel.h"
+
 #include <zeus/buildinfo.h>
 
 #include <QStringList>
 
 namespace zeus {
+
+void TrayStatus::Input::setDetection(const DetectionResult& result) {
+    runtimeChecked = true;
+    runtimeUsable = result.isUsable();
+    runtimeName = RuntimePanel::headline(result);
+    if (const RuntimeProbe* probe = result.chosenProbe()) {
+        const QString version = probe->serverVersion.isEmpty() ? probe->clientVersion : probe->serverVersion;
+        runtimeName = QString(runtimeDisplayName(probe->kind) + QLatin1Char(' ') + version).trimmed();
+    }
+    runtimeProblem = result.reason;
+}
 
 namespace {
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "backend/backendconnection.h"
+#include "runtime/detectionresult.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -45,6 +46,9 @@ public:
         // connection lacks a backend URL or a token for it.
         bool tokenChecked = false;
         bool signInMissing = false;
+
+        // The runtime facts of a finished detection (runtimeChecked and the three after it).
+        void setDetection(const DetectionResult& result);
     };
 
     // The dashboard's banner for the same facts, and what it says beyond its fixed text.

@@ -1,0 +1,194 @@
+#include "dashboard/sandboxcontroller.h"
+
+#include "appsettings.h"
+#include "dashboard/dashboardwindow.h"
+#include "dashboard/imagebuilddialog.h"
+#include "dashboard/localconsole.h"
+#include "dashboard/networkpanel.h"
+#include "engine/imagebuilder.h"
+#include "monitor/containermonitor.h"
+#include "runtime/runtimedetector.h"
+#include "sandbox/sessionmanager.h"
+#include "sandboxhost.h"
+#include "sessions/sessionspanel.h"
+#include "sessions/sessiontablemodel.h"
+#include "tray/traynotifier.h"
+
+#include <zeus/buildinfo.h>
+
+#include <QUuid>
+
+namespace zeus {
+
+SandboxController::SandboxController(SandboxHost& sandbox, RuntimeDetector& detector, AppSettings* settings,
+                                     DashboardWindow* dashboard, TrayNotifier* notifier, QObject* parent)
+    : QObject(parent),
+      m_sandbox(sandbox),
+      m_detector(detector),
+      m_settings(settings),
+      m_dashboard(dashboard),
+      m_notifier(notifier) {
+    connect(&m_sandbox, &SandboxHost::rebuilt, this, &SandboxController::onRebuilt);
+    connect(m_dashboard, &DashboardWindow::sessionsPageVisibleChanged, &m_sandbox,
+            &SandboxHost::setStatsPollingEnabled);
+    SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    connect(sessions, &SessionsPanel::stopRequested, this, [this](const QString& sessionId) {
+        if (SessionManager* manager = m_sandbox.manager()) {
+            manager->endSession(sessionId);
+        }
+    });
+    LocalConsole* console = m_dashboard->console();
+    connect(console, &LocalConsole::runRequested, this, &SandboxController::runConsoleCommand);
+    connect(console, &LocalConsole::stopRequested, this, [this](const QString& callId) {
+        if (SessionManager* manager = m_sandbox.manager()) {
+            manager->cancel(callId);
+        }
+    });
+    connect(m_dashboard->diagnosticsPanel(), &DiagnosticsPanel::buildImageRequested, this,
+            &SandboxController::buildImage);
+    connectNetworkPanel();
+}
+
+// A new manager and monitor (first runtime, other runtime or new settings): show what they do.
+void SandboxController::onRebuilt(SessionManager* manager, ContainerMonitor* monitor) {
+    SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    LocalConsole* console = m_dashboard->console();
+    connect(manager, &SessionManager::output, sessions,
+            [sessions, console](const QString& callId, OutputStream stream, const QString& text) {
+                sessions->appendOutput(callId, stream, text);
+                console->appendOutput(callId, stream, text);
+            });
+    connect(manager, &SessionManager::callFinished, sessions, [this, sessions, console](const ExecResult& result) {
+        sessions->callFinished(result);
+        console->callFinished(result);
+        if (result.status == ExecStatus::Error
+            && (result.errorCode == ExecError::ImageMissing || result.errorCode == ExecError::ContainerFailed)) {
+            m_notifier->notifyLimited(QStringLiteral("failed ") + result.errorMessage, tr("Command failed"),
+                                      result.errorMessage, true);
+        }
+        Q_EMIT activityChanged();
+    });
+    connect(manager, &SessionManager::sessionStateChanged, sessions,
+            [this, sessions](const QString& sessionId, SessionState state, const QString& containerId) {
+                sessions->setSessionState(sessionId, state, containerId);
+                Q_EMIT activityChanged();
+            });
+    connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
+    connect(manager, &SessionManager::egressDecided, m_dashboard->networkPanel(),
+            [this](const EgressEvent& event) { onEgressDecided(event); });
+    connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
+    connect(manager, &SessionManager::sessionExecPathChanged, console,
+            [this](const QString& sessionId, const QString& execPath) { onExecPathChanged(sessionId, execPath); });
+    if (monitor) {
+        SessionTableModel* table = sessions->model();
+        connect(monitor, &ContainerMonitor::containerEvent, table,
+                [table](const QString& containerId, const QString&, ContainerEvent::State state, int exitCode) {
+                    table->applyContainerEvent(containerId, state, exitCode);
+                });
+        connect(monitor, &ContainerMonitor::statsUpdated, table,
+                [table](const QString& containerId, double cpuPercent, qint64 memoryBytes) {
+                    table->setUsageForContainer(containerId, cpuPercent, memoryBytes);
+                });
+    }
+}
+
+void SandboxController::onEgressDecided(const EgressEvent& event) {
+    m_dashboard->networkPanel()->addEvent(event);
+    m_notifier->notifyDenied(event);
+}
+
+void SandboxController::onExecPathChanged(const QString& sessionId, const QString& execPath) {
+    // "exec: <why>" is a fallback that happened although an agent was expected; "exec (forced)" was asked for.
+    if (!execPath.startsWith(QLatin1String("exec: "))) {
+        return;
+    }
+    const QString why = execPath.mid(6);
+    const QString text =
+        tr("The sandbox agent is not available (%1): commands run with plain exec, slower, and an allowlist session "
+           "has no network.")
+            .arg(why);
+    if (sessionId == LocalConsole::kSessionId) {
+        m_dashboard->console()->addNotice(text);
+    }
+    m_notifier->notifyLimited(QStringLiteral("exec path ") + sessionId, tr("Sandbox agent not available"), text, true);
+}
+
+void SandboxController::connectNetworkPanel() {
+    NetworkPanel* panel = m_dashboard->networkPanel();
+    connect(panel, &NetworkPanel::allowOnceRequested, this,
+            [this](const QString& session, const QString& host, int port) {
+                if (SessionManager* manager = m_sandbox.manager()) {
+                    manager->allowHostOnce(session, host, port);
+                }
+            });
+    connect(panel, &NetworkPanel::allowForSessionRequested, this, [this](const QString& session, const QString& rule) {
+        if (SessionManager* manager = m_sandbox.manager()) {
+            manager->allowHostForSession(session, rule);
+        }
+    });
+    connect(panel, &NetworkPanel::allowForFolderRequested, this, [this](const QString& session, const QString& rule) {
+        const SessionManager* manager = m_sandbox.manager();
+        const QString folder = manager != nullptr ? manager->sessionWorkspace(session) : QString();
+        if (!folder.isEmpty()) {
+            m_settings->addFolderAllowedHost(folder, rule);  // the live sessions get it through the settings
+        }
+    });
+    // A click on the last "Blocked" notification opens the policy log at that host.
+    connect(m_notifier, &TrayNotifier::deniedNoticeClicked, panel, [this, panel](const EgressEvent& event) {
+        m_dashboard->present(DashboardWindow::Page::Network);
+        panel->selectHost(event.sessionId, event.host, event.port);
+    });
+}
+
+void SandboxController::runConsoleCommand(const QString& command) {
+    LocalConsole* console = m_dashboard->console();
+    SessionManager* manager = m_sandbox.manager();
+    if (!manager || console->workspace().isEmpty()) {
+        return;
+    }
+    ExecRequest request;
+    request.callId = QStringLiteral("console-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    request.sessionId = LocalConsole::kSessionId;
+    request.workspace = console->workspace();
+    request.command = command;
+    console->callStarted(request.callId, command);
+    m_dashboard->sessionsPanel()->noteCall(request.callId, request.sessionId, command, request.workspace);
+    manager->execute(request);
+    Q_EMIT activityChanged();
+}
+
+void SandboxController::buildImage() {
+    if (m_imageBuild) {
+        m_imageBuild->raise();
+        m_imageBuild->activateWindow();
+        return;
+    }
+    const QString dockerDir = ImageBuilder::locateDockerDirectory();
+    const std::optional<DetectionResult> detection =
+        m_detector.hasResult() ? std::optional<DetectionResult>(m_detector.result()) : std::nullopt;
+    QString problem;
+    if (!detection || !detection->chosen) {
+        problem = detection ? detection->unusableReason() : tr("The container runtime is still being checked.");
+    } else if (dockerDir.isEmpty()) {
+        problem = tr("The sandbox Dockerfile was not found. Reinstall %1, or set ZEUS_DOCKER_DIR to the folder "
+                     "that holds it.")
+                      .arg(QStringLiteral(ZEUS_APP_NAME));
+    }
+    if (!problem.isEmpty()) {
+        m_notifier->notify(tr("Cannot build the image"), problem, true);
+        return;
+    }
+    const ImageBuilder::Request request = ImageBuilder::sandboxRequest(
+        SandboxSetup::cliProgram(*detection), m_sandbox.setupFor(*detection).config.image, dockerDir);
+    m_imageBuild = new ImageBuildDialog(request, runtimeDisplayName(*detection->chosen), m_dashboard);
+    m_imageBuild->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_imageBuild, &ImageBuildDialog::buildFinished, &m_detector, [this](bool success) {
+        if (success) {
+            m_detector.recheck();
+        }
+    });
+    m_imageBuild->show();
+    m_imageBuild->start();
+}
+
+}  // namespace zeus
