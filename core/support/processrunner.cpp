@@ -92,6 +92,10 @@ ProcessRunner::~ProcessRunner() {
         // the child must not outlive us. QProcess reaps it after the kill.
         m_process->disconnect(this);
         m_process->kill();
+        // Reap it now: a QProcess destroyed before its child is reaped warns on stderr ("Destroyed while
+        // process ... is still running"), which --exec passes on to the user. After SIGKILL this is the kernel's
+        // few milliseconds, bounded here all the same.
+        m_process->waitForFinished(kReapAfterKillMs);
     }
 #ifdef Q_OS_UNIX
     closePipes();

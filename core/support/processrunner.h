@@ -44,6 +44,8 @@ public:
     static constexpr int kDefaultTimeoutMs = 30000;
     static constexpr int kDefaultKillGraceMs = ProcessTerminator::kGraceMs;
     static constexpr qint64 kDefaultOutputLimit = 1024 * 1024;
+    // How long the destructor waits to reap a child it has just killed.
+    static constexpr int kReapAfterKillMs = 2000;
 
     explicit ProcessRunner(QObject* parent = nullptr);
     ProcessRunner(const QString& program, const QStringList& arguments, QObject* parent = nullptr);

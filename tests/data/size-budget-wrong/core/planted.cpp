@@ -35,9 +35,7 @@ Planted::Planted(int a) : m_a(a), m_b(quiet()) {
 }
 
 static const int kTable[] = {
-    1,
-    2,
-    3,
+    1, 2, 3,
 };
 
 }  // namespace zeus
