@@ -23,6 +23,8 @@
 #include <QApplication>
 #include <QUrl>
 
+#include <utility>
+
 namespace zeus {
 
 namespace {
@@ -31,9 +33,9 @@ constexpr int kShutdownDeadlineMs = 15000;
 
 }  // namespace
 
-GuiService::GuiService(const AppOptions& options, AppSettings* settings, QObject* parent)
+GuiService::GuiService(AppOptions options, AppSettings* settings, QObject* parent)
     : QObject(parent),
-      m_options(options),
+      m_options(std::move(options)),
       m_settings(settings),
       m_core(settings, coreOptions()),
       m_tokens(&m_credentials) {}
@@ -59,8 +61,7 @@ QString GuiService::backendUrl() const {
 AgentHostService::Options GuiService::coreOptions() const {
     AgentHostService::Options options;
     // Results the last run owed this backend are journaled from the start; a backend set up later in this run is
-    // journaled from the next start.
-    // (Called before the members after m_core exist: the sign-in comes later.)
+    // journaled from the next start. (Called before the sign-in exists: it reads the options itself.)
     const QString fromCommandLine = m_options.backend.trimmed();
     options.backend = QUrl(fromCommandLine.isEmpty() ? m_settings->backendUrl() : fromCommandLine);
     options.sandbox = sandboxOverrides();

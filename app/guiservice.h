@@ -52,7 +52,7 @@ class TrayNotifier;
 class GuiService : public QObject {
     Q_OBJECT
 public:
-    GuiService(const AppOptions& options, AppSettings* settings, QObject* parent = nullptr);
+    GuiService(AppOptions options, AppSettings* settings, QObject* parent = nullptr);
     ~GuiService() override;
 
     // Builds the windows, connects everything and starts detection and sign-in.
