@@ -117,7 +117,12 @@ private Q_SLOTS:
         const DetectionResult detection = DetectionResult::choose({probe}, RuntimePreference::Auto);
         QVERIFY(detection.isUsable());
         AppOptions options;
+        // As the command line leaves it: the word, and the enum it parses to.
         options.profile = profileOverride;
+        if (!profileOverride.isEmpty()) {
+            options.hardeningProfile = zeus::parseHardeningProfile(profileOverride);
+            QVERIFY(options.hardeningProfile.has_value());
+        }
 
         std::unique_ptr<AppSettings> execSettings = freshSettings(QStringLiteral("exec"));
         const Argv exec = argvOf(execSandboxSetup(options, *execSettings, detection));
