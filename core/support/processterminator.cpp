@@ -29,15 +29,6 @@ void ProcessTerminator::cancel() {
     m_process = nullptr;
 }
 
-void ProcessTerminator::terminateDetached(QProcess* process, int graceMs) {
-    if (!process || process->state() == QProcess::NotRunning) {
-        return;
-    }
-    auto* terminator = new ProcessTerminator(process);
-    terminator->setGraceMs(graceMs);
-    terminator->terminate(process);
-}
-
 void ProcessTerminator::terminateAndWait(QProcess* process, int graceMs) {
     if (!process || process->state() == QProcess::NotRunning) {
         return;

@@ -41,9 +41,6 @@ public:
     void cancel();
     bool isPending() const { return m_killTimer.isActive(); }
 
-    // For a process that outlives its owner (retired): terminate it with a terminator that
-    // is the process's child, so it goes when the process does.
-    static void terminateDetached(QProcess* process, int graceMs = kGraceMs);
     // The same decision, waited for on the calling thread: terminate, wait up to the grace, kill, wait for the end.
     // Only for a blocking run on a worker thread or the command line (ProcessRunner::runBlocking), never the GUI
     // thread. A no-op when the process is not running.

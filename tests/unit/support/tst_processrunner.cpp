@@ -50,7 +50,6 @@ private Q_SLOTS:
     void findExecutable();
     void terminator_data();
     void terminator();
-    void terminatorDetached();
     void cancelIgnoringTermFinishesOnce();
     void oneGrace();
     void streamingPausedLosesNothing();
@@ -294,21 +293,6 @@ void TestProcessRunner::terminator() {
         QCOMPARE(process.exitCode(), int(SIGTERM));
         QVERIFY2(elapsed < 350, qPrintable(QString::number(elapsed)));
     }
-}
-
-void TestProcessRunner::terminatorDetached() {
-    // A retired process that ignores TERM still dies after the grace, with nobody left owning it.
-    auto* process = new QProcess;
-    QSignalSpy started(process, &QProcess::started);
-    QSignalSpy finished(process, &QProcess::finished);
-    process->start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("trap '' TERM; exec sleep 30")});
-    QVERIFY(started.wait(5000));
-    QTest::qWait(100);
-    ProcessTerminator::terminateDetached(process, 300);
-    QVERIFY(finished.wait(5000));
-    QCOMPARE(process->exitCode(), int(SIGKILL));
-    delete process;  // also deletes its terminator; nothing fires afterwards
-    QTest::qWait(50);
 }
 
 void TestProcessRunner::cancelIgnoringTermFinishesOnce() {
