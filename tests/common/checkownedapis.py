@@ -21,7 +21,7 @@ import os
 import re
 import sys
 
-from sourcetext import strip_code
+from sourcetext import allowlist_entries, sources, strip_code
 
 ROOTS = ("core", "app", "ui")
 KEYCHAIN_OWNER = ("core/support/keychainjob.h", "core/support/keychainjob.cpp")
@@ -36,29 +36,13 @@ GUI_INCLUDE = re.compile(
 )
 
 
-def sources(source_dir):
-    """(path relative to source_dir, path) of every .h and .cpp under ROOTS, sorted: the report's order is stable."""
-    found = []
-    for root in ROOTS:
-        for folder, _, files in os.walk(os.path.join(source_dir, root)):
-            for name in files:
-                if name.endswith((".h", ".cpp")):
-                    path = os.path.join(folder, name)
-                    found.append((os.path.relpath(path, source_dir).replace(os.sep, "/"), path))
-    return sorted(found)
-
-
 def read_allowlist(path, problems):
     allowed = {}
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            parts = line.split(None, 1)
-            if len(parts) < 2:
-                problems.append(f"{os.path.basename(path)}:{number}: {parts[0]}: an entry needs a reason")
-            allowed[parts[0]] = number
+    for number, line, _ in allowlist_entries(path):
+        parts = line.split(None, 1)
+        if len(parts) < 2:
+            problems.append(f"{os.path.basename(path)}:{number}: {parts[0]}: an entry needs a reason")
+        allowed[parts[0]] = number
     return allowed
 
 
@@ -71,7 +55,7 @@ def main(argv):
     allowed = read_allowlist(allowlist, problems)
     starters = set()
     count = 0
-    for relpath, path in sources(source_dir):
+    for relpath, path in sources(source_dir, ROOTS):
         count += 1
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()

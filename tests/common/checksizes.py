@@ -21,7 +21,7 @@ import os
 import re
 import sys
 
-from sourcetext import strip_code
+from sourcetext import allowlist_entries, strip_code
 
 FILE_LIMIT = 800
 FUNCTION_LIMIT = 120
@@ -145,17 +145,13 @@ def read_allowlist(path):
     allowed = {}
     if not path or not os.path.exists(path):
         return allowed
-    with open(path, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            parts = line.split()
-            if len(parts) < 2 or not parts[1].isdigit():
-                sys.exit(f"{path}:{number}: expected 'PATH[::FUNCTION] LINES  # reason'")
-            if "#" not in raw:
-                sys.exit(f"{path}:{number}: every entry says why it is allowed (a '# reason')")
-            allowed[parts[0]] = int(parts[1])
+    for number, line, raw in allowlist_entries(path):
+        parts = line.split()
+        if len(parts) < 2 or not parts[1].isdigit():
+            sys.exit(f"{path}:{number}: expected 'PATH[::FUNCTION] LINES  # reason'")
+        if "#" not in raw:
+            sys.exit(f"{path}:{number}: every entry says why it is allowed (a '# reason')")
+        allowed[parts[0]] = int(parts[1])
     return allowed
 
 

@@ -23,24 +23,14 @@ import os
 import re
 import sys
 
+from sourcetext import allowlist_entries, sources
+
 ROOTS = ("core", "app", "ui")
 WORDS = ("allowlist", "ask-unsafe", "ask-all", "hardened", "standard", "review", "direct", "locked", "apple")
 
 # An ordinary string literal from its opening quote (an encoding prefix, u"" or L"", changes nothing); raw
 # strings are prose (JSON, help) and are skipped.
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-
-
-def sources(source_dir):
-    """(path relative to source_dir, path) of every .h and .cpp under ROOTS, sorted: the report's order is stable."""
-    found = []
-    for root in ROOTS:
-        for folder, _, files in os.walk(os.path.join(source_dir, root)):
-            for name in files:
-                if name.endswith((".h", ".cpp")):
-                    path = os.path.join(folder, name)
-                    found.append((os.path.relpath(path, source_dir).replace(os.sep, "/"), path))
-    return sorted(found)
 
 
 def literals(text):
@@ -91,19 +81,15 @@ def literals(text):
 def read_allowlist(path, problems):
     """{(file, word): line number} of the allowlist; an entry without a reason is a problem."""
     allowed = {}
-    with open(path, encoding="utf-8") as f:
-        for number, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            parts = line.split(None, 2)
-            if len(parts) < 3:
-                problems.append(f"{os.path.basename(path)}:{number}: {line}: an entry needs a file, a word and a reason")
-                continue
-            if parts[1] not in WORDS:
-                problems.append(f"{os.path.basename(path)}:{number}: {parts[1]} is not one of the checked words")
-                continue
-            allowed[(parts[0], parts[1])] = number
+    for number, line, _ in allowlist_entries(path):
+        parts = line.split(None, 2)
+        if len(parts) < 3:
+            problems.append(f"{os.path.basename(path)}:{number}: {line}: an entry needs a file, a word and a reason")
+            continue
+        if parts[1] not in WORDS:
+            problems.append(f"{os.path.basename(path)}:{number}: {parts[1]} is not one of the checked words")
+            continue
+        allowed[(parts[0], parts[1])] = number
     return allowed
 
 
@@ -116,7 +102,7 @@ def main(argv):
     allowed = read_allowlist(allowlist, problems)
     used = set()
     present = set()
-    for relative, path in sources(source_dir):
+    for relative, path in sources(source_dir, ROOTS):
         present.add(relative)
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()

@@ -1,5 +1,6 @@
 """C and C++ source text for the tree checks (checksizes.py, checkownedapis.py): code without what is not code."""
 
+import os
 import re
 
 
@@ -44,3 +45,24 @@ def strip_code(text):
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def sources(source_dir, roots):
+    """(path relative to source_dir, path) of every .h and .cpp under the roots, sorted: a report's order is stable."""
+    found = []
+    for root in roots:
+        for folder, _, files in os.walk(os.path.join(source_dir, root)):
+            for name in files:
+                if name.endswith((".h", ".cpp")):
+                    path = os.path.join(folder, name)
+                    found.append((os.path.relpath(path, source_dir).replace(os.sep, "/"), path))
+    return sorted(found)
+
+
+def allowlist_entries(path):
+    """(line number, the line without its comment, the raw line) of every entry of an allowlist file."""
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if line:
+                yield number, line, raw
