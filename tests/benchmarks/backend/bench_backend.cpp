@@ -10,13 +10,13 @@
 //      app pauses reading the command's output while the socket's write queue is full).
 // Usage: bench_backend [--iterations N]   (DOCKER_HOST and ZEUS_TEST_IMAGE as for the tests; ZEUS_BENCH_EXEC_MODE=exec
 // runs every command with plain exec instead of the sandbox agent)
+#include "measure.h"
 #include "sandbox/commandexecution.h"
 #include "testenvironment.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -40,61 +40,11 @@ namespace {
 
 constexpr qint64 kBigBytes = 64LL * 1024 * 1024;
 
-QTextStream& out() {
-    static QTextStream stream(stdout);
-    return stream;
-}
-
-// Waits in a real event loop until `done` holds (checked whenever poke() is called, and every 50 ms as a
-// safety net). QTest::qWaitFor sleeps 10 ms between rounds, which would dominate what is measured here.
-struct Waiter {
-    QEventLoop* loop = nullptr;
-    std::function<bool()> done;
-};
-Waiter g_waiter;
-
-void poke() {
-    if (g_waiter.loop && g_waiter.done && g_waiter.done()) {
-        g_waiter.loop->quit();
-    }
-}
-
-bool waitUntil(std::function<bool()> done, int timeoutMs) {
-    if (done()) {
-        return true;
-    }
-    QEventLoop loop;
-    g_waiter = Waiter{&loop, done};
-    QTimer safety;
-    QObject::connect(&safety, &QTimer::timeout, &loop, &poke);
-    safety.start(50);
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    g_waiter = Waiter{};
-    return done();
-}
-
-double median(QList<double> values) {
-    if (values.isEmpty()) {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    const auto n = values.size();
-    return n % 2 ? values.at(n / 2) : (values.at(n / 2 - 1) + values.at(n / 2)) / 2;
-}
-
-qint64 rssKiB(qint64 pid) {
-    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!status.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray& line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:")) {
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-        }
-    }
-    return -1;
-}
+using zeus::bench::median;
+using zeus::bench::out;
+using zeus::bench::poke;
+using zeus::bench::rssKiB;
+using zeus::bench::waitUntil;
 
 // utime + stime of a process, from /proc/PID/stat.
 double cpuSecondsOf(qint64 pid) {
