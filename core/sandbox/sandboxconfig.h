@@ -129,12 +129,17 @@ struct SandboxConfig {
     qint64 outputCapBytes = 1024 * 1024;
     int killGraceMs = 2000;  // between TERM and KILL of the command's process group
 
-    // Concurrency: over a limit a call is refused with `busy` (never queued).
+    // Concurrency (SPEC §3 "Bounded, and queued rather than refused"): calls running at once, per session and in
+    // all. A call past them waits in its session's FIFO queue (CallQueue), served round-robin across sessions; only
+    // past a queue bound is it refused with `busy`.
     int maxCallsPerSession = 4;
     int maxCallsTotal = 8;
+    int maxQueuedPerSession = 64;
+    int maxQueuedTotal = 256;
     // Containers alive at once (SPEC §3 "Bounded"): a new session over it evicts the least recently used idle
-    // session's container; with none idle the call is refused with `busy`.
+    // session's container; with none idle its call waits for one this long, then is refused with `busy`.
     int maxContainers = 8;
+    int containerWaitMs = 60000;
 
     // Sessions.
     int idleTimeoutMs = 30 * 60 * 1000;

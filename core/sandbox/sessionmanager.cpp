@@ -68,6 +68,7 @@ void SessionManager::onSessionStateChanged(SandboxSession& session, SessionState
             m_forgetScheduled = true;  // later: the caller may still hold the session
             QTimer::singleShot(0, this, &SessionManager::forgetEndedSessions);
         }
+        scheduleStartQueued();  // its container is gone: room for a waiting session's
     }
     Q_EMIT sessionStateChanged(session.id(), state, containerId);
 }
@@ -116,21 +117,12 @@ void SessionManager::execute(const ExecRequest& incoming) {
     if (!admit(request)) {
         return;
     }
-    const SandboxSession* existing = findSession(request.sessionId);
-    if ((!existing || existing->phase() == SandboxSession::Phase::None) && !makeRoomForContainer(existing)) {
-        refuse(request, ExecError::Busy,
-               QStringLiteral("%1 sandbox containers are running and none is idle; try again when one has finished.")
-                   .arg(m_config.maxContainers));
+    // Calls of one session start in the order they came: behind its queue, whatever the slots say now.
+    if (m_queue.size(request.sessionId) > 0 || !mayStart(request.sessionId)) {
+        enqueueCall(request);
         return;
     }
-    SandboxSession& session = sessionFor(request.sessionId);
-    if (!admitInSession(session, request)) {
-        return;
-    }
-    CommandExecution* execution = newExecution(request);
-    m_calls.insert(request.callId, execution);
-    qCInfo(lcExec) << "call" << request.callId << "in session" << request.sessionId;
-    session.enqueue(execution);
+    run(request, false);
 }
 
 bool SessionManager::admit(ExecRequest& request) {
@@ -138,7 +130,7 @@ bool SessionManager::admit(ExecRequest& request) {
         refuse(request, ExecError::ContainerFailed, QStringLiteral("Zeus Desktop is shutting down."));
         return false;
     }
-    if (m_calls.contains(request.callId)) {
+    if (m_calls.contains(request.callId) || m_queue.contains(request.callId)) {
         refuse(request, ExecError::Busy, QStringLiteral("A call with this id is already running."));
         return false;
     }
@@ -161,34 +153,143 @@ bool SessionManager::admit(ExecRequest& request) {
         return false;
     }
     request.workspace = approved;
-    if (m_calls.size() >= m_config.maxCallsTotal) {
-        refuse(request, ExecError::Busy,
-               QStringLiteral("%1 commands are already running; try again when one has finished.")
-                   .arg(m_config.maxCallsTotal));
+    // One folder at a time: the folder of what runs, or else of what waits (all of a session's queue is in it).
+    const SandboxSession* session = findSession(request.sessionId);
+    const ExecRequest* waiting = m_queue.head(request.sessionId);
+    const QString busyIn = session && session->callCount() > 0 ? session->workspace()
+                           : waiting                           ? waiting->workspace
+                                                               : QString();
+    if (!busyIn.isEmpty() && busyIn != request.workspace) {
+        refuse(request, ExecError::Busy, QStringLiteral("This session is running commands in another folder."));
         return false;
     }
     return true;
 }
 
-bool SessionManager::admitInSession(SandboxSession& session, const ExecRequest& request) {
-    if (session.callCount() >= m_config.maxCallsPerSession) {
-        refuse(request, ExecError::Busy,
-               QStringLiteral("This session already runs %1 commands; try again when one has finished.")
-                   .arg(m_config.maxCallsPerSession));
+bool SessionManager::mayStart(const QString& sessionId) const {
+    if (m_calls.size() >= m_config.maxCallsTotal) {
         return false;
     }
-    if (!session.workspace().isEmpty() && session.workspace() != request.workspace) {
-        if (session.callCount() > 0) {
-            refuse(request, ExecError::Busy, QStringLiteral("This session is running commands in another folder."));
-            return false;
-        }
-        if (session.phase() != SandboxSession::Phase::None) {
-            session.removeContainer(QStringLiteral("Working directory changed to %1.").arg(request.workspace),
-                                    SessionState::Stopped);
-        }
+    const SandboxSession* session = findSession(sessionId);
+    if (session && session->callCount() >= m_config.maxCallsPerSession) {
+        return false;
+    }
+    const bool needsContainer = !session || session->phase() == SandboxSession::Phase::None;
+    return !needsContainer || hasRoomForContainer(session);
+}
+
+void SessionManager::run(const ExecRequest& request, bool wasQueued) {
+    const SandboxSession* existing = findSession(request.sessionId);
+    if (!existing || existing->phase() == SandboxSession::Phase::None) {
+        const bool room = makeRoomForContainer(existing);
+        Q_ASSERT(room);  // mayStart() said so
+        Q_UNUSED(room)
+    }
+    SandboxSession& session = sessionFor(request.sessionId);
+    if (!session.workspace().isEmpty() && session.workspace() != request.workspace
+        && session.phase() != SandboxSession::Phase::None) {
+        session.removeContainer(QStringLiteral("Working directory changed to %1.").arg(request.workspace),
+                                SessionState::Stopped);
     }
     session.setWorkspace(request.workspace);
-    return true;
+    CommandExecution* execution = newExecution(request);
+    m_calls.insert(request.callId, execution);
+    qCInfo(lcExec) << "call" << request.callId << "in session" << request.sessionId;
+    if (wasQueued) {
+        Q_EMIT callRunning(request.callId);  // before its first output
+    }
+    session.enqueue(execution);
+}
+
+void SessionManager::enqueueCall(const ExecRequest& request) {
+    switch (m_queue.push(request)) {
+        case CallQueue::Refusal::SessionFull:
+            refuse(request, ExecError::Busy,
+                   QStringLiteral("%1 calls already wait in this session's queue (the per-session queue bound); try "
+                                  "again when some have finished.")
+                       .arg(m_queue.perSessionBound()));
+            return;
+        case CallQueue::Refusal::TotalFull:
+            refuse(request, ExecError::Busy,
+                   QStringLiteral("%1 calls already wait in the queues of all sessions (the total queue bound); try "
+                                  "again when some have finished.")
+                       .arg(m_queue.totalBound()));
+            return;
+        case CallQueue::Refusal::None:
+            break;
+    }
+    const int position = m_queue.position(request.callId);
+    qCInfo(lcExec) << "call" << request.callId << "queued in session" << request.sessionId << "at" << position;
+    const SandboxSession* session = findSession(request.sessionId);
+    if (!session || session->phase() == SandboxSession::Phase::None) {
+        // It may be waiting for a container: at most containerWaitMs (SPEC §3), then busy.
+        const quint64 ticket = ++m_nextTicket;
+        m_containerWaits.insert(request.callId, ticket);
+        QTimer::singleShot(m_config.containerWaitMs, this,
+                           [this, callId = request.callId, sessionId = request.sessionId, ticket] {
+                               onContainerWaitOver(callId, sessionId, ticket);
+                           });
+    }
+    Q_EMIT callQueued(request.callId, position);
+}
+
+void SessionManager::onContainerWaitOver(const QString& callId, const QString& sessionId, quint64 ticket) {
+    if (m_containerWaits.value(callId) != ticket || !m_queue.contains(callId)) {
+        return;  // it started, or left the queue
+    }
+    m_containerWaits.remove(callId);
+    const SandboxSession* session = findSession(sessionId);
+    const bool needsContainer = !session || session->phase() == SandboxSession::Phase::None;
+    if (!needsContainer || hasRoomForContainer(session)) {
+        return;  // it waits for a call slot now, which the queue bounds, not for a container
+    }
+    const std::optional<ExecRequest> request = m_queue.remove(callId);
+    refuse(*request, ExecError::Busy,
+           QStringLiteral("%1 sandbox containers are running and none became idle within %2 s (the container "
+                          "bound); try again when one has finished.")
+               .arg(m_config.maxContainers)
+               .arg(m_config.containerWaitMs / 1000));
+}
+
+void SessionManager::startQueued() {
+    if (m_startingQueued) {
+        return;  // a call that ended while one was being started: the loop below goes on
+    }
+    m_startingQueued = true;
+    while (!m_shuttingDown) {
+        const std::optional<ExecRequest> next =
+            m_queue.takeNext([this](const QString& sessionId) { return mayStart(sessionId); });
+        if (!next) {
+            break;
+        }
+        m_containerWaits.remove(next->callId);
+        run(*next, true);
+    }
+    m_startingQueued = false;
+}
+
+void SessionManager::scheduleStartQueued() {
+    if (m_startScheduled || m_queue.size() == 0) {
+        return;
+    }
+    m_startScheduled = true;  // later: the session that freed a container is still in the middle of it
+    QTimer::singleShot(0, this, [this] {
+        m_startScheduled = false;
+        startQueued();
+    });
+}
+
+void SessionManager::finishQueued(const ExecRequest& request, const QString& message) {
+    m_containerWaits.remove(request.callId);
+    ExecResult result;
+    result.callId = request.callId;
+    result.sessionId = request.sessionId;
+    result.status = ExecStatus::Cancelled;
+    result.errorMessage = message;
+    result.started = QDateTime::currentDateTimeUtc();
+    qCInfo(lcExec) << "call" << request.callId
+                   << "left the queue:" << (message.isEmpty() ? QStringLiteral("cancelled") : message);
+    Q_EMIT callFinished(result);
 }
 
 CommandExecution* SessionManager::newExecution(const ExecRequest& request) {
@@ -217,6 +318,7 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
     }
     Q_EMIT callFinished(result);
     execution->deleteLater();
+    startQueued();  // its slot (and maybe its now idle container) goes to the next waiting call
 }
 
 int SessionManager::liveContainers() const {
@@ -225,6 +327,15 @@ int SessionManager::liveContainers() const {
         live += entry.second->phase() != SandboxSession::Phase::None ? 1 : 0;
     }
     return live;
+}
+
+bool SessionManager::hasRoomForContainer(const SandboxSession* forSession) const {
+    if (liveContainers() < m_config.maxContainers) {
+        return true;
+    }
+    return std::any_of(m_sessions.cbegin(), m_sessions.cend(), [forSession](const auto& entry) {
+        return entry.second.get() != forSession && entry.second->isIdle();
+    });
 }
 
 bool SessionManager::makeRoomForContainer(const SandboxSession* forSession) {
@@ -284,6 +395,11 @@ int SessionManager::endSessionsIn(const QString& workspace) {
             ids << entry.first;
         }
     }
+    for (const QString& id : m_queue.sessions()) {
+        if (!ids.contains(id) && m_queue.head(id)->workspace == workspace) {
+            ids << id;  // only waiting (no container yet): its calls must not start in the revoked folder
+        }
+    }
     for (const QString& id : std::as_const(ids)) {
         if (SandboxSession* s = findSession(id)) {
             s->logEvent(QStringLiteral("The approval of %1 was revoked.").arg(workspace));
@@ -294,6 +410,11 @@ int SessionManager::endSessionsIn(const QString& workspace) {
 }
 
 void SessionManager::endSession(const QString& sessionId) {
+    // Its queued calls first: none may start in the container being removed.
+    const QList<ExecRequest> waiting = m_queue.takeSession(sessionId);
+    for (const ExecRequest& request : waiting) {
+        finishQueued(request, QStringLiteral("The session ended."));
+    }
     if (SandboxSession* session = findSession(sessionId)) {
         session->end();
     }
@@ -371,6 +492,10 @@ EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
 }
 
 bool SessionManager::cancel(const QString& callId) {
+    if (const std::optional<ExecRequest> queued = m_queue.remove(callId)) {
+        finishQueued(*queued, QString());
+        return true;
+    }
     const QPointer<CommandExecution> execution = m_calls.value(callId);
     if (!execution) {
         return false;
@@ -390,6 +515,10 @@ void SessionManager::setOutputPaused(const QString& callId, bool paused) {
 
 void SessionManager::shutdown() {
     m_shuttingDown = true;
+    const QList<ExecRequest> waiting = m_queue.takeAll();
+    for (const ExecRequest& request : waiting) {
+        finishQueued(request, QStringLiteral("Zeus Desktop is shutting down."));
+    }
     QStringList ids;
     for (const auto& entry : m_sessions) {
         ids << entry.second->shutDown();

@@ -2,6 +2,7 @@
 
 #include "engine/containerruntime.h"
 #include "review/reviewstore.h"
+#include "sandbox/callqueue.h"
 #include "sandbox/commandexecution.h"
 #include "sandbox/egress/egressproxy.h"
 #include "sandbox/enginecalls.h"
@@ -28,7 +29,8 @@ class EngineCommand;
 //
 // Owns: the sessions by id (each a SandboxSession, which owns its container, agent, egress proxy, secrets, log and
 // idle timer), the running CommandExecutions by call id, the per-session and global concurrency limits (over a limit
-// a call is refused with `busy`), the container cap with its eviction of the least recently used idle session, the
+// a call waits in the CallQueue, whose calls start as slots free; only past its bounds is one refused with `busy`),
+// the container cap with its eviction of the least recently used idle session (or a bounded wait for one), the
 // forgetting of ended sessions, the orphan sweep of this install's containers and the shutdown; the engine calls that
 // outlive a session (EngineCalls) and the review containers (ReviewContainers). It forwards what its sessions say as
 // its own signals. Must never: run a command outside a container, mount anything but the guarded workspace, let the
@@ -46,15 +48,16 @@ public:
     // Removes containers with this install's owner label that no live session owns.
     // orphanSweepFinished() follows.
     void sweepOrphans();
-    // Starts a call; output() streams, callFinished() reports exactly once (also for a
-    // refusal, then from the event loop).
+    // Starts a call, or queues it (callQueued) when its session or all sessions run as many calls as they may, or
+    // no container is free; a queued call starts (callRunning) in its turn, and its timeout starts then. output()
+    // streams, callFinished() reports exactly once (also for a refusal, then from the event loop).
     void execute(const ExecRequest& incoming);
-    // Stops a running call (status cancelled). False when no such call runs.
+    // Stops a running call, or takes a queued one out (status cancelled). False when no such call runs or waits.
     bool cancel(const QString& callId);
     // Flow control for a reader that cannot keep up (the backend socket): pauses or resumes
     // reading a call's output. Ignored for calls that are not running.
     void setOutputPaused(const QString& callId, bool paused);
-    // Cancels the session's calls and removes its container.
+    // Cancels the session's calls (queued ones too) and removes its container.
     void endSession(const QString& sessionId);
     // Ends every session whose container mounts `workspace` (an approval was revoked); returns how many.
     int endSessionsIn(const QString& workspace);
@@ -72,6 +75,9 @@ public:
     // while the session has no container.
     QString execPath(const QString& sessionId) const;
     int runningCalls() const { return int(m_calls.size()); }
+    // Calls waiting in the queue, in all or of one session.
+    int queuedCalls() const { return m_queue.size(); }
+    int queuedCalls(const QString& sessionId) const { return m_queue.size(sessionId); }
     // Containers alive or being made now (never more than config().maxContainers).
     int liveContainers() const;
     // Ended sessions kept for their logs (the views show them); older ones are forgotten, so memory does not grow
@@ -100,6 +106,10 @@ Q_SIGNALS:
     // A consumer that cannot keep up slows the command down with setOutputPaused().
     void outputUtf8(const QString& callId, zeus::OutputStream stream, const QByteArray& utf8);
     void callFinished(const zeus::ExecResult& result);
+    // A call waits in its session's queue at `position` (1-based), and later starts: callRunning (only for a call
+    // that was queued). call_state `queued` and `running` (SPEC §5).
+    void callQueued(const QString& callId, int position);
+    void callRunning(const QString& callId);
     void sessionStateChanged(const QString& sessionId, zeus::SessionState state, const QString& containerId);
     void sessionLogEntryAdded(const QString& sessionId, const zeus::SessionLogEntry& entry);
     // execPath() changed (agent ready, fell back, restarted).
@@ -118,11 +128,24 @@ private:
     SandboxSession& sessionFor(const QString& sessionId);
     void onSessionStateChanged(SandboxSession& session, SessionState state, const QString& containerId);
     void refuse(const ExecRequest& request, ExecError code, const QString& message);
-    // The checks every call passes before it reaches a session: not shutting down, a new call id, the folder as it
-    // was approved (request.workspace becomes its clean path), the global limit. False: refused.
+    // The checks every call passes before it runs or waits: not shutting down, a new call id, the folder as it was
+    // approved (request.workspace becomes its clean path), one folder at a time per session. False: refused.
     bool admit(ExecRequest& request);
-    // The session's own checks (its limit, one folder at a time); it moves to the request's folder. False: refused.
-    bool admitInSession(SandboxSession& session, const ExecRequest& request);
+    // Whether a call of this session may start now: under both running limits, and with a container or room for
+    // one (an idle one to evict counts).
+    bool mayStart(const QString& sessionId) const;
+    bool hasRoomForContainer(const SandboxSession* forSession) const;
+    // Starts an admitted call in its session (which moves to the call's folder first).
+    void run(const ExecRequest& request, bool wasQueued);
+    // Queues an admitted call, or refuses it past a queue bound (naming the bound).
+    void enqueueCall(const ExecRequest& request);
+    // A queued call waited containerWaitMs for a container: refused with busy if it still has none.
+    void onContainerWaitOver(const QString& callId, const QString& sessionId, quint64 ticket);
+    // Starts queued calls, round-robin, while slots are free.
+    void startQueued();
+    void scheduleStartQueued();
+    // Ends a call that never left the queue (cancelled, its session ended, shutdown).
+    void finishQueued(const ExecRequest& request, const QString& message);
     CommandExecution* newExecution(const ExecRequest& request);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     // Ends every session with a container or calls for which `reason` gives a reason (logged first): a container
@@ -145,6 +168,12 @@ private:
     bool m_shutdownEmitted = false;
     quint64 m_clock = 0;
     bool m_forgetScheduled = false;
+    // Calls past the running limits (SPEC §3 "Bounded, and queued rather than refused").
+    CallQueue m_queue{m_config.maxQueuedPerSession, m_config.maxQueuedTotal};
+    QHash<QString, quint64> m_containerWaits;  // queued call id -> the ticket of its container wait
+    quint64 m_nextTicket = 0;
+    bool m_startingQueued = false;
+    bool m_startScheduled = false;
 };
 
 }  // namespace zeus

@@ -39,8 +39,8 @@ private Q_SLOTS:
     void missingImage();
     void tenConcurrentCommandsKeepOutputsApart_data() { engines_data(); }
     void tenConcurrentCommandsKeepOutputsApart();
-    void overTheLimitIsBusy_data() { engines_data(); }
-    void overTheLimitIsBusy();
+    void overTheLimitWaitsInTheQueue_data() { engines_data(); }
+    void overTheLimitWaitsInTheQueue();
     void shutdownRemovesEverything_data() { engines_data(); }
     void shutdownRemovesEverything();
     void shutdownWhileCreating_data() { engines_data(); }
@@ -366,28 +366,40 @@ void TestSession::tenConcurrentCommandsKeepOutputsApart() {
     }
 }
 
-void TestSession::overTheLimitIsBusy() {
+// SPEC §3 "Bounded, and queued rather than refused": past a running limit a call waits and then runs (its timeout
+// starts when it runs); only past a queue bound is it refused with busy.
+void TestSession::overTheLimitWaitsInTheQueue() {
     QFETCH(QString, engine);
     ZEUS_REQUIRE_ENGINE(engine);
     SandboxConfig config = testConfig(QStringLiteral("x"));
     config.maxCallsPerSession = 2;
     config.maxCallsTotal = 3;
+    config.maxQueuedPerSession = 1;
     auto manager = makeManager(engine, config);
     Recorder rec(*manager);
+    QStringList queued;
+    QObject::connect(manager.get(), &SessionManager::callQueued, manager.get(),
+                     [&queued](const QString& callId, int) { queued << callId; });
     const QString ws = makeWorkspace(m_dir, QStringLiteral("busy"));
     const QString a = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 3"));
     const QString b = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 3"));
-    const ExecResult third = rec.run(QStringLiteral("s1"), ws, QStringLiteral("true"));
-    QCOMPARE(execErrorName(third.errorCode), QStringLiteral("busy"));
+    // Waits about 3 s, then runs for 1 s under a 2 s timeout: the timeout counts from its start.
+    const QString third = rec.start(QStringLiteral("s1"), ws, QStringLiteral("sleep 1; echo third"), 2);
+    const ExecResult overBound = rec.run(QStringLiteral("s1"), ws, QStringLiteral("true"));
+    QCOMPARE(execErrorName(overBound.errorCode), QStringLiteral("busy"));
+    QVERIFY2(overBound.errorMessage.contains(QStringLiteral("(the per-session queue bound)")),
+             qPrintable(overBound.errorMessage));
     const QString c = rec.start(QStringLiteral("s2"), ws, QStringLiteral("sleep 3"));
-    const ExecResult global = rec.run(QStringLiteral("s3"), ws, QStringLiteral("true"));
-    QCOMPARE(execErrorName(global.errorCode), QStringLiteral("busy"));
-    for (const QString& call : {a, b, c}) {
+    const QString global = rec.start(QStringLiteral("s3"), ws, QStringLiteral("echo global"));
+    QCOMPARE(queued, (QStringList{third, global}));
+    for (const QString& call : {a, b, c, third, global}) {
         QVERIFY(rec.waitFor(call, 60000));
+        QCOMPARE(QString(execStatusName(rec.results.value(call).status)), QStringLiteral("ok"));
         QCOMPARE(rec.results.value(call).exitCode.value_or(-1), 0);
     }
-    // Once they are done, the session takes commands again.
-    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    QCOMPARE(rec.stdoutOf.value(third), QStringLiteral("third\n"));
+    QCOMPARE(rec.stdoutOf.value(global), QStringLiteral("global\n"));
+    QCOMPARE(manager->queuedCalls(), 0);
 }
 
 void TestSession::shutdownRemovesEverything() {

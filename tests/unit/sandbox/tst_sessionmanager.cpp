@@ -1,11 +1,13 @@
 // SessionManager and its SandboxSessions with a fake container CLI (tests/fakes/engine/docker): the bounds (SPEC §3
-// "Bounded": the container bomb, the limits), a stale container, the failures of making one, the idle timer,
-// shutdown, and the end of sessions on a revoked approval (item 8). Containers are pretend and commands run on the
-// host, so many session ids cost nothing. The real engines are in tests/engine.
+// "Bounded, and queued rather than refused": the container bomb, the limits, the queue and its bounds), a stale
+// container, the failures of making one, the idle timer, shutdown, and the end of sessions on a revoked approval (item
+// 8). Containers are pretend and commands run on the host, so many session ids cost nothing. The real engines are in
+// tests/engine.
 #include "engine/containerruntime.h"
 #include "sandbox/sessionmanager.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -198,21 +200,215 @@ private Q_SLOTS:
         QCOMPARE(manager->sessionState(QStringLiteral("b")), SessionState::Stopped);
         QCOMPARE(manager->sessionState(QStringLiteral("a")), SessionState::Running);
 
-        // Every container busy: a new session is refused with busy and leaves nothing behind.
+        // Every container busy: a new session waits (queued) and makes no container; once a call ends, its idle
+        // container makes room and the waiting call runs.
+        QSignalSpy queued(manager.get(), &SessionManager::callQueued);
         QStringList running;
         for (const QString& id : {QStringLiteral("a"), QStringLiteral("c"), QStringLiteral("d")}) {
             running << start(*manager, id, QStringLiteral("sleep 20"));
         }
         QTRY_COMPARE(manager->runningCalls(), 3);
-        const auto refused = waitFor(finished, start(*manager, QStringLiteral("e"), QStringLiteral("true")));
-        QVERIFY(refused);
-        QCOMPARE(refused->errorCode, ExecError::Busy);
+        const QString waiting = start(*manager, QStringLiteral("e"), QStringLiteral("true"));
+        QCOMPARE(queued.count(), 1);
+        QCOMPARE(queued.at(0).at(0).toString(), waiting);
+        QCOMPARE(queued.at(0).at(1).toInt(), 1);
+        QVERIFY(!waitFor(finished, waiting, 300));
         QVERIFY(!manager->sessionIds().contains(QStringLiteral("e")));
+        QCOMPARE(manager->liveContainers(), 3);
+        QVERIFY(manager->cancel(running.takeFirst()));
+        const auto e = waitFor(finished, waiting);
+        QVERIFY(e);
+        QCOMPARE(e->status, ExecStatus::Ok);
+        QCOMPARE(manager->sessionState(QStringLiteral("a")), SessionState::Stopped);
         QCOMPARE(manager->liveContainers(), 3);
         for (const QString& id : std::as_const(running)) {
             manager->cancel(id);
         }
         QTRY_COMPARE(manager->runningCalls(), 0);
+    }
+
+    // A new session waits for a container at most containerWaitMs (SPEC §3: 60 s), then is refused with busy
+    // naming the bound, and leaves nothing behind.
+    void containerWaitIsBounded() {
+        auto manager = makeManager(1, [](SandboxConfig& config) { config.containerWaitMs = 300; });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        const QString running = start(*manager, QStringLiteral("a"), QStringLiteral("sleep 20"));
+        QTRY_COMPARE(manager->sessionState(QStringLiteral("a")), SessionState::Running);
+        QElapsedTimer waited;
+        waited.start();
+        const auto refused = waitFor(finished, start(*manager, QStringLiteral("b"), QStringLiteral("true")));
+        QVERIFY(refused);
+        QVERIFY(waited.elapsed() >= 250);
+        QCOMPARE(refused->errorCode, ExecError::Busy);
+        QVERIFY2(refused->errorMessage.contains(QStringLiteral("(the container bound)")),
+                 qPrintable(refused->errorMessage));
+        QVERIFY(!manager->sessionIds().contains(QStringLiteral("b")));
+        QCOMPARE(manager->queuedCalls(), 0);
+        QCOMPARE(manager->liveContainers(), 1);
+        QVERIFY(manager->cancel(running));
+        QTRY_COMPARE(manager->runningCalls(), 0);
+    }
+
+    // SPEC §3 "queued rather than refused": a burst past the per-session limit waits in the session's FIFO
+    // (callQueued with its place), every call starts in arrival order (callRunning) and ends ok.
+    void burstPastTheSessionLimitRunsInOrder() {
+        auto manager = makeManager(3, [](SandboxConfig& config) { config.maxCallsPerSession = 2; });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QSignalSpy queued(manager.get(), &SessionManager::callQueued);
+        QStringList startOrder;
+        connect(manager.get(), &SessionManager::callRunning, this,
+                [&](const QString& callId) { startOrder << callId; });
+        QStringList calls;
+        for (int i = 0; i < 12; ++i) {
+            calls << start(*manager, QStringLiteral("burst"), QStringLiteral("sleep 0.05; echo n%1").arg(i));
+        }
+        QCOMPARE(queued.count(), 10);
+        for (int i = 0; i < 10; ++i) {
+            QCOMPARE(queued.at(i).at(0).toString(), calls.at(i + 2));
+            QCOMPARE(queued.at(i).at(1).toInt(), i + 1);
+        }
+        QCOMPARE(manager->queuedCalls(QStringLiteral("burst")), 10);
+        QVERIFY(manager->runningCalls() <= 2);
+        for (int i = 0; i < 12; ++i) {
+            const auto result = waitFor(finished, calls.at(i), 20000);
+            QVERIFY(result);
+            QCOMPARE(result->status, ExecStatus::Ok);
+            QCOMPARE(result->output, QStringLiteral("n%1\n").arg(i));
+        }
+        QCOMPARE(startOrder, calls.mid(2));
+        QCOMPARE(finished.count(), 12);
+        QCOMPARE(manager->queuedCalls(), 0);
+    }
+
+    // A queued call's timeout starts when it runs: one that waits longer than its timeout still runs to its end.
+    void queuedTimeoutStartsWhenItRuns() {
+        auto manager = makeManager(3, [](SandboxConfig& config) { config.maxCallsPerSession = 1; });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        const QString first = start(*manager, QStringLiteral("t"), QStringLiteral("sleep 1.5"));
+        ExecRequest request;
+        request.callId = QStringLiteral("timed-") + QString::number(++m_counter);
+        request.sessionId = QStringLiteral("t");
+        request.workspace = m_workspace;
+        request.command = QStringLiteral("sleep 0.3; echo done");
+        request.timeoutSeconds = 1;
+        manager->execute(request);
+        QCOMPARE(manager->queuedCalls(), 1);
+        QVERIFY(waitFor(finished, first));
+        const auto result = waitFor(finished, request.callId);
+        QVERIFY(result);
+        QCOMPARE(result->status, ExecStatus::Ok);
+        QCOMPARE(result->output, QStringLiteral("done\n"));
+    }
+
+    // Round-robin: a second session's call runs in the next free slot, not after the first session's whole queue.
+    void roundRobinAcrossSessions() {
+        auto manager = makeManager(3, [](SandboxConfig& config) {
+            config.maxCallsTotal = 2;
+            config.maxCallsPerSession = 2;
+        });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QStringList startOrder;
+        connect(manager.get(), &SessionManager::callRunning, this,
+                [&](const QString& callId) { startOrder << callId; });
+        QStringList first;
+        for (int i = 0; i < 8; ++i) {
+            first << start(*manager, QStringLiteral("many"), QStringLiteral("sleep 0.2"));
+        }
+        const QString other = start(*manager, QStringLiteral("other"), QStringLiteral("true"));
+        QCOMPARE(manager->queuedCalls(QStringLiteral("many")), 6);
+        QCOMPARE(manager->queuedCalls(QStringLiteral("other")), 1);
+        const auto result = waitFor(finished, other, 20000);
+        QVERIFY(result);
+        QCOMPARE(result->status, ExecStatus::Ok);
+        QVERIFY2(startOrder.indexOf(other) >= 0 && startOrder.indexOf(other) <= 1, qPrintable(startOrder.join(u',')));
+        for (const QString& id : std::as_const(first)) {
+            QVERIFY(waitFor(finished, id, 20000));
+        }
+        QCOMPARE(finished.count(), 9);
+    }
+
+    // Cancel of a queued call takes it out at once (cancelled, never run); those behind it still run.
+    void cancelOfAQueuedCall() {
+        auto manager = makeManager(3, [](SandboxConfig& config) { config.maxCallsPerSession = 1; });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QSignalSpy running(manager.get(), &SessionManager::callRunning);
+        const QString first = start(*manager, QStringLiteral("q"), QStringLiteral("sleep 20"));
+        const QString second = start(*manager, QStringLiteral("q"), QStringLiteral("echo second"));
+        const QString third = start(*manager, QStringLiteral("q"), QStringLiteral("echo third"));
+        QCOMPARE(manager->queuedCalls(QStringLiteral("q")), 2);
+        QVERIFY(manager->cancel(second));
+        QCOMPARE(manager->queuedCalls(QStringLiteral("q")), 1);
+        const auto cancelled = waitFor(finished, second, 1000);
+        QVERIFY(cancelled);
+        QCOMPARE(cancelled->status, ExecStatus::Cancelled);
+        QVERIFY(!cancelled->exitCode);
+        QVERIFY(!manager->cancel(second));
+        QVERIFY(manager->cancel(first));
+        const auto last = waitFor(finished, third);
+        QVERIFY(last);
+        QCOMPARE(last->status, ExecStatus::Ok);
+        QCOMPARE(last->output, QStringLiteral("third\n"));
+        QCOMPARE(running.count(), 1);
+        QCOMPARE(running.at(0).at(0).toString(), third);
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 3);  // each call exactly once
+    }
+
+    // The end of a session, the revocation of its folder and the app's shutdown end its queued calls too:
+    // each gets exactly one result (cancelled), none starts.
+    void queuedCallsEndWithTheirSession_data() {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("session end") << QStringLiteral("end");
+        QTest::newRow("approval revoked") << QStringLiteral("revoke");
+        QTest::newRow("shutdown") << QStringLiteral("shutdown");
+    }
+    void queuedCallsEndWithTheirSession() {
+        QFETCH(QString, how);
+        auto manager = makeManager(3, [](SandboxConfig& config) {
+            config.maxCallsPerSession = 1;
+            config.maxCallsTotal = 2;
+        });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QSignalSpy running(manager.get(), &SessionManager::callRunning);
+        QStringList calls;
+        // Short: an abandoned exec of the fake engine ends with its command (the fake's `rm` stops nothing).
+        calls << start(*manager, QStringLiteral("e"), QStringLiteral("sleep 2"));
+        calls << start(*manager, QStringLiteral("x"), QStringLiteral("sleep 2"));
+        QTRY_COMPARE(manager->sessionState(QStringLiteral("e")), SessionState::Running);
+        QStringList waiting;
+        for (int i = 0; i < 3; ++i) {
+            waiting << start(*manager, QStringLiteral("e"), QStringLiteral("true"));
+        }
+        waiting << start(*manager, QStringLiteral("w"), QStringLiteral("true"));  // only queued: no container yet
+        QCOMPARE(manager->queuedCalls(), 4);
+        QString message;
+        if (how == QStringLiteral("end")) {
+            manager->endSession(QStringLiteral("e"));
+            manager->endSession(QStringLiteral("w"));
+            message = QStringLiteral("The session ended.");
+        } else if (how == QStringLiteral("revoke")) {
+            QCOMPARE(manager->endSessionsIn(m_workspace), 3);
+            message = QStringLiteral("The session ended.");
+        } else {
+            manager->shutdown();
+            message = QStringLiteral("Zeus Desktop is shutting down.");
+        }
+        QCOMPARE(manager->queuedCalls(), 0);
+        for (const QString& id : std::as_const(waiting)) {
+            const auto result = waitFor(finished, id, 1000);
+            QVERIFY(result);
+            QCOMPARE(result->status, ExecStatus::Cancelled);
+            QCOMPARE(result->errorMessage, message);
+        }
+        if (how != QStringLiteral("shutdown")) {
+            for (const QString& id : std::as_const(calls)) {
+                manager->cancel(id);
+            }
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(manager->runningCalls(), 0, 15000);
+        QTest::qWait(100);
+        QCOMPARE(running.count(), 0);
+        QCOMPARE(finished.count(), int(calls.size() + waiting.size()));  // each exactly once
     }
 
     // The container bomb: 200 calls with new session ids, each leaving a background job. Never more
@@ -349,44 +545,61 @@ private Q_SLOTS:
         QCOMPARE(direct->status, ExecStatus::Ok);
     }
 
-    // SPEC §3 "Bounded": over each limit a call is refused with busy at once (never queued), and what runs goes on.
+    // SPEC §3 "Bounded, and queued rather than refused": past a queue bound (or a call id twice, or another folder
+    // while the session is busy) a call is refused with busy at once, naming the bound, and what runs or waits goes
+    // on.
     void limits_data() {
         QTest::addColumn<QString>("runningIn");  // sessions of the `sleep` calls that fill the limit (comma-separated)
+        QTest::addColumn<QString>("queuedIn");   // sessions of calls that then wait (comma-separated; may be empty)
         QTest::addColumn<QString>("session");    // of the refused call
         QTest::addColumn<bool>("otherFolder");   // the refused call asks for another folder
         QTest::addColumn<bool>("sameCallId");    // the refused call reuses the first running call's id
         QTest::addColumn<int>("maxTotal");
         QTest::addColumn<int>("maxPerSession");
-        QTest::addColumn<int>("maxContainers");
+        QTest::addColumn<int>("maxQueuedPerSession");
+        QTest::addColumn<int>("maxQueuedTotal");
         QTest::addColumn<QString>("message");
-        QTest::newRow("commands in total") << "a,b"
-                                           << "c" << false << false << 2 << 4 << 8 << "2 commands are already running";
-        QTest::newRow("commands in one session")
+        QTest::newRow("the per-session queue bound")
             << "a,a"
-            << "a" << false << false << 8 << 2 << 8 << "This session already runs 2 commands";
-        QTest::newRow("containers, none idle")
+            << "a,a"
+            << "a" << false << false << 8 << 2 << 2 << 256
+            << "2 calls already wait in this session's queue (the per-session queue bound)";
+        QTest::newRow("the total queue bound")
             << "a,b"
-            << "c" << false << false << 8 << 4 << 2 << "2 sandbox containers are running and none is idle";
+            << "c,d,c"
+            << "e" << false << false << 2 << 4 << 64 << 3
+            << "3 calls already wait in the queues of all sessions (the total queue bound)";
         QTest::newRow("a call id twice") << "a"
-                                         << "b" << false << true << 8 << 4 << 8
+                                         << ""
+                                         << "b" << false << true << 8 << 4 << 64 << 256
                                          << "A call with this id is already running.";
         QTest::newRow("another folder while busy")
             << "a"
-            << "a" << true << false << 8 << 4 << 8 << "This session is running commands in another folder.";
+            << ""
+            << "a" << true << false << 8 << 4 << 64 << 256 << "This session is running commands in another folder.";
+        QTest::newRow("another folder while waiting")
+            << "a,b"
+            << "c"
+            << "c" << true << false << 2 << 4 << 64 << 256 << "This session is running commands in another folder.";
     }
     void limits() {
         QFETCH(QString, runningIn);
+        QFETCH(QString, queuedIn);
         QFETCH(QString, session);
         QFETCH(bool, otherFolder);
         QFETCH(bool, sameCallId);
         QFETCH(int, maxTotal);
         QFETCH(int, maxPerSession);
-        QFETCH(int, maxContainers);
+        QFETCH(int, maxQueuedPerSession);
+        QFETCH(int, maxQueuedTotal);
         QFETCH(QString, message);
         const QStringList running = runningIn.split(u',');
-        auto manager = makeManager(maxContainers, [&](SandboxConfig& config) {
+        const QStringList queued = queuedIn.split(u',', Qt::SkipEmptyParts);
+        auto manager = makeManager(8, [&](SandboxConfig& config) {
             config.maxCallsTotal = maxTotal;
             config.maxCallsPerSession = maxPerSession;
+            config.maxQueuedPerSession = maxQueuedPerSession;
+            config.maxQueuedTotal = maxQueuedTotal;
         });
         QSignalSpy finished(manager.get(), &SessionManager::callFinished);
         QStringList calls;
@@ -396,6 +609,10 @@ private Q_SLOTS:
         QTRY_COMPARE(manager->runningCalls(), int(running.size()));
         QTRY_VERIFY(std::all_of(running.cbegin(), running.cend(),
                                 [&](const QString& id) { return manager->sessionState(id) == SessionState::Running; }));
+        for (const QString& id : std::as_const(queued)) {
+            calls << start(*manager, id, QStringLiteral("true"));
+        }
+        QCOMPARE(manager->queuedCalls(), int(queued.size()));
         const bool known = manager->sessionIds().contains(session);
         const int live = manager->liveContainers();
         ExecRequest request;
@@ -409,7 +626,8 @@ private Q_SLOTS:
         QCOMPARE(refused->status, ExecStatus::Error);
         QCOMPARE(refused->errorCode, ExecError::Busy);
         QVERIFY2(refused->errorMessage.contains(message), qPrintable(refused->errorMessage));
-        QCOMPARE(manager->runningCalls(), int(running.size()));  // nothing that ran was touched
+        QCOMPARE(manager->runningCalls(), int(running.size()));  // nothing that ran or waited was touched
+        QCOMPARE(manager->queuedCalls(), int(queued.size()));
         QCOMPARE(manager->sessionIds().contains(session), known);
         QCOMPARE(manager->liveContainers(), live);
         QCOMPARE(manager->sessionWorkspace(running.first()), m_workspace);
@@ -417,6 +635,7 @@ private Q_SLOTS:
             QVERIFY(manager->cancel(id));
         }
         QTRY_COMPARE(manager->runningCalls(), 0);
+        QCOMPARE(manager->queuedCalls(), 0);
     }
 
     // A container idle for longer than staleCheckAfterMs is inspected before the next call: one still running is
