@@ -387,18 +387,26 @@ QJsonObject Protocol::makeSessionState(const QString& sessionId, SessionState st
     };
 }
 
-QJsonObject Protocol::makeCallState(const QString& callId, CallState state) {
-    return QJsonObject{
+QJsonObject Protocol::makeCallState(const QString& callId, CallState state, int position) {
+    QJsonObject object{
         {QStringLiteral("type"), QStringLiteral("call_state")},
         {QStringLiteral("call_id"), callId},
         {QStringLiteral("state"), callStateName(state)},
     };
+    if (state == CallState::Queued) {
+        object.insert(QStringLiteral("position"), position);
+    }
+    return object;
 }
 
 QLatin1String Protocol::callStateName(CallState state) {
     switch (state) {
         case CallState::WaitingApproval:
             return QLatin1String("waiting_approval");
+        case CallState::Queued:
+            return QLatin1String("queued");
+        case CallState::Running:
+            return QLatin1String("running");
     }
     return QLatin1String("waiting_approval");
 }

@@ -35,7 +35,8 @@ public:
     static QJsonObject makeToolOutput(const QString& callId, OutputStream stream, qint64 seq, const QString& data);
     static QJsonObject makeToolResult(const ToolResultMessage& result);
     static QJsonObject makeSessionState(const QString& sessionId, SessionState state, const QString& container);
-    static QJsonObject makeCallState(const QString& callId, CallState state);
+    // `position` (1-based) is sent with Queued only.
+    static QJsonObject makeCallState(const QString& callId, CallState state, int position = 0);
     // A request the egress policy denied (SPEC §8); callId empty when the call is not known.
     static QJsonObject makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
                                         const QString& rule);

@@ -31,9 +31,12 @@ enum class ProtocolErrorCode {
     ApprovalDenied,  // SPEC §11: the user, a deny rule or a timeout refused the command
 };
 
-// The states of call_state (SPEC §11): where a call that has not started yet stands.
-//   WaitingApproval - the user is being asked whether it may run.
-enum class CallState { WaitingApproval };
+// The states of call_state (SPEC §3, §11): where a call stands before its result.
+//   WaitingApproval - the user is being asked whether it may run;
+//   Queued          - it waits in its session's queue (its session or all sessions run as many calls as they may,
+//                     or no container is free); sent with its 1-based place in that queue;
+//   Running         - it left the queue and started (sent only for a call that was queued).
+enum class CallState { WaitingApproval, Queued, Running };
 
 // Why an inbound frame could not be turned into a message. callId is set when the frame carried a valid
 // call_id, so the `error` reply can name the call it concerns.

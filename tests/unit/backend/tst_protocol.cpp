@@ -88,6 +88,8 @@ private Q_SLOTS:
     void jsonStringEscapesEveryByte();
     void makeSessionState();
     void makeCallState();
+    void makeCallStateRows_data();
+    void makeCallStateRows();
     void makeError();
     void errorCodeNames();
     void errorReplyOfRejectedMessageIsValid();
@@ -695,6 +697,29 @@ void TestProtocol::makeCallState() {
                                    {QStringLiteral("state"), QStringLiteral("waiting_approval")}}));
     QCOMPARE(Protocol::toFrame(waiting),
              QByteArray(R"({"call_id":"c7","state":"waiting_approval","type":"call_state"})"));
+}
+
+void TestProtocol::makeCallStateRows_data() {
+    QTest::addColumn<int>("state");
+    QTest::addColumn<int>("position");
+    QTest::addColumn<QByteArray>("frame");
+    QTest::newRow("waiting_approval") << int(CallState::WaitingApproval) << 0
+                                      << QByteArray(
+                                             R"({"call_id":"c7","state":"waiting_approval","type":"call_state"})");
+    QTest::newRow("queued, first") << int(
+        CallState::Queued) << 1 << QByteArray(R"({"call_id":"c7","position":1,"state":"queued","type":"call_state"})");
+    QTest::newRow("queued, 64th") << int(CallState::Queued) << 64
+                                  << QByteArray(
+                                         R"({"call_id":"c7","position":64,"state":"queued","type":"call_state"})");
+    QTest::newRow("running (no position)")
+        << int(CallState::Running) << 3 << QByteArray(R"({"call_id":"c7","state":"running","type":"call_state"})");
+}
+
+void TestProtocol::makeCallStateRows() {
+    QFETCH(int, state);
+    QFETCH(int, position);
+    QFETCH(QByteArray, frame);
+    QCOMPARE(Protocol::toFrame(Protocol::makeCallState(QStringLiteral("c7"), CallState(state), position)), frame);
 }
 
 void TestProtocol::makeError() {

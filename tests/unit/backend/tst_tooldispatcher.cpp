@@ -170,7 +170,8 @@ private:
         std::unique_ptr<ToolDispatcher> dispatcher;
     };
 
-    std::unique_ptr<Rig> makeRig(bool withRuntime = true, qint64 outputCap = OutputCollector::kDefaultCap) {
+    std::unique_ptr<Rig> makeRig(bool withRuntime = true, qint64 outputCap = OutputCollector::kDefaultCap,
+                                 const std::function<void(SandboxConfig&)>& adjust = {}) {
         auto rig = std::make_unique<Rig>();
         if (!rig->server.listen()) {
             return nullptr;
@@ -191,6 +192,9 @@ private:
             config.ownerId = QStringLiteral("owner-test");
             config.killGraceMs = 300;
             config.outputCapBytes = outputCap;
+            if (adjust) {
+                adjust(config);
+            }
             rig->manager =
                 std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Docker, m_engine), config);
             rig->dispatcher->setSessionManager(rig->manager.get());
@@ -774,6 +778,53 @@ private Q_SLOTS:
                        && m.value(QStringLiteral("call_id")).toString() == QLatin1String("nope");
             },
             5000));
+    }
+
+    // SPEC §3/§5: a call past the session's running limit is `queued` (with its place in the session's queue), then
+    // `running` before its first output; a cancel takes a queued call out (cancelled, never ran). A call that runs
+    // at once gets no call_state.
+    void queuedCallsReportTheirState() {
+        auto rig = makeRig(true, OutputCollector::kDefaultCap, [](SandboxConfig& c) { c.maxCallsPerSession = 1; });
+        QVERIFY(rig);
+        const QString first = QStringLiteral("q1");
+        rig->server.send(
+            BackendServer::toolCall(first, QStringLiteral("s1"), QStringLiteral("sleep 0.5"), m_workspace));
+        rig->server.send(BackendServer::toolCall(QStringLiteral("q2"), QStringLiteral("s1"), QStringLiteral("echo two"),
+                                                 m_workspace));
+        rig->server.send(BackendServer::toolCall(QStringLiteral("q3"), QStringLiteral("s1"),
+                                                 QStringLiteral("echo three"), m_workspace));
+        const auto stateOf = [](const QString& callId, const QString& state) {
+            return [callId, state](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("call_state")
+                       && m.value(QStringLiteral("call_id")).toString() == callId
+                       && m.value(QStringLiteral("state")).toString() == state;
+            };
+        };
+        QVERIFY(rig->server.waitFor(stateOf(QStringLiteral("q3"), QStringLiteral("queued")), 5000));
+        rig->server.send(
+            BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("q3")));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("q3"), 5000));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("q2"), 10000));
+        QVERIFY(rig->server.waitForResult(first, 10000));
+        const QJsonObject cancelled = rig->server.resultsFor(QStringLiteral("q3")).first();
+        QCOMPARE(cancelled.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("q2")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("ok"));
+        QStringList seen;  // "id state position" of every call_state, and "id output" of the first tool_output
+        for (const QJsonObject& m : std::as_const(rig->server.messages)) {
+            const QString id = m.value(QStringLiteral("call_id")).toString();
+            if (typeOf(m) == QLatin1String("call_state")) {
+                seen << id + u' ' + m.value(QStringLiteral("state")).toString()
+                            + (m.contains(QStringLiteral("position"))
+                                   ? u' ' + QString::number(m.value(QStringLiteral("position")).toInt())
+                                   : QString());
+            } else if (typeOf(m) == QLatin1String("tool_output") && id == QLatin1String("q2")
+                       && !seen.contains(QStringLiteral("q2 output"))) {
+                seen << QStringLiteral("q2 output");
+            }
+        }
+        QCOMPARE(seen, (QStringList{QStringLiteral("q2 queued 1"), QStringLiteral("q3 queued 2"),
+                                    QStringLiteral("q2 running"), QStringLiteral("q2 output")}));
     }
 
     // SPEC §8: each denial of a backend session's egress is a network_event, naming the call when it is the
