@@ -46,6 +46,8 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.idleTimeoutMs = sandbox.idleTimeoutMinutes() * 60 * 1000;
     config.maxContainers = sandbox.maxContainers();
     config.maxCallsPerSession = sandbox.maxCallsPerSession();
+    config.maxQueuedPerSession = sandbox.maxQueuedPerSession();
+    config.maxQueuedTotal = sandbox.maxQueuedTotal();
     config.maxCallsTotal = sandbox.maxCallsTotal();
     config.execMode =
         execModeFromName(overrides.execMode).value_or(execModeFromName(sandbox.execMode()).value_or(ExecMode::Agent));

@@ -21,6 +21,8 @@ const QLatin1String SandboxSettings::kIdleTimeoutMinutes("sessions/idleTimeoutMi
 const QLatin1String SandboxSettings::kMaxContainers("sessions/maxContainers");
 const QLatin1String SandboxSettings::kMaxCallsPerSession("sessions/maxCallsPerSession");
 const QLatin1String SandboxSettings::kMaxCallsTotal("sessions/maxCallsTotal");
+const QLatin1String SandboxSettings::kMaxQueuedPerSession("sessions/maxQueuedPerSession");
+const QLatin1String SandboxSettings::kMaxQueuedTotal("sessions/maxQueuedTotal");
 
 SandboxSettings::SandboxSettings(QSettings& store, QObject* parent) : QObject(parent), m_store(store) {}
 
@@ -201,6 +203,22 @@ int SandboxSettings::maxCallsTotal() const {
 
 bool SandboxSettings::setMaxCallsTotal(int value) {
     return setBoundedInt(kMaxCallsTotal, value, 1, kMaxLimit, kDefaultMaxCallsTotal);
+}
+
+int SandboxSettings::maxQueuedPerSession() const {
+    return boundedInt(kMaxQueuedPerSession, 1, kMaxQueueLimit, kDefaultMaxQueuedPerSession);
+}
+
+bool SandboxSettings::setMaxQueuedPerSession(int value) {
+    return setBoundedInt(kMaxQueuedPerSession, value, 1, kMaxQueueLimit, kDefaultMaxQueuedPerSession);
+}
+
+int SandboxSettings::maxQueuedTotal() const {
+    return boundedInt(kMaxQueuedTotal, 1, kMaxQueueLimit, kDefaultMaxQueuedTotal);
+}
+
+bool SandboxSettings::setMaxQueuedTotal(int value) {
+    return setBoundedInt(kMaxQueuedTotal, value, 1, kMaxQueueLimit, kDefaultMaxQueuedTotal);
 }
 
 }  // namespace zeus

@@ -30,6 +30,8 @@ public:
     static const QLatin1String kMaxContainers;
     static const QLatin1String kMaxCallsPerSession;
     static const QLatin1String kMaxCallsTotal;
+    static const QLatin1String kMaxQueuedPerSession;
+    static const QLatin1String kMaxQueuedTotal;
 
     static constexpr int kDefaultPidsLimit = sandboxdefaults::kPidsLimit;
     static constexpr int kMinPidsLimit = 16;
@@ -48,6 +50,10 @@ public:
     static constexpr int kDefaultMaxCallsPerSession = 4;
     static constexpr int kDefaultMaxCallsTotal = 8;
     static constexpr int kMaxLimit = 64;
+    // SPEC §3 "queued rather than refused": calls that may wait, per session and in all.
+    static constexpr int kDefaultMaxQueuedPerSession = 64;
+    static constexpr int kDefaultMaxQueuedTotal = 256;
+    static constexpr int kMaxQueueLimit = 4096;
 
     explicit SandboxSettings(QSettings& store, QObject* parent = nullptr);
 
@@ -86,6 +92,11 @@ public:
     bool setMaxCallsPerSession(int value);
     int maxCallsTotal() const;
     bool setMaxCallsTotal(int value);
+    // The queue bounds of SPEC §3 ("queued rather than refused"), each 1..kMaxQueueLimit.
+    int maxQueuedPerSession() const;
+    bool setMaxQueuedPerSession(int value);
+    int maxQueuedTotal() const;
+    bool setMaxQueuedTotal(int value);
 
 Q_SIGNALS:
     void runtimePreferenceChanged(const QString& value);

@@ -337,6 +337,8 @@ void TestAppSettings::handEditedStoreIsSanitised() {
         raw.setValue(zeus::SandboxSettings::kImage, QStringLiteral("--privileged"));
         raw.setValue(zeus::SandboxSettings::kMaxContainers, 1000);
         raw.setValue(zeus::SandboxSettings::kMaxCallsTotal, 0);
+        raw.setValue(zeus::SandboxSettings::kMaxQueuedPerSession, 100000);
+        raw.setValue(zeus::SandboxSettings::kMaxQueuedTotal, QStringLiteral("lots"));
         raw.setValue(AppSettings::kInstallId, QStringLiteral("not-a-uuid"));
         QStringList many;
         for (int i = 0; i < 50; ++i) {
@@ -354,6 +356,8 @@ void TestAppSettings::handEditedStoreIsSanitised() {
     QCOMPARE(settings.image(), QStringLiteral(ZEUS_DEFAULT_IMAGE));
     QCOMPARE(settings.sandbox().maxContainers(), zeus::SandboxSettings::kDefaultMaxContainers);
     QCOMPARE(settings.sandbox().maxCallsTotal(), zeus::SandboxSettings::kDefaultMaxCallsTotal);
+    QCOMPARE(settings.sandbox().maxQueuedPerSession(), zeus::SandboxSettings::kDefaultMaxQueuedPerSession);
+    QCOMPARE(settings.sandbox().maxQueuedTotal(), zeus::SandboxSettings::kDefaultMaxQueuedTotal);
     QVERIFY(!QUuid::fromString(settings.installId()).isNull());
     QStringList recent = settings.recentFolders();
     QCOMPARE(recent.size(), zeus::WorkspaceFolders::kMaxRecent);
