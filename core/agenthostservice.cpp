@@ -28,8 +28,9 @@ AgentHostService::AgentHostService(AppSettings* settings, Options options, QObje
       m_settings(settings),
       m_options(std::move(options)),
       m_detector(m_options.detector),
+      m_reviewWorker(std::make_shared<ReviewWorker>(ReviewStore())),
       m_sandbox(settings, m_options.sandbox),
-      m_reviews(ReviewStore(), [this](RuntimeKind kind, const QString& program) {
+      m_reviews(m_reviewWorker, [this](RuntimeKind kind, const QString& program) {
           return SandboxSetup::adapterFactory(m_detector.result())(kind, program);
       }) {
     m_connection.setSettings(m_options.connection);
@@ -55,13 +56,10 @@ AgentHostService::AgentHostService(AppSettings* settings, Options options, QObje
     });
     m_dispatcher.setSecretBroker(&m_secrets);
 
+    m_sandbox.setReviewWorker(m_reviewWorker);
     m_sandbox.setMonitorEnabled(m_options.monitorEnabled);
     m_sandbox.setDispatcher(&m_dispatcher);
 
-    connect(&m_sandbox, &SandboxHost::rebuilt, this, [this](SessionManager* manager, ContainerMonitor*) {
-        connect(manager, &SessionManager::reviewCopyTaken, &m_reviews, &ReviewService::notifyStoreChanged);
-        connect(manager, &SessionManager::reviewCopyKept, &m_reviews, &ReviewService::notifyStoreChanged);
-    });
     connect(&m_detector, &RuntimeDetector::detectionFinished, this, &AgentHostService::onDetection);
     connect(&m_imageInspector, &ImageInspector::finished, this, &AgentHostService::onImageInspected);
     connect(&m_credentials, &CredentialStore::readFinished, this,

@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <memory>
 #include <optional>
 
 namespace zeus {
@@ -124,6 +125,8 @@ private:
     SecretBroker m_secrets;
     BackendConnection m_connection;
     ToolDispatcher m_dispatcher{&m_connection};
+    // Shared by the sandbox's session managers and m_reviews: one store, one thread for review work. Before both.
+    std::shared_ptr<ReviewWorker> m_reviewWorker;
     SandboxHost m_sandbox;
     // The records' adapters are made as the sandbox's are (SandboxSetup), told what the latest detection knows.
     ReviewService m_reviews;

@@ -190,7 +190,7 @@ void SandboxHost::rebuild() {
     qCInfo(lcApp).noquote() << "runtime" << runtimeKindToString(setup.runtime->kind()) << "("
                             << setup.runtime->program() << "), image" << setup.config.image << ","
                             << hardeningProfileName(setup.config.profile) << "profile";
-    m_manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config);
+    m_manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config, m_reviewWorker);
     ++m_rebuilds;
     connect(m_manager.get(), &SessionManager::callFinished, this, [this] {
         if (m_swapPending) {

@@ -8,11 +8,13 @@
 #include <QTimer>
 
 #include <memory>
+#include <utility>
 
 namespace zeus {
 
 class AppSettings;
 class ContainerMonitor;
+class ReviewWorker;
 class SessionManager;
 class ToolDispatcher;
 
@@ -45,6 +47,9 @@ public:
 
     // The dispatcher that gets the serving manager (null while no runtime is usable) and hello's runtime report.
     void setDispatcher(ToolDispatcher* dispatcher);
+    // The review worker every manager it builds shares with the core service's ReviewService (set before the first
+    // detection; without one each manager makes its own).
+    void setReviewWorker(std::shared_ptr<ReviewWorker> worker) { m_reviewWorker = std::move(worker); }
     // Whether a ContainerMonitor is kept next to the manager (on by default; headless has no one to show it to).
     void setMonitorEnabled(bool enabled) { m_monitorEnabled = enabled; }
     // Kept across rebuilds.
@@ -94,6 +99,7 @@ private:
     std::optional<DetectionResult> m_detection;
     RuntimeReport m_report;
     QString m_readinessProblem;
+    std::shared_ptr<ReviewWorker> m_reviewWorker;
     std::unique_ptr<SessionManager> m_manager;
     std::unique_ptr<ContainerMonitor> m_monitor;
     QTimer m_rebuildTimer;  // zero interval: the end of this event-loop turn

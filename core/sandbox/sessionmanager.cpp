@@ -15,15 +15,22 @@
 
 namespace zeus {
 
-SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, SandboxConfig config, QObject* parent)
+namespace {
+
+std::shared_ptr<ReviewWorker> ownReviewWorker(const SandboxConfig& config) {
+    return std::make_shared<ReviewWorker>(
+        ReviewStore(config.reviewDirectory.isEmpty() ? ReviewStore::defaultDirectory() : config.reviewDirectory));
+}
+
+}  // namespace
+
+SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, SandboxConfig config,
+                               std::shared_ptr<ReviewWorker> reviews, QObject* parent)
     : QObject(parent),
       m_runtime(std::move(runtime)),
       m_config(std::move(config)),
       m_engine(*m_runtime, m_config.engineCallTimeoutMs, this),
-      m_reviews(
-          *m_runtime,
-          ReviewStore(m_config.reviewDirectory.isEmpty() ? ReviewStore::defaultDirectory() : m_config.reviewDirectory),
-          this) {
+      m_reviews(*m_runtime, reviews ? std::move(reviews) : ownReviewWorker(m_config), this) {
     Q_ASSERT(m_runtime);
     qRegisterMetaType<zeus::ExecResult>();
     qRegisterMetaType<zeus::OutputStream>();

@@ -39,7 +39,10 @@ class SessionManager : public QObject {
     Q_OBJECT
 
 public:
-    SessionManager(std::unique_ptr<ContainerRuntime> runtime, SandboxConfig config, QObject* parent = nullptr);
+    // `reviews`: the core service's shared review worker; without one (a single command, a test) the manager makes
+    // its own on the config's review directory.
+    SessionManager(std::unique_ptr<ContainerRuntime> runtime, SandboxConfig config,
+                   std::shared_ptr<ReviewWorker> reviews = {}, QObject* parent = nullptr);
     ~SessionManager() override;
 
     const SandboxConfig& config() const { return m_config; }

@@ -13,21 +13,21 @@
 
 namespace zeus {
 
-ReviewContainers::ReviewContainers(const ContainerRuntime& runtime, ReviewStore store, QObject* parent)
-    : QObject(parent), m_runtime(runtime), m_store(std::move(store)) {
-    // One at a time: a copy, a listing, a stop and a resume of one container must never overlap.
-    m_pool.setMaxThreadCount(1);
+ReviewContainers::ReviewContainers(const ContainerRuntime& runtime, std::shared_ptr<ReviewWorker> worker,
+                                   QObject* parent)
+    : QObject(parent), m_runtime(runtime), m_worker(std::move(worker)) {
+    Q_ASSERT(m_worker);
 }
 
 ReviewContainers::~ReviewContainers() {
-    m_pool.waitForDone();
+    m_tasks.waitForDone();
 }
 
 bool ReviewContainers::isReviewContainer(const QString& containerId) const {
     if (containerId.isEmpty()) {
         return false;
     }
-    const QList<ReviewRecord> records = m_store.records();
+    const QList<ReviewRecord> records = store().records();
     return std::any_of(records.cbegin(), records.cend(), [&containerId](const ReviewRecord& r) {
         return ContainerRuntime::sameContainer(r.containerId, containerId) || r.containerId.startsWith(containerId)
                || containerId.startsWith(r.containerId);
@@ -35,7 +35,7 @@ bool ReviewContainers::isReviewContainer(const QString& containerId) const {
 }
 
 void ReviewContainers::resume(const QString& containerId, std::function<void(const Resumed&)> done) {
-    m_pool.start([this, containerId, done = std::move(done)] {
+    m_worker->run(m_tasks, [this, containerId, done = std::move(done)] {
         const ReviewCopy copy(m_runtime, containerId);
         Resumed resumed;
         resumed.started = copy.start(&resumed.error);
@@ -48,7 +48,7 @@ void ReviewContainers::resume(const QString& containerId, std::function<void(con
 
 void ReviewContainers::copyIn(const ReviewRecord& draft, qint64 sizeCap, int timeoutMs,
                               std::function<void(const ReviewCopy::CopyResult&)> done) {
-    m_pool.start([this, draft, sizeCap, timeoutMs, done = std::move(done)] {
+    m_worker->run(m_tasks, [this, draft, sizeCap, timeoutMs, done = std::move(done)] {
         ReviewCopy copy(m_runtime, draft.containerId);
         copy.setTimeoutMs(timeoutMs);
         auto result = std::make_shared<ReviewCopy::CopyResult>(copy.copyIn(draft.workspace, sizeCap));
@@ -60,7 +60,8 @@ void ReviewContainers::copyIn(const ReviewRecord& draft, qint64 sizeCap, int tim
             // What the folder's branches point at: the commits the agent makes on top are what Apply brings home.
             record.gitBaseTips = copy.gitTips();
             QString error;
-            if (!m_store.save(record, result->baseline, &error)) {
+            ReviewStore store = this->store();
+            if (!store.save(record, result->baseline, &error)) {
                 result->ok = false;
                 result->error = QStringLiteral("The review copy could not be recorded: %1").arg(error);
             }
@@ -74,6 +75,7 @@ void ReviewContainers::copyIn(const ReviewRecord& draft, qint64 sizeCap, int tim
             [this, draft, result, done] {
                 if (result->ok) {
                     Q_EMIT copyTaken(draft.sessionId, draft.workspace);
+                    m_worker->notifyStoreChanged();
                 }
                 done(*result);
             },
@@ -83,13 +85,13 @@ void ReviewContainers::copyIn(const ReviewRecord& draft, qint64 sizeCap, int tim
 
 void ReviewContainers::retire(const QString& sessionId, const QString& workspace, const QString& containerId,
                               std::function<void(const Retired&)> report, std::function<void()> finished) {
-    m_pool.start([this, sessionId, workspace, containerId, report = std::move(report), finished = std::move(finished)] {
+    m_worker->run(m_tasks, [this, sessionId, workspace, containerId, report = std::move(report), finished = std::move(finished)] {
         const ReviewCopy copy(m_runtime, containerId);
         Retired retired;
         WorkspaceManifest baseline;
-        const std::optional<ReviewRecord> record = m_store.record(sessionId);
+        const std::optional<ReviewRecord> record = store().record(sessionId);
         const bool recorded = record && record->containerId == containerId;
-        if (recorded && m_store.loadBaseline(sessionId, baseline)) {
+        if (recorded && store().loadBaseline(sessionId, baseline)) {
             const ReviewCopy::ChangesResult changes = copy.changes(baseline);
             if (changes.ok) {
                 retired.changes = ChangeSet::peopleCount(changes.changes);
@@ -99,7 +101,7 @@ void ReviewContainers::retire(const QString& sessionId, const QString& workspace
             // Nothing to review (or a copy that was never recorded): the container goes.
             retired.ok = copy.remove(&retired.error);
             if (retired.ok && recorded) {
-                m_store.remove(sessionId);
+                store().remove(sessionId);
             }
             retired.changes = 0;
         } else {
@@ -113,6 +115,7 @@ void ReviewContainers::retire(const QString& sessionId, const QString& workspace
                 }
                 if (retired.changes != 0) {
                     Q_EMIT copyKept(sessionId, workspace, retired.changes);
+                    m_worker->notifyStoreChanged();
                 }
                 if (finished) {
                     finished();

@@ -2,36 +2,37 @@
 
 #include "review/reviewstore.h"
 #include "sandbox/review/reviewcopy.h"
+#include "sandbox/review/reviewworker.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace zeus {
 
 class ContainerRuntime;
 
-// The containers that hold review copies (SPEC §10) for one SessionManager: the store of their records and the one
-// worker thread every copy, listing, stop and resume of them runs on (blocking file and engine I/O, never on the
-// caller's thread; one at a time, so the calls on one container never overlap). Every answer comes back on this
-// object's thread, after which it says copyTaken or copyKept. It decides nothing about a session (ContainerStart and
+// The containers that hold review copies (SPEC §10) as one SessionManager's engine sees them. Their records and
+// the thread every copy, listing, stop and resume runs on (blocking file and engine I/O, never on the caller's
+// thread) belong to the shared ReviewWorker, so these calls never overlap with the Changes view's. Every answer
+// comes back on this object's thread, after which it says copyTaken or copyKept (and the worker storeChanged). It decides nothing about a session (ContainerStart and
 // SandboxSession do, and log it), and never removes a container that still holds changes to review.
 class ReviewContainers : public QObject {
     Q_OBJECT
 
 public:
-    ReviewContainers(const ContainerRuntime& runtime, ReviewStore store, QObject* parent = nullptr);
-    // Waits for the worker: its tasks use the store and the runtime.
+    ReviewContainers(const ContainerRuntime& runtime, std::shared_ptr<ReviewWorker> worker, QObject* parent = nullptr);
+    // Waits for this object's tasks on the worker: they use the runtime.
     ~ReviewContainers() override;
 
-    std::optional<ReviewRecord> record(const QString& sessionId) const { return m_store.record(sessionId); }
+    std::optional<ReviewRecord> record(const QString& sessionId) const { return store().record(sessionId); }
     // A record names this container (a full id, or a prefix of it either way).
     bool isReviewContainer(const QString& containerId) const;
     // The session's copy is lost (its container no longer exists): the record goes too.
-    void forget(const QString& sessionId) { m_store.remove(sessionId); }
+    void forget(const QString& sessionId) { store().remove(sessionId); }
 
     struct Resumed {
         bool started = false;
@@ -61,9 +62,11 @@ Q_SIGNALS:
     void copyKept(const QString& sessionId, const QString& workspace, int changeCount);
 
 private:
+    const ReviewStore& store() const { return m_worker->store(); }
+
     const ContainerRuntime& m_runtime;
-    ReviewStore m_store;
-    QThreadPool m_pool;
+    std::shared_ptr<ReviewWorker> m_worker;
+    ReviewWorker::Tasks m_tasks;  // last: destroyed (waited for) first
 };
 
 }  // namespace zeus

@@ -111,17 +111,18 @@ QString CommitsResult::describe() const {
     return {};
 }
 
-ReviewService::ReviewService(ReviewStore store, RuntimeFactory runtimes, QObject* parent)
-    : QObject(parent), m_store(std::move(store)), m_runtimes(std::move(runtimes)) {
+ReviewService::ReviewService(std::shared_ptr<ReviewWorker> worker, RuntimeFactory runtimes, QObject* parent)
+    : QObject(parent), m_worker(std::move(worker)), m_runtimes(std::move(runtimes)) {
+    Q_ASSERT(m_worker);
     qRegisterMetaType<zeus::ChangeDetail>();
     qRegisterMetaType<QList<zeus::Change>>();
     qRegisterMetaType<QList<zeus::ApplyOutcome>>();
     qRegisterMetaType<zeus::CommitsResult>();
-    m_pool.setMaxThreadCount(1);
+    connect(m_worker.get(), &ReviewWorker::storeChanged, this, &ReviewService::recordsChanged);
 }
 
 ReviewService::~ReviewService() {
-    m_pool.waitForDone();
+    m_tasks.waitForDone();
 }
 
 std::unique_ptr<ContainerRuntime> ReviewService::runtimeFor(const ReviewRecord& record,
@@ -131,10 +132,6 @@ std::unique_ptr<ContainerRuntime> ReviewService::runtimeFor(const ReviewRecord& 
         return nullptr;
     }
     return runtimes(*kind, record.engineProgram);
-}
-
-void ReviewService::notifyStoreChanged() {
-    Q_EMIT recordsChanged();
 }
 
 ReviewService::ListResult ReviewService::listChanges(const ContainerRuntime& runtime, const ReviewStore& store,
@@ -357,14 +354,14 @@ ChangeDetail ReviewService::detailOf(const ContainerRuntime& runtime, const Revi
 }
 
 void ReviewService::refreshChanges(const QString& sessionId) {
-    const std::optional<ReviewRecord> record = m_store.record(sessionId);
+    const std::optional<ReviewRecord> record = store().record(sessionId);
     if (!record) {
         Q_EMIT changesReady(sessionId, false, tr("No review copy is kept for this session."), {});
         return;
     }
-    const ReviewStore store = m_store;
+    const ReviewStore store = this->store();
     const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
-    m_pool.start([this, store, runtime, record = *record] {
+    m_worker->run(m_tasks, [this, store, runtime, record = *record] {
         const ListResult result = runtime ? listChanges(*runtime, store, record) : unknownEngine(record);
         QMetaObject::invokeMethod(
             this,
@@ -379,7 +376,7 @@ void ReviewService::refreshChanges(const QString& sessionId) {
 }
 
 void ReviewService::requestDetail(const QString& sessionId, const Change& change) {
-    const std::optional<ReviewRecord> record = m_store.record(sessionId);
+    const std::optional<ReviewRecord> record = store().record(sessionId);
     if (!record) {
         ChangeDetail detail;
         detail.path = change.path;
@@ -388,7 +385,7 @@ void ReviewService::requestDetail(const QString& sessionId, const Change& change
         return;
     }
     const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
-    m_pool.start([this, runtime, record = *record, change] {
+    m_worker->run(m_tasks, [this, runtime, record = *record, change] {
         ChangeDetail detail;
         if (runtime) {
             detail = detailOf(*runtime, record, change);
@@ -403,14 +400,14 @@ void ReviewService::requestDetail(const QString& sessionId, const Change& change
 }
 
 void ReviewService::apply(const QString& sessionId, const QList<Change>& changes, bool takeTheirs) {
-    const std::optional<ReviewRecord> record = m_store.record(sessionId);
+    const std::optional<ReviewRecord> record = store().record(sessionId);
     if (!record) {
         Q_EMIT changesReady(sessionId, false, tr("No review copy is kept for this session."), {});
         return;
     }
-    ReviewStore store = m_store;
+    ReviewStore store = this->store();
     const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
-    m_pool.start([this, store, runtime, record = *record, changes, takeTheirs]() mutable {
+    m_worker->run(m_tasks, [this, store, runtime, record = *record, changes, takeTheirs]() mutable {
         QString error = unknownEngine(record).error;
         QList<ApplyOutcome> outcomes;
         CommitsResult commits;
@@ -429,21 +426,21 @@ void ReviewService::apply(const QString& sessionId, const QList<Change>& changes
                     m_lastChanges.insert(sessionId, after.changes);
                 }
                 Q_EMIT changesReady(sessionId, after.ok, after.error, after.changes);
-                Q_EMIT recordsChanged();
+                m_worker->notifyStoreChanged();
             },
             Qt::QueuedConnection);
     });
 }
 
 void ReviewService::discard(const QString& sessionId) {
-    const std::optional<ReviewRecord> record = m_store.record(sessionId);
+    const std::optional<ReviewRecord> record = store().record(sessionId);
     if (!record) {
         Q_EMIT discarded(sessionId, false, tr("No review copy is kept for this session."));
         return;
     }
-    ReviewStore store = m_store;
+    ReviewStore store = this->store();
     const std::shared_ptr<const ContainerRuntime> runtime = runtimeFor(*record, m_runtimes);
-    m_pool.start([this, store, runtime, record = *record]() mutable {
+    m_worker->run(m_tasks, [this, store, runtime, record = *record]() mutable {
         QString error = unknownEngine(record).error;
         const bool ok = runtime && discardCopy(*runtime, store, record, &error);
         QMetaObject::invokeMethod(
@@ -451,7 +448,7 @@ void ReviewService::discard(const QString& sessionId) {
             [this, sessionId = record.sessionId, ok, error] {
                 m_lastChanges.remove(sessionId);
                 Q_EMIT discarded(sessionId, ok, error);
-                Q_EMIT recordsChanged();
+                m_worker->notifyStoreChanged();
             },
             Qt::QueuedConnection);
     });

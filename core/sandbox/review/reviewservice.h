@@ -5,12 +5,12 @@
 #include "review/changeset.h"
 #include "review/gitbundle.h"
 #include "review/reviewstore.h"
+#include "sandbox/review/reviewworker.h"
 
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
 #include <memory>
 
@@ -56,20 +56,20 @@ struct CommitsResult {
 
 // The review copies as the app's UI sees them: the store on disk plus the engine each record names (the CLI it was
 // made with: a copy made with Podman stays reviewable after a switch to Docker), every engine call on a worker
-// thread, every answer as a signal on the object's thread. One request of each kind per session at a time (a second
-// one while the first runs is queued behind it).
+// thread (the shared ReviewWorker's, which the sessions' review containers use too), every answer as a signal on the
+// object's thread. One request at a time (a second one while the first runs is queued behind it).
 class ReviewService : public QObject {
     Q_OBJECT
 
 public:
     // `runtimes` makes the adapter of the engine a record names (the composition's SandboxSetup::adapterFactory);
     // it is called on this object's thread.
-    ReviewService(ReviewStore store, RuntimeFactory runtimes, QObject* parent = nullptr);
+    ReviewService(std::shared_ptr<ReviewWorker> worker, RuntimeFactory runtimes, QObject* parent = nullptr);
     ~ReviewService() override;
 
-    const ReviewStore& store() const { return m_store; }
+    const ReviewStore& store() const { return m_worker->store(); }
     // The records on disk now (cheap: no engine call).
-    QList<ReviewRecord> records() const { return m_store.records(); }
+    QList<ReviewRecord> records() const { return store().records(); }
 
     // Asks for the change list of a session; changesReady answers.
     void refreshChanges(const QString& sessionId);
@@ -84,7 +84,7 @@ public:
     QList<Change> lastChanges(const QString& sessionId) const { return m_lastChanges.value(sessionId); }
 
     // The store changed (a review copy was taken, applied, discarded, here or by the command line).
-    void notifyStoreChanged();
+    void notifyStoreChanged() { m_worker->notifyStoreChanged(); }
 
 Q_SIGNALS:
     void recordsChanged();
@@ -124,10 +124,10 @@ public:
     static std::unique_ptr<ContainerRuntime> runtimeFor(const ReviewRecord& record, const RuntimeFactory& runtimes);
 
 private:
-    ReviewStore m_store;
+    std::shared_ptr<ReviewWorker> m_worker;
     RuntimeFactory m_runtimes;
     QHash<QString, QList<Change>> m_lastChanges;
-    QThreadPool m_pool;
+    ReviewWorker::Tasks m_tasks;  // last: destroyed (waited for) first
 };
 
 }  // namespace zeus
