@@ -131,10 +131,10 @@ const std::vector<OptionDescriptor>& optionTable() {
         kDiagnose,
         {"json", QT_TRANSLATE_NOOP("main", "With --diagnose or --changes: print JSON."), nullptr, &AppOptions::json},
         {"runtime", QT_TRANSLATE_NOOP("main", "Container runtime: auto, apple, docker, podman."), "name", nullptr,
-         &AppOptions::runtime, nullptr, nullptr, readWord<RuntimePreference, &AppOptions::runtimePreference>},
+         nullptr, nullptr, nullptr, readWord<RuntimePreference, &AppOptions::runtimePreference>},
         {"image", QT_TRANSLATE_NOOP("main", "Sandbox image."), "image", nullptr, &AppOptions::image},
         {"profile", QT_TRANSLATE_NOOP("main", "Hardening profile: standard or hardened."), "profile", nullptr,
-         &AppOptions::profile, nullptr, nullptr, readWord<HardeningProfile, &AppOptions::hardeningProfile>},
+         nullptr, nullptr, nullptr, readWord<HardeningProfile, &AppOptions::hardeningProfile>},
         {"exec-mode", QT_TRANSLATE_NOOP("main", "How commands reach the container: agent (default) or exec."), "mode",
          nullptr, nullptr, nullptr, nullptr, readWord<ExecMode, &AppOptions::execMode>},
         {"workspace", QT_TRANSLATE_NOOP("main", "Working directory mounted at /workspace."), "dir", nullptr,
@@ -344,13 +344,11 @@ AppOptions parseAppOptions(const QStringList& arguments) {
 SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     SandboxOverrides overrides;
     overrides.image = options.image;
-    // SandboxOverrides still carries the words; empty: not given.
-    const auto word = [](const auto& value) { return value ? wordOf(*value) : QString(); };
-    overrides.profile = word(options.hardeningProfile);
-    overrides.execMode = word(options.execMode);
-    overrides.workspaceMode = word(options.workspaceMode);
-    overrides.network = word(options.network);
-    overrides.networkPreset = word(options.networkPreset);
+    overrides.profile = options.hardeningProfile;
+    overrides.execMode = options.execMode;
+    overrides.workspaceMode = options.workspaceMode;
+    overrides.network = options.network;
+    overrides.networkPreset = options.networkPreset;
     overrides.allowHosts = options.allowHosts;
     overrides.denyHosts = options.denyHosts;
     overrides.resolve = options.resolve;

@@ -25,10 +25,8 @@ struct AppOptions {
     Mode mode = Mode::Gui;
     bool json = false;                                   // --diagnose --json
     std::optional<RuntimePreference> runtimePreference;  // --runtime auto|apple|docker|podman
-    QString runtime;  // --runtime's word as given (empty: not given), for callers that still read the word
-    QString image;    // --image
-    std::optional<HardeningProfile> hardeningProfile;  // --profile standard|hardened
-    QString profile;  // --profile's word as given (empty: not given), for callers that still read the word
+    QString image;                                       // --image
+    std::optional<HardeningProfile> hardeningProfile;    // --profile standard|hardened
     std::optional<ExecMode> execMode;            // --exec-mode agent|exec
     QString workspace;                           // --workspace DIR
     std::optional<WorkspaceMode> workspaceMode;  // --workspace-mode direct|review (nullopt: each folder's setting)

@@ -22,11 +22,6 @@ int runBuildImageMode(const AppOptions& options) {
                "to the folder that holds it.\n";
         return 1;
     }
-    const std::optional<RuntimePreference> preference = runtimePreferenceFromString(options.runtime);
-    if (!preference) {
-        err << "zeus-desktop: unknown runtime " << options.runtime << "\n";
-        return 2;
-    }
 
     ImageBuilder builder;
     RuntimeDetector detector;
@@ -71,7 +66,7 @@ int runBuildImageMode(const AppOptions& options) {
             builder.start(request);
         },
         Qt::QueuedConnection);  // detect() may answer at once; the event loop must be running to end it
-    detector.setPreference(*preference);
+    detector.setPreference(options.runtimePreference.value_or(RuntimePreference::Auto));
     detector.detect();
     return QCoreApplication::exec();
 }

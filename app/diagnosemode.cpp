@@ -11,6 +11,7 @@
 #include "runtime/runtimedetector.h"
 #include "sandboxsetup.h"
 #include "support/processrunner.h"
+#include "support/vocabulary.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -31,7 +32,7 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
 
     DiagnosticSections::SandboxFacts sandbox;
     sandbox.image = image;
-    sandbox.profile = options.profile.isEmpty() ? settings.hardeningProfile() : options.profile;
+    sandbox.profile = options.hardeningProfile ? wordOf(*options.hardeningProfile) : settings.hardeningProfile();
     sandbox.pidsLimit = settings.pidsLimit();
     sandbox.memoryMiB = settings.memoryMiB();
     sandbox.cpus = settings.cpus();
@@ -69,16 +70,11 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
 }  // namespace
 
 int runDiagnoseMode(const AppOptions& options) {
-    const std::optional<RuntimePreference> preference = runtimePreferenceFromString(options.runtime);
-    if (!preference) {
-        QTextStream(stderr) << "zeus-desktop: unknown runtime '" << options.runtime << "'\n";
-        return 2;
-    }
 
     AppSettings settings;
     const QString image = options.image.isEmpty() ? settings.image() : options.image;
     RuntimeDetector detector;
-    detector.setPreference(*preference);
+    detector.setPreference(options.runtimePreference.value_or(RuntimePreference::Auto));
     ImageInspector inspector;
     std::unique_ptr<ContainerRuntime> runtime;
     DetectionResult detection;

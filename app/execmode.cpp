@@ -60,16 +60,11 @@ int runExecMode(const AppOptions& options) {
         refuse(guard.message + QStringLiteral(" (rule: ") + WorkspaceGuard::ruleName(guard.rule) + QLatin1Char(')'));
         return kRefused;
     }
-    const std::optional<RuntimePreference> preference = runtimePreferenceFromString(options.runtime);
-    if (!preference) {
-        refuse(QStringLiteral("unknown runtime '%1'").arg(options.runtime));
-        return 2;
-    }
 
     AppSettings settings;
     SandboxConfig config;  // the manager's, once detection is done
     RuntimeDetector detector;
-    detector.setPreference(*preference);
+    detector.setPreference(options.runtimePreference.value_or(RuntimePreference::Auto));
     std::unique_ptr<SessionManager> manager;
     int exitCode = kRefused;
     const QString sessionId = QStringLiteral("exec-") + QUuid::createUuid().toString(QUuid::Id128).left(12);

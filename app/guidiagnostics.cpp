@@ -10,6 +10,7 @@
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
 #include "signin.h"
+#include "support/vocabulary.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -30,7 +31,7 @@ DiagnosticsReport GuiService::buildReport() const {
 
     DiagnosticSections::SandboxFacts sandbox;
     sandbox.image = config.image;
-    sandbox.profile = m_options.profile.isEmpty() ? m_settings->hardeningProfile() : m_options.profile;
+    sandbox.profile = wordOf(config.profile);
     sandbox.pidsLimit = m_settings->pidsLimit();
     sandbox.memoryMiB = m_settings->memoryMiB();
     sandbox.cpus = m_settings->cpus();

@@ -70,8 +70,8 @@ AgentHostService::Options GuiService::coreOptions() const {
 }
 
 void GuiService::start() {
-    const QString runtimeName = m_options.runtime.isEmpty() ? m_settings->runtimePreference() : m_options.runtime;
-    m_detector.setPreference(runtimePreferenceFromString(runtimeName).value_or(RuntimePreference::Auto));
+    m_detector.setPreference(m_options.runtimePreference.value_or(
+        runtimePreferenceFromString(m_settings->runtimePreference()).value_or(RuntimePreference::Auto)));
 
     m_signIn = std::make_unique<SignIn>(m_settings, m_credentials, m_connection, m_options.backend.trimmed(),
                                         [this] { return m_detector.hasResult() && !m_core.agentCheckPending(); });

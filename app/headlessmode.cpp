@@ -321,10 +321,10 @@ int runHeadlessMode(const AppOptions& options) {
     }
 
     AppSettings settings;
-    const QString runtimeName = options.runtime.isEmpty() ? settings.runtimePreference() : options.runtime;
-    const std::optional<RuntimePreference> preference = runtimePreferenceFromString(runtimeName);
+    const std::optional<RuntimePreference> preference =
+        options.runtimePreference ? options.runtimePreference : runtimePreferenceFromString(settings.runtimePreference());
     if (!preference) {
-        QTextStream(stderr) << "zeus-desktop: unknown runtime '" << runtimeName << "'\n";
+        QTextStream(stderr) << "zeus-desktop: unknown runtime '" << settings.runtimePreference() << "'\n";
         return kExitUsage;
     }
     AgentHostService::Options serviceOptions;

@@ -4,6 +4,7 @@
 #include "engine/appleruntime.h"
 #include "engine/hardeningprofile.h"
 #include "runtime/runtimekind.h"
+#include "support/vocabulary.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -37,8 +38,7 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     const SandboxSettings& sandbox = settings.sandbox();
     SandboxConfig config;
     config.image = overrides.image.isEmpty() ? sandbox.image() : overrides.image;
-    const QString profileName = overrides.profile.isEmpty() ? sandbox.hardeningProfile() : overrides.profile;
-    config.profile = parseHardeningProfile(profileName).value_or(config.profile);
+    config.profile = overrides.profile.value_or(parseHardeningProfile(sandbox.hardeningProfile()).value_or(config.profile));
     config.ownerId = settings.installId();
     config.pidsLimit = sandbox.pidsLimit();
     config.memory = QString::number(sandbox.memoryMiB()) + QStringLiteral("m");
@@ -49,13 +49,11 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.maxQueuedPerSession = sandbox.maxQueuedPerSession();
     config.maxQueuedTotal = sandbox.maxQueuedTotal();
     config.maxCallsTotal = sandbox.maxCallsTotal();
-    config.execMode =
-        execModeFromName(overrides.execMode).value_or(execModeFromName(sandbox.execMode()).value_or(ExecMode::Agent));
+    config.execMode = overrides.execMode.value_or(execModeFromName(sandbox.execMode()).value_or(ExecMode::Agent));
     if (overrides.outputCapBytes > 0) {
         config.outputCapBytes = overrides.outputCapBytes;
     }
-    const QString network = overrides.network.isEmpty() ? settings.network().mode() : overrides.network;
-    if (const auto mode = networkModeFromName(network)) {
+    if (const auto mode = overrides.network ? overrides.network : networkModeFromName(settings.network().mode())) {
         config.networkMode = *mode;
     }
     config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
@@ -65,8 +63,8 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
         config.folderGitWrites = settings.folderPolicies().gitWriteFolders();
     }
     config.gitWritesForced = overrides.allowGitWrites;
-    if (const auto mode = workspaceModeFromName(overrides.workspaceMode)) {
-        config.workspaceMode = *mode;
+    if (overrides.workspaceMode) {
+        config.workspaceMode = *overrides.workspaceMode;
         config.workspaceModeForced = true;
     }
     return config;
@@ -75,7 +73,7 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
 EgressPolicy SandboxSetup::egressPolicyFrom(AppSettings& settings, const SandboxOverrides& overrides, NetworkMode mode,
                                             QStringList* errors) {
     const NetworkSettings& network = settings.network();
-    const QString preset = overrides.networkPreset.isEmpty() ? network.preset() : overrides.networkPreset;
+    const QString preset = overrides.networkPreset ? wordOf(*overrides.networkPreset) : network.preset();
     return EgressPolicy::fromStrings(mode, preset, network.allowedHosts() + overrides.allowHosts,
                                      network.deniedHosts() + overrides.denyHosts,
                                      network.resolveOverrides() + overrides.resolve, errors);

@@ -4,6 +4,7 @@
 #include "backend/loopbackowner.h"
 #include "backend/protocol.h"
 #include "support/logging.h"
+#include "support/vocabulary.h"
 
 #include <QHostAddress>
 #include <QNetworkRequest>
@@ -411,7 +412,8 @@ void BackendConnection::setState(State state, const QString& event, int closeCod
         return;
     }
     m_state = state;
-    qCInfo(lcBackend).noquote() << "state" << stateName(state) << "-" << event;
+    // The state's stable word, not its translated name: the log is read by support staff in any language.
+    qCInfo(lcBackend).noquote() << "state" << wordOf(state) << "-" << event;
     record(event, closeCode);
     Q_EMIT stateChanged(state);
 }

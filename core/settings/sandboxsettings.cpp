@@ -1,6 +1,10 @@
 #include "sandboxsettings.h"
 
 #include "engine/containerruntime.h"
+#include "engine/hardeningprofile.h"
+#include "runtime/runtimekind.h"
+#include "sandbox/sandboxconfig.h"
+#include "support/vocabulary.h"
 
 #include <zeus/buildinfo.h>
 
@@ -27,11 +31,11 @@ const QLatin1String SandboxSettings::kMaxQueuedTotal("sessions/maxQueuedTotal");
 SandboxSettings::SandboxSettings(QSettings& store, QObject* parent) : QObject(parent), m_store(store) {}
 
 QStringList SandboxSettings::runtimePreferences() {
-    return {QStringLiteral("auto"), QStringLiteral("apple"), QStringLiteral("docker"), QStringLiteral("podman")};
+    return wordsOf<RuntimePreference>();
 }
 
 QStringList SandboxSettings::hardeningProfiles() {
-    return {QStringLiteral("standard"), QStringLiteral("hardened")};
+    return wordsOf<HardeningProfile>();
 }
 
 bool SandboxSettings::isValidRuntimePreference(const QString& value) {
@@ -44,7 +48,7 @@ bool SandboxSettings::isValidHardeningProfile(const QString& value) {
 
 QString SandboxSettings::runtimePreference() const {
     const QString value = m_store.value(kRuntimePreference).toString();
-    return isValidRuntimePreference(value) ? value : QStringLiteral("auto");
+    return isValidRuntimePreference(value) ? value : wordOf(RuntimePreference::Auto);
 }
 
 bool SandboxSettings::setRuntimePreference(const QString& value) {
@@ -86,7 +90,7 @@ bool SandboxSettings::setImage(const QString& reference) {
 
 QString SandboxSettings::hardeningProfile() const {
     const QString value = m_store.value(kHardeningProfile).toString();
-    return isValidHardeningProfile(value) ? value : QStringLiteral("standard");
+    return isValidHardeningProfile(value) ? value : wordOf(HardeningProfile::Standard);
 }
 
 bool SandboxSettings::setHardeningProfile(const QString& value) {
@@ -102,11 +106,11 @@ bool SandboxSettings::setHardeningProfile(const QString& value) {
 
 QString SandboxSettings::execMode() const {
     const QString value = m_store.value(kExecMode).toString();
-    return value == QStringLiteral("exec") ? value : QStringLiteral("agent");
+    return wordOf(fromWord<ExecMode>(value).value_or(ExecMode::Agent));
 }
 
 bool SandboxSettings::setExecMode(const QString& value) {
-    if (value != QStringLiteral("agent") && value != QStringLiteral("exec")) {
+    if (!fromWord<ExecMode>(value)) {
         return false;
     }
     if (execMode() != value) {

@@ -117,8 +117,7 @@ private Q_SLOTS:
         const DetectionResult detection = DetectionResult::choose({probe}, RuntimePreference::Auto);
         QVERIFY(detection.isUsable());
         AppOptions options;
-        // As the command line leaves it: the word, and the enum it parses to.
-        options.profile = profileOverride;
+        // As the command line leaves it: the enum the word parses to.
         if (!profileOverride.isEmpty()) {
             options.hardeningProfile = zeus::parseHardeningProfile(profileOverride);
             QVERIFY(options.hardeningProfile.has_value());

@@ -44,7 +44,7 @@ private:
     AgentHostService::Options optionsFor(const BackendServer& server, bool withEngine) const {
         AgentHostService::Options options;
         options.backend = QUrl(server.url());
-        options.sandbox.execMode = QStringLiteral("exec");  // no agent to look for: the fake runs commands itself
+        options.sandbox.execMode = ExecMode::Exec;  // no agent to look for: the fake runs commands itself
         options.monitorEnabled = false;
         options.ackWaitMs = 500;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();

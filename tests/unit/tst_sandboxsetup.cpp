@@ -5,6 +5,7 @@
 #include "engine/appleruntime.h"
 #include "runtime/detectionresult.h"
 #include "sandboxsetup.h"
+#include "support/vocabulary.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -49,9 +50,6 @@ private Q_SLOTS:
         QTest::newRow("profile override")
             << QString() << QStringLiteral("hardened") << QStringLiteral("registry.example/sandbox:7")
             << int(HardeningProfile::Hardened);
-        QTest::newRow("unknown profile keeps the setting")
-            << QString() << QStringLiteral("paranoid") << QStringLiteral("registry.example/sandbox:7")
-            << int(HardeningProfile::Standard);
     }
 
     void configFromSettingsAndOverrides() {
@@ -70,7 +68,10 @@ private Q_SLOTS:
 
         SandboxOverrides overrides;
         overrides.image = imageOverride;
-        overrides.profile = profileOverride;
+        if (!profileOverride.isEmpty()) {
+            overrides.profile = fromWord<HardeningProfile>(profileOverride);
+            QVERIFY(overrides.profile);
+        }
         const SandboxConfig config = SandboxSetup::configFrom(settings, overrides);
         QCOMPARE(config.image, image);
         QCOMPARE(int(config.profile), profile);
@@ -249,9 +250,6 @@ private Q_SLOTS:
         QTest::newRow("--workspace-mode review") << "review"
                                                  << "review"
                                                  << "review";
-        QTest::newRow("unknown override leaves the settings") << "copy"
-                                                              << "review"
-                                                              << "direct";
     }
 
     void workspaceModes() {
@@ -262,7 +260,10 @@ private Q_SLOTS:
         AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
         settings.setWorkspaceMode(QStringLiteral("/r"), WorkspaceMode::Review);
         SandboxOverrides overrides;
-        overrides.workspaceMode = override;
+        if (!override.isEmpty()) {
+            overrides.workspaceMode = fromWord<WorkspaceMode>(override);
+            QVERIFY(overrides.workspaceMode);
+        }
         const SandboxConfig config = SandboxSetup::configFrom(settings, overrides);
         QCOMPARE(workspaceModeName(config.workspaceModeFor(QStringLiteral("/r"))), reviewFolder);
         QCOMPARE(workspaceModeName(config.workspaceModeFor(QStringLiteral("/o"))), otherFolder);
