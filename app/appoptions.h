@@ -27,8 +27,8 @@ struct AppOptions {
     std::optional<RuntimePreference> runtimePreference;  // --runtime auto|apple|docker|podman
     QString image;                                       // --image
     std::optional<HardeningProfile> hardeningProfile;    // --profile standard|hardened
-    std::optional<ExecMode> execMode;            // --exec-mode agent|exec
-    QString workspace;                           // --workspace DIR
+    std::optional<ExecMode> execMode;                    // --exec-mode agent|exec
+    QString workspace;                                   // --workspace DIR
     std::optional<WorkspaceMode> workspaceMode;  // --workspace-mode direct|review (nullopt: each folder's setting)
     bool allowGitWrites = false;                 // --allow-git-writes: the sandbox may write .git (SPEC §3)
     QString command;                             // --exec COMMAND

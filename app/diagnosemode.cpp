@@ -70,7 +70,6 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
 }  // namespace
 
 int runDiagnoseMode(const AppOptions& options) {
-
     AppSettings settings;
     const QString image = options.image.isEmpty() ? settings.image() : options.image;
     RuntimeDetector detector;

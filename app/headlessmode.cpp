@@ -321,8 +321,9 @@ int runHeadlessMode(const AppOptions& options) {
     }
 
     AppSettings settings;
-    const std::optional<RuntimePreference> preference =
-        options.runtimePreference ? options.runtimePreference : runtimePreferenceFromString(settings.runtimePreference());
+    const std::optional<RuntimePreference> preference = options.runtimePreference
+                                                            ? options.runtimePreference
+                                                            : runtimePreferenceFromString(settings.runtimePreference());
     if (!preference) {
         QTextStream(stderr) << "zeus-desktop: unknown runtime '" << settings.runtimePreference() << "'\n";
         return kExitUsage;

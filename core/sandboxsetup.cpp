@@ -38,7 +38,8 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     const SandboxSettings& sandbox = settings.sandbox();
     SandboxConfig config;
     config.image = overrides.image.isEmpty() ? sandbox.image() : overrides.image;
-    config.profile = overrides.profile.value_or(parseHardeningProfile(sandbox.hardeningProfile()).value_or(config.profile));
+    config.profile =
+        overrides.profile.value_or(parseHardeningProfile(sandbox.hardeningProfile()).value_or(config.profile));
     config.ownerId = settings.installId();
     config.pidsLimit = sandbox.pidsLimit();
     config.memory = QString::number(sandbox.memoryMiB()) + QStringLiteral("m");

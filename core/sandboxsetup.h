@@ -1,8 +1,8 @@
 #pragma once
 
 #include "backend/protocolmessages.h"
-#include "engine/hardeningprofile.h"
 #include "engine/containerruntime.h"
+#include "engine/hardeningprofile.h"
 #include "runtime/detectionresult.h"
 #include "sandbox/egress/egresspolicy.h"
 #include "sandbox/sandboxconfig.h"
@@ -19,11 +19,11 @@ class AppSettings;
 
 // What the command line of one run changes about the sandbox; empty fields mean "from the settings".
 struct SandboxOverrides {
-    QString image;                                     // --image
-    std::optional<HardeningProfile> profile;           // --profile
-    std::optional<ExecMode> execMode;                  // --exec-mode
-    std::optional<WorkspaceMode> workspaceMode;        // --workspace-mode: every folder of this run; unset: per folder
-    qint64 outputCapBytes = 0;  // > 0: the output cap of a call (headless test hook, docs/headless.md)
+    QString image;                               // --image
+    std::optional<HardeningProfile> profile;     // --profile
+    std::optional<ExecMode> execMode;            // --exec-mode
+    std::optional<WorkspaceMode> workspaceMode;  // --workspace-mode: every folder of this run; unset: per folder
+    qint64 outputCapBytes = 0;                   // > 0: the output cap of a call (headless test hook, docs/headless.md)
     // Network (SPEC §8): --network, --network-preset (unset: the settings), and rules added to the settings' own.
     std::optional<NetworkMode> network;
     std::optional<EgressPreset> networkPreset;

@@ -85,44 +85,45 @@ void ReviewContainers::copyIn(const ReviewRecord& draft, qint64 sizeCap, int tim
 
 void ReviewContainers::retire(const QString& sessionId, const QString& workspace, const QString& containerId,
                               std::function<void(const Retired&)> report, std::function<void()> finished) {
-    m_worker->run(m_tasks, [this, sessionId, workspace, containerId, report = std::move(report), finished = std::move(finished)] {
-        const ReviewCopy copy(m_runtime, containerId);
-        Retired retired;
-        WorkspaceManifest baseline;
-        const std::optional<ReviewRecord> record = store().record(sessionId);
-        const bool recorded = record && record->containerId == containerId;
-        if (recorded && store().loadBaseline(sessionId, baseline)) {
-            const ReviewCopy::ChangesResult changes = copy.changes(baseline);
-            if (changes.ok) {
-                retired.changes = ChangeSet::peopleCount(changes.changes);
+    m_worker->run(
+        m_tasks, [this, sessionId, workspace, containerId, report = std::move(report), finished = std::move(finished)] {
+            const ReviewCopy copy(m_runtime, containerId);
+            Retired retired;
+            WorkspaceManifest baseline;
+            const std::optional<ReviewRecord> record = store().record(sessionId);
+            const bool recorded = record && record->containerId == containerId;
+            if (recorded && store().loadBaseline(sessionId, baseline)) {
+                const ReviewCopy::ChangesResult changes = copy.changes(baseline);
+                if (changes.ok) {
+                    retired.changes = ChangeSet::peopleCount(changes.changes);
+                }
             }
-        }
-        if (retired.changes == 0 || (!recorded && !isReviewContainer(containerId))) {
-            // Nothing to review (or a copy that was never recorded): the container goes.
-            retired.ok = copy.remove(&retired.error);
-            if (retired.ok && recorded) {
-                store().remove(sessionId);
+            if (retired.changes == 0 || (!recorded && !isReviewContainer(containerId))) {
+                // Nothing to review (or a copy that was never recorded): the container goes.
+                retired.ok = copy.remove(&retired.error);
+                if (retired.ok && recorded) {
+                    store().remove(sessionId);
+                }
+                retired.changes = 0;
+            } else {
+                retired.ok = copy.stop(&retired.error);
             }
-            retired.changes = 0;
-        } else {
-            retired.ok = copy.stop(&retired.error);
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [this, sessionId, workspace, retired, report, finished] {
-                if (report) {
-                    report(retired);
-                }
-                if (retired.changes != 0) {
-                    Q_EMIT copyKept(sessionId, workspace, retired.changes);
-                    m_worker->notifyStoreChanged();
-                }
-                if (finished) {
-                    finished();
-                }
-            },
-            Qt::QueuedConnection);
-    });
+            QMetaObject::invokeMethod(
+                this,
+                [this, sessionId, workspace, retired, report, finished] {
+                    if (report) {
+                        report(retired);
+                    }
+                    if (retired.changes != 0) {
+                        Q_EMIT copyKept(sessionId, workspace, retired.changes);
+                        m_worker->notifyStoreChanged();
+                    }
+                    if (finished) {
+                        finished();
+                    }
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 }  // namespace zeus

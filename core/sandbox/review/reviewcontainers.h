@@ -18,8 +18,9 @@ class ContainerRuntime;
 // The containers that hold review copies (SPEC §10) as one SessionManager's engine sees them. Their records and
 // the thread every copy, listing, stop and resume runs on (blocking file and engine I/O, never on the caller's
 // thread) belong to the shared ReviewWorker, so these calls never overlap with the Changes view's. Every answer
-// comes back on this object's thread, after which it says copyTaken or copyKept (and the worker storeChanged). It decides nothing about a session (ContainerStart and
-// SandboxSession do, and log it), and never removes a container that still holds changes to review.
+// comes back on this object's thread, after which it says copyTaken or copyKept (and the worker storeChanged). It
+// decides nothing about a session (ContainerStart and SandboxSession do, and log it), and never removes a container
+// that still holds changes to review.
 class ReviewContainers : public QObject {
     Q_OBJECT
 
