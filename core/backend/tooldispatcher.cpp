@@ -44,27 +44,13 @@ void ToolDispatcher::setSessionManager(SessionManager* manager) {
     connect(manager, &SessionManager::callFinished, this, &ToolDispatcher::onExecFinished);
     connect(manager, &SessionManager::sessionStateChanged, this, &ToolDispatcher::onSessionStateChanged);
     connect(manager, &SessionManager::egressDecided, this, &ToolDispatcher::onEgressDecided);
-    // SPEC §3: a call past the running limits waits in its session's queue; the backend hears where, and when it
-    // starts. Only for this dispatcher's calls (the local console shares the manager).
-    connect(manager, &SessionManager::callQueued, this, [this](const QString& callId, int position) {
-        if (m_running.contains(callId)) {
-            send(Protocol::makeCallState(callId, CallState::Queued, position));
-        }
-    });
-    connect(manager, &SessionManager::callRunning, this, [this](const QString& callId) {
-        if (m_running.contains(callId)) {
-            send(Protocol::makeCallState(callId, CallState::Running));
-        }
-    });
+    connect(manager, &SessionManager::callQueued, this, &ToolDispatcher::onCallQueued);
+    connect(manager, &SessionManager::callRunning, this, &ToolDispatcher::onCallRunning);
 }
 
 void ToolDispatcher::setClientInfo(const HelloMessage& info) {
     const RuntimeReport runtime = m_client.runtime;
     m_client = info;
-    m_client.runtime = runtime;
-}
-
-void ToolDispatcher::setRuntimeReport(const RuntimeReport& runtime) {
     m_client.runtime = runtime;
 }
 

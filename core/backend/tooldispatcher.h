@@ -3,6 +3,7 @@
 #include "approval/approvalpolicy.h"
 #include "approval/approvalquestion.h"
 #include "backend/backendconnection.h"
+#include "backend/protocol.h"
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
 #include "sandbox/commandexecution.h"
@@ -56,7 +57,7 @@ public:
     // What hello says about this client (name, version, os, arch, device_id) and the runtime; the workspaces and
     // pending fields are filled in by the dispatcher.
     void setClientInfo(const HelloMessage& info);
-    void setRuntimeReport(const RuntimeReport& runtime);
+    void setRuntimeReport(const RuntimeReport& runtime) { m_client.runtime = runtime; }
     // The folders the user approved, as the strings stored when they were approved (SPEC §3 "Approvals are exact
     // strings"). A working_directory is matched against them lexically before anything touches the file system;
     // the matched string is what the container mounts. hello lists the active ones.
@@ -157,6 +158,18 @@ private:
     void onExecFinished(const ExecResult& exec);
     void onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId);
     void onEgressDecided(const EgressEvent& event);
+    // SPEC §3: a call past the running limits waits in its session's queue; the backend hears where, and when it
+    // starts. Only for this dispatcher's calls (the local console shares the manager).
+    void onCallQueued(const QString& callId, int position) {
+        if (m_running.contains(callId)) {
+            send(Protocol::makeCallState(callId, CallState::Queued, position));
+        }
+    }
+    void onCallRunning(const QString& callId) {
+        if (m_running.contains(callId)) {
+            send(Protocol::makeCallState(callId, CallState::Running));
+        }
+    }
     void finish(const ToolResultMessage& result);
     void forget(const QString& callId);
     void compactJournal();
