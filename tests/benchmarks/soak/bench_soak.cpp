@@ -576,11 +576,11 @@ void reportWhole(const SoakBackend& backend, const Run& run) {
                  .arg(run.settleSeconds, 0, 'f', 1);
     out() << "  " << QString().leftJustified(24) << "start       after burst peak        end\n";
     const auto row = [](const QString& what, const QList<QString>& values) {
-        out() << "  " << what.leftJustified(24);
+        QString line = QStringLiteral("  ") + what.leftJustified(24);
         for (const QString& value : values) {
-            out() << value.leftJustified(12);
+            line += value.leftJustified(12);
         }
-        out() << '\n';
+        out() << line.trimmed().prepend(QStringLiteral("  ")) << '\n';
     };
     row(QStringLiteral("app RSS (MiB)"),
         {mib(run.start.rssKiB), mib(run.afterBurst.rssKiB), mib(run.peak.rssKiB), mib(run.end.rssKiB)});
@@ -734,7 +734,8 @@ int main(int argc, char** argv) {
     SoakApp app;
     app.start(backend.url(), backend.workspace, root.path());
     if (!zeus::bench::waitUntil([&] { return backend.hellos > 0 || !app.running(); }, 60000) || !app.running()) {
-        out() << "zeus-bench-soak: the app did not connect\n";
+        out() << "zeus-bench-soak: the app did not connect (" << app.process.errorString() << ")\n"
+              << QString::fromUtf8(app.log.right(4000));
         return 1;
     }
     const QString prefix = QStringLiteral("soak-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
