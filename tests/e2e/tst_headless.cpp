@@ -21,6 +21,7 @@
 #include <QUuid>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 using zeus::test::BackendServer;
@@ -777,6 +778,57 @@ private Q_SLOTS:
         QVERIFY(contiguousA && contiguousB);
         QCOMPARE(firstResult(rig->server, QStringLiteral("mixB")).value(QStringLiteral("output")).toString(),
                  QStringLiteral("B1\nB2\nB3\nB4\nB5\n"));
+    }
+
+    // SPEC §3 "Bounded, and queued rather than refused": a burst of 40 calls in two sessions, past both running
+    // limits (4 per session, 8 in all). Every call ends ok with its own output; the calls past the limits are
+    // `queued` with their places (1, 2, ... per session) and then `running`, in the order they arrived.
+    void burstIsQueuedAndEveryCallRunsInOrder() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        auto rig = connectedRig();
+        QVERIFY(rig);
+        const QStringList sessions{session(), session()};
+        QHash<QString, QStringList> callsOf;
+        for (int i = 0; i < 20; ++i) {
+            for (const QString& s : sessions) {
+                const QString callId = QStringLiteral("burst-%1-%2").arg(sessions.indexOf(s)).arg(i);
+                callsOf[s] << callId;
+                rig->server.send(
+                    BackendServer::toolCall(callId, s, QStringLiteral("sleep 0.2; echo ") + callId, m_workspace));
+            }
+        }
+        for (const QString& s : sessions) {
+            for (const QString& callId : std::as_const(callsOf[s])) {
+                QVERIFY2(rig->server.waitForResult(callId, 120000), qPrintable(rig->app.logText().right(2000)));
+                const QJsonObject result = firstResult(rig->server, callId);
+                QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+                QCOMPARE(result.value(QStringLiteral("output")).toString(), callId + u'\n');
+            }
+        }
+        for (const QString& s : sessions) {
+            const QStringList calls = callsOf.value(s);
+            QStringList queued;
+            QList<int> positions;
+            QStringList running;
+            for (const QJsonObject& m : rig->server.ofType(QStringLiteral("call_state"))) {
+                const QString callId = m.value(QStringLiteral("call_id")).toString();
+                if (!calls.contains(callId)) {
+                    continue;
+                }
+                if (m.value(QStringLiteral("state")).toString() == QLatin1String("queued")) {
+                    queued << callId;
+                    positions << m.value(QStringLiteral("position")).toInt();
+                } else if (m.value(QStringLiteral("state")).toString() == QLatin1String("running")) {
+                    running << callId;
+                }
+            }
+            // The first 4 ran at once; the others waited, and started in the order they came.
+            QCOMPARE(queued, calls.mid(4));
+            QCOMPARE(running, calls.mid(4));
+            QCOMPARE(positions.first(), 1);
+            QVERIFY(std::all_of(positions.cbegin(), positions.cend(), [](int p) { return p >= 1 && p <= 16; }));
+        }
+        QCOMPARE(rig->server.ofType(QStringLiteral("tool_result")).size(), 40);
     }
 
     void oversizedFrameReconnectsAndLosesNothing() {
