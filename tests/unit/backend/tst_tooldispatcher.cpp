@@ -6,6 +6,7 @@
 #include "approval/approvalqueue.h"
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"
+#include "backend/resultjournal.h"
 #include "backend/tooldispatcher.h"
 #include "engine/dockerruntime.h"
 #include "runtime/detectionresult.h"
@@ -825,6 +826,32 @@ private Q_SLOTS:
         }
         QCOMPARE(seen, (QStringList{QStringLiteral("q2 queued 1"), QStringLiteral("q3 queued 2"),
                                     QStringLiteral("q2 running"), QStringLiteral("q2 output")}));
+    }
+
+    // SPEC §5 "Results survive the app": a call that waits in the queue is journaled as started, like a running one,
+    // so a crash while it waits reports it as interrupted on the next start.
+    void queuedCallIsJournaledAsStarted() {
+        auto rig = makeRig(true, OutputCollector::kDefaultCap, [](SandboxConfig& c) { c.maxCallsPerSession = 1; });
+        QVERIFY(rig);
+        const QString journal = m_dir.filePath(QStringLiteral("queued-journal"));
+        rig->dispatcher->setJournalPath(journal);
+        rig->server.send(BackendServer::toolCall(QStringLiteral("j1"), QStringLiteral("sj"), QStringLiteral("sleep 5"),
+                                                 m_workspace));
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("j2"), QStringLiteral("sj"), QStringLiteral("true"), m_workspace));
+        QVERIFY(rig->server.waitFor(
+            [](const QJsonObject& m) {
+                return typeOf(m) == QLatin1String("call_state")
+                       && m.value(QStringLiteral("call_id")).toString() == QLatin1String("j2");
+            },
+            5000));
+        const ResultJournal::Loaded loaded = ResultJournal(journal).load();
+        QCOMPARE(loaded.interrupted, (QStringList{QStringLiteral("j1"), QStringLiteral("j2")}));
+        rig->dispatcher->cancelAll();
+        QVERIFY(rig->server.waitForResult(QStringLiteral("j1"), 10000));
+        QVERIFY(rig->server.waitForResult(QStringLiteral("j2"), 10000));
+        QCOMPARE(rig->server.resultsFor(QStringLiteral("j2")).first().value(QStringLiteral("status")).toString(),
+                 QStringLiteral("cancelled"));
     }
 
     // SPEC §8: each denial of a backend session's egress is a network_event, naming the call when it is the
