@@ -336,12 +336,17 @@ int SessionManager::liveContainers() const {
     return live;
 }
 
+bool SessionManager::isEvictable(const SandboxSession& session) const {
+    // Idle, and no call of it waits for a slot: its container is about to be used again.
+    return session.isIdle() && m_queue.size(session.id()) == 0;
+}
+
 bool SessionManager::hasRoomForContainer(const SandboxSession* forSession) const {
     if (liveContainers() < m_config.maxContainers) {
         return true;
     }
-    return std::any_of(m_sessions.cbegin(), m_sessions.cend(), [forSession](const auto& entry) {
-        return entry.second.get() != forSession && entry.second->isIdle();
+    return std::any_of(m_sessions.cbegin(), m_sessions.cend(), [this, forSession](const auto& entry) {
+        return entry.second.get() != forSession && isEvictable(*entry.second);
     });
 }
 
@@ -352,7 +357,7 @@ bool SessionManager::makeRoomForContainer(const SandboxSession* forSession) {
     SandboxSession* victim = nullptr;
     for (const auto& entry : m_sessions) {
         SandboxSession* s = entry.second.get();
-        if (s == forSession || !s->isIdle()) {
+        if (s == forSession || !isEvictable(*s)) {
             continue;
         }
         if (!victim || !s->lastUsed().isValid()

@@ -138,6 +138,8 @@ private:
     // one (an idle one to evict counts).
     bool mayStart(const QString& sessionId) const;
     bool hasRoomForContainer(const SandboxSession* forSession) const;
+    // Its container may go to make room for another session's.
+    bool isEvictable(const SandboxSession& session) const;
     // Starts an admitted call in its session (which moves to the call's folder first).
     void run(const ExecRequest& request, bool wasQueued);
     // Queues an admitted call, or refuses it past a queue bound (naming the bound).
