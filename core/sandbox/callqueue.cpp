@@ -1,5 +1,7 @@
 #include "sandbox/callqueue.h"
 
+#include <utility>
+
 namespace zeus {
 
 CallQueue::Refusal CallQueue::push(const ExecRequest& request) {
@@ -84,8 +86,8 @@ std::optional<ExecRequest> CallQueue::remove(const QString& callId) {
 }
 
 QList<ExecRequest> CallQueue::takeSession(const QString& sessionId) {
-    const QList<ExecRequest> taken = m_bySession.take(sessionId);
-    for (const ExecRequest& request : taken) {
+    QList<ExecRequest> taken = m_bySession.take(sessionId);
+    for (const ExecRequest& request : std::as_const(taken)) {
         m_sessionOf.remove(request.callId);
     }
     m_ring.removeAll(sessionId);
