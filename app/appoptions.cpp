@@ -159,6 +159,11 @@ const std::vector<OptionDescriptor>& optionTable() {
          nullptr, nullptr, nullptr, nullptr, readWord<EgressPreset, &AppOptions::networkPreset>},
         {"resolve", QT_TRANSLATE_NOOP("main", "Use this address for a host and port (HOST:PORT:ADDRESS); repeatable."),
          "entry", nullptr, nullptr, &AppOptions::resolve, checkResolve},
+        {"no-host-ca",
+         QT_TRANSLATE_NOOP("main",
+                           "Do not give the sandbox this computer's trusted root certificates (on by default: HTTPS "
+                           "through a TLS-inspecting network works as on the host)."),
+         nullptr, &AppOptions::noHostCa},
         kSetSecret,
         kDeleteSecret,
         kListSecrets,
@@ -353,6 +358,7 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.denyHosts = options.denyHosts;
     overrides.resolve = options.resolve;
     overrides.allowGitWrites = options.allowGitWrites;
+    overrides.noHostCertificates = options.noHostCa;
     // The per-folder setting is the tray app's; headless and --exec take the command line's word alone.
     overrides.folderGitWritesFromSettings = options.mode == AppOptions::Mode::Gui;
     return overrides;

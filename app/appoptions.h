@@ -40,6 +40,7 @@ struct AppOptions {
     QStringList allowHosts;                     // --allow-host RULE (repeatable), added to the settings' rules
     QStringList denyHosts;                      // --deny-host RULE (repeatable)
     QStringList resolve;                        // --resolve HOST:PORT:ADDRESS (repeatable)
+    bool noHostCa = false;                      // --no-host-ca: not this computer's trusted certificates
     SecretAction secretAction = SecretAction::None;
     QString secretName;                    // --set-secret NAME, --delete-secret NAME
     QStringList allowedSecrets;            // --allow-secret NAME (repeatable): headless pre-approval

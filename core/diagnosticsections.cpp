@@ -2,6 +2,7 @@
 
 #include "diagnosticsreport.h"
 #include "engine/containerspec.h"
+#include "sandbox/hostcertificates.h"
 #include "support/vocabulary.h"
 
 #include <zeus/buildinfo.h>
@@ -388,6 +389,25 @@ DiagnosticSection DiagnosticSections::network(const SandboxConfig& config) {
         if (!overrides.isEmpty()) {
             text += QLatin1Char('\n') + tr("Resolve: %1").arg(overrides.join(QStringLiteral(", ")));
         }
+    }
+    // SPEC §8 "Certificates": how many of this computer's roots each container gets.
+    const HostCertificates::Bundle& bundle = HostCertificates::system();
+    QJsonObject certificates;
+    certificates.insert(QStringLiteral("passed"), config.wantsHostCertificates());
+    certificates.insert(QStringLiteral("setting"), config.hostCertificates);
+    certificates.insert(QStringLiteral("roots"), bundle.count);
+    certificates.insert(QStringLiteral("test_roots"), QJsonArray::fromStringList(bundle.extra));
+    value.insert(QStringLiteral("host_certificates"), certificates);
+    if (config.wantsHostCertificates()) {
+        text += QLatin1Char('\n')
+                + tr("This computer's %1 trusted root certificates go into each container (%2).")
+                      .arg(bundle.count)
+                      .arg(containerCaBundlePath());
+    } else if (!config.hostCertificates) {
+        text += QLatin1Char('\n')
+                + tr(
+                    "This computer's trusted certificates are not passed (--no-host-ca or the setting): on a "
+                    "network that inspects HTTPS, HTTPS from the sandbox fails.");
     }
     return DiagnosticSection{QStringLiteral("network"), tr("Network"), value, text, {}};
 }

@@ -57,6 +57,7 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     if (const auto mode = overrides.network ? overrides.network : networkModeFromName(settings.network().mode())) {
         config.networkMode = *mode;
     }
+    config.hostCertificates = !overrides.noHostCertificates && settings.network().hostCertificates();
     config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
     config.folderAllow = settings.network().allFolderAllowedHosts();
     config.folderWorkspaceModes = settings.folderPolicies().workspaceModes();

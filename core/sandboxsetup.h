@@ -34,6 +34,8 @@ struct SandboxOverrides {
     // folders the user set so in the tray app, and only when folderGitWritesFromSettings (the tray app; headless
     // and --exec take the command line's word alone).
     bool allowGitWrites = false;
+    // --no-host-ca: no container gets this computer's trusted certificates (SPEC §8), whatever the setting says.
+    bool noHostCertificates = false;
     bool folderGitWritesFromSettings = true;
 };
 

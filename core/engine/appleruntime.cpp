@@ -102,6 +102,9 @@ QStringList AppleRuntime::runArguments(const ContainerSpec& spec) const {
     // --tmpfs takes only a path here (no mode); the VM's tmpfs is writable.
     args << QStringLiteral("--tmpfs") << containerHome() << QStringLiteral("--env")
          << QStringLiteral("HOME=") + containerHome();
+    if (spec.runtimeDir) {
+        args << QStringLiteral("--tmpfs") << containerRuntimeDir();
+    }
     for (const QString& entry : spec.environment) {
         args << QStringLiteral("--env") << entry;
     }

@@ -55,6 +55,9 @@ struct ContainerSpec {
     QStringList environment;
     // Mounted over themselves after the workspace, in this order (a parent before what is inside it).
     QList<WorkspaceOverlay> overlays;
+    // A writable tmpfs at containerRuntimeDir() for the files the app writes for the commands after `run` (the
+    // host's trusted certificates, SPEC §8 "Certificates"): no host path is mounted for them.
+    bool runtimeDir = false;
     // Review mode (SPEC §10): no bind mount of the folder at all; /workspace is a volume of the container's own,
     // filled with a copy of the folder through the exec channel. `workspace` then only names the folder (a label).
     bool reviewCopy = false;
@@ -97,6 +100,13 @@ inline QString containerAgentPath() {
 }
 inline QString imageAgentPath() {
     return QStringLiteral("/usr/local/libexec/zeus/zeus-sandbox-agent");
+}
+// The app's own folder in the container (ContainerSpec::runtimeDir), and the certificate bundle it writes there.
+inline QString containerRuntimeDir() {
+    return QStringLiteral("/run/zeus");
+}
+inline QString containerCaBundlePath() {
+    return QStringLiteral("/run/zeus/ca-certificates.crt");
 }
 
 }  // namespace zeus

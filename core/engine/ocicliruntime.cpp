@@ -47,6 +47,10 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
     // --user the image's own home would not be writable.
     args << QStringLiteral("--tmpfs") << containerHome() + QStringLiteral(":rw,exec,mode=1777")  //
          << QStringLiteral("-e") << QStringLiteral("HOME=") + containerHome();
+    if (spec.runtimeDir) {
+        // Writable by the --user the commands run as; the agent's read-only mount (below) sits inside it.
+        args << QStringLiteral("--tmpfs") << containerRuntimeDir() + QStringLiteral(":rw,nosuid,nodev,mode=1777");
+    }
     for (const QString& entry : spec.environment) {
         args << QStringLiteral("-e") << entry;
     }

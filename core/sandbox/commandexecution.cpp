@@ -171,7 +171,10 @@ void CommandExecution::start(const QString& containerId, AgentChannel* agent) {
     }
     // A secret's value travels in the CLI's own environment and `exec -e NAME`, never in an argument.
     QStringList names;
-    QList<QPair<QString, QByteArray>> variables;
+    QList<QPair<QString, QByteArray>> variables = m_environment;
+    for (const auto& variable : std::as_const(m_environment)) {
+        names.append(variable.first);
+    }
     for (const SecretValue& secret : std::as_const(m_request.secrets)) {
         names.append(secret.name);
         variables.append({secret.name, secret.value});
@@ -198,6 +201,9 @@ void CommandExecution::startWithAgent(AgentChannel* agent) {
     m_agent = agent;
     // The approved secrets go in this exec frame's environment: this command's only.
     QList<QByteArray> environment;
+    for (const auto& variable : std::as_const(m_environment)) {
+        environment.append(variable.first.toUtf8() + '=' + variable.second);
+    }
     for (const SecretValue& secret : std::as_const(m_request.secrets)) {
         environment.append(secret.name.toUtf8() + '=' + secret.value);
     }

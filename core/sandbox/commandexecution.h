@@ -7,13 +7,16 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QList>
 #include <QMetaType>
 #include <QObject>
+#include <QPair>
 #include <QPointer>
 #include <QString>
 #include <QTimer>
 
 #include <optional>
+#include <utility>
 
 namespace zeus {
 
@@ -86,6 +89,9 @@ public:
     const ExecRequest& request() const { return m_request; }
     // The sandbox image, named in the message when the container exits right after it started.
     void setImage(const QString& image) { m_image = image; }
+    // NAME=value set in this command's environment besides its secrets (the host certificates' variables). Before
+    // start().
+    void setEnvironment(QList<QPair<QString, QByteArray>> variables) { m_environment = std::move(variables); }
     bool isStarted() const { return m_started; }
     // Secrets to remove from this call's output (every secret its session used so far, and its own): each form
     // becomes [REDACTED:NAME] before the output is streamed, kept or shown. May grow while the call runs.
@@ -154,6 +160,7 @@ private:
     std::optional<int> m_agentExitCode;  // the agent's exit frame: code, or 128 + signal
     QPointer<EngineCommand> m_logs;
     QString m_image;
+    QList<QPair<QString, QByteArray>> m_environment;
     QTimer m_timeout;
     QTimer m_cliGrace;  // after the group was killed, the CLI gets this long to exit
     QElapsedTimer m_clock;

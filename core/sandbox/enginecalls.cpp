@@ -11,7 +11,15 @@ EngineCalls::EngineCalls(const ContainerRuntime& runtime, int timeoutMs, QObject
     : QObject(parent), m_runtime(runtime), m_timeoutMs(timeoutMs) {}
 
 void EngineCalls::run(const QStringList& arguments, std::function<void(EngineCommand&)> done) {
+    runWithInput(arguments, QByteArray(), std::move(done));
+}
+
+void EngineCalls::runWithInput(const QStringList& arguments, const QByteArray& input,
+                               std::function<void(EngineCommand&)> done) {
     auto* process = new EngineCommand(m_runtime.program(), arguments, m_timeoutMs, this);
+    if (!input.isEmpty()) {
+        process->setStandardInputData(input);
+    }
     connect(process, &EngineCommand::finished, this, [process, done = std::move(done)] {
         if (done) {
             done(*process);

@@ -24,6 +24,8 @@ public:
     const ContainerRuntime& runtime() const { return m_runtime; }
     // Runs the engine's CLI with `arguments`; `done` (if any) gets the finished command, exactly once.
     void run(const QStringList& arguments, std::function<void(EngineCommand&)> done = {});
+    // The same with `input` written to the CLI's stdin (then closed): text that must not be an argument.
+    void runWithInput(const QStringList& arguments, const QByteArray& input, std::function<void(EngineCommand&)> done);
     // The same, held until `done` has returned.
     void runHeld(const QStringList& arguments, std::function<void(EngineCommand&)> done = {});
     // Work shutdown must wait for that is not a CLI call of this object (a review container's resume or retire).

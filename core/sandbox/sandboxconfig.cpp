@@ -87,6 +87,7 @@ ContainerSpec SandboxConfig::containerSpec(const QString& name, const QString& w
     if (mode == NetworkMode::Allowlist) {
         spec.environment = proxyEnvironment();
     }
+    spec.runtimeDir = wantsHostCertificates();
     spec.podmanRootless = podmanRootless;
     if (execMode == ExecMode::Agent) {
         spec.agentSource = agentHostPath;

@@ -82,6 +82,10 @@ struct SandboxConfig {
     QHash<QString, QStringList> folderAllow;
     // The container environment that sends every tool through the agent's proxy listeners (allowlist only).
     QStringList proxyEnvironment() const;
+    // SPEC §8 "Certificates": the host's trusted roots are written into each container with a network, and every
+    // command is told where (HostCertificates). Off: --no-host-ca, or the setting.
+    bool hostCertificates = true;
+    bool wantsHostCertificates() const { return hostCertificates && effectiveNetworkMode() != NetworkMode::None; }
     // Rootless Podman keeps the host uid through --userns=keep-id instead of --user.
     bool podmanRootless = false;
 

@@ -4,6 +4,7 @@
 #include "sandbox/agent/agentchannel.h"
 #include "sandbox/agent/enginecommand.h"
 #include "sandbox/enginecalls.h"
+#include "sandbox/hostcertificates.h"
 #include "sandbox/review/reviewcontainers.h"
 #include "support/logging.h"
 
@@ -115,6 +116,36 @@ void SandboxSession::createContainer() {
 }
 
 void SandboxSession::markReady() {
+    m_hostCertificates = false;
+    const HostCertificates::Bundle& bundle = HostCertificates::system();
+    if (!m_config.wantsHostCertificates() || bundle.count == 0) {
+        becomeReady();
+        return;
+    }
+    // Before any command runs: a command told to read a bundle that is not there yet would fail its TLS.
+    const QString containerId = m_containerId;
+    m_engine.runWithInput(
+        runtime().execWithStdinArguments(containerId, HostCertificates::installCommand()), bundle.pem,
+        [self = QPointer<SandboxSession>(this), containerId, count = bundle.count](EngineCommand& process) {
+            if (!self || self->m_phase != Phase::Creating || self->m_containerId != containerId) {
+                return;  // ended meanwhile
+            }
+            if (process.succeeded()) {
+                self->m_hostCertificates = true;
+                self->logEvent(QStringLiteral("This computer's %1 trusted root certificates are in %2: HTTPS from "
+                                              "the sandbox trusts what this computer trusts.")
+                                   .arg(count)
+                                   .arg(containerCaBundlePath()));
+            } else {
+                self->logEvent(QStringLiteral("This computer's trusted certificates could not be written into the "
+                                              "container (%1): commands use the image's own.")
+                                   .arg(process.diagnostic()));
+            }
+            self->becomeReady();
+        });
+}
+
+void SandboxSession::becomeReady() {
     m_phase = Phase::Ready;
     m_lastUsed.restart();
     logEvent(QStringLiteral("Container %1 started (%2, %3 profile) with %4 at /workspace.")
@@ -161,6 +192,9 @@ void SandboxSession::startWaiting() {
 }
 
 void SandboxSession::dispatch(CommandExecution* execution) {
+    if (m_hostCertificates) {
+        execution->setEnvironment(HostCertificates::environment());
+    }
     if (m_config.execMode == ExecMode::Exec || !m_agentFallback.isEmpty()) {
         announceExecPath();  // forced exec is said with the container's first command, like the agent
         execution->start(m_containerId);

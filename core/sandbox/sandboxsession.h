@@ -120,7 +120,10 @@ private:
     void checkContainer();
     void onContainerChecked(EngineCommand& process);
     void createContainer();
+    // The container runs and its mounts are checked: the host's certificates go in (when wanted), then
+    // becomeReady() starts the waiting calls.
     void markReady();
+    void becomeReady();
     void createFailed(ExecError code, const QString& message);
     void startWaiting();
     void dispatch(CommandExecution* execution);
@@ -163,8 +166,9 @@ private:
     QElapsedTimer m_lastUsed;
     // Every bind mount's source pinned before `run` (Linux): checked in the container after it (MountPins).
     QList<MountPins::Pin> m_mountPins;
-    bool m_review = false;    // the container holds a review copy: stopped, never removed, by the app
-    bool m_shutDown = false;  // the app is shutting down: no idle timer, nothing new
+    bool m_review = false;            // the container holds a review copy: stopped, never removed, by the app
+    bool m_hostCertificates = false;  // this container holds the host's certificate bundle: commands are told
+    bool m_shutDown = false;          // the app is shutting down: no idle timer, nothing new
     quint64 m_endedAt = 0;
     SessionLog m_log;
     // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,

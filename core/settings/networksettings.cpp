@@ -16,6 +16,7 @@ const QLatin1String NetworkSettings::kResolve("network/resolve");
 const QLatin1String NetworkSettings::kFolderRules("network/folderRules");
 const QLatin1String NetworkSettings::kFolderKey("folder");
 const QLatin1String NetworkSettings::kFolderAllowKey("allow");
+const QLatin1String NetworkSettings::kHostCertificates("network/hostCertificates");
 
 namespace {
 
@@ -41,6 +42,17 @@ bool NetworkSettings::setMode(const QString& value) {
         Q_EMIT modeChanged();
     }
     return true;
+}
+
+bool NetworkSettings::hostCertificates() const {
+    return m_store.value(kHostCertificates, true).toBool();
+}
+
+void NetworkSettings::setHostCertificates(bool on) {
+    if (hostCertificates() != on) {
+        m_store.setValue(kHostCertificates, on);
+        Q_EMIT modeChanged();
+    }
 }
 
 QString NetworkSettings::preset() const {

@@ -31,6 +31,7 @@ public:
     static const QLatin1String kFolderRules;
     static const QLatin1String kFolderKey;
     static const QLatin1String kFolderAllowKey;
+    static const QLatin1String kHostCertificates;
 
     explicit NetworkSettings(QSettings& store, QObject* parent = nullptr);
 
@@ -47,6 +48,9 @@ public:
     // HOST:PORT:ADDRESS, like curl's --resolve.
     QStringList resolveOverrides() const;
     bool setResolveOverrides(const QStringList& entries);
+    // SPEC §8 "Certificates": this computer's trusted roots go into each container (on by default).
+    bool hostCertificates() const;
+    void setHostCertificates(bool on);
     // "Always for this folder": rules that hold for sessions in one approved folder only.
     QStringList folderAllowedHosts(const QString& folder) const;
     QHash<QString, QStringList> allFolderAllowedHosts() const;
@@ -58,7 +62,7 @@ public:
     static void writeFolderRules(QSettings& store, const FolderRules& rules);
 
 Q_SIGNALS:
-    // The mode changed: the sandbox is rebuilt.
+    // The mode (or whether the host's certificates go in) changed: the sandbox is rebuilt.
     void modeChanged();
     // A rule or the preset changed: it applies to live sessions at once.
     void policyChanged();

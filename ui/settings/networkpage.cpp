@@ -4,6 +4,7 @@
 #include "sandbox/egress/egresspolicy.h"
 #include "support/vocabulary.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -74,6 +75,12 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     form->addRow(tr("&Deny:"), m_deny);
     m_resolve = makeRules(this, QStringLiteral("resolveOverrides"), tr("HOST:PORT:ADDRESS (like curl --resolve)"));
     form->addRow(tr("&Resolve:"), m_resolve);
+    m_hostCertificates =
+        new QCheckBox(tr("Trust this computer's root certificates in the sandbox (needed where the network inspects "
+                         "HTTPS)"),
+                      this);
+    m_hostCertificates->setObjectName(QStringLiteral("hostCertificates"));
+    form->addRow(tr("Certificates:"), m_hostCertificates);
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("networkProblem"));
     m_problem->setWordWrap(true);
@@ -119,6 +126,7 @@ void NetworkPage::load() {
     m_allow->setPlainText(m_settings->allowedHosts().join(QLatin1Char('\n')));
     m_deny->setPlainText(m_settings->deniedHosts().join(QLatin1Char('\n')));
     m_resolve->setPlainText(m_settings->resolveOverrides().join(QLatin1Char('\n')));
+    m_hostCertificates->setChecked(m_settings->network().hostCertificates());
     updatePreset();
     updateCheck();
 }
@@ -197,6 +205,7 @@ bool NetworkPage::apply() {
     m_settings->setAllowedHosts(lines(m_allow));
     m_settings->setDeniedHosts(lines(m_deny));
     m_settings->setResolveOverrides(lines(m_resolve));
+    m_settings->network().setHostCertificates(m_hostCertificates->isChecked());
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -39,6 +40,7 @@ private:
     QPlainTextEdit* m_deny = nullptr;
     QPlainTextEdit* m_resolve = nullptr;
     QLabel* m_problem = nullptr;
+    QCheckBox* m_hostCertificates = nullptr;
     QLineEdit* m_checkHost = nullptr;
     QLabel* m_checkResult = nullptr;
 };

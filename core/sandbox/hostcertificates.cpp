@@ -1,0 +1,83 @@
+#include "sandbox/hostcertificates.h"
+
+#include "engine/containerspec.h"
+
+#include <QFile>
+#include <QSet>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslSocket>
+
+namespace zeus {
+
+namespace {
+
+QByteArray systemPem() {
+    if (!QSslSocket::supportsSsl()) {
+        return {};
+    }
+    QByteArray pem;
+    const QList<QSslCertificate> roots = QSslConfiguration::systemCaCertificates();
+    for (const QSslCertificate& root : roots) {
+        pem += root.toPem();
+    }
+    return pem;
+}
+
+QByteArray testPem() {
+    const QString path = qEnvironmentVariable("ZEUS_TEST_CA_BUNDLE");
+    if (path.isEmpty()) {
+        return {};
+    }
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace
+
+HostCertificates::Bundle HostCertificates::fromPem(const QByteArray& systemPem, const QByteArray& extraPem) {
+    Bundle bundle;
+    QSet<QByteArray> seen;
+    const auto add = [&bundle, &seen](const QByteArray& pem, bool extra) {
+        const QList<QSslCertificate> certificates = QSslCertificate::fromData(pem, QSsl::Pem);
+        for (const QSslCertificate& certificate : certificates) {
+            if (certificate.isNull() || seen.contains(certificate.digest(QCryptographicHash::Sha256))) {
+                continue;
+            }
+            seen.insert(certificate.digest(QCryptographicHash::Sha256));
+            bundle.pem += certificate.toPem();
+            ++bundle.count;
+            if (extra) {
+                bundle.extra.append(certificate.subjectDisplayName());
+            }
+        }
+    };
+    add(systemPem, false);
+    add(extraPem, true);
+    return bundle;
+}
+
+const HostCertificates::Bundle& HostCertificates::system() {
+    static const Bundle bundle = fromPem(systemPem(), testPem());
+    return bundle;
+}
+
+QList<QPair<QString, QByteArray>> HostCertificates::environment() {
+    const QByteArray path = containerCaBundlePath().toUtf8();
+    return {
+        {QStringLiteral("SSL_CERT_FILE"), path},        // OpenSSL: curl, wget, Python's ssl, Ruby, git's https
+        {QStringLiteral("NODE_EXTRA_CA_CERTS"), path},  // Node.js and npm (added to its own roots)
+        {QStringLiteral("REQUESTS_CA_BUNDLE"), path},   // Python's requests
+        {QStringLiteral("PIP_CERT"), path},             // pip
+        {QStringLiteral("CURL_CA_BUNDLE"), path},       // curl built with another TLS library
+        {QStringLiteral("GIT_SSL_CAINFO"), path},       // git over https
+    };
+}
+
+QStringList HostCertificates::installCommand() {
+    const QString path = containerCaBundlePath();
+    return {QStringLiteral("sh"), QStringLiteral("-c"),
+            QStringLiteral("umask 022 && cat > %1.part && mv -f %1.part %1").arg(path)};
+}
+
+}  // namespace zeus
