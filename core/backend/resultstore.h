@@ -21,7 +21,9 @@ namespace zeus {
 class ResultStore {
 public:
     struct Limits {
-        int maxResults = 100;
+        // More than a burst can finish before its acks come back (8 running and 256 queued calls, SPEC §3): the
+        // bytes bound is what holds memory.
+        int maxResults = 1024;
         qint64 maxBytes = 32 * 1024 * 1024;  // of output text (UTF-16 bytes): 16 results at the 1 MiB cap
         int maxAcknowledged = 1024;
     };
