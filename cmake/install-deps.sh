@@ -11,7 +11,8 @@ build_pkgs="build-essential musl-tools cmake ninja-build pkg-config qt6-base-dev
 # mmdebstrap: the sandbox image from the distribution's package archive where no registry answers.
 run_pkgs="docker.io busybox-static git mmdebstrap"
 # curl and npm: tst_distroimage's fixtures (verdaccio comes from the npm registry: tests/harness/engines.sh).
-test_pkgs="podman runc catatonit busybox-static curl nodejs npm gnome-keyring libsecret-tools dbus dbus-x11 xvfb xauth trayer imagemagick
+# tinyproxy: tst_egressupstream's upstream proxy.
+test_pkgs="podman runc catatonit busybox-static curl nodejs npm tinyproxy gnome-keyring libsecret-tools dbus dbus-x11 xvfb xauth trayer imagemagick
  clang clang-format clang-tidy libclang-rt-14-dev desktop-file-utils appstream lintian file procps python3"
 
 want="$build_pkgs"

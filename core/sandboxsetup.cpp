@@ -76,9 +76,14 @@ EgressPolicy SandboxSetup::egressPolicyFrom(AppSettings& settings, const Sandbox
                                             QStringList* errors) {
     const NetworkSettings& network = settings.network();
     const QString preset = overrides.networkPreset ? wordOf(*overrides.networkPreset) : network.preset();
-    return EgressPolicy::fromStrings(mode, preset, network.allowedHosts() + overrides.allowHosts,
-                                     network.deniedHosts() + overrides.denyHosts,
-                                     network.resolveOverrides() + overrides.resolve, errors);
+    EgressPolicy policy = EgressPolicy::fromStrings(mode, preset, network.allowedHosts() + overrides.allowHosts,
+                                                    network.deniedHosts() + overrides.denyHosts,
+                                                    network.resolveOverrides() + overrides.resolve, errors);
+    policy.upstream.flag = overrides.upstreamProxy;
+    policy.upstream.setting = network.upstreamProxy();
+    // The app's environment as it started: the proxy the user's shell named for this machine.
+    policy.upstream.environment = UpstreamProxy::processEnvironment();
+    return policy;
 }
 
 std::unique_ptr<ContainerRuntime> SandboxSetup::runtimeFor(const DetectionResult& detection, SandboxConfig& config) {

@@ -30,6 +30,7 @@ struct SandboxOverrides {
     QStringList allowHosts;
     QStringList denyHosts;
     QStringList resolve;
+    QString upstreamProxy;  // --upstream-proxy URL|none; empty: the setting, then the environment (SPEC §8)
     // --allow-git-writes: the sandbox may write `.git` in every folder of this run (SPEC §3). Without it, only the
     // folders the user set so in the tray app, and only when folderGitWritesFromSettings (the tray app; headless
     // and --exec take the command line's word alone).

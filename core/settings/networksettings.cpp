@@ -13,6 +13,7 @@ const QLatin1String NetworkSettings::kPreset("network/preset");
 const QLatin1String NetworkSettings::kAllowedHosts("network/allow");
 const QLatin1String NetworkSettings::kDeniedHosts("network/deny");
 const QLatin1String NetworkSettings::kResolve("network/resolve");
+const QLatin1String NetworkSettings::kUpstreamProxy("network/upstreamProxy");
 const QLatin1String NetworkSettings::kFolderRules("network/folderRules");
 const QLatin1String NetworkSettings::kFolderKey("folder");
 const QLatin1String NetworkSettings::kFolderAllowKey("allow");
@@ -66,6 +67,27 @@ bool NetworkSettings::setPreset(const QString& value) {
     }
     if (preset() != value) {
         m_store.setValue(kPreset, value);
+        Q_EMIT policyChanged();
+    }
+    return true;
+}
+
+QString NetworkSettings::upstreamProxy() const {
+    const QString value = m_store.value(kUpstreamProxy).toString().trimmed();
+    const auto endpoint = UpstreamProxy::parseUrl(value);
+    return endpoint && endpoint->user.isEmpty() ? value : QString();
+}
+
+bool NetworkSettings::setUpstreamProxy(const QString& url) {
+    const QString value = url.trimmed();
+    if (!value.isEmpty()) {
+        const auto endpoint = UpstreamProxy::parseUrl(value);
+        if (!endpoint || !endpoint->user.isEmpty()) {
+            return false;
+        }
+    }
+    if (upstreamProxy() != value) {
+        m_store.setValue(kUpstreamProxy, value);
         Q_EMIT policyChanged();
     }
     return true;

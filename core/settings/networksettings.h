@@ -27,6 +27,7 @@ public:
     static const QLatin1String kAllowedHosts;
     static const QLatin1String kDeniedHosts;
     static const QLatin1String kResolve;
+    static const QLatin1String kUpstreamProxy;
     // An array of {folder, allow}: the rules of one approved folder (the exact approval string).
     static const QLatin1String kFolderRules;
     static const QLatin1String kFolderKey;
@@ -40,6 +41,11 @@ public:
     bool setMode(const QString& value);
     QString preset() const;  // "dev" (default) or "locked"
     bool setPreset(const QString& value);
+    // Where allowed connections leave this computer (SPEC §8 "Upstream"): an http:// proxy URL, or empty (the
+    // environment, then the system proxy). No credentials: they would sit in the settings file in the clear, so a
+    // URL with them is refused (they go in HTTPS_PROXY or --upstream-proxy).
+    QString upstreamProxy() const;
+    bool setUpstreamProxy(const QString& url);
     // Rules as the user wrote them.
     QStringList allowedHosts() const;
     bool setAllowedHosts(const QStringList& rules);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "sandbox/egress/upstreamproxy.h"
+
 #include <QHash>
 #include <QHostAddress>
 #include <QList>
@@ -89,6 +91,9 @@ public:
     QList<HostRule> allow;  // the user's own, added to the preset
     QList<HostRule> deny;
     QList<ResolveOverride> overrides;
+    // Where an allowed connection leaves the host (SPEC §8 "Upstream"); no part of the decision, which is made
+    // before it is asked.
+    UpstreamProxy upstream;
 
     // Builds a policy from the user's words; every rule that does not parse is named in *errors. A preset that
     // is not a preset's word is named there too, and Locked is used.

@@ -4,6 +4,7 @@
 #include "sandbox/agent/agenttunnel.h"
 #include "sandbox/egress/clienthello.h"
 #include "sandbox/egress/proxyrequest.h"
+#include "sandbox/egress/upstreamproxy.h"
 #include "support/logging.h"
 
 #include <QHostInfo>
@@ -28,7 +29,8 @@ class EgressProxy::Tunnel : public QObject, public AgentTunnel {
 public:
     // Hello: the tunnel to a name was granted (200 / SOCKS success) and the proxy reads the client's first bytes,
     // a TLS ClientHello whose server name must be the name it checked, before it connects anywhere.
-    enum class Phase { Head, Hello, Resolving, Connecting, Relaying, Refused };
+    // Upstream: connected to the upstream proxy and asked it for a tunnel (CONNECT); its answer is awaited.
+    enum class Phase { Head, Hello, Resolving, Connecting, Upstream, Relaying, Refused };
 
     Tunnel(EgressProxy* proxy, quint32 id, agentframe::ListenerKind kind)
         : QObject(proxy), m_proxy(proxy), m_id(id), m_kind(kind) {
@@ -65,6 +67,7 @@ public:
                 return;
             case Phase::Resolving:
             case Phase::Connecting:
+            case Phase::Upstream:
                 // Bytes after the head (a TLS hello sent early): held, and bounded by the window we do not renew.
                 m_buffer += bodyPart(data);
                 return;
@@ -135,6 +138,7 @@ private:
             return;
         }
         const bool tunnel = r.status == proxyrequest::Status::Connect;
+        m_tunnel = tunnel;
         QHostAddress literal;
         const bool toName = !literal.setAddress(m_host);
         if (tunnel && m_port == 80) {
@@ -214,8 +218,96 @@ private:
             deny(refusal);
             return;
         }
+        // Where it leaves the host is asked only now: a request refused above never reaches an upstream proxy.
+        const UpstreamProxy::Choice upstream = m_proxy->m_policy.upstream.choose(m_host, m_port, m_tunnel);
+        if (!upstream.error.isEmpty()) {
+            fail(502, 1, QStringLiteral("the upstream proxy cannot be used: %1").arg(upstream.error));
+            return;
+        }
         m_phase = Phase::Connecting;
+        if (upstream.proxy) {
+            m_upstream = upstream.proxy;
+            connectUpstream();
+            return;
+        }
         connectNext();
+    }
+
+    // A fresh socket to the server or the upstream proxy, wired to this tunnel.
+    void newSocket() {
+        if (m_socket != nullptr) {
+            m_socket->disconnect(this);
+            m_socket->deleteLater();
+        }
+        m_socket = new QTcpSocket(this);
+        m_socket->setReadBufferSize(kReadAhead);
+        connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) { onSocketError(); });
+        connect(m_socket, &QTcpSocket::readyRead, this, [this] {
+            if (m_phase == Phase::Upstream) {
+                readUpstreamReply();
+            } else {
+                pumpServer();
+            }
+        });
+        connect(m_socket, &QTcpSocket::bytesWritten, this, [this](qint64 n) { onBytesWritten(n); });
+        connect(m_socket, &QTcpSocket::disconnected, this, [this] { onServerDone(); });
+    }
+
+    // The user's own proxy: the socket looks its name up, and loopback or a private address is its normal place,
+    // so none of the checks of the requested host apply to it.
+    void connectUpstream() {
+        newSocket();
+        connect(m_socket, &QTcpSocket::connected, this, [this] { onUpstreamConnected(); });
+        m_socket->connectToHost(m_upstream->host, m_upstream->port);
+    }
+
+    // What the upstream proxy is asked for: the checked name, or the address a --resolve override gave it (the
+    // upstream proxy cannot know that answer).
+    QString upstreamAuthority() const {
+        const auto trusted = m_proxy->m_policy.overrideFor(m_host, m_port);
+        const QString host = trusted ? trusted->toString() : m_host;
+        return (host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host) + QLatin1Char(':')
+               + QString::number(m_port);
+    }
+
+    QString throughUpstream() const {
+        return QStringLiteral("connected through the upstream proxy %1").arg(m_upstream->display());
+    }
+
+    void onUpstreamConnected() {
+        const QByteArray authorization = m_upstream->authorization();
+        if (m_tunnel) {
+            m_phase = Phase::Upstream;
+            m_socket->write(UpstreamProxy::connectRequest(upstreamAuthority(), authorization));
+            return;
+        }
+        // Plain HTTP: the absolute-URI request goes to the upstream proxy, whose refusal (407) is not the site's.
+        m_forward = UpstreamProxy::absoluteForm(m_forward, upstreamAuthority(), authorization);
+        m_checkUpstreamReply = true;
+        onConnected(throughUpstream());
+    }
+
+    void readUpstreamReply() {
+        const UpstreamProxy::Reply reply =
+            UpstreamProxy::parseConnectReply(m_socket->peek(UpstreamProxy::kMaxReplyBytes + 1));
+        if (reply.status == UpstreamProxy::Reply::Status::NeedMore) {
+            return;
+        }
+        if (reply.status == UpstreamProxy::Reply::Status::Failed) {
+            upstreamFailed(reply.why);
+            return;
+        }
+        m_socket->read(reply.consumed);  // what follows its head is the server's
+        onConnected(throughUpstream());
+    }
+
+    // One line for the client and the log: the proxy without its credentials, and why.
+    void upstreamFailed(const QString& why) {
+        fail(502, 1,
+             QStringLiteral("the upstream proxy %1 did not carry %2:%3: %4")
+                 .arg(m_upstream->display(), m_host)
+                 .arg(m_port)
+                 .arg(why));
     }
 
     void connectNext() {
@@ -224,25 +316,17 @@ private:
             return;
         }
         const QHostAddress address = m_addresses.takeFirst();
-        if (m_socket != nullptr) {
-            m_socket->disconnect(this);
-            m_socket->deleteLater();
-        }
-        m_socket = new QTcpSocket(this);
-        m_socket->setReadBufferSize(kReadAhead);
-        connect(m_socket, &QTcpSocket::connected, this, [this, address] { onConnected(address); });
-        connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) { onSocketError(); });
-        connect(m_socket, &QTcpSocket::readyRead, this, [this] { pumpServer(); });
-        connect(m_socket, &QTcpSocket::bytesWritten, this, [this](qint64 n) { onBytesWritten(n); });
-        connect(m_socket, &QTcpSocket::disconnected, this, [this] { onServerDone(); });
+        newSocket();
+        connect(m_socket, &QTcpSocket::connected, this,
+                [this, address] { onConnected(QStringLiteral("connected to %1").arg(address.toString())); });
         // The address this proxy checked, never the name: there is no second lookup to race.
         m_socket->connectToHost(address, quint16(m_port));
     }
 
-    void onConnected(const QHostAddress& address) {
+    void onConnected(const QString& detail) {
         m_timer.stop();
         m_phase = Phase::Relaying;
-        m_proxy->report(m_host, m_port, true, m_rule, QStringLiteral("connected to %1").arg(address.toString()));
+        m_proxy->report(m_host, m_port, true, m_rule, detail);
         // The forwarded head is ours and the bytes read with the client's head were paid for: neither gives
         // window back when written, so the agent never gets more than it is owed.
         m_headBytesUnacked = m_forward.size() + m_prepaid;
@@ -288,6 +372,18 @@ private:
         if (m_phase != Phase::Relaying || m_socket == nullptr || channel() == nullptr) {
             return;
         }
+        if (m_checkUpstreamReply) {
+            const QByteArray start = m_socket->peek(UpstreamProxy::kMaxReplyBytes);
+            if (!start.contains("\r\n") && !m_serverDone && start.size() < UpstreamProxy::kMaxReplyBytes) {
+                return;  // the status line is not whole yet
+            }
+            m_checkUpstreamReply = false;
+            const QString refusal = UpstreamProxy::proxyRefusal(start);
+            if (!refusal.isEmpty()) {
+                upstreamFailed(refusal);
+                return;
+            }
+        }
         while (m_socket->bytesAvailable() > 0) {
             const quint32 room = channel()->tunnelRoom(m_id);
             if (room == 0) {
@@ -304,10 +400,20 @@ private:
 
     void onServerDone() {
         m_serverDone = true;
+        if (m_phase == Phase::Upstream) {
+            upstreamFailed(QStringLiteral("it closed the connection"));
+            return;
+        }
         pumpServer();
     }
 
     void onSocketError() {
+        if (m_upstream && (m_phase == Phase::Connecting || m_phase == Phase::Upstream)) {
+            upstreamFailed(m_socket->error() == QAbstractSocket::RemoteHostClosedError
+                               ? QStringLiteral("it closed the connection")
+                               : m_socket->errorString());
+            return;
+        }
         if (m_phase == Phase::Connecting) {
             m_lastError = m_socket->errorString();
             connectNext();
@@ -393,8 +499,15 @@ private:
             case Phase::Hello:
                 deny(QStringLiteral("no TLS ClientHello in time"));
                 return;
+            case Phase::Upstream:
+                upstreamFailed(QStringLiteral("no answer in time"));
+                return;
             case Phase::Resolving:
             case Phase::Connecting:
+                if (m_upstream) {
+                    upstreamFailed(QStringLiteral("no connection in time"));
+                    return;
+                }
                 fail(504, 4, QStringLiteral("%1:%2 did not answer in time").arg(m_host).arg(m_port));
                 return;
             case Phase::Relaying:
@@ -439,6 +552,9 @@ private:
     bool m_greeted = false;
     bool m_replied = false;  // the client was told the tunnel is open (before its hello was read)
     bool m_socks = false;
+    bool m_tunnel = false;                              // CONNECT or SOCKS (else one plain HTTP request)
+    std::optional<UpstreamProxy::Endpoint> m_upstream;  // set: connected through this proxy, not to the host
+    bool m_checkUpstreamReply = false;  // plain HTTP through the upstream: its 407 is not passed on as the site's
     bool m_clientDone = false;
     bool m_serverDone = false;
     bool m_serverWriteShut = false;

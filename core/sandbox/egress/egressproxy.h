@@ -38,6 +38,10 @@ struct EgressEvent {
 // name on any other port is granted, then its first bytes must be a TLS ClientHello naming that very name (or
 // an SSH identification line) before anything is connected; otherwise the tunnel ends, reported as a denial.
 //
+// Upstream (SPEC §8): once a connection is allowed and its addresses checked, the policy's UpstreamProxy says
+// whether it leaves through the proxy the host uses; then the proxy asks that one for a CONNECT tunnel (or sends
+// it the absolute-URI request), and any failure there is a 502 naming it without its credentials.
+//
 // It trusts nothing the agent or the command says beyond the bytes of the request; a malformed or oversized
 // request is answered with an error and closed. Denials are answered as SPEC §8 says (403 with
 // X-Proxy-Error: blocked-by-allowlist; SOCKS reply 2) and reported with decided().

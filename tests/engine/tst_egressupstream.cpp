@@ -1,0 +1,378 @@
+// Allowed egress leaves through the proxy the host uses (SPEC §8 "Upstream"), on real engines, against a real
+// upstream proxy: tinyproxy on a free loopback port with a temporary configuration and its own log. What reaches
+// it is read from that log: an allowed request does, a denied one never does, and `--upstream-proxy none` goes
+// straight to the host whatever the environment says. The fixture server sits on 127.0.0.1 behind --resolve
+// names, as in tst_egress.
+#include "sessionfixture.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QThread>
+
+#include <memory>
+#include <utility>
+
+using namespace zeus;
+using namespace zeus::test;
+
+namespace {
+
+// The CONNECT test's ClientHello naming `name` (see tst_egress.cpp): the fixture does not speak TLS.
+QByteArray clientHello(const QByteArray& name) {
+    const auto u16 = [](QByteArray* out, qsizetype v) {
+        out->append(char((v >> 8) & 0xff));
+        out->append(char(v & 0xff));
+    };
+    QByteArray sni;
+    u16(&sni, 0);
+    u16(&sni, name.size() + 5);
+    u16(&sni, name.size() + 3);
+    sni.append('\0');
+    u16(&sni, name.size());
+    sni.append(name);
+    QByteArray body;
+    u16(&body, 0x0303);
+    body.append(QByteArray(32, 'r'));
+    body.append('\0');
+    u16(&body, 2);
+    u16(&body, 0x1301);
+    body.append('\1');
+    body.append('\0');
+    u16(&body, sni.size());
+    body.append(sni);
+    QByteArray record;
+    record.append(char(0x16));
+    u16(&record, 0x0301);
+    u16(&record, body.size() + 4);
+    record.append('\1');
+    record.append('\0');
+    u16(&record, body.size());
+    record.append(body);
+    return record;
+}
+
+// Answers every request with "hello-from-fixture PATH"; a request may follow a ClientHello.
+class FixtureServer : public QObject {
+public:
+    FixtureServer() {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+                connections++;
+                auto buffer = std::make_shared<QByteArray>();
+                connect(socket, &QTcpSocket::readyRead, socket, [socket, buffer] {
+                    *buffer += socket->readAll();
+                    const qsizetype end = buffer->indexOf("\r\n\r\n");
+                    if (end < 0) {
+                        return;
+                    }
+                    const qsizetype start = qMax<qsizetype>(0, buffer->indexOf("GET "));
+                    const QByteArray path = buffer->mid(start, end - start).split(' ').value(1);
+                    const QByteArray body = "hello-from-fixture " + path + '\n';
+                    socket->write("HTTP/1.0 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n"
+                                  + body);
+                    socket->disconnectFromHost();
+                    buffer->clear();
+                });
+                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            }
+        });
+        m_server.listen(QHostAddress::LocalHost, 0);
+    }
+    int port() const { return m_server.serverPort(); }
+    int connections = 0;
+
+private:
+    QTcpServer m_server;
+};
+
+int freePort() {
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+// tinyproxy in the foreground with its own configuration and log, ended with the test.
+class Tinyproxy {
+public:
+    ~Tinyproxy() {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(5000);
+        }
+    }
+
+    // Starts it (false and *why when it cannot); `basicAuth`: "user password", or empty.
+    bool start(const QString& dir, int connectPort, const QString& basicAuth, QString* why) {
+        const QString program = QStandardPaths::findExecutable(QStringLiteral("tinyproxy"));
+        if (program.isEmpty()) {
+            *why = QStringLiteral("tinyproxy is not installed (apt-get install tinyproxy)");
+            return false;
+        }
+        port = freePort();
+        logPath = dir + QStringLiteral("/tinyproxy.log");
+        QString config = QStringLiteral(
+                             "Port %1\nListen 127.0.0.1\nTimeout 30\nLogFile \"%2\"\nLogLevel Info\nMaxClients 20\n"
+                             "Allow 127.0.0.1\nConnectPort 443\nConnectPort %3\n")
+                             .arg(port)
+                             .arg(logPath)
+                             .arg(connectPort);
+        if (!basicAuth.isEmpty()) {
+            config += QStringLiteral("BasicAuth %1\n").arg(basicAuth);
+        }
+        const QString configPath = dir + QStringLiteral("/tinyproxy.conf");
+        QFile file(configPath);
+        if (!file.open(QIODevice::WriteOnly)) {
+            *why = QStringLiteral("cannot write %1").arg(configPath);
+            return false;
+        }
+        file.write(config.toUtf8());
+        file.close();
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start(program, {QStringLiteral("-d"), QStringLiteral("-c"), configPath});
+        for (int i = 0; i < 100; i++) {
+            QTcpSocket socket;
+            socket.connectToHost(QHostAddress::LocalHost, quint16(port));
+            if (socket.waitForConnected(100)) {
+                return true;
+            }
+            if (m_process.state() == QProcess::NotRunning) {
+                break;
+            }
+            QThread::msleep(50);
+        }
+        *why = QStringLiteral("tinyproxy did not start: %1").arg(QString::fromUtf8(m_process.readAll()));
+        return false;
+    }
+
+    QString log() const {
+        QFile file(logPath);
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
+
+    int port = 0;
+    QString logPath;
+
+private:
+    QProcess m_process;
+};
+
+}  // namespace
+
+// Starts tinyproxy for this test: a missing one fails under CI and skips elsewhere.
+#define START_TINYPROXY(proxy, dir, connectPort, auth)                   \
+    do {                                                                 \
+        QString why_;                                                    \
+        if (!(proxy).start((dir), (connectPort), (auth), &why_)) {       \
+            if (isCi() || why_.startsWith(QLatin1String("tinyproxy d"))) \
+                QFAIL(qPrintable(why_));                                 \
+            QSKIP(qPrintable(why_));                                     \
+        }                                                                \
+    } while (false)
+
+class TestEgressUpstream : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void allowedGoesThroughTheUpstream_data() { engineRows(); }
+    void allowedGoesThroughTheUpstream();
+    void noneGoesStraightThere_data() { engineRows(); }
+    void noneGoesStraightThere();
+    void upstreamFailureIs502_data() { engineRows(); }
+    void upstreamFailureIs502();
+
+private:
+    static void engineRows();
+    std::unique_ptr<SessionManager> makeManager(const QString& engine, const UpstreamProxy& upstream);
+    QTemporaryDir m_dir;
+    QStringList m_owners;
+    QString m_engine;
+    std::unique_ptr<FixtureServer> m_server;
+    QList<EgressEvent> m_events;
+};
+
+void TestEgressUpstream::initTestCase() {
+    QVERIFY(m_dir.isValid());
+    m_server = std::make_unique<FixtureServer>();
+}
+
+void TestEgressUpstream::cleanup() {
+    for (const QString& owner : std::exchange(m_owners, {})) {
+        removeContainersOf(m_engine, owner);
+    }
+    m_server = std::make_unique<FixtureServer>();
+    m_events.clear();
+}
+
+void TestEgressUpstream::engineRows() {
+    QTest::addColumn<QString>("engine");
+    for (const char* engine : {"docker", "podman"}) {
+        QTest::newRow(engine) << QString::fromLatin1(engine);
+    }
+}
+
+std::unique_ptr<SessionManager> TestEgressUpstream::makeManager(const QString& engine, const UpstreamProxy& upstream) {
+    m_engine = engine;
+    const QString port = QString::number(m_server->port());
+    SandboxConfig config = testConfig(uniqueOwner());
+    m_owners << config.ownerId;
+    config.networkMode = NetworkMode::Allowlist;
+    QStringList resolve;
+    for (const char* name : {"allowed.test", "denied.test"}) {
+        resolve << QString::fromLatin1(name) + QLatin1Char(':') + port + QStringLiteral(":127.0.0.1");
+    }
+    QStringList errors;
+    config.egress = EgressPolicy::fromStrings(
+        NetworkMode::Allowlist, QStringLiteral("locked"),
+        {QStringLiteral("allowed.test:") + port, QStringLiteral("127.0.0.1:") + port}, {}, resolve, &errors);
+    config.egress.upstream = upstream;
+    // Hermetic: what this machine's own proxy settings say plays no part.
+    config.egress.upstream.systemProxy = [](const QNetworkProxyQuery&) {
+        return QList<QNetworkProxy>{QNetworkProxy(QNetworkProxy::NoProxy)};
+    };
+    auto manager = std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
+    connect(manager.get(), &SessionManager::egressDecided, this,
+            [this](const EgressEvent& event) { m_events << event; });
+    return manager;
+}
+
+void TestEgressUpstream::allowedGoesThroughTheUpstream() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    QTemporaryDir dir;
+    Tinyproxy tinyproxy;
+    START_TINYPROXY(tinyproxy, dir.path(), m_server->port(), QString());
+    const int port = m_server->port();
+    // The environment names it, as a corporate machine does.
+    UpstreamProxy upstream;
+    upstream.environment = {{QStringLiteral("HTTPS_PROXY"), tinyproxy.url()},
+                            {QStringLiteral("HTTP_PROXY"), tinyproxy.url()},
+                            {QStringLiteral("NO_PROXY"), QStringLiteral("localhost,example.invalid")}};
+    auto manager = makeManager(engine, upstream);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("upstream"));
+    QFile hello(ws + QStringLiteral("/hello.bin"));
+    QVERIFY(hello.open(QIODevice::WriteOnly));
+    hello.write(clientHello("allowed.test"));
+    hello.close();
+    // A CONNECT tunnel: the hello is checked, then the upstream proxy is asked for the tunnel.
+    ExecResult result =
+        rec.run(QStringLiteral("s"), ws,
+                QStringLiteral("(printf 'CONNECT allowed.test:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 0.3; cat hello.bin; "
+                               "printf 'GET /tunnel HTTP/1.0\\r\\n\\r\\n'; sleep 1) | nc 127.0.0.1 3128")
+                    .arg(port));
+    QString out = rec.stdoutOf.value(result.callId);
+    QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /tunnel")), qPrintable(out));
+    // Plain HTTP: the absolute-URI request goes to the upstream proxy.
+    result = rec.run(QStringLiteral("s"), ws, QStringLiteral("wget -q -O- http://allowed.test:%1/plain").arg(port));
+    out = rec.stdoutOf.value(result.callId);
+    QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /plain")), qPrintable(out));
+    QCOMPARE(m_server->connections, 2);
+    QString log = tinyproxy.log();
+    QVERIFY2(log.contains(QStringLiteral("CONNECT 127.0.0.1:%1").arg(port)), qPrintable(log));
+    QVERIFY2(log.contains(QStringLiteral("GET http://127.0.0.1:%1/plain").arg(port)), qPrintable(log));
+    // Denied: the 403 comes from the egress proxy, and the upstream proxy never hears of it.
+    result = rec.run(QStringLiteral("s"), ws,
+                     QStringLiteral("wget -q -O- http://denied.test:%1/x; echo \"wget=$?\"; "
+                                    "(printf 'CONNECT denied.test:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 0.3) | nc 127.0.0.1 "
+                                    "3128")
+                         .arg(port));
+    out = rec.stdoutOf.value(result.callId);
+    QVERIFY2(out.contains(QStringLiteral("wget=1")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("403 Forbidden")), qPrintable(out));
+    QCOMPARE(m_server->connections, 2);
+    log = tinyproxy.log();
+    QVERIFY2(!log.contains(QStringLiteral("denied.test")), qPrintable(log));
+    QVERIFY2(!log.contains(QStringLiteral("/x ")), qPrintable(log));
+}
+
+void TestEgressUpstream::noneGoesStraightThere() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    QTemporaryDir dir;
+    Tinyproxy tinyproxy;
+    START_TINYPROXY(tinyproxy, dir.path(), m_server->port(), QString());
+    UpstreamProxy upstream;
+    upstream.flag = QStringLiteral("none");
+    upstream.environment = {{QStringLiteral("HTTPS_PROXY"), tinyproxy.url()},
+                            {QStringLiteral("HTTP_PROXY"), tinyproxy.url()}};
+    auto manager = makeManager(engine, upstream);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("upstream"));
+    const ExecResult result = rec.run(
+        QStringLiteral("s"), ws, QStringLiteral("wget -q -O- http://allowed.test:%1/direct").arg(m_server->port()));
+    const QString out = rec.stdoutOf.value(result.callId);
+    QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /direct")), qPrintable(out));
+    QCOMPARE(m_server->connections, 1);
+    const QString log = tinyproxy.log();
+    QVERIFY2(!log.contains(QStringLiteral("/direct")), qPrintable(log));
+    QVERIFY2(!log.contains(QStringLiteral("Request (file descriptor")), qPrintable(log));
+}
+
+void TestEgressUpstream::upstreamFailureIs502() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    QTemporaryDir dir;
+    Tinyproxy tinyproxy;
+    START_TINYPROXY(tinyproxy, dir.path(), m_server->port(), QStringLiteral("alice right-pass"));
+    const int port = m_server->port();
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("upstream"));
+    QFile hello(ws + QStringLiteral("/hello.bin"));
+    QVERIFY(hello.open(QIODevice::WriteOnly));
+    hello.write(clientHello("allowed.test"));
+    hello.close();
+    // A plain request, a tunnel to an address (answered only once the upstream proxy answered) and a tunnel to a
+    // name (granted before its ClientHello is read). Each is held open a little: a proxy that sees the client's
+    // end may drop an answer still on its way.
+    const QString fetch =
+        QStringLiteral(
+            "(printf 'GET http://allowed.test:%1/auth HTTP/1.1\\r\\nHost: allowed.test\\r\\n\\r\\n'; "
+            "sleep 1) | nc 127.0.0.1 3128; echo; "
+            "(printf 'CONNECT 127.0.0.1:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 1) | nc 127.0.0.1 3128; echo; "
+            "(printf 'CONNECT allowed.test:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 0.3; cat hello.bin; sleep 1) | "
+            "nc 127.0.0.1 3128")
+            .arg(port);
+    // Wrong credentials: the upstream proxy's refusal becomes a 502 that names it, never the password.
+    UpstreamProxy upstream;
+    upstream.flag = QStringLiteral("http://alice:wrong-pass@127.0.0.1:%1").arg(tinyproxy.port);
+    auto manager = makeManager(engine, upstream);
+    Recorder rec(*manager);
+    ExecResult result = rec.run(QStringLiteral("s"), ws, fetch);
+    QString out = rec.stdoutOf.value(result.callId);
+    // tinyproxy says 407 without credentials and 401 with wrong ones: any refusal is a 502.
+    const QString why = QStringLiteral("the upstream proxy %1 did not carry %2:%3: 40");
+    QVERIFY2(out.contains(QStringLiteral("HTTP/1.1 502 Bad Gateway")), qPrintable(out));
+    QVERIFY2(out.contains(why.arg(tinyproxy.url(), QStringLiteral("127.0.0.1")).arg(port)), qPrintable(out));
+    // The tunnel to a name just ends; the policy log says why.
+    bool said = false;
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        said = said || event.detail.startsWith(why.arg(tinyproxy.url(), QStringLiteral("allowed.test")).arg(port));
+        QVERIFY2(!event.detail.contains(QStringLiteral("wrong-pass")), qPrintable(event.detail));
+    }
+    QVERIFY(said);
+    QVERIFY2(!out.contains(QStringLiteral("wrong-pass")), qPrintable(out));
+    QCOMPARE(m_server->connections, 0);
+    // The right credentials: through.
+    upstream.flag = QStringLiteral("http://alice:right-pass@127.0.0.1:%1").arg(tinyproxy.port);
+    manager = makeManager(engine, upstream);
+    Recorder rec2(*manager);
+    result = rec2.run(QStringLiteral("s"), ws, QStringLiteral("wget -q -O- http://allowed.test:%1/auth").arg(port));
+    out = rec2.stdoutOf.value(result.callId);
+    QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /auth")), qPrintable(out));
+    // An upstream proxy that is not there: 502 naming it, for the plain request and the tunnel to an address.
+    upstream.flag = QStringLiteral("http://127.0.0.1:%1").arg(freePort());
+    manager = makeManager(engine, upstream);
+    Recorder rec3(*manager);
+    result = rec3.run(QStringLiteral("s"), ws, fetch);
+    out = rec3.stdoutOf.value(result.callId);
+    QVERIFY2(out.count(QStringLiteral("HTTP/1.1 502 Bad Gateway")) == 2, qPrintable(out));
+    QVERIFY2(out.count(QStringLiteral("the upstream proxy %1 did not carry").arg(upstream.flag)) == 2, qPrintable(out));
+}
+
+QTEST_GUILESS_MAIN(TestEgressUpstream)
+#include "tst_egressupstream.moc"
