@@ -238,6 +238,11 @@ void SessionManager::enqueueCall(const ExecRequest& request) {
                            });
     }
     Q_EMIT callQueued(request.callId, position);
+    announceQueue(request.sessionId);
+}
+
+void SessionManager::announceQueue(const QString& sessionId) {
+    Q_EMIT queuedCallsChanged(sessionId, m_queue.size(sessionId));
 }
 
 void SessionManager::onContainerWaitOver(const QString& callId, const QString& sessionId, quint64 ticket) {
@@ -251,6 +256,7 @@ void SessionManager::onContainerWaitOver(const QString& callId, const QString& s
         return;  // it waits for a call slot now, which the queue bounds, not for a container
     }
     const std::optional<ExecRequest> request = m_queue.remove(callId);
+    announceQueue(sessionId);
     refuse(*request, ExecError::Busy,
            QStringLiteral("%1 sandbox containers are running and none became idle within %2 s (the container "
                           "bound); try again when one has finished.")
@@ -270,6 +276,7 @@ void SessionManager::startQueued() {
             break;
         }
         m_containerWaits.remove(next->callId);
+        announceQueue(next->sessionId);
         run(*next, true);
     }
     m_startingQueued = false;
@@ -427,6 +434,9 @@ void SessionManager::endSession(const QString& sessionId) {
     for (const ExecRequest& request : waiting) {
         finishQueued(request, QStringLiteral("The session ended."));
     }
+    if (!waiting.isEmpty()) {
+        announceQueue(sessionId);
+    }
     if (SandboxSession* session = findSession(sessionId)) {
         session->end();
     }
@@ -505,6 +515,7 @@ EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
 
 bool SessionManager::cancel(const QString& callId) {
     if (const std::optional<ExecRequest> queued = m_queue.remove(callId)) {
+        announceQueue(queued->sessionId);
         finishQueued(*queued, QString());
         return true;
     }
@@ -527,9 +538,13 @@ void SessionManager::setOutputPaused(const QString& callId, bool paused) {
 
 void SessionManager::shutdown() {
     m_shuttingDown = true;
+    const QStringList queuedSessions = m_queue.sessions();
     const QList<ExecRequest> waiting = m_queue.takeAll();
     for (const ExecRequest& request : waiting) {
         finishQueued(request, QStringLiteral("Zeus Desktop is shutting down."));
+    }
+    for (const QString& sessionId : queuedSessions) {
+        announceQueue(sessionId);
     }
     QStringList ids;
     for (const auto& entry : m_sessions) {

@@ -113,6 +113,8 @@ Q_SIGNALS:
     // that was queued). call_state `queued` and `running` (SPEC §5).
     void callQueued(const QString& callId, int position);
     void callRunning(const QString& callId);
+    // How many calls of the session wait in its queue now (for the sessions table).
+    void queuedCallsChanged(const QString& sessionId, int queued);
     void sessionStateChanged(const QString& sessionId, zeus::SessionState state, const QString& containerId);
     void sessionLogEntryAdded(const QString& sessionId, const zeus::SessionLogEntry& entry);
     // execPath() changed (agent ready, fell back, restarted).
@@ -151,6 +153,7 @@ private:
     void scheduleStartQueued();
     // Ends a call that never left the queue (cancelled, its session ended, shutdown).
     void finishQueued(const ExecRequest& request, const QString& message);
+    void announceQueue(const QString& sessionId);
     CommandExecution* newExecution(const ExecRequest& request);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     // Ends every session with a container or calls for which `reason` gives a reason (logged first): a container

@@ -100,6 +100,13 @@ void TestSessionsPanel::tableFollowsSessions() {
     panel.addLogEntry(QStringLiteral("s1"), entry);
     panel.addLogEntry(QStringLiteral("s1"), entry);
     QCOMPARE(cell(model, 0, SessionTableModel::CommandsColumn), QStringLiteral("2"));
+    // Calls waiting in the session's queue (SPEC §3) show next to those run, until none waits.
+    model->setQueuedCalls(QStringLiteral("s1"), 3);
+    QCOMPARE(cell(model, 0, SessionTableModel::CommandsColumn), QStringLiteral("2 (+3 queued)"));
+    model->setQueuedCalls(QStringLiteral("s1"), 0);
+    QCOMPARE(cell(model, 0, SessionTableModel::CommandsColumn), QStringLiteral("2"));
+    model->setQueuedCalls(QStringLiteral("no-such-session"), 5);
+    QCOMPARE(model->rowOf(QStringLiteral("no-such-session")), -1);
     QCOMPARE(cell(model, 0, SessionTableModel::LastExitColumn), QStringLiteral("3"));
     entry.exitCode.reset();
     entry.status = ExecStatus::Timeout;

@@ -77,6 +77,7 @@ void SandboxController::onRebuilt(SessionManager* manager, ContainerMonitor* mon
     connect(manager, &SessionManager::egressDecided, m_dashboard->networkPanel(),
             [this](const EgressEvent& event) { onEgressDecided(event); });
     connect(manager, &SessionManager::sessionExecPathChanged, sessions->model(), &SessionTableModel::setExecPath);
+    connect(manager, &SessionManager::queuedCallsChanged, sessions->model(), &SessionTableModel::setQueuedCalls);
     connect(manager, &SessionManager::sessionExecPathChanged, console,
             [this](const QString& sessionId, const QString& execPath) { onExecPathChanged(sessionId, execPath); });
     if (monitor) {

@@ -85,6 +85,9 @@ QVariant SessionTableModel::data(const QModelIndex& index, int role) const {
             return row.started.isValid() ? QLocale().toString(row.started.toLocalTime().time(), QLocale::ShortFormat)
                                          : QString();
         case CommandsColumn:
+            if (row.queued > 0) {
+                return tr("%1 (+%2 queued)").arg(row.commands).arg(row.queued);
+            }
             return row.commands;
         case LastExitColumn:
             if (row.lastExit) {
@@ -141,6 +144,15 @@ void SessionTableModel::setExecPath(const QString& sessionId, const QString& exe
         return;
     }
     m_rows[row].execPath = execPath;
+    changed(row);
+}
+
+void SessionTableModel::setQueuedCalls(const QString& sessionId, int queued) {
+    const int row = rowOf(sessionId);
+    if (row < 0 || m_rows.at(row).queued == queued) {
+        return;
+    }
+    m_rows[row].queued = queued;
     changed(row);
 }
 

@@ -47,6 +47,9 @@ public:
     void setSessionState(const QString& sessionId, SessionState state, const QString& containerId);
     // SessionManager::execPath(): "agent 0.1.0", "exec: <why>"...; ignored for a session without a row.
     void setExecPath(const QString& sessionId, const QString& execPath);
+    // SessionManager::queuedCallsChanged(): calls of the session waiting past the running limits, shown next to the
+    // commands run; ignored for a session without a row.
+    void setQueuedCalls(const QString& sessionId, int queued);
     void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
     // From the engine's stats; negative values clear.
     void setUsage(const QString& sessionId, double cpuPercent, qint64 memoryBytes);
@@ -85,6 +88,7 @@ private:
         QString workspace;
         QDateTime started;
         int commands = 0;
+        int queued = 0;  // calls waiting in the session's queue (SPEC §3)
         std::optional<int> lastExit;
         QString lastStatus;  // when the last call had no exit code (timeout, cancelled, error)
         QString engineNote;  // from the engine's events, until the session state changes

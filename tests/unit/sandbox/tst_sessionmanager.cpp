@@ -255,6 +255,7 @@ private Q_SLOTS:
         auto manager = makeManager(3, [](SandboxConfig& config) { config.maxCallsPerSession = 2; });
         QSignalSpy finished(manager.get(), &SessionManager::callFinished);
         QSignalSpy queued(manager.get(), &SessionManager::callQueued);
+        QSignalSpy counts(manager.get(), &SessionManager::queuedCallsChanged);
         QStringList startOrder;
         connect(manager.get(), &SessionManager::callRunning, this,
                 [&](const QString& callId) { startOrder << callId; });
@@ -277,6 +278,10 @@ private Q_SLOTS:
         }
         QCOMPARE(startOrder, calls.mid(2));
         QCOMPARE(finished.count(), 12);
+        QCOMPARE(counts.count(), 20);  // 10 queued, 10 started
+        QCOMPARE(counts.at(9).at(1).toInt(), 10);
+        QCOMPARE(counts.last().at(0).toString(), QStringLiteral("burst"));
+        QCOMPARE(counts.last().at(1).toInt(), 0);
         QCOMPARE(manager->queuedCalls(), 0);
     }
 
