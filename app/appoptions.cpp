@@ -90,6 +90,13 @@ QString checkResolve(const QString& entry) {
                                                : translated(QT_TRANSLATE_NOOP("main", "--resolve: %1")).arg(why);
 }
 
+QString checkUpstreamProxy(const QString& value) {
+    QString why;
+    return UpstreamProxy::isValidValue(value, &why)
+               ? QString()
+               : translated(QT_TRANSLATE_NOOP("main", "--upstream-proxy: %1")).arg(why);
+}
+
 QString checkAllowSecret(const QString& name) {
     return SecretStore::isValidName(name)
                ? QString()
@@ -194,6 +201,13 @@ const std::vector<OptionDescriptor>& optionTable() {
                            "Let the sandbox write the repository's metadata (.git) of every folder of this "
                            "run. The host's git may then run code the agent writes."),
          nullptr, &AppOptions::allowGitWrites},
+        {"upstream-proxy",
+         QT_TRANSLATE_NOOP(
+             "main",
+             "Send allowed sandbox connections through this HTTP proxy (http://[user:password@]host:port), "
+             "or straight out with none. Default: the setting, then HTTPS_PROXY/HTTP_PROXY/NO_PROXY, "
+             "then the system proxy."),
+         "url", nullptr, &AppOptions::upstreamProxy, nullptr, checkUpstreamProxy},
     };
     return table;
 }
@@ -354,6 +368,7 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.workspaceMode = options.workspaceMode;
     overrides.network = options.network;
     overrides.networkPreset = options.networkPreset;
+    overrides.upstreamProxy = options.upstreamProxy;
     overrides.allowHosts = options.allowHosts;
     overrides.denyHosts = options.denyHosts;
     overrides.resolve = options.resolve;

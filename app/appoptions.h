@@ -37,6 +37,7 @@ struct AppOptions {
     // Network (SPEC §8).
     std::optional<NetworkMode> network;         // --network allowlist|none|open
     std::optional<EgressPreset> networkPreset;  // --network-preset dev|locked
+    QString upstreamProxy;                      // --upstream-proxy URL|none (empty: the settings, the environment)
     QStringList allowHosts;                     // --allow-host RULE (repeatable), added to the settings' rules
     QStringList denyHosts;                      // --deny-host RULE (repeatable)
     QStringList resolve;                        // --resolve HOST:PORT:ADDRESS (repeatable)

@@ -100,6 +100,10 @@
         <translation>对某个主机和端口使用此地址（HOST:PORT:ADDRESS）；可重复。</translation>
     </message>
     <message>
+        <source>Send allowed sandbox connections through this HTTP proxy (http://[user:password@]host:port), or straight out with none. Default: the setting, then HTTPS_PROXY/HTTP_PROXY/NO_PROXY, then the system proxy.</source>
+        <translation>让沙盒中被允许的连接经由此 HTTP 代理（http://[user:password@]host:port）发出，或用 none 直接连接。默认：设置，然后是 HTTPS_PROXY/HTTP_PROXY/NO_PROXY，然后是系统代理。</translation>
+    </message>
+    <message>
         <source>Store a secret in the OS keychain; its value is read from stdin.</source>
         <translation>将机密存入系统钥匙串；其值从标准输入读取。</translation>
     </message>
@@ -122,6 +126,10 @@
     <message>
         <source>--resolve: %1</source>
         <translation>--resolve：%1</translation>
+    </message>
+    <message>
+        <source>--upstream-proxy: %1</source>
+        <translation>--upstream-proxy：%1</translation>
     </message>
     <message>
         <source>--allow-secret: %1</source>
@@ -2528,6 +2536,26 @@ host.example:8443</translation>
     <message>
         <source>Type a host to see which rule decides it.</source>
         <translation>输入一个主机，查看由哪条规则决定。</translation>
+    </message>
+    <message>
+        <source>http://proxy.example:3128 (empty: HTTPS_PROXY, then the system&apos;s proxy)</source>
+        <translation>http://proxy.example:3128（留空：使用 HTTPS_PROXY，然后是系统代理）</translation>
+    </message>
+    <message>
+        <source>Allowed connections leave this computer through this HTTP proxy. A user name and password are not kept here: give them in HTTPS_PROXY or --upstream-proxy.</source>
+        <translation>被允许的连接经由此 HTTP 代理离开这台计算机。此处不保存用户名和密码：请在 HTTPS_PROXY 或 --upstream-proxy 中提供。</translation>
+    </message>
+    <message>
+        <source>&amp;Upstream proxy:</source>
+        <translation>上游代理(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Upstream proxy: %1</source>
+        <translation>上游代理：%1</translation>
+    </message>
+    <message>
+        <source>Upstream proxy: a user name and password are not kept in the settings; give them in HTTPS_PROXY or --upstream-proxy</source>
+        <translation>上游代理：设置中不保存用户名和密码；请在 HTTPS_PROXY 或 --upstream-proxy 中提供</translation>
     </message>
     <message>
         <source>✔ %1:%2 is allowed (%3).</source>

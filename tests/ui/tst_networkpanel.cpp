@@ -4,6 +4,7 @@
 #include "appsettings.h"
 #include "dashboard/networkpanel.h"
 #include "settings/networkpage.h"
+#include "settings/networksettings.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -47,6 +48,31 @@ private Q_SLOTS:
         QCOMPARE(m_settings->deniedHosts(), QStringList{QStringLiteral("github.com")});
         QCOMPARE(m_settings->resolveOverrides(), QStringList{QStringLiteral("intranet.test:443:10.0.0.5")});
         QVERIFY(changed.count() >= 1);
+    }
+
+    void pageWritesTheUpstreamProxy() {
+        NetworkPage page(m_settings.get());
+        auto* upstream = page.findChild<QLineEdit*>(QStringLiteral("upstreamProxy"));
+        QVERIFY(upstream);
+        auto* problem = page.findChild<QLabel*>(QStringLiteral("networkProblem"));
+        // Credentials would sit in the settings file in the clear: refused, and nothing written.
+        upstream->setText(QStringLiteral("http://alice:hunter2@proxy.corp:3128"));
+        QVERIFY(!problem->isHidden());
+        QVERIFY2(problem->text().contains(QStringLiteral("HTTPS_PROXY")), qPrintable(problem->text()));
+        QVERIFY(!page.apply());
+        upstream->setText(QStringLiteral("socks5://proxy.corp:1080"));
+        QVERIFY2(problem->text().contains(QStringLiteral("only http://")), qPrintable(problem->text()));
+        QVERIFY(!page.apply());
+        QVERIFY(m_settings->network().upstreamProxy().isEmpty());
+        upstream->setText(QStringLiteral("http://proxy.corp:3128"));
+        QVERIFY(problem->isHidden());
+        QSignalSpy changed(m_settings.get(), &AppSettings::networkPolicyChanged);
+        QVERIFY(page.apply());
+        QCOMPARE(m_settings->network().upstreamProxy(), QStringLiteral("http://proxy.corp:3128"));
+        QCOMPARE(changed.count(), 1);  // live sessions take it at once
+        NetworkPage again(m_settings.get());
+        QCOMPARE(again.findChild<QLineEdit*>(QStringLiteral("upstreamProxy"))->text(),
+                 QStringLiteral("http://proxy.corp:3128"));
     }
 
     void pageRefusesBadRules() {

@@ -101,6 +101,15 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     form->addRow(QString(), m_checkResult);
 
     auto* note = new QLabel(tr("A host name that resolves to a private, loopback or link-local address is refused "
+    m_upstream = new QLineEdit(this);
+    m_upstream->setObjectName(QStringLiteral("upstreamProxy"));
+    m_upstream->setPlaceholderText(tr("http://proxy.example:3128 (empty: HTTPS_PROXY, then the system's proxy)"));
+    m_upstream->setClearButtonEnabled(true);
+    m_upstream->setToolTip(
+        tr("Allowed connections leave this computer through this HTTP proxy. A user name and "
+           "password are not kept here: give them in HTTPS_PROXY or --upstream-proxy."));
+    form->addRow(tr("&Upstream proxy:"), m_upstream);
+
                                "unless an address rule or a resolve entry names that address. Rule changes apply "
                                "to running sessions at once."),
                             this);
@@ -118,12 +127,14 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     }
     connect(m_checkHost, &QLineEdit::textChanged, this, &NetworkPage::updateCheck);
     load();
+    connect(m_upstream, &QLineEdit::textChanged, this, &NetworkPage::updateCheck);
 }
 
 void NetworkPage::load() {
     m_mode->setCurrentIndex(std::max(0, m_mode->findData(m_settings->networkMode())));
     m_preset->setCurrentIndex(std::max(0, m_preset->findData(m_settings->networkPreset())));
     m_allow->setPlainText(m_settings->allowedHosts().join(QLatin1Char('\n')));
+    m_upstream->setText(m_settings->network().upstreamProxy());
     m_deny->setPlainText(m_settings->deniedHosts().join(QLatin1Char('\n')));
     m_resolve->setPlainText(m_settings->resolveOverrides().join(QLatin1Char('\n')));
     m_hostCertificates->setChecked(m_settings->network().hostCertificates());
@@ -156,6 +167,18 @@ QStringList NetworkPage::problems() const {
         }
     }
     return out;
+    const QString upstream = m_upstream->text().trimmed();
+    if (!upstream.isEmpty()) {
+        QString why;
+        const auto endpoint = UpstreamProxy::parseUrl(upstream, &why);
+        if (!endpoint) {
+            out << tr("Upstream proxy: %1").arg(why);
+        } else if (!endpoint->user.isEmpty()) {
+            out << tr(
+                "Upstream proxy: a user name and password are not kept in the settings; give them in "
+                "HTTPS_PROXY or --upstream-proxy");
+        }
+    }
 }
 
 void NetworkPage::updatePreset() {
@@ -203,6 +226,7 @@ bool NetworkPage::apply() {
     m_settings->setNetworkMode(m_mode->currentData().toString());
     m_settings->setNetworkPreset(m_preset->currentData().toString());
     m_settings->setAllowedHosts(lines(m_allow));
+    m_settings->network().setUpstreamProxy(m_upstream->text());
     m_settings->setDeniedHosts(lines(m_deny));
     m_settings->setResolveOverrides(lines(m_resolve));
     m_settings->network().setHostCertificates(m_hostCertificates->isChecked());

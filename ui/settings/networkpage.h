@@ -14,7 +14,8 @@ class AppSettings;
 
 // Settings > Network (SPEC §8): the network mode, the allowlist's preset and the hosts it holds, the user's
 // allow and deny rules and --resolve overrides, one per line, and a "check a host" box that says which rule
-// decides a host under what is being edited. Edits are written by apply(), with the rest of the dialog.
+// decides a host under what is being edited, and the upstream proxy allowed connections leave through. Edits are
+// written by apply(), with the rest of the dialog.
 class NetworkPage : public QWidget {
     Q_OBJECT
 
@@ -43,6 +44,7 @@ private:
     QCheckBox* m_hostCertificates = nullptr;
     QLineEdit* m_checkHost = nullptr;
     QLabel* m_checkResult = nullptr;
+    QLineEdit* m_upstream = nullptr;
 };
 
 }  // namespace zeus

@@ -16,6 +16,7 @@ private Q_SLOTS:
     void workspaceMode_data();
     void workspaceMode();
     void wordsBecomeEnums();
+    void upstreamProxy();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -61,6 +62,10 @@ void TestAppOptions::usageErrors_data() {
                                    << QStringLiteral("is not a host name");
     QTest::newRow("bad resolve") << diagnose + QStringList{QStringLiteral("--resolve"), QStringLiteral("a.test:443")}
                                  << QStringLiteral("--resolve: 'a.test:443' is not HOST:PORT:ADDRESS");
+    QTest::newRow("socks upstream") << diagnose
+                                           + QStringList{QStringLiteral("--upstream-proxy"),
+                                                         QStringLiteral("socks5://u:secret@proxy:1080")}
+                                    << QStringLiteral("--upstream-proxy: only http:// proxies");
     QTest::newRow("headless without backend")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/tmp")}
         << QStringLiteral("--headless needs");
@@ -148,6 +153,16 @@ void TestAppOptions::wordsBecomeEnums() {
     QVERIFY(!none.runtimePreference && !none.hardeningProfile && !none.execMode && !none.network && !none.networkPreset
             && !none.workspaceMode && !none.approval);
     QVERIFY(!zeus::sandboxOverridesOf(none).network);
+    QVERIFY(zeus::sandboxOverridesOf(none).upstreamProxy.isEmpty());
+}
+
+void TestAppOptions::upstreamProxy() {
+    for (const QString& value : {QStringLiteral("none"), QStringLiteral("http://u:p@proxy.corp:3128")}) {
+        const zeus::AppOptions options = zeus::parseAppOptions(
+            {QStringLiteral("zeus-desktop"), QStringLiteral("--diagnose"), QStringLiteral("--upstream-proxy"), value});
+        QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+        QCOMPARE(zeus::sandboxOverridesOf(options).upstreamProxy, value);
+    }
 }
 
 void TestAppOptions::usageErrors() {
