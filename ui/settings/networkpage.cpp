@@ -100,7 +100,6 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_checkResult->setWordWrap(true);
     form->addRow(QString(), m_checkResult);
 
-    auto* note = new QLabel(tr("A host name that resolves to a private, loopback or link-local address is refused "
     m_upstream = new QLineEdit(this);
     m_upstream->setObjectName(QStringLiteral("upstreamProxy"));
     m_upstream->setPlaceholderText(tr("http://proxy.example:3128 (empty: HTTPS_PROXY, then the system's proxy)"));
@@ -110,6 +109,7 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
            "password are not kept here: give them in HTTPS_PROXY or --upstream-proxy."));
     form->addRow(tr("&Upstream proxy:"), m_upstream);
 
+    auto* note = new QLabel(tr("A host name that resolves to a private, loopback or link-local address is refused "
                                "unless an address rule or a resolve entry names that address. Rule changes apply "
                                "to running sessions at once."),
                             this);
@@ -126,15 +126,15 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
         connect(edit, &QPlainTextEdit::textChanged, this, &NetworkPage::updateCheck);
     }
     connect(m_checkHost, &QLineEdit::textChanged, this, &NetworkPage::updateCheck);
-    load();
     connect(m_upstream, &QLineEdit::textChanged, this, &NetworkPage::updateCheck);
+    load();
 }
 
 void NetworkPage::load() {
     m_mode->setCurrentIndex(std::max(0, m_mode->findData(m_settings->networkMode())));
     m_preset->setCurrentIndex(std::max(0, m_preset->findData(m_settings->networkPreset())));
-    m_allow->setPlainText(m_settings->allowedHosts().join(QLatin1Char('\n')));
     m_upstream->setText(m_settings->network().upstreamProxy());
+    m_allow->setPlainText(m_settings->allowedHosts().join(QLatin1Char('\n')));
     m_deny->setPlainText(m_settings->deniedHosts().join(QLatin1Char('\n')));
     m_resolve->setPlainText(m_settings->resolveOverrides().join(QLatin1Char('\n')));
     m_hostCertificates->setChecked(m_settings->network().hostCertificates());
@@ -166,7 +166,6 @@ QStringList NetworkPage::problems() const {
             out << why;
         }
     }
-    return out;
     const QString upstream = m_upstream->text().trimmed();
     if (!upstream.isEmpty()) {
         QString why;
@@ -179,6 +178,7 @@ QStringList NetworkPage::problems() const {
                 "HTTPS_PROXY or --upstream-proxy");
         }
     }
+    return out;
 }
 
 void NetworkPage::updatePreset() {
@@ -225,8 +225,8 @@ bool NetworkPage::apply() {
     }
     m_settings->setNetworkMode(m_mode->currentData().toString());
     m_settings->setNetworkPreset(m_preset->currentData().toString());
-    m_settings->setAllowedHosts(lines(m_allow));
     m_settings->network().setUpstreamProxy(m_upstream->text());
+    m_settings->setAllowedHosts(lines(m_allow));
     m_settings->setDeniedHosts(lines(m_deny));
     m_settings->setResolveOverrides(lines(m_resolve));
     m_settings->network().setHostCertificates(m_hostCertificates->isChecked());
