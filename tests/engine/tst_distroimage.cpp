@@ -2,7 +2,9 @@
 // registry gets it: ImageBuilder makes it once per recipe revision (the harness's ensure_distro_image usually has
 // already, and then it is reused), and a real session through the agent runs the image's own toolchain:
 // python3, node, npm, git; then `npm install` from a local npm registry (verdaccio) and `pip install` from a local
-// package index, both through the egress allowlist to names that --resolve-style overrides send to loopback.
+// package index, both through the egress allowlist to names that --resolve-style overrides send to loopback;
+// and the image's curl reaching a TLS server whose certificate only the host trusts (a TLS-inspecting network, as
+// SPEC §8 "Certificates" describes it: a CA made here, passed as the host's with ZEUS_TEST_CA_BUNDLE).
 //
 // Skipped, loudly under CI, only when the Debian archive is unreachable (nothing to build the image from).
 // Environment: ZEUS_TEST_DISTRO_ENGINE (default podman: its overlay storage builds in a few minutes where the
@@ -136,6 +138,8 @@ private Q_SLOTS:
     void toolchainRunsThroughTheAgent();
     void npmInstallsFromALocalRegistryThroughTheAllowlist();
     void pipInstallsFromALocalIndexThroughTheAllowlist();
+    void curlTrustsWhatTheHostTrusts_data();
+    void curlTrustsWhatTheHostTrusts();
 
 private:
     // Builds (or finds current) the distribution image once; sets m_skipWhy or m_failure when it cannot.
@@ -145,7 +149,9 @@ private:
     QString m_failure;
     QString m_revision;
     // A manager on the distribution image; `names` map to loopback ports (--resolve) and are allowed.
-    std::unique_ptr<SessionManager> makeManager(const QList<std::pair<QString, int>>& names);
+    std::unique_ptr<SessionManager> makeManager(const QList<std::pair<QString, int>>& names,
+                                                bool hostCertificates = true);
+    QString m_tlsDir;  // the test CA and the fixture's certificate it signed (initTestCase)
     QTemporaryDir m_dir;
     QStringList m_owners;
     QList<EgressEvent> m_events;
@@ -164,6 +170,22 @@ private:
 
 void TestDistroImage::initTestCase() {
     QVERIFY(m_dir.isValid());
+    // A CA of the test's own and a certificate for fixture.test it signed. The host "trusts" the CA through the
+    // test knob, read once per process: set before the first container.
+    m_tlsDir = m_dir.filePath(QStringLiteral("tls"));
+    QVERIFY(QDir().mkpath(m_tlsDir));
+    const QString script = QStringLiteral(
+        "set -e; cd \"$1\"; "
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj '/CN=Zeus Inspecting CA' "
+        "2>/dev/null; "
+        "openssl req -newkey rsa:2048 -nodes -keyout leaf.key -out leaf.csr -subj '/CN=fixture.test' 2>/dev/null; "
+        "printf 'subjectAltName=DNS:fixture.test\\n' > ext; "
+        "openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem -days 2 "
+        "-extfile ext 2>/dev/null");
+    const ProcessOutput made =
+        runProgram(QStringLiteral("sh"), {QStringLiteral("-c"), script, QStringLiteral("sh"), m_tlsDir});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    qputenv("ZEUS_TEST_CA_BUNDLE", (m_tlsDir + QStringLiteral("/ca.pem")).toUtf8());
 }
 
 void TestDistroImage::ensureImage() {
@@ -408,8 +430,10 @@ void TestDistroImage::cleanup() {
     m_events.clear();
 }
 
-std::unique_ptr<SessionManager> TestDistroImage::makeManager(const QList<std::pair<QString, int>>& names) {
+std::unique_ptr<SessionManager> TestDistroImage::makeManager(const QList<std::pair<QString, int>>& names,
+                                                             bool hostCertificates) {
     SandboxConfig config = testConfig(uniqueOwner());
+    config.hostCertificates = hostCertificates;
     m_owners << config.ownerId;
     config.image = imageTag();
     config.memory = QStringLiteral("1g");  // npm and pip need more than the tests' usual 256m
@@ -563,6 +587,53 @@ void TestDistroImage::pipInstallsFromALocalIndexThroughTheAllowlist() {
     QVERIFY(!m_events.isEmpty());
     for (const EgressEvent& event : std::as_const(m_events)) {
         QVERIFY2(event.allowed && event.host == QStringLiteral("pypi.test"), qPrintable(event.host + event.rule));
+    }
+}
+
+void TestDistroImage::curlTrustsWhatTheHostTrusts_data() {
+    QTest::addColumn<bool>("hostCertificates");
+    QTest::newRow("host certificates (the default)") << true;
+    QTest::newRow("--no-host-ca") << false;
+}
+
+void TestDistroImage::curlTrustsWhatTheHostTrusts() {
+    QFETCH(bool, hostCertificates);
+    REQUIRE_DISTRO_IMAGE();
+    const int port = freePort();
+    HostProcess server(QStringLiteral("openssl"),
+                       {QStringLiteral("s_server"), QStringLiteral("-accept"), QStringLiteral("127.0.0.1:%1").arg(port),
+                        QStringLiteral("-cert"), m_tlsDir + QStringLiteral("/leaf.pem"), QStringLiteral("-key"),
+                        m_tlsDir + QStringLiteral("/leaf.key"), QStringLiteral("-www"), QStringLiteral("-quiet")});
+    // The host's own curl, told the CA, says the fixture is up.
+    QVERIFY2(QTest::qWaitFor(
+                 [&] {
+                     return runProgram(
+                                QStringLiteral("curl"),
+                                {QStringLiteral("-sf"), QStringLiteral("-m"), QStringLiteral("2"),
+                                 QStringLiteral("--cacert"), m_tlsDir + QStringLiteral("/ca.pem"),
+                                 QStringLiteral("--resolve"), QStringLiteral("fixture.test:%1:127.0.0.1").arg(port),
+                                 QStringLiteral("-o"), QStringLiteral("/dev/null"),
+                                 QStringLiteral("https://fixture.test:%1/").arg(port)},
+                                5000)
+                                .exitCode
+                            == 0;
+                 },
+                 20000),
+             server.output().constData());
+
+    auto manager = makeManager({{QStringLiteral("fixture.test"), port}}, hostCertificates);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, hostCertificates ? QStringLiteral("tls-on") : QStringLiteral("tls-off"));
+    // The image's curl, no flag of its own: what an agent would run.
+    const ExecResult result = rec.run(
+        QStringLiteral("s"), ws,
+        QStringLiteral("curl -sS -o /dev/null -w '%{http_code}' https://fixture.test:%1/").arg(port), 60, 120000);
+    if (hostCertificates) {
+        QVERIFY2(result.exitCode.value_or(-1) == 0, qPrintable(result.errorMessage + result.output));
+        QCOMPARE(rec.stdoutOf.value(result.callId), QStringLiteral("200"));
+    } else {
+        // curl's "SSL certificate problem": the image's own roots do not know the CA.
+        QVERIFY2(result.exitCode.value_or(-1) == 60, qPrintable(result.output));
     }
 }
 
