@@ -14,7 +14,7 @@ namespace {
 // header), and where both are set the lower-case one is what most tools use.
 QString firstOf(const QHash<QString, QString>& environment, const char* lower, const char* upper) {
     for (const char* name : {lower, upper}) {
-        const QString value = environment.value(QString::fromLatin1(name)).trimmed();
+        QString value = environment.value(QString::fromLatin1(name)).trimmed();
         if (!value.isEmpty()) {
             return value;
         }

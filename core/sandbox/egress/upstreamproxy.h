@@ -70,7 +70,7 @@ public:
 
     // `http://[user[:password]@]host[:port][/]`, or `host:port` (http is meant, as curl and the environment
     // variables' users read it); without a port: 80. Any other scheme, a path, or a bad port is an error.
-    static std::optional<Endpoint> parseUrl(const QString& url, QString* error = nullptr);
+    static std::optional<Endpoint> parseUrl(const QString& text, QString* error = nullptr);
     // The flag's or setting's value: empty, "none" or a URL that parses; the error says why not.
     static bool isValidValue(const QString& value, QString* error = nullptr);
     // Whether a NO_PROXY list names this host and port: a comma-separated list of `*`, domains (with or without a
