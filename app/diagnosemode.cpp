@@ -40,6 +40,7 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
     sandbox.runtimePreference = settings.runtimePreference();
     sandbox.approvedWorkspaces = settings.approvedWorkspaces();
     sandbox.settingsFile = settings.fileName();
+    DiagnosticSections::setBounds(sandbox, SandboxSetup::configFrom(settings, sandboxOverridesOf(options)));
     report.addSection(DiagnosticSections::sandbox(sandbox));
 
     DiagnosticSections::ImageFacts imageFacts;

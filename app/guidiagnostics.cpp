@@ -40,6 +40,13 @@ DiagnosticsReport GuiService::buildReport() const {
     sandbox.approvedWorkspaces = approved;
     sandbox.workspaceForThisRun = runFolder;
     sandbox.settingsFile = m_settings->fileName();
+    DiagnosticSections::setBounds(sandbox, config);
+    if (const SessionManager* manager = m_sandbox.manager()) {
+        const SessionManager::Peaks& peaks = manager->peaks();
+        sandbox.load = DiagnosticSections::SandboxFacts::Load{
+            manager->runningCalls(), manager->queuedCalls(), manager->liveContainers(),
+            peaks.running,           peaks.queued,           peaks.containers};
+    }
     report.addSection(DiagnosticSections::sandbox(sandbox));
 
     DiagnosticSections::ImageFacts image;

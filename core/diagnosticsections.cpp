@@ -159,7 +159,31 @@ DiagnosticSection DiagnosticSections::sandbox(const SandboxFacts& facts) {
     sandbox.insert(QStringLiteral("approved_workspaces"), QJsonArray::fromStringList(facts.approvedWorkspaces));
     sandbox.insert(QStringLiteral("workspace_for_this_run"), facts.workspaceForThisRun);
     sandbox.insert(QStringLiteral("settings_file"), facts.settingsFile);
+    sandbox.insert(QStringLiteral("bounds"),
+                   QJsonObject{{QStringLiteral("containers"), facts.maxContainers},
+                               {QStringLiteral("running_per_session"), facts.maxCallsPerSession},
+                               {QStringLiteral("running_total"), facts.maxCallsTotal},
+                               {QStringLiteral("queued_per_session"), facts.maxQueuedPerSession},
+                               {QStringLiteral("queued_total"), facts.maxQueuedTotal}});
+    if (facts.load) {
+        const SandboxFacts::Load& load = *facts.load;
+        sandbox.insert(QStringLiteral("load"), QJsonObject{{QStringLiteral("running"), load.running},
+                                                           {QStringLiteral("queued"), load.queued},
+                                                           {QStringLiteral("containers"), load.containers},
+                                                           {QStringLiteral("peak_running"), load.peakRunning},
+                                                           {QStringLiteral("peak_queued"), load.peakQueued},
+                                                           {QStringLiteral("peak_containers"), load.peakContainers}});
+    }
+    // No text of its own: the report shows these fields as they are (the JSON), for support staff.
     return DiagnosticSection{QStringLiteral("sandbox"), tr("Sandbox"), sandbox, QString(), {}};
+}
+
+void DiagnosticSections::setBounds(SandboxFacts& facts, const SandboxConfig& config) {
+    facts.maxContainers = config.maxContainers;
+    facts.maxCallsPerSession = config.maxCallsPerSession;
+    facts.maxCallsTotal = config.maxCallsTotal;
+    facts.maxQueuedPerSession = config.maxQueuedPerSession;
+    facts.maxQueuedTotal = config.maxQueuedTotal;
 }
 
 QString DiagnosticSections::sandboxImageTitle() {

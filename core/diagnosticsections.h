@@ -59,8 +59,25 @@ public:
         QStringList approvedWorkspaces;
         QString workspaceForThisRun;
         QString settingsFile;
+        // SPEC §3's bounds in force, and (where a sandbox serves: the tray app) how close the load came to them.
+        int maxContainers = 0;
+        int maxCallsPerSession = 0;
+        int maxCallsTotal = 0;
+        int maxQueuedPerSession = 0;
+        int maxQueuedTotal = 0;
+        struct Load {
+            int running = 0;
+            int queued = 0;
+            int containers = 0;
+            int peakRunning = 0;
+            int peakQueued = 0;
+            int peakContainers = 0;
+        };
+        std::optional<Load> load;
     };
     static DiagnosticSection sandbox(const SandboxFacts& facts);
+    // The bounds of SPEC §3 from a config (the rest of the facts are the caller's).
+    static void setBounds(SandboxFacts& facts, const SandboxConfig& config);
 
     // Which image `image inspect` found: the sandbox the app's Dockerfile builds (its title label), the
     // offline test image (ensure-image.sh's title label, or an unlabelled `import`), or another image.

@@ -201,6 +201,7 @@ void SessionManager::run(const ExecRequest& request, bool wasQueued) {
     session.setWorkspace(request.workspace);
     CommandExecution* execution = newExecution(request);
     m_calls.insert(request.callId, execution);
+    notePeaks();
     qCInfo(lcExec) << "call" << request.callId << "in session" << request.sessionId;
     if (wasQueued) {
         Q_EMIT callRunning(request.callId);  // before its first output
@@ -225,6 +226,7 @@ void SessionManager::enqueueCall(const ExecRequest& request) {
         case CallQueue::Refusal::None:
             break;
     }
+    notePeaks();
     const int position = m_queue.position(request.callId);
     qCInfo(lcExec) << "call" << request.callId << "queued in session" << request.sessionId << "at" << position;
     const SandboxSession* session = findSession(request.sessionId);
@@ -333,6 +335,12 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
     Q_EMIT callFinished(result);
     execution->deleteLater();
     startQueued();  // its slot (and maybe its now idle container) goes to the next waiting call
+}
+
+void SessionManager::notePeaks() {
+    m_peaks.running = std::max(m_peaks.running, int(m_calls.size()));
+    m_peaks.queued = std::max(m_peaks.queued, m_queue.size());
+    m_peaks.containers = std::max(m_peaks.containers, liveContainers());
 }
 
 int SessionManager::liveContainers() const {

@@ -83,6 +83,14 @@ public:
     int queuedCalls(const QString& sessionId) const { return m_queue.size(sessionId); }
     // Containers alive or being made now (never more than config().maxContainers).
     int liveContainers() const;
+    // The highest number of running calls, waiting calls and live containers since the manager was made: how close
+    // the load came to the bounds (diagnostics, SPEC §3).
+    struct Peaks {
+        int running = 0;
+        int queued = 0;
+        int containers = 0;
+    };
+    const Peaks& peaks() const { return m_peaks; }
     // Ended sessions kept for their logs (the views show them); older ones are forgotten, so memory does not grow
     // with the number of session ids a backend makes up.
     static constexpr int kKeptEndedSessions = 32;
@@ -178,6 +186,8 @@ private:
     bool m_forgetScheduled = false;
     // Calls past the running limits (SPEC §3 "Bounded, and queued rather than refused").
     CallQueue m_queue{m_config.maxQueuedPerSession, m_config.maxQueuedTotal};
+    Peaks m_peaks;
+    void notePeaks();
     QHash<QString, quint64> m_containerWaits;  // queued call id -> the ticket of its container wait
     quint64 m_nextTicket = 0;
     bool m_startingQueued = false;

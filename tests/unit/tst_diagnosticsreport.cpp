@@ -107,6 +107,7 @@ private Q_SLOTS:
     void connection_data();
     void connection();
     void checksInReport();
+    void sandboxBoundsAndLoad();
     void engineLocation_data();
     void engineLocation();
 };
@@ -643,6 +644,33 @@ void TestDiagnosticsReport::checksInReport() {
 
 // The chosen engine's location in the JSON and the text, and each folder's workspace mode with the refusal a call
 // in it would get (SPEC §10). Endpoints never carry credentials.
+// SPEC §3's bounds, and where a sandbox serves how close the load came to them, in the sandbox section's JSON.
+void TestDiagnosticsReport::sandboxBoundsAndLoad() {
+    zeus::SandboxConfig config;
+    config.maxContainers = 5;
+    config.maxCallsPerSession = 3;
+    config.maxCallsTotal = 7;
+    config.maxQueuedPerSession = 11;
+    config.maxQueuedTotal = 13;
+    DiagnosticSections::SandboxFacts facts;
+    DiagnosticSections::setBounds(facts, config);
+    const QJsonObject withoutLoad = DiagnosticSections::sandbox(facts).value.toObject();
+    QCOMPARE(withoutLoad.value(QStringLiteral("bounds")).toObject(),
+             (QJsonObject{{QStringLiteral("containers"), 5},
+                          {QStringLiteral("running_per_session"), 3},
+                          {QStringLiteral("running_total"), 7},
+                          {QStringLiteral("queued_per_session"), 11},
+                          {QStringLiteral("queued_total"), 13}}));
+    QVERIFY(!withoutLoad.contains(QStringLiteral("load")));  // --diagnose runs no sandbox
+    facts.load = DiagnosticSections::SandboxFacts::Load{1, 2, 3, 7, 9, 4};
+    const QJsonObject load =
+        DiagnosticSections::sandbox(facts).value.toObject().value(QStringLiteral("load")).toObject();
+    QCOMPARE(load.value(QStringLiteral("queued")).toInt(), 2);
+    QCOMPARE(load.value(QStringLiteral("peak_running")).toInt(), 7);
+    QCOMPARE(load.value(QStringLiteral("peak_queued")).toInt(), 9);
+    QCOMPARE(load.value(QStringLiteral("peak_containers")).toInt(), 4);
+}
+
 void TestDiagnosticsReport::engineLocation_data() {
     QTest::addColumn<QString>("endpoint");
     QTest::addColumn<QString>("location");

@@ -283,6 +283,10 @@ private Q_SLOTS:
         QCOMPARE(counts.last().at(0).toString(), QStringLiteral("burst"));
         QCOMPARE(counts.last().at(1).toInt(), 0);
         QCOMPARE(manager->queuedCalls(), 0);
+        // How close the burst came to the bounds, for diagnostics.
+        QCOMPARE(manager->peaks().running, 2);
+        QCOMPARE(manager->peaks().queued, 10);
+        QCOMPARE(manager->peaks().containers, 1);
     }
 
     // A queued call's timeout starts when it runs: one that waits longer than its timeout still runs to its end.
