@@ -2,6 +2,7 @@
 
 #include "appsettings.h"
 #include "sandbox/egress/egresspolicy.h"
+#include "settings/networksettings.h"
 #include "support/vocabulary.h"
 
 #include <QCheckBox>

@@ -40,8 +40,8 @@ private:
     QPlainTextEdit* m_allow = nullptr;
     QPlainTextEdit* m_deny = nullptr;
     QPlainTextEdit* m_resolve = nullptr;
-    QLabel* m_problem = nullptr;
     QCheckBox* m_hostCertificates = nullptr;
+    QLabel* m_problem = nullptr;
     QLineEdit* m_checkHost = nullptr;
     QLabel* m_checkResult = nullptr;
     QLineEdit* m_upstream = nullptr;
