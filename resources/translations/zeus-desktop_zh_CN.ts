@@ -199,6 +199,10 @@
         <source>%1 or %2</source>
         <translation>%1 或 %2</translation>
     </message>
+    <message>
+        <source>Do not give the sandbox this computer&apos;s trusted root certificates (on by default: HTTPS through a TLS-inspecting network works as on the host).</source>
+        <translation>不向沙箱提供本机信任的根证书（默认提供：在检查 TLS 的网络中，HTTPS 可像在本机上一样工作）。</translation>
+    </message>
 </context>
 <context>
     <name>zeus</name>
@@ -1939,6 +1943,14 @@ History:
         <source>Build the real image (from a registry, or else from the distribution&apos;s package archive): remove this one, then run zeus-desktop --build-image</source>
         <translation>构建真正的镜像（从镜像仓库，否则从发行版的软件包仓库）：先删除此镜像，然后运行 zeus-desktop --build-image</translation>
     </message>
+    <message>
+        <source>This computer&apos;s %1 trusted root certificates go into each container (%2).</source>
+        <translation>本机的 %1 个受信任根证书会放入每个容器（%2）。</translation>
+    </message>
+    <message>
+        <source>This computer&apos;s trusted certificates are not passed (--no-host-ca or the setting): on a network that inspects HTTPS, HTTPS from the sandbox fails.</source>
+        <translation>未传入本机的受信任证书（--no-host-ca 或设置）：在检查 HTTPS 的网络中，沙箱内的 HTTPS 会失败。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>
@@ -2564,6 +2576,14 @@ host.example:8443</translation>
     <message>
         <source>✘ %1:%2 is denied (%3).</source>
         <translation>✘ %1:%2 被拒绝（%3）。</translation>
+    </message>
+    <message>
+        <source>Trust this computer&apos;s root certificates in the sandbox (needed where the network inspects HTTPS)</source>
+        <translation>在沙箱中信任本机的根证书（网络检查 HTTPS 时需要）</translation>
+    </message>
+    <message>
+        <source>Certificates:</source>
+        <translation>证书：</translation>
     </message>
 </context>
 <context>
