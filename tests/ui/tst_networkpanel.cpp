@@ -159,7 +159,7 @@ private Q_SLOTS:
         QVERIFY(m_settings->setDeniedHosts({QStringLiteral("raw.githubusercontent.com")}));
         NetworkPage page(m_settings.get());
         page.findChild<QLineEdit*>(QStringLiteral("checkHost"))->setText(QStringLiteral("pypi.org"));
-        page.resize(640, 560);
+        page.resize(740, 640);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         QVERIFY(page.grab().save(shots + QStringLiteral("/settings-network.png")));

@@ -76,12 +76,6 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     form->addRow(tr("&Deny:"), m_deny);
     m_resolve = makeRules(this, QStringLiteral("resolveOverrides"), tr("HOST:PORT:ADDRESS (like curl --resolve)"));
     form->addRow(tr("&Resolve:"), m_resolve);
-    m_hostCertificates =
-        new QCheckBox(tr("Trust this computer's root certificates in the sandbox (needed where the network inspects "
-                         "HTTPS)"),
-                      this);
-    m_hostCertificates->setObjectName(QStringLiteral("hostCertificates"));
-    form->addRow(tr("Certificates:"), m_hostCertificates);
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("networkProblem"));
     m_problem->setWordWrap(true);
@@ -90,6 +84,21 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_problem->setPalette(red);
     m_problem->setVisible(false);
     form->addRow(QString(), m_problem);
+
+    m_upstream = new QLineEdit(this);
+    m_upstream->setObjectName(QStringLiteral("upstreamProxy"));
+    m_upstream->setPlaceholderText(tr("http://proxy.example:3128 (empty: HTTPS_PROXY, then the system's proxy)"));
+    m_upstream->setClearButtonEnabled(true);
+    m_upstream->setToolTip(
+        tr("Allowed connections leave this computer through this HTTP proxy. A user name and "
+           "password are not kept here: give them in HTTPS_PROXY or --upstream-proxy."));
+    form->addRow(tr("&Upstream proxy:"), m_upstream);
+    m_hostCertificates =
+        new QCheckBox(tr("Trust this computer's root certificates in the sandbox (needed where the network inspects "
+                         "HTTPS)"),
+                      this);
+    m_hostCertificates->setObjectName(QStringLiteral("hostCertificates"));
+    form->addRow(tr("Certificates:"), m_hostCertificates);
 
     m_checkHost = new QLineEdit(this);
     m_checkHost->setObjectName(QStringLiteral("checkHost"));
@@ -100,15 +109,6 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_checkResult->setObjectName(QStringLiteral("checkResult"));
     m_checkResult->setWordWrap(true);
     form->addRow(QString(), m_checkResult);
-
-    m_upstream = new QLineEdit(this);
-    m_upstream->setObjectName(QStringLiteral("upstreamProxy"));
-    m_upstream->setPlaceholderText(tr("http://proxy.example:3128 (empty: HTTPS_PROXY, then the system's proxy)"));
-    m_upstream->setClearButtonEnabled(true);
-    m_upstream->setToolTip(
-        tr("Allowed connections leave this computer through this HTTP proxy. A user name and "
-           "password are not kept here: give them in HTTPS_PROXY or --upstream-proxy."));
-    form->addRow(tr("&Upstream proxy:"), m_upstream);
 
     auto* note = new QLabel(tr("A host name that resolves to a private, loopback or link-local address is refused "
                                "unless an address rule or a resolve entry names that address. Rule changes apply "
