@@ -46,6 +46,22 @@ QList<QStringList> callsOf(const QList<QStringList>& calls, const QString& verb)
     return found;
 }
 
+// The execs of commands and the agent: without the one that writes the host's certificates at container start
+// (SPEC §8; the fake runs it on the host, where /run/zeus does not exist, so it fails and is logged).
+bool isCertificateInstall(const QStringList& call) {
+    return call.join(QLatin1Char(' ')).contains(QLatin1String("/run/zeus/ca-certificates.crt"));
+}
+
+QList<QStringList> commandExecs(const QList<QStringList>& calls) {
+    QList<QStringList> found;
+    for (const QStringList& call : callsOf(calls, QStringLiteral("exec"))) {
+        if (!isCertificateInstall(call)) {
+            found << call;
+        }
+    }
+    return found;
+}
+
 }  // namespace
 
 class TestAppleRuntimeArgs : public QObject {
@@ -141,8 +157,20 @@ void TestAppleRuntimeArgs::sessionThroughTheFake() {
     QVERIFY(runArgs.contains(QStringLiteral("type=bind,source=") + m_ws + QStringLiteral(",target=/workspace")));
     QCOMPARE(runArgs.mid(runArgs.size() - 3), (QStringList{QStringLiteral("zeus-desktop-sandbox:latest"),
                                                            QStringLiteral("sleep"), QStringLiteral("infinity")}));
-    // One `container exec -i` for the session: the image's agent; both commands went through it as frames.
-    const QList<QStringList> execs = callsOf(calls, QStringLiteral("exec"));
+    // The host's certificates: a tmpfs for them, and one fixed script fed the bundle on stdin (never in argv).
+    QVERIFY(runArgs.join(QLatin1Char(' ')).contains(QStringLiteral("--tmpfs /run/zeus")));
+    QList<QStringList> installs;
+    for (const QStringList& call : callsOf(calls, QStringLiteral("exec"))) {
+        if (isCertificateInstall(call)) {
+            installs << call;
+        }
+    }
+    QCOMPARE(installs.size(), 1);
+    QCOMPARE(installs.first().mid(0, 5), (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), name,
+                                                      QStringLiteral("sh"), QStringLiteral("-c")}));
+    QVERIFY(!installs.first().join(QLatin1Char(' ')).contains(QLatin1String("BEGIN CERTIFICATE")));
+    // One `container exec -i` for the session's commands: the image's agent; both went through it as frames.
+    const QList<QStringList> execs = commandExecs(calls);
     QCOMPARE(execs.size(), 1);
     QCOMPARE(execs.first(), (QStringList{QStringLiteral("exec"), QStringLiteral("-i"), name,
                                          QStringLiteral("/usr/local/libexec/zeus/zeus-sandbox-agent")}));
@@ -169,7 +197,7 @@ void TestAppleRuntimeArgs::imageWithoutAgentFallsBack() {
     QCOMPARE(result.output, QStringLiteral("plain\n"));
     QVERIFY2(manager->execPath(QStringLiteral("s1")).startsWith(QStringLiteral("exec: the agent could not start")),
              qPrintable(manager->execPath(QStringLiteral("s1"))));
-    const QList<QStringList> execs = callsOf(invocations(m_log), QStringLiteral("exec"));
+    const QList<QStringList> execs = commandExecs(invocations(m_log));
     QCOMPARE(execs.size(), 2);  // the agent, refused; then the command with plain exec
     QCOMPARE(execs.at(0).at(1), QStringLiteral("-i"));
     QCOMPARE(execs.at(1).mid(0, 5),
