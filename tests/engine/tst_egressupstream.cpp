@@ -3,6 +3,7 @@
 // it is read from that log: an allowed request does, a denied one never does, and `--upstream-proxy none` goes
 // straight to the host whatever the environment says. The fixture server sits on 127.0.0.1 behind --resolve
 // names, as in tst_egress.
+#include "egressfixtures.h"
 #include "sessionfixture.h"
 
 #include <QFile>
@@ -19,74 +20,6 @@ using namespace zeus;
 using namespace zeus::test;
 
 namespace {
-
-// The CONNECT test's ClientHello naming `name` (see tst_egress.cpp): the fixture does not speak TLS.
-QByteArray clientHello(const QByteArray& name) {
-    const auto u16 = [](QByteArray* out, qsizetype v) {
-        out->append(char((v >> 8) & 0xff));
-        out->append(char(v & 0xff));
-    };
-    QByteArray sni;
-    u16(&sni, 0);
-    u16(&sni, name.size() + 5);
-    u16(&sni, name.size() + 3);
-    sni.append('\0');
-    u16(&sni, name.size());
-    sni.append(name);
-    QByteArray body;
-    u16(&body, 0x0303);
-    body.append(QByteArray(32, 'r'));
-    body.append('\0');
-    u16(&body, 2);
-    u16(&body, 0x1301);
-    body.append('\1');
-    body.append('\0');
-    u16(&body, sni.size());
-    body.append(sni);
-    QByteArray record;
-    record.append(char(0x16));
-    u16(&record, 0x0301);
-    u16(&record, body.size() + 4);
-    record.append('\1');
-    record.append('\0');
-    u16(&record, body.size());
-    record.append(body);
-    return record;
-}
-
-// Answers every request with "hello-from-fixture PATH"; a request may follow a ClientHello.
-class FixtureServer : public QObject {
-public:
-    FixtureServer() {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
-                connections++;
-                auto buffer = std::make_shared<QByteArray>();
-                connect(socket, &QTcpSocket::readyRead, socket, [socket, buffer] {
-                    *buffer += socket->readAll();
-                    const qsizetype end = buffer->indexOf("\r\n\r\n");
-                    if (end < 0) {
-                        return;
-                    }
-                    const qsizetype start = qMax<qsizetype>(0, buffer->indexOf("GET "));
-                    const QByteArray path = buffer->mid(start, end - start).split(' ').value(1);
-                    const QByteArray body = "hello-from-fixture " + path + '\n';
-                    socket->write("HTTP/1.0 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n"
-                                  + body);
-                    socket->disconnectFromHost();
-                    buffer->clear();
-                });
-                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
-        m_server.listen(QHostAddress::LocalHost, 0);
-    }
-    int port() const { return m_server.serverPort(); }
-    int connections = 0;
-
-private:
-    QTcpServer m_server;
-};
 
 int freePort() {
     QTcpServer probe;
