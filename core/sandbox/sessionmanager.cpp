@@ -1,6 +1,7 @@
 #include "sandbox/sessionmanager.h"
 
 #include "sandbox/agent/enginecommand.h"
+#include "sandbox/orphansweep.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 
@@ -30,7 +31,9 @@ SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, Sandbo
       m_runtime(std::move(runtime)),
       m_config(std::move(config)),
       m_engine(*m_runtime, m_config.engineCallTimeoutMs, this),
-      m_reviews(*m_runtime, reviews ? std::move(reviews) : ownReviewWorker(m_config), this) {
+      m_reviews(*m_runtime, reviews ? std::move(reviews) : ownReviewWorker(m_config), this),
+      m_scheduler(m_config.maxQueuedPerSession, m_config.maxQueuedTotal, m_config.containerWaitMs,
+                  m_config.maxContainers, schedulerHooks(), this) {
     Q_ASSERT(m_runtime);
     qRegisterMetaType<zeus::ExecResult>();
     qRegisterMetaType<zeus::OutputStream>();
@@ -42,6 +45,34 @@ SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, Sandbo
     connect(&m_engine, &EngineCalls::released, this, &SessionManager::maybeFinishShutdown);
     connect(&m_reviews, &ReviewContainers::copyTaken, this, &SessionManager::reviewCopyTaken);
     connect(&m_reviews, &ReviewContainers::copyKept, this, &SessionManager::reviewCopyKept);
+    connect(&m_scheduler, &CallScheduler::callQueued, this, &SessionManager::callQueued);
+    connect(&m_scheduler, &CallScheduler::queuedCallsChanged, this, &SessionManager::queuedCallsChanged);
+    connect(&m_scheduler, &CallScheduler::callFinished, this, &SessionManager::onQueuedCallFinished);
+}
+
+CallScheduler::Hooks SessionManager::schedulerHooks() {
+    CallScheduler::Hooks hooks;
+    hooks.mayStart = [this](const QString& sessionId) { return mayStart(sessionId); };
+    hooks.waitsForContainer = [this](const QString& sessionId) {
+        const SandboxSession* session = findSession(sessionId);
+        const bool needsContainer = !session || session->phase() == SandboxSession::Phase::None;
+        return needsContainer && !hasRoomForContainer(session);
+    };
+    hooks.start = [this](const ExecRequest& request) { run(request, true); };
+    hooks.refuse = [this](const ExecRequest& request, ExecError code, const QString& message) {
+        refuse(request, code, message);
+    };
+    return hooks;
+}
+
+void SessionManager::onQueuedCallFinished(const ExecResult& result) {
+    // The session's log says what became of a call it never ran, as it does for the calls it ran.
+    if (SandboxSession* session = findSession(result.sessionId)) {
+        session->logEvent(QStringLiteral("Call %1 left the queue: %2")
+                              .arg(result.callId,
+                                   result.errorMessage.isEmpty() ? QStringLiteral("cancelled.") : result.errorMessage));
+    }
+    Q_EMIT callFinished(result);
 }
 
 SessionManager::~SessionManager() = default;
@@ -75,7 +106,7 @@ void SessionManager::onSessionStateChanged(SandboxSession& session, SessionState
             m_forgetScheduled = true;  // later: the caller may still hold the session
             QTimer::singleShot(0, this, &SessionManager::forgetEndedSessions);
         }
-        scheduleStartQueued();  // its container is gone: room for a waiting session's
+        m_scheduler.scheduleStartQueued();  // its container is gone: room for a waiting session's
     }
     Q_EMIT sessionStateChanged(session.id(), state, containerId);
 }
@@ -125,8 +156,10 @@ void SessionManager::execute(const ExecRequest& incoming) {
         return;
     }
     // Calls of one session start in the order they came: behind its queue, whatever the slots say now.
-    if (m_queue.size(request.sessionId) > 0 || !mayStart(request.sessionId)) {
-        enqueueCall(request);
+    if (m_scheduler.size(request.sessionId) > 0 || !mayStart(request.sessionId)) {
+        if (m_scheduler.enqueue(request)) {
+            notePeaks();
+        }
         return;
     }
     run(request, false);
@@ -137,32 +170,19 @@ bool SessionManager::admit(ExecRequest& request) {
         refuse(request, ExecError::ContainerFailed, QStringLiteral("Zeus Desktop is shutting down."));
         return false;
     }
-    if (m_calls.contains(request.callId) || m_queue.contains(request.callId)) {
+    if (m_calls.contains(request.callId) || m_scheduler.queue().contains(request.callId)) {
         refuse(request, ExecError::Busy, QStringLiteral("A call with this id is already running."));
         return false;
     }
-    const WorkspaceGuard::Result guard = WorkspaceGuard::check(request.workspace);
-    if (!guard.accepted()) {
-        refuse(request, ExecError::WorkspaceInvalid,
-               guard.message + QStringLiteral(" (rule: ") + WorkspaceGuard::ruleName(guard.rule) + QLatin1Char(')'));
+    const QString refusal = WorkspaceGuard::mountRefusal(request.workspace);
+    if (!refusal.isEmpty()) {
+        refuse(request, ExecError::WorkspaceInvalid, refusal);
         return false;
     }
-    // The folder is mounted by the string it was approved as; one that resolves elsewhere now (a component was
-    // swapped for a symlink) is not the folder the user approved (SPEC §3 "Approvals are exact strings").
-    const QString approved = QDir::cleanPath(request.workspace);
-    const Qt::CaseSensitivity cs =
-        WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
-    if (guard.canonicalPath.compare(approved, cs) != 0) {
-        refuse(request, ExecError::WorkspaceInvalid,
-               QStringLiteral("The folder %1 changed since it was approved: it now resolves to %2. Approve it again "
-                              "in Zeus Desktop.")
-                   .arg(approved, guard.canonicalPath));
-        return false;
-    }
-    request.workspace = approved;
+    request.workspace = QDir::cleanPath(request.workspace);
     // One folder at a time: the folder of what runs, or else of what waits (all of a session's queue is in it).
     const SandboxSession* session = findSession(request.sessionId);
-    const ExecRequest* waiting = m_queue.head(request.sessionId);
+    const ExecRequest* waiting = m_scheduler.queue().head(request.sessionId);
     const QString busyIn = session && session->callCount() > 0 ? session->workspace()
                            : waiting                           ? waiting->workspace
                                                                : QString();
@@ -209,105 +229,6 @@ void SessionManager::run(const ExecRequest& request, bool wasQueued) {
     session.enqueue(execution);
 }
 
-void SessionManager::enqueueCall(const ExecRequest& request) {
-    switch (m_queue.push(request)) {
-        case CallQueue::Refusal::SessionFull:
-            refuse(request, ExecError::Busy,
-                   QStringLiteral("%1 calls already wait in this session's queue (the per-session queue bound); try "
-                                  "again when some have finished.")
-                       .arg(m_queue.perSessionBound()));
-            return;
-        case CallQueue::Refusal::TotalFull:
-            refuse(request, ExecError::Busy,
-                   QStringLiteral("%1 calls already wait in the queues of all sessions (the total queue bound); try "
-                                  "again when some have finished.")
-                       .arg(m_queue.totalBound()));
-            return;
-        case CallQueue::Refusal::None:
-            break;
-    }
-    notePeaks();
-    const int position = m_queue.position(request.callId);
-    qCInfo(lcExec) << "call" << request.callId << "queued in session" << request.sessionId << "at" << position;
-    const SandboxSession* session = findSession(request.sessionId);
-    if (!session || session->phase() == SandboxSession::Phase::None) {
-        // It may be waiting for a container: at most containerWaitMs (SPEC §3), then busy.
-        const quint64 ticket = ++m_nextTicket;
-        m_containerWaits.insert(request.callId, ticket);
-        QTimer::singleShot(m_config.containerWaitMs, this,
-                           [this, callId = request.callId, sessionId = request.sessionId, ticket] {
-                               onContainerWaitOver(callId, sessionId, ticket);
-                           });
-    }
-    Q_EMIT callQueued(request.callId, position);
-    announceQueue(request.sessionId);
-}
-
-void SessionManager::announceQueue(const QString& sessionId) {
-    Q_EMIT queuedCallsChanged(sessionId, m_queue.size(sessionId));
-}
-
-void SessionManager::onContainerWaitOver(const QString& callId, const QString& sessionId, quint64 ticket) {
-    if (m_containerWaits.value(callId) != ticket || !m_queue.contains(callId)) {
-        return;  // it started, or left the queue
-    }
-    m_containerWaits.remove(callId);
-    const SandboxSession* session = findSession(sessionId);
-    const bool needsContainer = !session || session->phase() == SandboxSession::Phase::None;
-    if (!needsContainer || hasRoomForContainer(session)) {
-        return;  // it waits for a call slot now, which the queue bounds, not for a container
-    }
-    const std::optional<ExecRequest> request = m_queue.remove(callId);
-    announceQueue(sessionId);
-    refuse(*request, ExecError::Busy,
-           QStringLiteral("%1 sandbox containers are running and none became idle within %2 s (the container "
-                          "bound); try again when one has finished.")
-               .arg(m_config.maxContainers)
-               .arg(m_config.containerWaitMs / 1000));
-}
-
-void SessionManager::startQueued() {
-    if (m_startingQueued) {
-        return;  // a call that ended while one was being started: the loop below goes on
-    }
-    m_startingQueued = true;
-    while (!m_shuttingDown) {
-        const std::optional<ExecRequest> next =
-            m_queue.takeNext([this](const QString& sessionId) { return mayStart(sessionId); });
-        if (!next) {
-            break;
-        }
-        m_containerWaits.remove(next->callId);
-        announceQueue(next->sessionId);
-        run(*next, true);
-    }
-    m_startingQueued = false;
-}
-
-void SessionManager::scheduleStartQueued() {
-    if (m_startScheduled || m_queue.size() == 0) {
-        return;
-    }
-    m_startScheduled = true;  // later: the session that freed a container is still in the middle of it
-    QTimer::singleShot(0, this, [this] {
-        m_startScheduled = false;
-        startQueued();
-    });
-}
-
-void SessionManager::finishQueued(const ExecRequest& request, const QString& message) {
-    m_containerWaits.remove(request.callId);
-    ExecResult result;
-    result.callId = request.callId;
-    result.sessionId = request.sessionId;
-    result.status = ExecStatus::Cancelled;
-    result.errorMessage = message;
-    result.started = QDateTime::currentDateTimeUtc();
-    qCInfo(lcExec) << "call" << request.callId
-                   << "left the queue:" << (message.isEmpty() ? QStringLiteral("cancelled") : message);
-    Q_EMIT callFinished(result);
-}
-
 CommandExecution* SessionManager::newExecution(const ExecRequest& request) {
     auto* execution =
         new CommandExecution(request, *m_runtime, m_config.outputCapBytes,
@@ -334,12 +255,12 @@ void SessionManager::onCallFinished(CommandExecution* execution, const ExecResul
     }
     Q_EMIT callFinished(result);
     execution->deleteLater();
-    startQueued();  // its slot (and maybe its now idle container) goes to the next waiting call
+    m_scheduler.startQueued();  // its slot (and maybe its now idle container) goes to the next waiting call
 }
 
 void SessionManager::notePeaks() {
     m_peaks.running = std::max(m_peaks.running, int(m_calls.size()));
-    m_peaks.queued = std::max(m_peaks.queued, m_queue.size());
+    m_peaks.queued = std::max(m_peaks.queued, m_scheduler.size());
     m_peaks.containers = std::max(m_peaks.containers, liveContainers());
 }
 
@@ -353,7 +274,7 @@ int SessionManager::liveContainers() const {
 
 bool SessionManager::isEvictable(const SandboxSession& session) const {
     // Idle, and no call of it waits for a slot: its container is about to be used again.
-    return session.isIdle() && m_queue.size(session.id()) == 0;
+    return session.isIdle() && m_scheduler.size(session.id()) == 0;
 }
 
 bool SessionManager::hasRoomForContainer(const SandboxSession* forSession) const {
@@ -422,8 +343,8 @@ int SessionManager::endSessionsIn(const QString& workspace) {
             ids << entry.first;
         }
     }
-    for (const QString& id : m_queue.sessions()) {
-        if (!ids.contains(id) && m_queue.head(id)->workspace == workspace) {
+    for (const QString& id : m_scheduler.queue().sessions()) {
+        if (!ids.contains(id) && m_scheduler.queue().head(id)->workspace == workspace) {
             ids << id;  // only waiting (no container yet): its calls must not start in the revoked folder
         }
     }
@@ -438,13 +359,7 @@ int SessionManager::endSessionsIn(const QString& workspace) {
 
 void SessionManager::endSession(const QString& sessionId) {
     // Its queued calls first: none may start in the container being removed.
-    const QList<ExecRequest> waiting = m_queue.takeSession(sessionId);
-    for (const ExecRequest& request : waiting) {
-        finishQueued(request, QStringLiteral("The session ended."));
-    }
-    if (!waiting.isEmpty()) {
-        announceQueue(sessionId);
-    }
+    m_scheduler.endSession(sessionId, QStringLiteral("The session ended."));
     if (SandboxSession* session = findSession(sessionId)) {
         session->end();
     }
@@ -522,9 +437,7 @@ EgressPolicy SessionManager::egressPolicy(const QString& sessionId) const {
 }
 
 bool SessionManager::cancel(const QString& callId) {
-    if (const std::optional<ExecRequest> queued = m_queue.remove(callId)) {
-        announceQueue(queued->sessionId);
-        finishQueued(*queued, QString());
+    if (m_scheduler.cancel(callId)) {
         return true;
     }
     const QPointer<CommandExecution> execution = m_calls.value(callId);
@@ -546,14 +459,7 @@ void SessionManager::setOutputPaused(const QString& callId, bool paused) {
 
 void SessionManager::shutdown() {
     m_shuttingDown = true;
-    const QStringList queuedSessions = m_queue.sessions();
-    const QList<ExecRequest> waiting = m_queue.takeAll();
-    for (const ExecRequest& request : waiting) {
-        finishQueued(request, QStringLiteral("Zeus Desktop is shutting down."));
-    }
-    for (const QString& sessionId : queuedSessions) {
-        announceQueue(sessionId);
-    }
+    m_scheduler.shutdown(QStringLiteral("Zeus Desktop is shutting down."));
     QStringList ids;
     for (const auto& entry : m_sessions) {
         ids << entry.second->shutDown();
@@ -577,60 +483,16 @@ void SessionManager::maybeFinishShutdown() {
 }
 
 void SessionManager::sweepOrphans() {
-    m_engine.run(m_runtime->listArguments(m_config.ownerId), [this](EngineCommand& list) {
-        if (!list.succeeded()) {
-            qCWarning(lcSession) << "listing containers failed:" << list.diagnostic();
-            Q_EMIT orphanSweepFinished(0);
-            return;
-        }
-        onContainersListed(list);
-    });
-}
-
-void SessionManager::onContainersListed(EngineCommand& list) {
-    QStringList live;
-    for (const auto& entry : m_sessions) {
-        live << entry.second->containerId();
-    }
-    QStringList orphans;
-    QStringList toStop;  // review copies no session runs (the app was killed): stopped, kept
-    const QList<ContainerInfo> containers = m_runtime->parseList(list.standardOutput());
-    for (const ContainerInfo& info : containers) {
-        if (info.labels.value(labels::owner()) != m_config.ownerId) {
-            continue;  // Apple's list cannot filter by label
-        }
-        const bool owned = std::any_of(live.cbegin(), live.cend(), [&info](const QString& id) {
-            return !id.isEmpty() && (id.startsWith(info.id) || info.id.startsWith(id));
-        });
-        if (owned) {
-            continue;
-        }
-        if (!m_reviews.isReviewContainer(info.id)) {
-            orphans << info.id;
-        } else if (info.running) {
-            toStop << info.id;
-        }
-    }
-    if (!toStop.isEmpty()) {
-        qCInfo(lcSession) << "stopping" << toStop.size() << "review containers no session runs";
-        m_engine.run(m_runtime->stopArguments(toStop), [](EngineCommand& stop) {
-            if (!stop.succeeded()) {
-                qCWarning(lcSession) << "stopping review containers failed:" << stop.diagnostic();
+    OrphanSweep::run(
+        m_engine, *m_runtime, m_config.ownerId, m_reviews,
+        [this] {
+            QStringList live;
+            for (const auto& entry : m_sessions) {
+                live << entry.second->containerId();
             }
-        });
-    }
-    if (orphans.isEmpty()) {
-        Q_EMIT orphanSweepFinished(0);
-        return;
-    }
-    qCInfo(lcSession) << "removing" << orphans.size() << "orphaned containers";
-    const int count = int(orphans.size());
-    m_engine.run(m_runtime->removeArguments(orphans), [this, count](EngineCommand& removal) {
-        if (!removal.succeeded()) {
-            qCWarning(lcSession) << "removing orphans failed:" << removal.diagnostic();
-        }
-        Q_EMIT orphanSweepFinished(removal.succeeded() ? count : 0);
-    });
+            return live;
+        },
+        [this](int removed) { Q_EMIT orphanSweepFinished(removed); });
 }
 
 }  // namespace zeus

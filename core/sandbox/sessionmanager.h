@@ -2,7 +2,7 @@
 
 #include "engine/containerruntime.h"
 #include "review/reviewstore.h"
-#include "sandbox/callqueue.h"
+#include "sandbox/callscheduler.h"
 #include "sandbox/commandexecution.h"
 #include "sandbox/egress/egressproxy.h"
 #include "sandbox/enginecalls.h"
@@ -28,13 +28,13 @@ class EngineCommand;
 // Runs commands in per-session containers (SPEC §3, §4).
 //
 // Owns: the sessions by id (each a SandboxSession, which owns its container, agent, egress proxy, secrets, log and
-// idle timer), the running CommandExecutions by call id, the per-session and global concurrency limits (over a limit
-// a call waits in the CallQueue, whose calls start as slots free; only past its bounds is one refused with `busy`),
-// the container cap with its eviction of the least recently used idle session (or a bounded wait for one), the
-// forgetting of ended sessions, the orphan sweep of this install's containers and the shutdown; the engine calls that
-// outlive a session (EngineCalls) and the review containers (ReviewContainers). It forwards what its sessions say as
-// its own signals. Must never: run a command outside a container, mount anything but the guarded workspace, let the
-// backend choose flags, user, mounts or working dir, or block.
+// idle timer), the running CommandExecutions by call id, the admission of a call, the per-session and global
+// concurrency limits (over a limit a call waits in the CallScheduler, which starts it as slots free; only past its
+// bounds is one refused with `busy`), the container cap with its eviction of the least recently used idle session,
+// the forgetting of ended sessions, the orphan sweep of this install's containers (OrphanSweep) and the shutdown; the
+// engine calls that outlive a session (EngineCalls) and the review containers (ReviewContainers). It forwards what
+// its sessions and its scheduler say as its own signals. Must never: run a command outside a container, mount anything
+// but the guarded workspace, let the backend choose flags, user, mounts or working dir, or block.
 class SessionManager : public QObject {
     Q_OBJECT
 
@@ -79,8 +79,8 @@ public:
     QString execPath(const QString& sessionId) const;
     int runningCalls() const { return int(m_calls.size()); }
     // Calls waiting in the queue, in all or of one session.
-    int queuedCalls() const { return m_queue.size(); }
-    int queuedCalls(const QString& sessionId) const { return m_queue.size(sessionId); }
+    int queuedCalls() const { return m_scheduler.size(); }
+    int queuedCalls(const QString& sessionId) const { return m_scheduler.size(sessionId); }
     // Containers alive or being made now (never more than config().maxContainers).
     int liveContainers() const;
     // The highest number of running calls, waiting calls and live containers since the manager was made: how close
@@ -152,16 +152,9 @@ private:
     bool isEvictable(const SandboxSession& session) const;
     // Starts an admitted call in its session (which moves to the call's folder first).
     void run(const ExecRequest& request, bool wasQueued);
-    // Queues an admitted call, or refuses it past a queue bound (naming the bound).
-    void enqueueCall(const ExecRequest& request);
-    // A queued call waited containerWaitMs for a container: refused with busy if it still has none.
-    void onContainerWaitOver(const QString& callId, const QString& sessionId, quint64 ticket);
-    // Starts queued calls, round-robin, while slots are free.
-    void startQueued();
-    void scheduleStartQueued();
-    // Ends a call that never left the queue (cancelled, its session ended, shutdown).
-    void finishQueued(const ExecRequest& request, const QString& message);
-    void announceQueue(const QString& sessionId);
+    CallScheduler::Hooks schedulerHooks();
+    // A call ended without leaving the queue (cancelled, its session ended, shutdown).
+    void onQueuedCallFinished(const ExecResult& result);
     CommandExecution* newExecution(const ExecRequest& request);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     // Ends every session with a container or calls for which `reason` gives a reason (logged first): a container
@@ -171,12 +164,13 @@ private:
     // Room for one more container: evicts the least recently used idle one when at the cap. False: none is idle.
     bool makeRoomForContainer(const SandboxSession* forSession);
     void forgetEndedSessions();
-    void onContainersListed(EngineCommand& list);
 
     std::unique_ptr<ContainerRuntime> m_runtime;
     SandboxConfig m_config;
     EngineCalls m_engine;
     ReviewContainers m_reviews;
+    // Calls past the running limits (SPEC §3 "Bounded, and queued rather than refused").
+    CallScheduler m_scheduler;
     // After m_engine and m_reviews: a session uses both until it goes.
     std::map<QString, std::unique_ptr<SandboxSession>> m_sessions;
     QHash<QString, QPointer<CommandExecution>> m_calls;
@@ -184,14 +178,8 @@ private:
     bool m_shutdownEmitted = false;
     quint64 m_clock = 0;
     bool m_forgetScheduled = false;
-    // Calls past the running limits (SPEC §3 "Bounded, and queued rather than refused").
-    CallQueue m_queue{m_config.maxQueuedPerSession, m_config.maxQueuedTotal};
     Peaks m_peaks;
     void notePeaks();
-    QHash<QString, quint64> m_containerWaits;  // queued call id -> the ticket of its container wait
-    quint64 m_nextTicket = 0;
-    bool m_startingQueued = false;
-    bool m_startScheduled = false;
 };
 
 }  // namespace zeus

@@ -284,4 +284,21 @@ WorkspaceGuard::Result WorkspaceGuard::checkResolved(const QString& canonicalPat
     return result;
 }
 
+QString WorkspaceGuard::mountRefusal(const QString& approvedPath) {
+    const Environment environment = hostEnvironment();
+    const Result guard = check(approvedPath, environment);
+    if (!guard.accepted()) {
+        return guard.message + QStringLiteral(" (rule: ") + ruleName(guard.rule) + QLatin1Char(')');
+    }
+    const QString approved = QDir::cleanPath(approvedPath);
+    const Qt::CaseSensitivity cs = environment.caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
+    if (guard.canonicalPath.compare(approved, cs) != 0) {
+        return QStringLiteral(
+                   "The folder %1 changed since it was approved: it now resolves to %2. Approve it again "
+                   "in Zeus Desktop.")
+            .arg(approved, guard.canonicalPath);
+    }
+    return {};
+}
+
 }  // namespace zeus

@@ -43,6 +43,12 @@ public:
     // Checks one folder; the returned canonicalPath is what must be mounted.
     static Result check(const QString& path, const Environment& environment = hostEnvironment());
 
+    // A folder as it was approved, checked again before it is mounted: check()'s rules, and it must still resolve to
+    // the very string it was approved as (SPEC §3 "Approvals are exact strings"): one a component of which was swapped
+    // for a symlink since is not the folder the user approved. Empty: it may be mounted (by its clean path); else the
+    // refusal, for the user, naming the rule.
+    static QString mountRefusal(const QString& approvedPath);
+
     // The location rules alone (root, drive root, home, secret stores, system trees) on a
     // path that is already resolved; no file system access. check() ends with this; tests
     // use it for paths of other platforms (C:/Windows, //server/share).

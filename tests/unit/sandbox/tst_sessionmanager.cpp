@@ -351,6 +351,9 @@ private Q_SLOTS:
         QVERIFY(cancelled);
         QCOMPARE(cancelled->status, ExecStatus::Cancelled);
         QVERIFY(!cancelled->exitCode);
+        // The session's log says what became of the call it never ran.
+        QVERIFY(
+            logSays(*manager, QStringLiteral("q"), QStringLiteral("Call %1 left the queue: cancelled.").arg(second)));
         QVERIFY(!manager->cancel(second));
         QVERIFY(manager->cancel(first));
         const auto last = waitFor(finished, third);
