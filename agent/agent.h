@@ -48,11 +48,13 @@ struct call {
     char tag[TAG_LEN + 1];
 };
 
-/* One accepted connection on a proxy listener: bytes both ways, nothing read from them. */
+/* One connection: accepted on a proxy listener, or made to the container's loopback for the app (a published port).
+ * Bytes both ways, nothing read from them. */
 struct tunnel {
     int used;
     uint32_t id;
     int fd;
+    int connecting;  /* `tunnel connect`: the connect is under way, nothing is read or written yet */
     uint64_t window; /* bytes we may still send to the app */
     unsigned char* inq;
     size_t inlen;

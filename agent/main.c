@@ -107,6 +107,10 @@ static void handle_frame(struct agent_state* st, uint8_t type, uint32_t ch, cons
         do_listen(st, p, n);
         return;
     }
+    if (type == T_TCONNECT) {
+        do_connect(st, ch, p, n);
+        return;
+    }
     if (ch & TUNNEL_BIT) {
         tunnel_frame(st, type, ch, p, n);
         return;
@@ -145,7 +149,7 @@ static void read_input(struct agent_state* st) {
         if (len > MAX_IN_PAYLOAD) {
             protocol_error(st, "frame over the size limit");
         }
-        if (type < T_EXEC || type > T_TCLOSE) {
+        if (type < T_EXEC || type > T_TCONNECT) {
             protocol_error(st, "unknown frame type");
         }
         if (st->inlen - off < FRAME_HEADER + (size_t)len) {
@@ -200,6 +204,10 @@ static void build_pollset(struct agent_state* st, struct pollset* ps) {
             continue;
         }
         short ev = 0;
+        if (t->connecting) {
+            poll_add(ps, t->fd, POLLOUT, NULL, P_TUNNEL, i); /* writable: the connect is done */
+            continue;
+        }
         if (!t->rd_eof && t->window > 0 && st->out.len < OUTQ_SOFT) {
             ev |= POLLIN;
         }
@@ -232,6 +240,10 @@ static void handle_net(struct agent_state* st, const struct pollset* ps) {
         struct tunnel* t = &st->tunnels[ps->slot[i]];
         /* A frame handled above may have ended this tunnel (and an accept may have reused its slot). */
         if (!ps->pfd[i].revents || !t->used || ps->pfd[i].fd != t->fd) {
+            continue;
+        }
+        if (t->connecting) {
+            tunnel_connect_done(st, t);
             continue;
         }
         if (ps->pfd[i].revents & (POLLOUT | POLLERR | POLLHUP)) {

@@ -10,7 +10,7 @@
 #define ZEUS_AGENT_PROTOCOL_H
 
 enum {
-    PROTOCOL_VERSION = 2, /* in `hello` */
+    PROTOCOL_VERSION = 3, /* in `hello` */
     /* Every frame: u32 payload length, u8 type, u32 channel (big-endian), then the payload. */
     FRAME_HEADER = 9,
     MAX_IN_PAYLOAD = 1 << 20,  /* app -> agent */
@@ -48,6 +48,7 @@ enum {
     T_LISTEN = 0x08,
     T_TDATA = 0x09,
     T_TCLOSE = 0x0A,
+    T_TCONNECT = 0x0B,
     T_HELLO = 0x81,
     T_STARTED = 0x82,
     T_STDOUT = 0x83,
@@ -59,10 +60,14 @@ enum {
     T_TDATA_OUT = 0x89,
     T_TCLOSED = 0x8A,
     T_LISTENING = 0x8B,
+    T_TCONNECTED = 0x8C,
 };
 
 /* Tunnel ids carry this bit (the agent picks them), so they never meet a call's. Not an enum constant: C11's
  * must fit an int. */
 #define TUNNEL_BIT 0x80000000u
+/* A tunnel the app asked for (`tunnel connect`, published ports) carries this bit too: the app picks those ids,
+ * the agent picks the others below it, so the two never meet. */
+#define TUNNEL_APP_BIT 0x40000000u
 
 #endif

@@ -72,30 +72,99 @@ void do_listen(struct agent_state* st, const unsigned char* p, size_t n) {
     put_frame(&st->out, T_LISTENING, 0, reply, sizeof reply);
 }
 
+static struct tunnel* free_slot(struct agent_state* st) {
+    for (int i = 0; i < MAX_TUNNELS; i++) {
+        if (!st->tunnels[i].used) {
+            return &st->tunnels[i];
+        }
+    }
+    return NULL;
+}
+
+static void init_tunnel(struct tunnel* t, uint32_t id, int fd) {
+    memset(t, 0, sizeof *t);
+    t->used = 1;
+    t->id = id;
+    t->fd = fd;
+    t->window = WINDOW0;
+    t->in_credit = TUNNEL_IN_WINDOW;
+}
+
+void do_connect(struct agent_state* st, uint32_t ch, const unsigned char* p, size_t n) {
+    if ((ch & (TUNNEL_BIT | TUNNEL_APP_BIT)) != (TUNNEL_BIT | TUNNEL_APP_BIT) || n != 4) {
+        protocol_error(st, "bad tunnel connect frame");
+    }
+    if (find_tunnel(st, ch)) {
+        protocol_error(st, "tunnel connect on a live tunnel");
+    }
+    uint32_t port = get32(p);
+    struct tunnel* t = free_slot(st);
+    int err = 0, fd = -1, pending = 0;
+    if (port == 0 || port > 65535) {
+        err = EINVAL; /* refused, not fatal: the calls of the session go on */
+    } else if (!t) {
+        err = EMFILE;
+    } else {
+        /* The container's own loopback and nothing else: no address comes from the app. */
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            err = errno ? errno : EINVAL;
+        } else if (connect(fd, (struct sockaddr*)&a, sizeof a) != 0) {
+            if (errno == EINPROGRESS) {
+                pending = 1;
+            } else {
+                err = errno ? errno : ECONNREFUSED;
+                close(fd);
+                fd = -1;
+            }
+        }
+    }
+    if (err) {
+        put_u32_frame(&st->out, T_TCONNECTED, ch, (uint32_t)err);
+        return;
+    }
+    init_tunnel(t, ch, fd);
+    t->connecting = pending;
+    if (!pending) {
+        put_u32_frame(&st->out, T_TCONNECTED, ch, 0);
+    }
+}
+
+void tunnel_connect_done(struct agent_state* st, struct tunnel* t) {
+    int err = 0;
+    socklen_t len = sizeof err;
+    if (getsockopt(t->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
+        err = errno ? errno : EIO;
+    }
+    if (err == EINPROGRESS || err == EALREADY) {
+        return; /* not done yet after all */
+    }
+    put_u32_frame(&st->out, T_TCONNECTED, t->id, (uint32_t)err);
+    if (err) {
+        free_tunnel(t); /* the answer was the failure: nothing more is said about it */
+        return;
+    }
+    t->connecting = 0;
+    tunnel_feed(st, t); /* whatever the app sent meanwhile */
+}
+
 void accept_tunnel(struct agent_state* st, int k) {
     for (;;) {
         int fd = accept4(st->listeners[k].fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             return; /* EAGAIN, or the client gave up already */
         }
-        struct tunnel* t = NULL;
-        for (int i = 0; i < MAX_TUNNELS && !t; i++) {
-            if (!st->tunnels[i].used) {
-                t = &st->tunnels[i];
-            }
-        }
+        struct tunnel* t = free_slot(st);
         if (!t) {
             close(fd); /* over the limit: the client sees the connection reset */
             note("too many tunnels: a connection was refused");
             return;
         }
-        memset(t, 0, sizeof *t);
-        t->used = 1;
-        t->id = TUNNEL_BIT | st->next_tunnel;
-        st->next_tunnel = st->next_tunnel == 0x7fffffffu ? 1 : st->next_tunnel + 1;
-        t->fd = fd;
-        t->window = WINDOW0;
-        t->in_credit = TUNNEL_IN_WINDOW;
+        init_tunnel(t, TUNNEL_BIT | st->next_tunnel, fd);
+        /* Below TUNNEL_APP_BIT: the ids above are the app's. */
+        st->next_tunnel = st->next_tunnel == TUNNEL_APP_BIT - 1 ? 1 : st->next_tunnel + 1;
         unsigned char b[4];
         put32(b, st->listeners[k].kind);
         put_frame(&st->out, T_TOPEN, t->id, b, sizeof b);
@@ -131,6 +200,9 @@ void tunnel_pump(struct agent_state* st, struct tunnel* t) {
 }
 
 void tunnel_feed(struct agent_state* st, struct tunnel* t) {
+    if (t->connecting) {
+        return; /* held until the connect is done */
+    }
     size_t done = 0;
     while (done < t->inlen) {
         ssize_t n = write(t->fd, t->inq + done, t->inlen - done);

@@ -78,6 +78,8 @@ struct chan {
 
 struct tun {
     int opened, closed, eof, frames_after_close;
+    int connected; /* `tunnel connected` came (for the app's own tunnels), with connect_err */
+    uint32_t connect_err;
     uint32_t kind;
     struct buf data;
     uint64_t granted;
@@ -238,7 +240,8 @@ static void dispatch(uint8_t type, uint32_t ch, const unsigned char* p, size_t n
         A.first_was_hello = type == T_HELLO && ch == 0;
     }
     if (ch & TUNNEL_BIT) {
-        uint32_t i = ch & ~TUNNEL_BIT;
+        /* The app's own tunnels (TUNNEL_APP_BIT | k, k small) count down from the end of the table. */
+        uint32_t i = (ch & TUNNEL_APP_BIT) ? NTUN - 1 - (ch & 0xffu) : ch & ~TUNNEL_BIT;
         if (i >= NTUN) {
             return;
         }
@@ -252,6 +255,9 @@ static void dispatch(uint8_t type, uint32_t ch, const unsigned char* p, size_t n
             if (A.ntunnels < NTUN) {
                 A.tunnel_order[A.ntunnels++] = ch;
             }
+        } else if (type == T_TCONNECTED && n == 4) {
+            t->connected = 1;
+            t->connect_err = get32(p);
         } else if (type == T_TDATA_OUT && n == 0) {
             t->eof = 1;
         } else if (type == T_TDATA_OUT) {
@@ -500,7 +506,7 @@ static void test_hello_and_basic(void) {
     agent_start();
     WAIT_FOR(A.hello, 5000);
     CHECK(A.hello && A.first_was_hello, "hello is the first frame");
-    CHECK(A.protocol == 2, "hello says protocol 2 (got %u)", A.protocol);
+    CHECK(A.protocol == PROTOCOL_VERSION, "hello says protocol %d (got %u)", PROTOCOL_VERSION, A.protocol);
     CHECK(A.version[0] != 0, "hello carries a version (%s)", A.version);
 
     send_exec(1, 0, 0, 0, NULL, "echo hi; echo err >&2; exit 3");
@@ -1052,6 +1058,86 @@ static void test_tunnels(void) {
     agent_wait(5000);
 }
 
+/* Published ports: the app asks the agent to connect to 127.0.0.1:PORT (here the test's own loopback). */
+static struct tun* app_tunnel(uint32_t k) {
+    return &A.tun[NTUN - 1 - k];
+}
+
+static void send_connect(uint32_t id, uint32_t port) {
+    send_u32(T_TCONNECT, id, port);
+}
+
+static void test_connect_tunnels(void) {
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    int ls = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t l = sizeof a;
+    if (ls < 0 || bind(ls, (struct sockaddr*)&a, sizeof a) != 0 || getsockname(ls, (struct sockaddr*)&a, &l) != 0
+        || listen(ls, 4) != 0) {
+        CHECK(0, "a loopback server for tunnel connect");
+        return;
+    }
+    int port = ntohs(a.sin_port);
+    const uint32_t id = TUNNEL_BIT | TUNNEL_APP_BIT | 1;
+    send_connect(id, (uint32_t)port);
+    struct tun* t = app_tunnel(1);
+    WAIT_FOR(t->connected, 3000);
+    CHECK(t->connected && t->connect_err == 0, "tunnel connect reaches 127.0.0.1:%d and says so (%u)", port,
+          t->connect_err);
+    int s = accept(ls, NULL, NULL);
+    CHECK(s >= 0, "the server accepted the agent's connection");
+    send_frame(T_TDATA, id, "GET / HTTP/1.0\r\n\r\n", 18);
+    char got[64];
+    int eof = 0;
+    size_t n = sock_read(s, got, 18, 3000, &eof);
+    CHECK(n == 18 && memcmp(got, "GET / HTTP/1.0", 14) == 0, "the app's bytes reach the server (%zu)", n);
+    WAIT_FOR(t->granted >= 18, 3000);
+    CHECK(t->granted == 18, "the agent gives back the window of what it wrote (%llu)", (unsigned long long)t->granted);
+    if (write(s, "HTTP/1.0 200 OK\r\n\r\nhello", 24) != 24) {
+        CHECK(0, "write to the tunnel");
+    }
+    shutdown(s, SHUT_WR);
+    WAIT_FOR(t->eof, 3000);
+    CHECK(t->data.len == 24 && memcmp(t->data.p + 19, "hello", 5) == 0 && t->eof,
+          "the server's bytes and its end come back in tunnel data frames (%zu)", t->data.len);
+    send_frame(T_TDATA, id, NULL, 0);
+    n = sock_read(s, got, sizeof got, 3000, &eof);
+    CHECK(n == 0 && eof, "the app's end reaches the server as EOF");
+    WAIT_FOR(t->closed, 3000);
+    CHECK(t->closed, "both directions done: the agent says the tunnel is closed");
+    close(s);
+
+    /* Nothing listening: the answer is the errno, and the tunnel never existed. */
+    close(ls);
+    send_connect(id + 1, (uint32_t)port);
+    WAIT_FOR(app_tunnel(2)->connected, 3000);
+    CHECK(app_tunnel(2)->connect_err == ECONNREFUSED, "a closed port is refused with ECONNREFUSED (%u)",
+          app_tunnel(2)->connect_err);
+    /* Ports outside 1-65535 are refused, not fatal: the agent goes on. */
+    send_connect(id + 2, 0);
+    send_connect(id + 3, 70000);
+    WAIT_FOR(app_tunnel(3)->connected && app_tunnel(4)->connected, 3000);
+    CHECK(app_tunnel(3)->connect_err == EINVAL && app_tunnel(4)->connect_err == EINVAL && !A.eof && A.ch0_errors == 0,
+          "ports 0 and 70000 are refused with EINVAL and the agent goes on (%u %u)", app_tunnel(3)->connect_err,
+          app_tunnel(4)->connect_err);
+    /* An id the agent would pick (no TUNNEL_APP_BIT) is a protocol error: the two kinds of ids never meet. */
+    send_connect(TUNNEL_BIT | 7, (uint32_t)port);
+    WAIT_FOR(A.eof, 5000);
+    CHECK(A.ch0_errors == 1 && strstr(A.ch0msg, "connect"), "tunnel connect on an agent's id is a protocol error (%s)",
+          A.ch0msg);
+    agent_wait(5000);
+
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    unsigned char b[8] = {0};
+    send_frame(T_TCONNECT, id, b, sizeof b);
+    WAIT_FOR(A.eof, 5000);
+    CHECK(A.ch0_errors == 1, "a tunnel connect payload that is not 4 bytes is a protocol error (%s)", A.ch0msg);
+    agent_wait(5000);
+}
+
 /* A fake egress proxy for `connect`: answers the CONNECT with `status` and then echoes. */
 static void test_connect_mode(const char* status, int expect_ok) {
     int ls = socket(AF_INET, SOCK_STREAM, 0);
@@ -1284,6 +1370,7 @@ int main(int argc, char** argv) {
     test_stdin();
     test_bad_frames();
     test_tunnels();
+    test_connect_tunnels();
     test_connect_mode("200 Connection established", 1);
     test_connect_mode("403 Forbidden", 0);
     printf("agent_test: %d checks, %d failed\n", checks, failures);

@@ -43,6 +43,8 @@ QByteArray encode(const AgentFrame& frame) {
             return tunnelClosedFrame(frame.channel);
         case Type::Listening:
             return listeningFrame(quint16(frame.value), frame.error);
+        case Type::TunnelConnected:
+            return tunnelConnectedFrame(frame.channel, frame.error);
         default:
             std::abort();  // the reader never returns an app -> agent type
     }

@@ -376,6 +376,18 @@ void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
         return;  // the app closed it: these crossed its close on the pipe
     }
     AgentTunnel* handler = it->handler;
+    if (frame.type == Type::TunnelConnected || it->connecting) {
+        if (frame.type != Type::TunnelConnected || !it->connecting) {
+            fail(QStringLiteral("the agent broke the protocol: a tunnel frame out of its connect's order"));
+            return;
+        }
+        it->connecting = false;
+        if (frame.error != 0) {
+            m_tunnels.erase(it);
+        }
+        handler->tunnelConnected(frame.error);
+        return;
+    }
     switch (frame.type) {
         case Type::TunnelDataOut: {
             const auto size = quint32(frame.data.size());
@@ -406,9 +418,27 @@ void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
     }
 }
 
+quint32 AgentChannel::connectTunnel(AgentTunnel* handler, quint16 port) {
+    if (m_state != State::Ready || m_closed || port == 0 || m_tunnels.size() >= agentframe::kMaxTunnels) {
+        return 0;
+    }
+    const quint32 appBits = agentframe::kTunnelBit | agentframe::kTunnelAppBit;
+    quint32 id = appBits | m_nextAppTunnel;
+    while (m_tunnels.contains(id)) {
+        id = appBits | ((id + 1) & ~appBits);
+    }
+    m_nextAppTunnel = ((id + 1) & ~appBits) == 0 ? 1 : (id + 1) & ~appBits;
+    Tunnel tunnel;
+    tunnel.handler = handler;
+    tunnel.connecting = true;
+    m_tunnels.insert(id, tunnel);
+    send(agentframe::tunnelConnectFrame(id, port));
+    return id;
+}
+
 quint32 AgentChannel::tunnelRoom(quint32 tunnel) const {
     const auto it = m_tunnels.constFind(tunnel);
-    if (it == m_tunnels.constEnd() || it->sentEnd || !m_process) {
+    if (it == m_tunnels.constEnd() || it->sentEnd || it->connecting || !m_process) {
         return 0;
     }
     // Every tunnel shares the one pipe to the agent: past kMaxInputBacklog waiting in it, nobody sends, so the
@@ -437,7 +467,7 @@ void AgentChannel::onInputWritten() {
 
 qsizetype AgentChannel::sendTunnel(quint32 tunnel, const QByteArray& data) {
     const auto it = m_tunnels.find(tunnel);
-    if (it == m_tunnels.end() || it->sentEnd || m_state != State::Ready) {
+    if (it == m_tunnels.end() || it->sentEnd || it->connecting || m_state != State::Ready) {
         return 0;
     }
     if (data.isEmpty()) {

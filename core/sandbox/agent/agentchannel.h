@@ -31,7 +31,7 @@ class AgentChannel : public QObject {
 
 public:
     // Starting - the exec process runs, the agent's hello has not come yet;
-    // Ready    - hello came with protocol 1: calls may start;
+    // Ready    - hello came with this app's protocol: calls may start;
     // Failed   - the agent could not start, spoke another protocol, broke it, or exited.
     enum class State { Starting, Ready, Failed };
     Q_ENUM(State)
@@ -76,6 +76,11 @@ public:
     void consumedTunnel(quint32 tunnel, quint32 bytes);
     // Drops a tunnel at once (the client's connection is closed); its handler hears nothing more.
     void closeTunnel(quint32 tunnel);
+    // Published ports (SPEC §8): asks the agent to connect to 127.0.0.1:port in the container (the frame carries a
+    // port only, so no other address can be reached). Returns the new tunnel's id, or 0 when the channel is not
+    // ready or at the tunnel limit (nothing was sent). The handler (owned by the caller) hears tunnelConnected()
+    // first; until a 0 came, tunnelRoom() is 0.
+    quint32 connectTunnel(AgentTunnel* handler, quint16 port);
     int openTunnels() const { return int(m_tunnels.size()); }
 
 Q_SIGNALS:
@@ -99,6 +104,7 @@ private:
         quint32 room = agentframe::kTunnelSendWindow;  // the app may send this much
         quint32 credit = agentframe::kInitialWindow;   // the agent may send this much
         bool sentEnd = false;
+        bool connecting = false;  // connectTunnel(): no answer from the agent yet
     };
     void handleTunnel(const agentframe::AgentFrame& frame);
     void onInputWritten();
@@ -134,6 +140,7 @@ private:
     QString m_failure;
     State m_state = State::Starting;
     quint32 m_nextId = 1;
+    quint32 m_nextAppTunnel = 1;  // connectTunnel()'s ids, below kTunnelAppBit | kTunnelBit
     bool m_closed = false;
 };
 

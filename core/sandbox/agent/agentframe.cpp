@@ -93,6 +93,18 @@ QByteArray tunnelCloseFrame(quint32 tunnel) {
     return anyFrame(Type::TunnelClose, tunnel, {});
 }
 
+QByteArray tunnelConnectFrame(quint32 tunnel, quint16 port) {
+    QByteArray payload;
+    putU32(payload, port);
+    return anyFrame(Type::TunnelConnect, tunnel, payload);
+}
+
+QByteArray tunnelConnectedFrame(quint32 tunnel, quint32 error) {
+    QByteArray payload;
+    putU32(payload, error);
+    return anyFrame(Type::TunnelConnected, tunnel, payload);
+}
+
 QByteArray tunnelOpenFrame(quint32 tunnel, ListenerKind kind) {
     QByteArray payload;
     putU32(payload, quint32(kind));
@@ -153,6 +165,10 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
     // A call's frames name a call's channel; a tunnel's name a tunnel (the agent's ids, with the tunnel bit).
     const auto needsCall = [&]() { return channel == 0 || (channel & kTunnelBit) != 0; };
     const auto needsTunnel = [&]() { return (channel & kTunnelBit) == 0; };
+    // The tunnels the app asked for carry kTunnelAppBit; the agent opens only tunnels of its own, without it.
+    const auto needsAppTunnel = [&]() {
+        return (channel & (kTunnelBit | kTunnelAppBit)) != (kTunnelBit | kTunnelAppBit);
+    };
     switch (type) {
         case quint8(Type::Hello):
             if (channel != 0 || payload.size() < 4 || payload.size() > 4 + 128) {
@@ -212,7 +228,8 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
             return frame;
         case quint8(Type::TunnelOpen): {
             const quint32 kind = payload.size() == 4 ? getU32(payload.constData()) : 0;
-            if (needsTunnel() || (kind != quint32(ListenerKind::HttpProxy) && kind != quint32(ListenerKind::Socks5))) {
+            if (needsTunnel() || (channel & kTunnelAppBit) != 0
+                || (kind != quint32(ListenerKind::HttpProxy) && kind != quint32(ListenerKind::Socks5))) {
                 return refuse(QStringLiteral("malformed tunnel open frame"));
             }
             frame.type = Type::TunnelOpen;
@@ -231,6 +248,13 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
                 return refuse(QStringLiteral("malformed tunnel closed frame"));
             }
             frame.type = Type::TunnelClosed;
+            return frame;
+        case quint8(Type::TunnelConnected):
+            if (needsAppTunnel() || payload.size() != 4) {
+                return refuse(QStringLiteral("malformed tunnel connected frame"));
+            }
+            frame.type = Type::TunnelConnected;
+            frame.error = getU32(payload.constData());
             return frame;
         case quint8(Type::Listening):
             if (channel != 0 || payload.size() != 8) {

@@ -17,7 +17,7 @@ namespace zeus {
 // not define, and never allocates more than one frame's worth ahead of the bytes it was given.
 namespace agentframe {
 
-inline constexpr quint32 kProtocolVersion = 2;
+inline constexpr quint32 kProtocolVersion = 3;
 inline constexpr int kHeaderSize = 9;
 // Limits of docs/agent-protocol.md.
 inline constexpr quint32 kMaxAgentPayload = 64 * 1024;  // agent -> app
@@ -28,6 +28,9 @@ inline constexpr int kMaxChannels = 64;
 inline constexpr quint32 kExecFlagStdin = 0x1;
 // Egress tunnels (SPEC §8): the agent picks their ids, always with this bit set, so they never meet a call's.
 inline constexpr quint32 kTunnelBit = 0x80000000U;
+// Tunnels the app asks for (`tunnel connect`: published ports) carry this bit as well; the app picks their ids, the
+// agent picks its own below it.
+inline constexpr quint32 kTunnelAppBit = 0x40000000U;
 inline constexpr int kMaxTunnels = 256;
 // What the app may send on a tunnel before the agent wrote it to the client (a download's window; the agent
 // buffers it inside the container). The other direction starts at kInitialWindow, like a call.
@@ -46,6 +49,7 @@ enum class Type : quint8 {
     Listen = 0x08,
     TunnelData = 0x09,
     TunnelClose = 0x0A,
+    TunnelConnect = 0x0B,
     Hello = 0x81,
     Started = 0x82,
     Stdout = 0x83,
@@ -57,6 +61,7 @@ enum class Type : quint8 {
     TunnelDataOut = 0x89,
     TunnelClosed = 0x8A,
     Listening = 0x8B,
+    TunnelConnected = 0x8C,
 };
 
 // One frame from the agent, already checked against the protocol: its payload has the layout its
@@ -66,7 +71,7 @@ struct AgentFrame {
     quint32 channel = 0;
     QByteArray data;         // Stdout / Stderr / TunnelDataOut: the bytes (TunnelDataOut: empty = end of sending)
     quint32 value = 0;       // Hello: protocol; Started: pid; AgentWindow: bytes; TunnelOpen: kind; Listening: port
-    quint32 error = 0;       // Listening: 0, or the errno of a failed bind
+    quint32 error = 0;       // Listening: 0, or the errno of a failed bind; TunnelConnected: 0, or the connect's errno
     QString text;            // Hello: the agent's version; Error: the message
     bool signalled = false;  // Exit: killed by a signal (value: its number) or exited (exitCode)
     int exitCode = 0;        // Exit
@@ -89,6 +94,9 @@ QByteArray closeFrame();
 QByteArray listenFrame(quint16 port, ListenerKind kind);
 QByteArray tunnelDataFrame(quint32 tunnel, const QByteArray& data);
 QByteArray tunnelCloseFrame(quint32 tunnel);
+// Published ports: connect the app's tunnel (an id with kTunnelBit and kTunnelAppBit) to 127.0.0.1:port in the
+// container; `tunnel connected` answers.
+QByteArray tunnelConnectFrame(quint32 tunnel, quint16 port);
 
 // Any frame, for the agent side of tests and the fuzz target's round trip.
 QByteArray anyFrame(Type type, quint32 channel, const QByteArray& payload);
@@ -101,6 +109,7 @@ QByteArray tunnelOpenFrame(quint32 tunnel, ListenerKind kind);
 QByteArray tunnelOutFrame(quint32 tunnel, const QByteArray& data);
 QByteArray tunnelClosedFrame(quint32 tunnel);
 QByteArray listeningFrame(quint16 port, quint32 error);
+QByteArray tunnelConnectedFrame(quint32 tunnel, quint32 error);
 
 // Reads the agent's byte stream frame by frame. Feed it what the pipe gave; take frames until
 // next() returns nothing. After a protocol error it stays failed (the channel is over): the

@@ -1,12 +1,14 @@
 #pragma once
 
 #include <QByteArray>
+#include <QtGlobal>
 
 namespace zeus {
 
-// One egress tunnel as the AgentChannel sees it (docs/agent-protocol.md "Tunnels"): a connection a command
-// made to a proxy listener of the agent. The egress proxy implements it; the channel only moves bytes and
-// windows. Every method is called from the channel's thread; after tunnelClosed() none is called again.
+// One tunnel as the AgentChannel sees it (docs/agent-protocol.md "Tunnels"): a connection a command made to a
+// proxy listener of the agent (the egress proxy implements it), or one the app asked the agent to make to a port
+// on the container's loopback (a published port, PortForward). The channel only moves bytes and windows. Every method
+// is called from the channel's thread; after tunnelClosed() none is called again.
 class AgentTunnel {
 public:
     virtual ~AgentTunnel() = default;
@@ -16,6 +18,9 @@ public:
     virtual void tunnelWritable() = 0;
     // The agent ended the tunnel (both sides done, or a socket error), or the agent itself is gone.
     virtual void tunnelClosed() = 0;
+    // A tunnel the app asked for (AgentChannel::connectTunnel): the agent's answer. 0: connected, bytes may flow;
+    // else the errno of the connect in the container, and the tunnel is over (no tunnelClosed() follows).
+    virtual void tunnelConnected(quint32 error) { Q_UNUSED(error) }
 };
 
 }  // namespace zeus

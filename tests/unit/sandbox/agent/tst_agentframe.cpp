@@ -96,6 +96,11 @@ void TestAgentFrame::appFramesByteForByte_data() {
                                   << hex("00000000"
                                          "0a"
                                          "80000003");
+    QTest::newRow("tunnel connect") << tunnelConnectFrame(0xC0000001, 8000)
+                                    << hex("00000004"
+                                           "0b"
+                                           "c0000001"
+                                           "00001f40");
     QTest::newRow("close") << closeFrame()
                            << hex("00000000"
                                   "07"
@@ -117,7 +122,7 @@ void TestAgentFrame::readsEveryAgentFrame() {
                 + errorFrame(7, "no shell") + errorFrame(0, "bye") + anyFrame(Type::AgentWindow, 5, hex("00001000"))
                 + tunnelOpenFrame(0x80000001, ListenerKind::Socks5) + tunnelOutFrame(0x80000001, "req")
                 + tunnelOutFrame(0x80000001, {}) + anyFrame(Type::AgentWindow, 0x80000001, hex("00000010"))
-                + tunnelClosedFrame(0x80000001) + listeningFrame(1080, 98));
+                + tunnelClosedFrame(0x80000001) + listeningFrame(1080, 98) + tunnelConnectedFrame(0xC0000003, 111));
     auto frame = reader.next();
     QVERIFY(frame);
     QCOMPARE(frame->type, Type::Hello);
@@ -170,6 +175,10 @@ void TestAgentFrame::readsEveryAgentFrame() {
     QCOMPARE(frame->type, Type::Listening);
     QCOMPARE(frame->value, 1080u);
     QCOMPARE(frame->error, 98u);
+    frame = reader.next();
+    QCOMPARE(frame->type, Type::TunnelConnected);
+    QCOMPARE(frame->channel, 0xC0000003u);
+    QCOMPARE(frame->error, 111u);  // ECONNREFUSED: nothing listens on the container's port
     QVERIFY(!reader.next());
     QVERIFY(!reader.failed());
     QCOMPARE(reader.buffered(), 0);
@@ -241,6 +250,14 @@ void TestAgentFrame::refusesBadFrames_data() {
     QTest::newRow("listening on a channel")
         << anyFrame(Type::Listening, 1, hex("0000000100000000")) << QStringLiteral("malformed listening");
     QTest::newRow("listening on port 0") << listeningFrame(0, 0) << QStringLiteral("malformed listening");
+    QTest::newRow("tunnel open on an id of the app's")
+        << tunnelOpenFrame(0xC0000001, ListenerKind::HttpProxy) << QStringLiteral("malformed tunnel open");
+    QTest::newRow("tunnel connected on an id of the agent's")
+        << tunnelConnectedFrame(0x80000001, 0) << QStringLiteral("malformed tunnel connected");
+    QTest::newRow("tunnel connected on a call's id")
+        << tunnelConnectedFrame(0x40000001, 0) << QStringLiteral("malformed tunnel connected");
+    QTest::newRow("tunnel connected without its error")
+        << anyFrame(Type::TunnelConnected, 0xC0000001, {}) << QStringLiteral("malformed tunnel connected");
     QTest::newRow("stdout on a tunnel") << outputFrame(0x80000001, OutputStream::Stdout, "x")
                                         << QStringLiteral("malformed output");
     QTest::newRow("over the size limit") << hex(

@@ -37,6 +37,7 @@ static_assert(agentc::MAX_CALLS == kMaxChannels);
 static_assert(agentc::MAX_TUNNELS == kMaxTunnels);
 static_assert(u32(agentc::EXEC_FLAG_STDIN) == kExecFlagStdin);
 static_assert(TUNNEL_BIT == kTunnelBit);  // a macro: outside the namespace
+static_assert(TUNNEL_APP_BIT == kTunnelAppBit);
 static_assert(u32(agentc::LISTEN_HTTP_PROXY) == static_cast<quint32>(ListenerKind::HttpProxy));
 static_assert(u32(agentc::LISTEN_SOCKS5) == static_cast<quint32>(ListenerKind::Socks5));
 static_assert(agentc::HTTP_PROXY_PORT == EgressProxy::kHttpPort);
@@ -55,6 +56,7 @@ static_assert(sameType(agentc::T_CLOSE, Type::Close));
 static_assert(sameType(agentc::T_LISTEN, Type::Listen));
 static_assert(sameType(agentc::T_TDATA, Type::TunnelData));
 static_assert(sameType(agentc::T_TCLOSE, Type::TunnelClose));
+static_assert(sameType(agentc::T_TCONNECT, Type::TunnelConnect));
 static_assert(sameType(agentc::T_HELLO, Type::Hello));
 static_assert(sameType(agentc::T_STARTED, Type::Started));
 static_assert(sameType(agentc::T_STDOUT, Type::Stdout));
@@ -66,6 +68,7 @@ static_assert(sameType(agentc::T_TOPEN, Type::TunnelOpen));
 static_assert(sameType(agentc::T_TDATA_OUT, Type::TunnelDataOut));
 static_assert(sameType(agentc::T_TCLOSED, Type::TunnelClosed));
 static_assert(sameType(agentc::T_LISTENING, Type::Listening));
+static_assert(sameType(agentc::T_TCONNECTED, Type::TunnelConnected));
 
 class TestAgentProtocol : public QObject {
     Q_OBJECT
