@@ -3,6 +3,7 @@
 #include "engine/containerspec.h"
 #include "engine/hardeningprofile.h"
 #include "sandbox/egress/egresspolicy.h"
+#include "sandbox/portspec.h"
 
 #include <zeus/buildinfo.h>
 
@@ -90,6 +91,8 @@ struct SandboxConfig {
     bool podmanRootless = false;
 
     ExecMode execMode = ExecMode::Agent;
+    // SPEC §8 "Ports": `--publish [HOST_PORT:]CONTAINER_PORT`, published for every session's container.
+    QList<PortSpec> publish;
 
     // Workspace mode (SPEC §10): per approved folder (the exact approval string), else `workspaceMode`. With
     // `workspaceModeForced` (--workspace-mode) the one mode holds for every folder of this run.

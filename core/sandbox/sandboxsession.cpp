@@ -24,7 +24,17 @@ constexpr int kMaxAgentFailures = 3;
 
 SandboxSession::SandboxSession(QString id, const SandboxConfig& config, EngineCalls& engine, ReviewContainers& reviews,
                                QObject* parent)
-    : QObject(parent), m_id(std::move(id)), m_config(config), m_engine(engine), m_reviews(reviews) {
+    : QObject(parent),
+      m_id(std::move(id)),
+      m_config(config),
+      m_engine(engine),
+      m_reviews(reviews),
+      m_ports(new PublishedPorts(this)) {
+    connect(m_ports, &PublishedPorts::containerRefused, this, [this](quint16 port, quint32 error) {
+        logEvent(QStringLiteral("Published port: nothing accepts connections on port %1 in the container (errno %2).")
+                     .arg(port)
+                     .arg(error));
+    });
     m_idleTimer.setSingleShot(true);
     connect(&m_idleTimer, &QTimer::timeout, this, [this] {
         if (m_calls.isEmpty() && m_phase == Phase::Ready) {
@@ -35,6 +45,7 @@ SandboxSession::SandboxSession(QString id, const SandboxConfig& config, EngineCa
 }
 
 SandboxSession::~SandboxSession() {
+    m_ports->closeAll();  // its connections ride on the agents
     // Its agents go first: their egress proxies redact with m_secrets, which goes before the children would.
     const QList<AgentChannel*> agents = findChildren<AgentChannel*>(Qt::FindDirectChildrenOnly);
     qDeleteAll(agents);
@@ -163,6 +174,12 @@ void SandboxSession::becomeReady() {
                                       "agent commit and brings its commits home as refs/zeus/<session>/…"));
     }
     setState(SessionState::Running);
+    for (const PortSpec& spec : m_config.publish) {
+        QString error;
+        if (!publishPort(spec, &error)) {
+            logEvent(QStringLiteral("Port %1 not published: %2.").arg(spec.text(), error));
+        }
+    }
     startWaiting();
 }
 
@@ -226,6 +243,7 @@ void SandboxSession::onAgentReady(AgentChannel* agent) {
         return;
     }
     logEvent(QStringLiteral("Sandbox agent %1 ready: commands run through it.").arg(agent->version()));
+    m_ports->setAgent(agent);
     startEgress(agent);
     announceExecPath();
     runAgentWaiting();
@@ -252,6 +270,11 @@ void SandboxSession::onAgentFailed(AgentChannel* agent, const QString& reason) {
     }
     announceExecPath();
     runAgentWaiting();
+    if (!m_agentFallback.isEmpty()) {
+        m_ports->setUnavailable();
+    } else if (!m_agent && !m_ports->isEmpty() && m_phase == Phase::Ready) {
+        startAgent();  // published ports need it now, not at the next command
+    }
 }
 
 void SandboxSession::runAgentWaiting() {
@@ -264,6 +287,7 @@ void SandboxSession::runAgentWaiting() {
 }
 
 void SandboxSession::closeAgent() {
+    m_ports->closeAll();  // the container goes: what it served is gone
     if (AgentChannel* agent = m_agent) {
         m_agent.clear();
         agent->close();  // its failed() on the exit deletes it; the container's removal ends it anyway
@@ -290,6 +314,28 @@ void SandboxSession::startEgress(AgentChannel* agent) {
         logEvent(QStringLiteral("Network: %1; connections through the proxy will fail.").arg(reason));
     });
     proxy->start();
+}
+
+std::optional<PublishedPorts::Port> SandboxSession::publishPort(const PortSpec& spec, QString* error) {
+    if (m_config.execMode == ExecMode::Exec || !m_agentFallback.isEmpty()) {
+        *error = QStringLiteral("ports need the sandbox agent (%1)")
+                     .arg(m_config.execMode == ExecMode::Exec ? QStringLiteral("exec mode") : m_agentFallback);
+        return std::nullopt;
+    }
+    if (m_phase != Phase::Ready) {
+        *error = QStringLiteral("the session has no running container");
+        return std::nullopt;
+    }
+    const std::optional<PublishedPorts::Port> port = m_ports->open(spec, error);
+    if (port) {
+        logEvent(QStringLiteral("Port %1 of the container is published at %2 (this computer only).")
+                     .arg(port->containerPort)
+                     .arg(port->url().toString()));
+        if (!m_agent) {
+            startAgent();
+        }
+    }
+    return port;
 }
 
 EgressPolicy SandboxSession::egressPolicyFor(const SandboxConfig& config, const QString& workspace,

@@ -4,6 +4,7 @@
 #include "sandbox/containerstart.h"
 #include "sandbox/egress/egressproxy.h"
 #include "sandbox/mountpins.h"
+#include "sandbox/publishedports.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sessionlog.h"
 #include "secrets/redactor.h"
@@ -102,6 +103,12 @@ public:
     void allowHostForSession(const QString& rule);
     void allowHostOnce(const QString& host, int port);
 
+    // Published ports (SPEC §8 "Ports"): 127.0.0.1:HOST_PORT on this computer carried by the agent to the
+    // container's 127.0.0.1:CONTAINER_PORT. Needs a running container and the agent; nullopt and *error otherwise.
+    // They close when the container goes; the config's `publish` ports open again with each new container.
+    std::optional<PublishedPorts::Port> publishPort(const PortSpec& spec, QString* error);
+    const PublishedPorts& publishedPorts() const { return *m_ports; }
+
     // An event in the session's log (redacted).
     void logEvent(const QString& message);
 
@@ -175,6 +182,7 @@ private:
     // also those started before or after, and from its log. Forgotten with the session.
     Redactor m_secrets;
     ContainerStart m_start{*this};
+    PublishedPorts* m_ports;  // a child; its connections are closed before the agents they ride on go
 };
 
 }  // namespace zeus
