@@ -412,13 +412,13 @@ QLatin1String Protocol::callStateName(CallState state) {
 }
 
 QJsonObject Protocol::makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
-                                       const QString& rule) {
+                                       const QString& decision, const QString& rule) {
     QJsonObject object{
         {QStringLiteral("type"), QStringLiteral("network_event")},
         {QStringLiteral("session_id"), sessionId},
         {QStringLiteral("host"), host},
         {QStringLiteral("port"), port},
-        {QStringLiteral("decision"), QStringLiteral("denied")},
+        {QStringLiteral("decision"), decision},
         {QStringLiteral("rule"), rule},
     };
     if (!callId.isEmpty()) {

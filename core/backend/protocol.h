@@ -37,9 +37,11 @@ public:
     static QJsonObject makeSessionState(const QString& sessionId, SessionState state, const QString& container);
     // `position` (1-based) is sent with Queued only.
     static QJsonObject makeCallState(const QString& callId, CallState state, int position = 0);
-    // A request the egress policy denied (SPEC §8); callId empty when the call is not known.
+    // A request the egress policy denied, or a tunnel it allowed whose client refused the server's certificate
+    // (SPEC §8); `decision` is "denied" or "tls_untrusted" (EgressEvent::decisionWord()); callId empty when the
+    // call is not known.
     static QJsonObject makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
-                                        const QString& rule);
+                                        const QString& decision, const QString& rule);
     static QJsonObject makeError(const ProtocolError& error);
     static QJsonObject makeError(ProtocolErrorCode code, const QString& message, const QString& callId = {});
 

@@ -611,8 +611,8 @@ void ToolDispatcher::finish(const ToolResultMessage& result) {
 }
 
 void ToolDispatcher::onEgressDecided(const EgressEvent& event) {
-    if (event.allowed || !m_backendSessions.contains(event.sessionId)) {
-        return;  // only denials, and never the local console's
+    if ((event.allowed && !event.tlsUntrusted) || !m_backendSessions.contains(event.sessionId)) {
+        return;  // only denials and refused certificates, and never the local console's
     }
     // The tunnel does not say which command opened it: the call is named when it is the session's only one.
     QString callId;
@@ -624,7 +624,7 @@ void ToolDispatcher::onEgressDecided(const EgressEvent& event) {
         }
     }
     send(Protocol::makeNetworkEvent(event.sessionId, calls == 1 ? callId : QString(), event.host, event.port,
-                                    event.rule));
+                                    event.decisionWord(), event.rule));
 }
 
 void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionState state, const QString& containerId) {

@@ -96,8 +96,7 @@ void NetworkPanel::clear() {
 
 void NetworkPanel::addEvent(const EgressEvent& event) {
     const QString key = event.sessionId + QLatin1Char('\n') + event.host + QLatin1Char('\n')
-                        + QString::number(event.port) + QLatin1Char('\n')
-                        + (event.allowed ? QLatin1Char('a') : QLatin1Char('d'));
+                        + QString::number(event.port) + QLatin1Char('\n') + event.decisionWord();
     auto it = m_rows.find(key);
     if (it == m_rows.end()) {
         if (m_table->rowCount() >= kMaxRows) {
@@ -118,9 +117,13 @@ void NetworkPanel::addEvent(const EgressEvent& event) {
         m_table->item(row, Session)->setText(event.sessionId);
         m_table->item(row, Host)->setText(event.host);
         m_table->item(row, Port)->setText(QString::number(event.port));
-        m_table->item(row, Decision)->setText(event.allowed ? tr("allowed") : tr("denied"));
+        QString decision = event.allowed ? tr("allowed") : tr("denied");
+        if (event.tlsUntrusted) {
+            decision = tr("certificate not trusted");  // allowed by the policy, then refused by the client
+        }
+        m_table->item(row, Decision)->setText(decision);
         m_table->item(row, Decision)->setData(Qt::UserRole, event.allowed);
-        if (!event.allowed) {
+        if (!event.allowed || event.tlsUntrusted) {
             m_table->item(row, Decision)->setForeground(QColor(0xb4, 0x23, 0x18));
         }
         it = m_rows.insert(key, Row{0, row});

@@ -95,7 +95,22 @@ void SandboxController::onRebuilt(SessionManager* manager, ContainerMonitor* mon
 
 void SandboxController::onEgressDecided(const EgressEvent& event) {
     m_dashboard->networkPanel()->addEvent(event);
-    m_notifier->notifyDenied(event);
+    if (!event.tlsUntrusted) {
+        m_notifier->notifyDenied(event);
+        return;
+    }
+    // No rule fixes this one: the sandbox lacks the root that signed what the server (or the network) presented.
+    const QString text =
+        tr("The certificate of %1 is not trusted by the sandbox. If this network inspects TLS, add its CA to this "
+           "computer's trust store; and if the sandbox does not get this computer's certificates, turn on "
+           "Settings > Network > \"Trust this computer's root certificates in the sandbox\" (or run without "
+           "--no-host-ca).")
+            .arg(event.host);
+    if (event.sessionId == LocalConsole::kSessionId) {
+        m_dashboard->console()->addNotice(text);
+    }
+    m_notifier->notifyLimited(QStringLiteral("untrusted ") + event.sessionId + QLatin1Char(' ') + event.host,
+                              tr("Certificate not trusted: %1").arg(event.host), text, true);
 }
 
 void SandboxController::onExecPathChanged(const QString& sessionId, const QString& execPath) {

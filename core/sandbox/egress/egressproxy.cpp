@@ -4,9 +4,11 @@
 #include "sandbox/agent/agenttunnel.h"
 #include "sandbox/egress/clienthello.h"
 #include "sandbox/egress/proxyrequest.h"
+#include "sandbox/egress/tlstrustwatch.h"
 #include "sandbox/egress/upstreamproxy.h"
 #include "support/logging.h"
 
+#include <QElapsedTimer>
 #include <QHostInfo>
 #include <QTcpSocket>
 #include <QTimer>
@@ -37,6 +39,7 @@ public:
         m_timer.setSingleShot(true);
         connect(&m_timer, &QTimer::timeout, this, [this] { onTimeout(); });
         m_timer.start(m_proxy->m_timeouts.headMs);
+        m_clock.start();
     }
 
     ~Tunnel() override {
@@ -48,6 +51,7 @@ public:
     void tunnelData(const QByteArray& data) override {
         if (data.isEmpty()) {
             m_clientDone = true;
+            watchClientEnd();
             if (m_phase == Phase::Relaying) {
                 shutdownServerWrite();
             }
@@ -70,12 +74,14 @@ public:
             case Phase::Upstream:
                 // Bytes after the head (a TLS hello sent early): held, and bounded by the window we do not renew.
                 m_buffer += bodyPart(data);
+                watchClient(data);
                 return;
             case Phase::Relaying: {
                 const QByteArray part = bodyPart(data);
                 if (!part.isEmpty()) {
                     m_socket->write(part);
                 }
+                watchClient(data);
                 return;
             }
             case Phase::Refused:
@@ -87,6 +93,7 @@ public:
     void tunnelWritable() override { pumpServer(); }
 
     void tunnelClosed() override {
+        watchClientEnd();
         m_closedByAgent = true;
         end();
     }
@@ -187,7 +194,47 @@ private:
             refuse({});
             return;
         }
+        if (!verdict.ssh) {
+            // A TLS tunnel to an allowed name: its first records say whether the client will trust the server.
+            m_trust.emplace();
+            watchClient(m_buffer);
+        }
         resolve();
+    }
+
+    void watchClient(const QByteArray& data) {
+        if (m_trust) {
+            m_trust->clientBytes(data, m_clock.elapsed());
+            judgeTrust();
+        }
+    }
+
+    void watchServer(const QByteArray& data) {
+        if (m_trust) {
+            m_trust->serverBytes(data, m_clock.elapsed());
+            judgeTrust();
+        }
+    }
+
+    void watchClientEnd() {
+        if (m_trust && m_phase == Phase::Relaying) {
+            m_trust->clientEnded(m_clock.elapsed());
+            judgeTrust();
+        }
+    }
+
+    // Said once per tunnel, as one more event of this allowed connection; the watch ends with its verdict.
+    void judgeTrust() {
+        switch (m_trust->verdict()) {
+            case TlsTrustWatch::Verdict::Watching:
+                return;
+            case TlsTrustWatch::Verdict::Untrusted:
+                m_proxy->report(m_host, m_port, true, m_rule, m_trust->why(), true);
+                break;
+            case TlsTrustWatch::Verdict::Done:
+                break;
+        }
+        m_trust.reset();
     }
 
     void resolve() {
@@ -391,6 +438,7 @@ private:
             }
             const QByteArray chunk = m_socket->read(qMin<qint64>(room, kReadAhead));
             channel()->sendTunnel(m_id, chunk);
+            watchServer(chunk);
         }
         if (m_serverDone && !m_sentEnd) {
             m_sentEnd = true;
@@ -537,6 +585,8 @@ private:
     agentframe::ListenerKind m_kind;
     Phase m_phase = Phase::Head;
     QTimer m_timer;
+    QElapsedTimer m_clock;                 // since the tunnel opened: the trust watch's times
+    std::optional<TlsTrustWatch> m_trust;  // a TLS tunnel to a name, until the watch has its verdict
     QByteArray m_buffer;
     QByteArray m_forward;
     QString m_host;
@@ -620,17 +670,26 @@ EgressDecision EgressProxy::decide(const QString& host, int port) {
     return decision;
 }
 
-void EgressProxy::report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail) {
+QString EgressEvent::decisionWord() const {
+    if (tlsUntrusted) {
+        return QStringLiteral("tls_untrusted");
+    }
+    return allowed ? QStringLiteral("allowed") : QStringLiteral("denied");
+}
+
+void EgressProxy::report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail,
+                         bool tlsUntrusted) {
     EgressEvent event;
     event.sessionId = m_sessionId;
     event.host = redacted(host);
     event.port = port;
     event.allowed = allowed;
+    event.tlsUntrusted = tlsUntrusted;
     event.rule = redacted(rule);
     event.detail = redacted(detail);
     event.when = QDateTime::currentDateTimeUtc();
-    qCInfo(lcSession).noquote() << "egress" << m_sessionId << event.host << port << (allowed ? "allowed" : "denied")
-                                << event.rule << event.detail;
+    qCInfo(lcSession).noquote() << "egress" << m_sessionId << event.host << port << event.decisionWord() << event.rule
+                                << event.detail;
     Q_EMIT decided(event);
 }
 

@@ -24,6 +24,12 @@ struct EgressEvent {
     QString rule;    // the rule that decided, or why nothing allowed it
     QString detail;  // what happened next: "connected to 1.2.3.4", "connection refused", ...
     QDateTime when;
+    // A tunnel the policy allowed whose client then refused the server's certificate (TlsTrustWatch): `allowed`
+    // stays true, since the policy let it through; the fix is on the host (a CA to trust), not a rule.
+    bool tlsUntrusted = false;
+
+    // The word of the backend's network_event and of the session log: "allowed", "denied" or "tls_untrusted".
+    QString decisionWord() const;
 };
 
 // The app's side of a session's egress (SPEC §8): it takes every tunnel the session's agent opens, reads the
@@ -41,6 +47,9 @@ struct EgressEvent {
 // Upstream (SPEC §8): once a connection is allowed and its addresses checked, the policy's UpstreamProxy says
 // whether it leaves through the proxy the host uses; then the proxy asks that one for a CONNECT tunnel (or sends
 // it the absolute-URI request), and any failure there is a 502 naming it without its credentials.
+//
+// Certificates (SPEC §8): a tunnel to a name that passed its ClientHello is watched through its first records
+// (TlsTrustWatch); a client that refuses the server's certificate is reported once more, as tls_untrusted.
 //
 // It trusts nothing the agent or the command says beyond the bytes of the request; a malformed or oversized
 // request is answered with an error and closed. Denials are answered as SPEC §8 says (403 with
@@ -88,7 +97,8 @@ private:
     class Tunnel;
     friend class Tunnel;
     EgressDecision decide(const QString& host, int port);
-    void report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail);
+    void report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail,
+                bool tlsUntrusted = false);
     QString redacted(const QString& text) const;  // through setRedaction()'s function, if any
     void forget(quint32 id);
 

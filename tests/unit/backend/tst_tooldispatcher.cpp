@@ -855,7 +855,8 @@ private Q_SLOTS:
     }
 
     // SPEC §8: each denial of a backend session's egress is a network_event, naming the call when it is the
-    // session's only one; allowed requests and the local console's are never reported.
+    // session's only one, and so is a refused certificate (tls_untrusted); allowed requests and the local console's
+    // are never reported.
     void networkEventForDenials() {
         auto rig = makeRig();
         QVERIFY(rig);
@@ -880,13 +881,24 @@ private Q_SLOTS:
         stranger.sessionId = QStringLiteral("never-seen");
         stranger.host = QStringLiteral("stranger.test");
         Q_EMIT rig->manager->egressDecided(stranger);
+        // An allowed tunnel whose client refused the server's certificate is reported too, as tls_untrusted.
+        EgressEvent untrusted = allowed;
+        untrusted.host = QStringLiteral("inspected.test");
+        untrusted.rule = QStringLiteral("inspected.test");
+        untrusted.tlsUntrusted = true;
+        Q_EMIT rig->manager->egressDecided(untrusted);
         QVERIFY(rig->server.waitForType(QStringLiteral("network_event"), 5000));
         // a marker after them: once it arrives, everything sent before it has too
         rig->server.send(
             BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), QStringLiteral("n1")));
         QVERIFY(rig->server.waitForResult(QStringLiteral("n1"), 10000));
         const QList<QJsonObject> events = rig->server.ofType(QStringLiteral("network_event"));
-        QCOMPARE(events.size(), 1);
+        QCOMPARE(events.size(), 2);
+        const QJsonObject tls = events.last();
+        QCOMPARE(tls.value(QStringLiteral("host")).toString(), QStringLiteral("inspected.test"));
+        QCOMPARE(tls.value(QStringLiteral("decision")).toString(), QStringLiteral("tls_untrusted"));
+        QCOMPARE(tls.value(QStringLiteral("rule")).toString(), QStringLiteral("inspected.test"));
+        QCOMPARE(tls.value(QStringLiteral("call_id")).toString(), QStringLiteral("n1"));
         const QJsonObject e = events.first();
         QCOMPARE(e.value(QStringLiteral("session_id")).toString(), QStringLiteral("s1"));
         QCOMPARE(e.value(QStringLiteral("call_id")).toString(), QStringLiteral("n1"));
