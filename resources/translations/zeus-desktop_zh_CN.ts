@@ -2644,6 +2644,10 @@ host.example:8443</translation>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
+    <message>
+        <source>certificate not trusted</source>
+        <translation>证书不受信任</translation>
+    </message>
 </context>
 <context>
     <name>zeus::ReviewPanel</name>
@@ -2672,10 +2676,6 @@ host.example:8443</translation>
         <translation>审阅副本</translation>
     </message>
     <message>
-    <message>
-        <source>certificate not trusted</source>
-        <translation>证书不受信任</translation>
-    </message>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
@@ -3077,6 +3077,14 @@ Container: %2 (%3)</source>
         <source>Cannot build the image</source>
         <translation>无法构建镜像</translation>
     </message>
+    <message>
+        <source>The certificate of %1 is not trusted by the sandbox. If this network inspects TLS, add its CA to this computer&apos;s trust store; and if the sandbox does not get this computer&apos;s certificates, turn on Settings &gt; Network &gt; &quot;Trust this computer&apos;s root certificates in the sandbox&quot; (or run without --no-host-ca).</source>
+        <translation>沙箱不信任 %1 的证书。如果此网络会检查 TLS，请把它的 CA 加入本机的信任存储；如果沙箱没有获得本机的证书，请在 设置 &gt; 网络 中打开“在沙箱中信任本机的根证书”（或运行时不要加 --no-host-ca）。</translation>
+    </message>
+    <message>
+        <source>Certificate not trusted: %1</source>
+        <translation>证书不受信任：%1</translation>
+    </message>
 </context>
 <context>
     <name>zeus::SecretApprovalDialog</name>
@@ -3105,14 +3113,6 @@ Container: %2 (%3)</source>
         <translation>在此会话中允许(&amp;S)</translation>
     </message>
     <message>
-    <message>
-        <source>The certificate of %1 is not trusted by the sandbox. If this network inspects TLS, add its CA to this computer&apos;s trust store; and if the sandbox does not get this computer&apos;s certificates, turn on Settings &gt; Network &gt; &quot;Trust this computer&apos;s root certificates in the sandbox&quot; (or run without --no-host-ca).</source>
-        <translation>沙箱不信任 %1 的证书。如果此网络会检查 TLS，请把它的 CA 加入本机的信任存储；如果沙箱没有获得本机的证书，请在 设置 &gt; 网络 中打开“在沙箱中信任本机的根证书”（或运行时不要加 --no-host-ca）。</translation>
-    </message>
-    <message>
-        <source>Certificate not trusted: %1</source>
-        <translation>证书不受信任：%1</translation>
-    </message>
         <source>&amp;Always in this folder</source>
         <translation>在此文件夹中始终允许(&amp;A)</translation>
     </message>
