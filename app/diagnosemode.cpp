@@ -9,6 +9,7 @@
 #include "engine/imageinspector.h"
 #include "modes.h"
 #include "runtime/runtimedetector.h"
+#include "sandbox/hostcertificates.h"
 #include "sandboxsetup.h"
 #include "support/processrunner.h"
 #include "support/vocabulary.h"
@@ -26,7 +27,7 @@ namespace {
 
 void printReport(const AppOptions& options, AppSettings& settings, const DetectionResult& detection,
                  const std::optional<ImageInspection>& inspection, const QString& image, const QString& buildCommand,
-                 const DiagnosticSections::AgentFacts& agent) {
+                 const DiagnosticSections::AgentFacts& agent, const DiagnosticSections::ImageRootsFacts& imageRoots) {
     DiagnosticsReport report;
     report.setDetection(detection);
 
@@ -51,7 +52,8 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
     imageFacts.buildCommand = buildCommand;
     report.addSection(DiagnosticSections::image(imageFacts));
     report.addSection(DiagnosticSections::agent(agent));
-    report.addSection(DiagnosticSections::network(SandboxSetup::configFrom(settings, sandboxOverridesOf(options))));
+    report.addSection(
+        DiagnosticSections::network(SandboxSetup::configFrom(settings, sandboxOverridesOf(options)), imageRoots));
     report.addSection(
         DiagnosticSections::resourceLimits(detection, settings.pidsLimit(), settings.memoryMiB(), settings.cpus()));
     report.addSection(
@@ -68,6 +70,26 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
     out.flush();
 }
 
+// What the image's own bundle lacks of this computer's roots, said as a failure when it could not be read.
+DiagnosticSections::ImageRootsFacts imageRootsFrom(const ProcessResult& result) {
+    DiagnosticSections::ImageRootsFacts facts;
+    facts.checked = true;
+    if (!result.succeeded()) {
+        QString why = ContainerRuntime::errorLine(result.standardError);
+        if (result.timedOut) {
+            why = QStringLiteral("no answer in time");
+        } else if (!result.errorString.isEmpty()) {
+            why = result.errorString;
+        } else if (why.isEmpty()) {
+            why = QStringLiteral("exit code %1").arg(result.exitCode);
+        }
+        facts.error = why;
+        return facts;
+    }
+    facts.missing = HostCertificates::missingFrom(HostCertificates::system(), result.standardOutput);
+    return facts;
+}
+
 }  // namespace
 
 int runDiagnoseMode(const AppOptions& options) {
@@ -81,12 +103,34 @@ int runDiagnoseMode(const AppOptions& options) {
     DiagnosticSections::AgentFacts agent;
     ProcessRunner agentVersion;
     agentVersion.setTimeoutMs(5000);
+    // SPEC §8 "Certificates": the image's own bundle, read in one throwaway container without network.
+    ProcessRunner imageBundle;
+    imageBundle.setTimeoutMs(30000);
+    imageBundle.setOutputLimit(8 * 1024 * 1024);
+    imageBundle.setEnvironment(ProcessRunner::childEnvironment());
     int exitCode = 1;
+
+    // The last step: the image's roots when this computer's are passed and the image is there, then the report.
+    const auto finish = [&](const ImageInspection& inspection) {
+        const bool passed = SandboxSetup::configFrom(settings, sandboxOverridesOf(options)).wantsHostCertificates();
+        if (!passed || inspection.outcome != ImageInspection::Outcome::Present) {
+            printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image), agent, {});
+            QCoreApplication::exit(exitCode);
+            return;
+        }
+        QObject::connect(&imageBundle, &ProcessRunner::finished, &detector, [&, inspection](const ProcessResult& r) {
+            printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image), agent,
+                        imageRootsFrom(r));
+            QCoreApplication::exit(exitCode);
+        });
+        imageBundle.setProgram(runtime->program().isEmpty() ? runtimeProgram(runtime->kind()) : runtime->program());
+        imageBundle.setArguments(runtime->runOnceArguments(image, HostCertificates::imageBundleCommand()));
+        imageBundle.start();
+    };
 
     QObject::connect(&inspector, &ImageInspector::finished, &detector, [&](const ImageInspection& inspection) {
         if (agent.hostPath.isEmpty() || agent.forcedExec) {
-            printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image), agent);
-            QCoreApplication::exit(exitCode);
+            finish(inspection);
             return;
         }
         // The agent the sessions would mount: does it run, and is it this app's version?
@@ -96,8 +140,7 @@ int runDiagnoseMode(const AppOptions& options) {
                                                       .arg(r.errorString.isEmpty()
                                                                ? QString::fromUtf8(r.standardError.trimmed().left(200))
                                                                : r.errorString);
-            printReport(options, settings, detection, inspection, image, runtime->buildImageCommand(image), agent);
-            QCoreApplication::exit(exitCode);
+            finish(inspection);
         });
         agentVersion.setProgram(agent.hostPath);
         agentVersion.setArguments({QStringLiteral("--version")});
@@ -114,7 +157,7 @@ int runDiagnoseMode(const AppOptions& options) {
         agent.forcedExec = setup.config.execMode == ExecMode::Exec;
         agent.hostPath = setup.config.agentHostPath;
         if (!runtime) {
-            printReport(options, settings, detection, std::nullopt, image, QString(), agent);
+            printReport(options, settings, detection, std::nullopt, image, QString(), agent, {});
             QCoreApplication::exit(exitCode);
             return;
         }

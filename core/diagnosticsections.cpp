@@ -357,7 +357,34 @@ DiagnosticSection DiagnosticSections::agent(const AgentFacts& facts) {
     return DiagnosticSection{QStringLiteral("agent"), tr("Sandbox agent"), value, text, {check}};
 }
 
+namespace {
+// The roots a container gets only from this computer, a few by name: why HTTPS works in the sandbox and not in a
+// plain container of the image.
+QString imageRootsText(const DiagnosticSections::ImageRootsFacts& imageRoots) {
+    constexpr int kNamed = DiagnosticSections::kMissingRootsInText;
+    if (!imageRoots.checked) {
+        return {};
+    }
+    if (!imageRoots.error.isEmpty()) {
+        return QLatin1Char('\n') + tr("The image's own certificate bundle could not be read: %1").arg(imageRoots.error);
+    }
+    if (imageRoots.missing.isEmpty()) {
+        return QLatin1Char('\n') + tr("The image's own certificate bundle has all of them.");
+    }
+    QString names = imageRoots.missing.mid(0, kNamed).join(QStringLiteral(", "));
+    if (imageRoots.missing.size() > kNamed) {
+        names = tr("%1 and %2 more").arg(names).arg(imageRoots.missing.size() - kNamed);
+    }
+    return QLatin1Char('\n')
+           + tr("%1 of them are not in the image's own bundle: %2.").arg(imageRoots.missing.size()).arg(names);
+}
+}  // namespace
+
 DiagnosticSection DiagnosticSections::network(const SandboxConfig& config) {
+    return network(config, ImageRootsFacts());
+}
+
+DiagnosticSection DiagnosticSections::network(const SandboxConfig& config, const ImageRootsFacts& imageRoots) {
     const NetworkMode mode = config.effectiveNetworkMode();
     const EgressPolicy& policy = config.egress;
     const auto texts = [](const QList<HostRule>& rules) {
@@ -421,12 +448,22 @@ DiagnosticSection DiagnosticSections::network(const SandboxConfig& config) {
     certificates.insert(QStringLiteral("setting"), config.hostCertificates);
     certificates.insert(QStringLiteral("roots"), bundle.count);
     certificates.insert(QStringLiteral("test_roots"), QJsonArray::fromStringList(bundle.extra));
+    if (imageRoots.checked) {
+        if (imageRoots.error.isEmpty()) {
+            certificates.insert(QStringLiteral("not_in_image"),
+                                QJsonArray::fromStringList(imageRoots.missing.mid(0, kMissingRootsInJson)));
+            certificates.insert(QStringLiteral("not_in_image_count"), int(imageRoots.missing.size()));
+        } else {
+            certificates.insert(QStringLiteral("image_bundle_error"), imageRoots.error);
+        }
+    }
     value.insert(QStringLiteral("host_certificates"), certificates);
     if (config.wantsHostCertificates()) {
         text += QLatin1Char('\n')
                 + tr("This computer's %1 trusted root certificates go into each container (%2).")
                       .arg(bundle.count)
                       .arg(containerCaBundlePath());
+        text += imageRootsText(imageRoots);
     } else if (!config.hostCertificates) {
         text += QLatin1Char('\n')
                 + tr(

@@ -107,8 +107,19 @@ public:
     };
     static DiagnosticSection agent(const AgentFacts& facts);
 
-    // "network": the egress policy in force (SPEC §8) -- mode, preset, the user's rules and overrides.
+    // What --diagnose read of the image's own trusted roots (one throwaway container, SPEC §8 "Certificates").
+    struct ImageRootsFacts {
+        bool checked = false;  // false: not looked at (the GUI's panel; no engine or no image; roots not passed)
+        QString error;         // the look failed: why
+        QStringList missing;   // the names of this computer's roots the image's bundle lacks
+    };
+    static constexpr int kMissingRootsInText = 5;   // named in the text, then "and N more"
+    static constexpr int kMissingRootsInJson = 50;  // named in the JSON, with the whole count beside them
+
+    // "network": the egress policy in force (SPEC §8) -- mode, preset, the user's rules and overrides, and the
+    // host certificates passed (with the roots the image lacks when `imageRoots` was checked).
     static DiagnosticSection network(const SandboxConfig& config);
+    static DiagnosticSection network(const SandboxConfig& config, const ImageRootsFacts& imageRoots);
 
     // "workspace_mode" (SPEC §10): where the chosen engine runs and each approved folder's workspace mode, with
     // the refusal a call in it would get under `config` (engine location taken from the detection).

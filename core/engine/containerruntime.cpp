@@ -95,6 +95,12 @@ QStringList ContainerRuntime::imageInspectArguments(const QString& image) const 
     return {QStringLiteral("image"), QStringLiteral("inspect"), image};
 }
 
+QStringList ContainerRuntime::runOnceArguments(const QString& image, const QStringList& command) const {
+    return QStringList{QStringLiteral("run"), QStringLiteral("--rm"), QStringLiteral("--network"),
+                       QStringLiteral("none"), image}
+           + command;
+}
+
 ImageInspection ContainerRuntime::parseImageInspect(const QString& image, const ProcessResult& result) const {
     ImageInspection inspection;
     inspection.image = image;

@@ -116,6 +116,9 @@ public:
     virtual EngineFailure containerCallFailure(const QByteArray& output) const;
     // `image inspect IMAGE` with the engine's full JSON, for diagnostics (labels, import comment).
     virtual QStringList imageInspectArguments(const QString& image) const;
+    // `run --rm --network none IMAGE COMMAND...`: one throwaway container of an image already present, no network,
+    // for diagnostics that read a file of the image (its own certificate bundle).
+    virtual QStringList runOnceArguments(const QString& image, const QStringList& command) const;
     // Tolerant of Docker's and Podman's arrays and Apple's `{configuration, variants}` objects; "no such
     // image" is told from an engine that did not answer by the exit code, the output and the CLI's words.
     virtual ImageInspection parseImageInspect(const QString& image, const ProcessResult& result) const;

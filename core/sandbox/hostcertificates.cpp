@@ -2,10 +2,12 @@
 
 #include "engine/containerspec.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QSet>
 #include <QSslCertificate>
 #include <QSslConfiguration>
+#include <QSslKey>
 #include <QSslSocket>
 
 namespace zeus {
@@ -31,6 +33,26 @@ QByteArray testPem() {
     }
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A trust anchor as a verifier matches it: its subject and its key (a key Qt cannot read: the certificate itself).
+QByteArray anchorOf(const QSslCertificate& certificate) {
+    const QByteArray key = certificate.publicKey().toDer();
+    if (key.isEmpty()) {
+        return certificate.digest(QCryptographicHash::Sha256);
+    }
+    const QByteArray anchor = certificate.subjectDisplayName().toUtf8() + '\n' + key;
+    return QCryptographicHash::hash(anchor, QCryptographicHash::Sha256);
+}
+
+QString nameOf(const QSslCertificate& certificate) {
+    for (const auto attribute : {QSslCertificate::CommonName, QSslCertificate::Organization}) {
+        const QStringList values = certificate.subjectInfo(attribute);
+        if (!values.isEmpty() && !values.first().isEmpty()) {
+            return values.first();
+        }
+    }
+    return certificate.subjectDisplayName();
 }
 
 }  // namespace
@@ -78,6 +100,24 @@ QStringList HostCertificates::installCommand() {
     const QString path = containerCaBundlePath();
     return {QStringLiteral("sh"), QStringLiteral("-c"),
             QStringLiteral("umask 022 && cat > %1.part && mv -f %1.part %1").arg(path)};
+}
+
+QStringList HostCertificates::imageBundleCommand() {
+    return {QStringLiteral("cat"), QStringLiteral("/etc/ssl/certs/ca-certificates.crt")};
+}
+
+QStringList HostCertificates::missingFrom(const Bundle& host, const QByteArray& imagePem) {
+    QSet<QByteArray> inImage;
+    for (const QSslCertificate& certificate : QSslCertificate::fromData(imagePem, QSsl::Pem)) {
+        inImage.insert(anchorOf(certificate));
+    }
+    QStringList missing;
+    for (const QSslCertificate& certificate : QSslCertificate::fromData(host.pem, QSsl::Pem)) {
+        if (!inImage.contains(anchorOf(certificate))) {
+            missing << nameOf(certificate);
+        }
+    }
+    return missing;
 }
 
 }  // namespace zeus

@@ -33,6 +33,14 @@ public:
     static QList<QPair<QString, QByteArray>> environment();
     // The fixed script (no text of the backend) that writes its stdin to the bundle's path atomically.
     static QStringList installCommand();
+
+    // What prints the image's own bundle (Debian's place, the sandbox image's) in a throwaway container: --diagnose
+    // compares it with the host's.
+    static QStringList imageBundleCommand();
+    // The names (subject CN, else O, else the whole subject) of the roots of `host` that `imagePem` lacks, in the
+    // host's order: what a container would not trust without the host's bundle. A root counts as there when the
+    // image has a certificate with its subject and key (a re-issued root is the same trust anchor).
+    static QStringList missingFrom(const Bundle& host, const QByteArray& imagePem);
 };
 
 }  // namespace zeus

@@ -254,6 +254,22 @@
         <source>the repository: %1 entries changed, never applied as files; the agent&apos;s commits come with --apply into %2</source>
         <translation>仓库：%1 个条目有改动，从不作为文件应用；代理的提交随 --apply 进入 %2</translation>
     </message>
+    <message>
+        <source>The image&apos;s own certificate bundle could not be read: %1</source>
+        <translation>无法读取镜像自带的证书包：%1</translation>
+    </message>
+    <message>
+        <source>The image&apos;s own certificate bundle has all of them.</source>
+        <translation>镜像自带的证书包包含全部这些证书。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1，另有 %2 个</translation>
+    </message>
+    <message>
+        <source>%1 of them are not in the image&apos;s own bundle: %2.</source>
+        <translation>其中 %1 个不在镜像自带的证书包中：%2。</translation>
+    </message>
 </context>
 <context>
     <name>zeus::AppSettings</name>

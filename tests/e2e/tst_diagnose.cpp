@@ -1,6 +1,7 @@
 // `zeus-desktop --diagnose [--json] [--runtime NAME]` as a user runs it: a separate process,
 // no display, real engines (or none at all).
 #include "runtime/detectionresult.h"
+#include "sandbox/hostcertificates.h"
 #include "testenvironment.h"
 
 #include <zeus/buildinfo.h>
@@ -9,6 +10,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
+#include <QSslCertificate>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -99,6 +102,7 @@ private Q_SLOTS:
     void checksWithFakeRuntimes();
     void badRuntimeName();
     void networkPolicyInForce();
+    void hostRootsTheImageLacks();
 };
 
 void TestDiagnose::jsonWithRealDocker() {
@@ -400,6 +404,88 @@ void TestDiagnose::networkPolicyInForce() {
     const QJsonObject pickedNetwork = parse(picked).value(QLatin1String("network")).toObject();
     QCOMPARE(pickedNetwork.value(QLatin1String("mode")).toString(), QStringLiteral("allowlist"));
     QCOMPARE(pickedNetwork.value(QLatin1String("chosen_by")).toString(), QStringLiteral("setting"));
+}
+
+// SPEC §8 "Certificates": --diagnose reads the image's own bundle (one throwaway container) and names this
+// computer's roots it lacks: a fresh root of the test's own (given as the host's with ZEUS_TEST_CA_BUNDLE) is named,
+// the roots the image has are not; an image without a bundle is said as a failure to read it; --no-host-ca reads
+// nothing.
+void TestDiagnose::hostRootsTheImageLacks() {
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString root = dir.filePath(QStringLiteral("root.pem"));
+    const zeus::test::ProcessOutput made = zeus::test::runProgram(
+        QStringLiteral("openssl"),
+        {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+         QStringLiteral("-nodes"), QStringLiteral("-keyout"), dir.filePath(QStringLiteral("root.key")),
+         QStringLiteral("-out"), root, QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-subj"),
+         QStringLiteral("/CN=Zeus Diagnose Test Root")});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+
+    // An image whose bundle is this computer's roots as the app reads them (without the test's root).
+    const QByteArray systemRoots = zeus::HostCertificates::system().pem;
+    QVERIFY(zeus::HostCertificates::system().count > 10);
+    QFile bundle(dir.filePath(QStringLiteral("ca-certificates.crt")));
+    QVERIFY(bundle.open(QIODevice::WriteOnly) && bundle.write(systemRoots) == systemRoots.size());
+    bundle.close();
+    QFile dockerfile(dir.filePath(QStringLiteral("Dockerfile")));
+    QVERIFY(dockerfile.open(QIODevice::WriteOnly));
+    dockerfile.write("FROM " + testImage().toUtf8()
+                     + "\nCOPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt\n");
+    dockerfile.close();
+    const QString image =
+        QStringLiteral("zeus-desktop-sandbox:diagnose-roots-%1").arg(QCoreApplication::applicationPid());
+    const zeus::test::ProcessOutput built = zeus::test::runProgram(
+        QStringLiteral("docker"),
+        {QStringLiteral("build"), QStringLiteral("-q"), QStringLiteral("-t"), image, dir.path()}, 120000);
+    QVERIFY2(built.exitCode == 0, built.err.constData());
+    const auto removeImage = qScopeGuard([&image] {
+        zeus::test::runProgram(QStringLiteral("docker"), {QStringLiteral("rmi"), QStringLiteral("-f"), image});
+    });
+
+    const QHash<QString, QString> knob{{QStringLiteral("ZEUS_TEST_CA_BUNDLE"), root}};
+    const QStringList diagnose{QStringLiteral("--diagnose"), QStringLiteral("--runtime"), QStringLiteral("docker"),
+                               QStringLiteral("--image")};
+    const Run run = runApp(diagnose + QStringList{image, QStringLiteral("--json")}, knob);
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject certificates =
+        parse(run).value(QLatin1String("network")).toObject().value(QLatin1String("host_certificates")).toObject();
+    QCOMPARE(certificates.value(QLatin1String("not_in_image")).toArray(),
+             QJsonArray{QStringLiteral("Zeus Diagnose Test Root")});
+    QCOMPARE(certificates.value(QLatin1String("not_in_image_count")).toInt(), 1);
+    QVERIFY(!certificates.contains(QLatin1String("image_bundle_error")));
+    const QString firstSystemRoot =
+        QSslCertificate::fromData(systemRoots).value(0).subjectInfo(QSslCertificate::CommonName).value(0);
+    QVERIFY(!firstSystemRoot.isEmpty());
+    QVERIFY(!certificates.value(QLatin1String("not_in_image")).toArray().contains(firstSystemRoot));
+
+    const Run text = runApp(diagnose + QStringList{image}, knob);
+    const QString out = QString::fromUtf8(text.out);
+    QVERIFY2(out.contains(QStringLiteral("1 of them are not in the image's own bundle: Zeus Diagnose Test Root.")),
+             qPrintable(out));
+    QVERIFY(!out.contains(firstSystemRoot + QLatin1Char(',')));
+
+    // The test image has no bundle at all: said as a failure to read it, with the engine's words.
+    const QJsonObject none = parse(runApp(diagnose + QStringList{testImage(), QStringLiteral("--json")}, knob))
+                                 .value(QLatin1String("network"))
+                                 .toObject()
+                                 .value(QLatin1String("host_certificates"))
+                                 .toObject();
+    QVERIFY2(none.value(QLatin1String("image_bundle_error")).toString().contains(QStringLiteral("ca-certificates.crt")),
+             qPrintable(none.value(QLatin1String("image_bundle_error")).toString()));
+    QVERIFY(!none.contains(QLatin1String("not_in_image")));
+
+    // Not passed: nothing is read.
+    const QJsonObject off =
+        parse(runApp(diagnose + QStringList{image, QStringLiteral("--json"), QStringLiteral("--no-host-ca")}, knob))
+            .value(QLatin1String("network"))
+            .toObject()
+            .value(QLatin1String("host_certificates"))
+            .toObject();
+    QCOMPARE(off.value(QLatin1String("passed")).toBool(true), false);
+    QVERIFY(!off.contains(QLatin1String("not_in_image")));
+    QVERIFY(!off.contains(QLatin1String("image_bundle_error")));
 }
 
 QTEST_GUILESS_MAIN(TestDiagnose)

@@ -25,6 +25,7 @@ private Q_SLOTS:
     void systemStoreIsRead();
     void everyClientIsTold();
     void installScriptIsFixed();
+    void rootsTheImageLacksAreNamed();
     void onlyContainersWithANetworkGetTheFolder_data();
     void onlyContainersWithANetworkGetTheFolder();
 };
@@ -70,6 +71,21 @@ void TestHostCertificates::installScriptIsFixed() {
     QCOMPARE(command.at(0), QStringLiteral("sh"));
     QVERIFY(command.at(2).contains(QStringLiteral("cat > /run/zeus/ca-certificates.crt.part")));
     QVERIFY(command.at(2).contains(QStringLiteral("mv -f /run/zeus/ca-certificates.crt.part")));
+}
+
+void TestHostCertificates::rootsTheImageLacksAreNamed() {
+    // This computer's roots plus the test's own CA, against an image that has every system root: only the test's
+    // CA is missing, by its name; an image with no bundle lacks them all; a bundle with all of them lacks none.
+    const HostCertificates::Bundle host = HostCertificates::fromPem(HostCertificates::system().pem, testCa());
+    const QByteArray systemPem = HostCertificates::fromPem(HostCertificates::system().pem, {}).pem;
+    const QStringList missing = HostCertificates::missingFrom(host, systemPem);
+    if (HostCertificates::system().extra.isEmpty()) {
+        QCOMPARE(missing, QStringList{QStringLiteral("Zeus Desktop Test Root CA")});
+    }
+    QCOMPARE(HostCertificates::missingFrom(host, QByteArray()).size(), host.count);
+    QCOMPARE(HostCertificates::missingFrom(host, "garbage\n" + host.pem), QStringList());
+    QCOMPARE(HostCertificates::imageBundleCommand(),
+             (QStringList{QStringLiteral("cat"), QStringLiteral("/etc/ssl/certs/ca-certificates.crt")}));
 }
 
 void TestHostCertificates::onlyContainersWithANetworkGetTheFolder_data() {
