@@ -149,6 +149,32 @@ private Q_SLOTS:
         QCOMPARE(NetworkPanel::ruleFor(QStringLiteral("::1"), 8080), QStringLiteral("[::1]:8080"));
     }
 
+    // SPEC §8 tls_untrusted: a connection allowed, then refused by its client for the certificate, is a row of its
+    // own beside the allowed one, and no rule is offered (the fix is a CA on the host).
+    void certificateRefusalHasItsOwnRow() {
+        NetworkPanel panel;
+        auto* table = panel.findChild<QTableWidget*>(QStringLiteral("policyLog"));
+        EgressEvent allowed;
+        allowed.sessionId = QStringLiteral("s1");
+        allowed.host = QStringLiteral("inspected.test");
+        allowed.port = 443;
+        allowed.allowed = true;
+        allowed.rule = QStringLiteral("inspected.test");
+        allowed.detail = QStringLiteral("connected to 127.0.0.1");
+        allowed.when = QDateTime::currentDateTimeUtc();
+        panel.addEvent(allowed);
+        EgressEvent untrusted = allowed;
+        untrusted.tlsUntrusted = true;
+        untrusted.detail = QStringLiteral("the client refused the server's certificate (TLS alert unknown_ca)");
+        panel.addEvent(untrusted);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("allowed"));
+        QCOMPARE(table->item(1, 3)->text(), QStringLiteral("certificate not trusted"));
+        QVERIFY(table->item(1, 4)->text().contains(QStringLiteral("unknown_ca")));
+        table->selectRow(1);
+        QVERIFY(!panel.findChild<QPushButton*>(QStringLiteral("allowOnce"))->isEnabled());
+    }
+
     void screenshot() {
         const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
         if (shots.isEmpty()) {
