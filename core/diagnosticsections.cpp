@@ -164,7 +164,8 @@ DiagnosticSection DiagnosticSections::sandbox(const SandboxFacts& facts) {
                                {QStringLiteral("running_per_session"), facts.maxCallsPerSession},
                                {QStringLiteral("running_total"), facts.maxCallsTotal},
                                {QStringLiteral("queued_per_session"), facts.maxQueuedPerSession},
-                               {QStringLiteral("queued_total"), facts.maxQueuedTotal}});
+                               {QStringLiteral("queued_total"), facts.maxQueuedTotal},
+                               {QStringLiteral("engine_wait_seconds"), facts.engineWaitSeconds}});
     if (facts.load) {
         const SandboxFacts::Load& load = *facts.load;
         sandbox.insert(QStringLiteral("load"), QJsonObject{{QStringLiteral("running"), load.running},
@@ -184,6 +185,7 @@ void DiagnosticSections::setBounds(SandboxFacts& facts, const SandboxConfig& con
     facts.maxCallsTotal = config.maxCallsTotal;
     facts.maxQueuedPerSession = config.maxQueuedPerSession;
     facts.maxQueuedTotal = config.maxQueuedTotal;
+    facts.engineWaitSeconds = config.engineWaitMs / 1000;
 }
 
 QString DiagnosticSections::sandboxImageTitle() {

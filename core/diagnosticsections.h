@@ -65,6 +65,7 @@ public:
         int maxCallsTotal = 0;
         int maxQueuedPerSession = 0;
         int maxQueuedTotal = 0;
+        int engineWaitSeconds = 0;
         struct Load {
             int running = 0;
             int queued = 0;

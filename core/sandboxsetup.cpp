@@ -49,6 +49,7 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.maxCallsPerSession = sandbox.maxCallsPerSession();
     config.maxQueuedPerSession = sandbox.maxQueuedPerSession();
     config.maxQueuedTotal = sandbox.maxQueuedTotal();
+    config.engineWaitMs = sandbox.engineWaitSeconds() * 1000;
     config.maxCallsTotal = sandbox.maxCallsTotal();
     config.execMode = overrides.execMode.value_or(execModeFromName(sandbox.execMode()).value_or(ExecMode::Agent));
     if (overrides.outputCapBytes > 0) {

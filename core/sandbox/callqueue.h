@@ -37,6 +37,8 @@ public:
     int position(const QString& callId) const;
     int size() const { return int(m_sessionOf.size()); }
     int size(const QString& sessionId) const;
+    // The session's waiting calls, first first.
+    QList<ExecRequest> waiting(const QString& sessionId) const { return m_bySession.value(sessionId); }
     // The first waiting call of the session; null when it has none.
     const ExecRequest* head(const QString& sessionId) const;
     // The sessions with waiting calls, the next to be served first.

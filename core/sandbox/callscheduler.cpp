@@ -9,13 +9,8 @@
 
 namespace zeus {
 
-CallScheduler::CallScheduler(int perSessionBound, int totalBound, int containerWaitMs, int maxContainers, Hooks hooks,
-                             QObject* parent)
-    : QObject(parent),
-      m_queue(perSessionBound, totalBound),
-      m_containerWaitMs(containerWaitMs),
-      m_maxContainers(maxContainers),
-      m_hooks(std::move(hooks)) {}
+CallScheduler::CallScheduler(int perSessionBound, int totalBound, Hooks hooks, QObject* parent)
+    : QObject(parent), m_queue(perSessionBound, totalBound), m_hooks(std::move(hooks)) {}
 
 bool CallScheduler::enqueue(const ExecRequest& request) {
     switch (m_queue.push(request)) {
@@ -36,35 +31,45 @@ bool CallScheduler::enqueue(const ExecRequest& request) {
     }
     const int position = m_queue.position(request.callId);
     qCInfo(lcExec) << "call" << request.callId << "queued in session" << request.sessionId << "at" << position;
-    if (m_hooks.waitsForContainer(request.sessionId)) {
-        // It may be waiting for a container: at most containerWaitMs (SPEC §3), then busy.
-        const quint64 ticket = ++m_nextTicket;
-        m_containerWaits.insert(request.callId, ticket);
-        QTimer::singleShot(m_containerWaitMs, this,
-                           [this, callId = request.callId, sessionId = request.sessionId, ticket] {
-                               onContainerWaitOver(callId, sessionId, ticket);
-                           });
-    }
+    arm(request);
     Q_EMIT callQueued(request.callId, position);
     announce(request.sessionId);
     return true;
 }
 
-void CallScheduler::onContainerWaitOver(const QString& callId, const QString& sessionId, quint64 ticket) {
-    if (m_containerWaits.value(callId) != ticket || !m_queue.contains(callId)) {
+void CallScheduler::arm(const ExecRequest& request) {
+    const std::optional<Block> block = m_hooks.blockedBy(request.sessionId);
+    if (!block) {
+        m_waits.remove(request.callId);  // it waits for a call slot, which the queue bounds
+        return;
+    }
+    const quint64 ticket = ++m_nextTicket;
+    m_waits.insert(request.callId, ticket);
+    QTimer::singleShot(block->waitMs, this, [this, callId = request.callId, sessionId = request.sessionId, ticket] {
+        onWaitOver(callId, sessionId, ticket);
+    });
+}
+
+void CallScheduler::armWaits() {
+    for (const QString& sessionId : m_queue.sessions()) {
+        for (const ExecRequest& request : m_queue.waiting(sessionId)) {
+            arm(request);
+        }
+    }
+}
+
+void CallScheduler::onWaitOver(const QString& callId, const QString& sessionId, quint64 ticket) {
+    if (m_waits.value(callId) != ticket || !m_queue.contains(callId)) {
         return;  // it started, or left the queue
     }
-    m_containerWaits.remove(callId);
-    if (!m_hooks.waitsForContainer(sessionId)) {
-        return;  // it waits for a call slot now, which the queue bounds, not for a container
+    m_waits.remove(callId);
+    const std::optional<Block> block = m_hooks.blockedBy(sessionId);
+    if (!block) {
+        return;  // it waits for a call slot now, which the queue bounds
     }
     const std::optional<ExecRequest> request = m_queue.remove(callId);
     announce(sessionId);
-    m_hooks.refuse(*request, ExecError::Busy,
-                   QStringLiteral("%1 sandbox containers are running and none became idle within %2 s (the container "
-                                  "bound); try again when one has finished.")
-                       .arg(m_maxContainers)
-                       .arg(m_containerWaitMs / 1000));
+    m_hooks.refuse(*request, block->code, block->message);
 }
 
 void CallScheduler::startQueued() {
@@ -77,7 +82,7 @@ void CallScheduler::startQueued() {
         if (!next) {
             break;
         }
-        m_containerWaits.remove(next->callId);
+        m_waits.remove(next->callId);
         announce(next->sessionId);
         m_hooks.start(*next);
     }
@@ -129,7 +134,7 @@ void CallScheduler::shutdown(const QString& message) {
 }
 
 void CallScheduler::finish(const ExecRequest& request, const QString& message) {
-    m_containerWaits.remove(request.callId);
+    m_waits.remove(request.callId);
     ExecResult result;
     result.callId = request.callId;
     result.sessionId = request.sessionId;

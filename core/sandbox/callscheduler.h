@@ -7,13 +7,15 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 
 namespace zeus {
 
 // When a call that may not start yet starts (SPEC §3 "Bounded, and queued rather than refused").
 //
-// Owns: the CallQueue of waiting calls, the bounded wait of a queued call for a container (containerWaitMs, then
-// `busy` naming the container bound) and the loop that starts waiting calls, round-robin, as slots free. It must
+// Owns: the CallQueue of waiting calls, the bounded wait of a queued call for what blocks it (a container: then
+// `busy` naming the container bound; the engine: then `container_failed` naming the cause) and the loop that starts
+// waiting calls, round-robin, as slots free. It must
 // never decide whether a call may start (SessionManager's limits say, through Hooks), start a command itself, or
 // touch a container: it hands each call that may start to Hooks::start, and ends the calls that never left the
 // queue (cancelled, their session ended, shutdown) with exactly one callFinished.
@@ -21,20 +23,26 @@ class CallScheduler : public QObject {
     Q_OBJECT
 
 public:
+    // Why a waiting call cannot start, how long it may wait for that, and what it gets when the wait is over.
+    struct Block {
+        int waitMs = 0;
+        ExecError code = ExecError::Busy;
+        QString message;
+    };
+
     struct Hooks {
         // A call of this session may start now: under the running limits, with a container or room for one.
         std::function<bool(const QString& sessionId)> mayStart;
-        // The session has no container, and none could be made now: its waiting calls wait for one.
-        std::function<bool(const QString& sessionId)> waitsForContainer;
+        // What keeps the session's calls from starting other than a call slot (which the queue bounds): the engine
+        // does not answer, or no container can be made. Empty: only slots.
+        std::function<std::optional<Block>(const QString& sessionId)> blockedBy;
         // Starts a call that waited (it was taken out of the queue).
         std::function<void(const ExecRequest& request)> start;
         // Refuses a call (it was never queued, or was taken out): one callFinished, from the event loop.
         std::function<void(const ExecRequest& request, ExecError code, const QString& message)> refuse;
     };
 
-    // `maxContainers` and `containerWaitMs` only word the refusal of a call whose container wait ran out.
-    CallScheduler(int perSessionBound, int totalBound, int containerWaitMs, int maxContainers, Hooks hooks,
-                  QObject* parent = nullptr);
+    CallScheduler(int perSessionBound, int totalBound, Hooks hooks, QObject* parent = nullptr);
 
     const CallQueue& queue() const { return m_queue; }
     int size() const { return m_queue.size(); }
@@ -48,6 +56,9 @@ public:
     void startQueued();
     // startQueued() from the event loop: the caller is in the middle of freeing a container.
     void scheduleStartQueued();
+    // What blocks the waiting calls changed (the engine stopped answering, or came back): each waiting call waits
+    // from now on at most the waitMs of what Hooks::blockedBy names for it, or only for a slot.
+    void armWaits();
     // Takes a waiting call out and finishes it as cancelled. False: it does not wait.
     bool cancel(const QString& callId);
     // Finishes every waiting call of the session (cancelled, with `message`); returns how many.
@@ -62,15 +73,14 @@ Q_SIGNALS:
     void callFinished(const zeus::ExecResult& result);
 
 private:
-    void onContainerWaitOver(const QString& callId, const QString& sessionId, quint64 ticket);
+    void arm(const ExecRequest& request);
+    void onWaitOver(const QString& callId, const QString& sessionId, quint64 ticket);
     void finish(const ExecRequest& request, const QString& message);
     void announce(const QString& sessionId);
 
     CallQueue m_queue;
-    int m_containerWaitMs;
-    int m_maxContainers;
     Hooks m_hooks;
-    QHash<QString, quint64> m_containerWaits;  // queued call id -> the ticket of its container wait
+    QHash<QString, quint64> m_waits;  // queued call id -> the ticket of its bounded wait
     quint64 m_nextTicket = 0;
     bool m_starting = false;
     bool m_startScheduled = false;

@@ -147,6 +147,9 @@ struct SandboxConfig {
     // session's container; with none idle its call waits for one this long, then is refused with `busy`.
     int maxContainers = 8;
     int containerWaitMs = 60000;
+    // While the engine does not answer (restarted, its service killed) waiting calls wait for it this long, then end
+    // with container_failed naming the cause; the calls that ran when it went fail at once.
+    int engineWaitMs = 120000;
 
     // Sessions.
     int idleTimeoutMs = 30 * 60 * 1000;

@@ -32,8 +32,8 @@ SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, Sandbo
       m_config(std::move(config)),
       m_engine(*m_runtime, m_config.engineCallTimeoutMs, this),
       m_reviews(*m_runtime, reviews ? std::move(reviews) : ownReviewWorker(m_config), this),
-      m_scheduler(m_config.maxQueuedPerSession, m_config.maxQueuedTotal, m_config.containerWaitMs,
-                  m_config.maxContainers, schedulerHooks(), this) {
+      m_scheduler(m_config.maxQueuedPerSession, m_config.maxQueuedTotal, schedulerHooks(), this),
+      m_engineWatch(m_engine, m_runtime->listArguments(m_config.ownerId), kEnginePollMs, this) {
     Q_ASSERT(m_runtime);
     qRegisterMetaType<zeus::ExecResult>();
     qRegisterMetaType<zeus::OutputStream>();
@@ -48,33 +48,63 @@ SessionManager::SessionManager(std::unique_ptr<ContainerRuntime> runtime, Sandbo
     connect(&m_scheduler, &CallScheduler::callQueued, this, &SessionManager::callQueued);
     connect(&m_scheduler, &CallScheduler::queuedCallsChanged, this, &SessionManager::queuedCallsChanged);
     connect(&m_scheduler, &CallScheduler::callFinished, this, &SessionManager::onQueuedCallFinished);
+    connect(&m_engineWatch, &EngineWatch::stateChanged, this, &SessionManager::onEngineStateChanged);
 }
 
 CallScheduler::Hooks SessionManager::schedulerHooks() {
-    CallScheduler::Hooks hooks;
-    hooks.mayStart = [this](const QString& sessionId) { return mayStart(sessionId); };
-    hooks.waitsForContainer = [this](const QString& sessionId) {
-        const SandboxSession* session = findSession(sessionId);
-        const bool needsContainer = !session || session->phase() == SandboxSession::Phase::None;
-        return needsContainer && !hasRoomForContainer(session);
-    };
-    hooks.start = [this](const ExecRequest& request) { run(request, true); };
-    hooks.refuse = [this](const ExecRequest& request, ExecError code, const QString& message) {
-        refuse(request, code, message);
-    };
-    return hooks;
+    return {[this](const QString& sessionId) { return mayStart(sessionId); },
+            [this](const QString& sessionId) { return blockedBy(sessionId); },
+            [this](const ExecRequest& request) { run(request, true); },
+            [this](const ExecRequest& request, ExecError code, const QString& why) {
+                logUnrun(request.sessionId, request.callId, why);
+                refuse(request, code, why);
+            }};
+}
+
+std::optional<CallScheduler::Block> SessionManager::blockedBy(const QString& sessionId) const {
+    if (!m_engineWatch.isUp()) {
+        const QString cause = m_engineWatch.cause().isEmpty() ? QStringLiteral("no answer") : m_engineWatch.cause();
+        return CallScheduler::Block{m_config.engineWaitMs, ExecError::ContainerFailed,
+                                    QStringLiteral("The container engine did not answer within %1 s (%2): the call "
+                                                   "did not run.")
+                                        .arg(m_config.engineWaitMs / 1000)
+                                        .arg(cause)};
+    }
+    const SandboxSession* session = findSession(sessionId);
+    if ((session && session->phase() != SandboxSession::Phase::None) || hasRoomForContainer(session)) {
+        return std::nullopt;
+    }
+    return CallScheduler::Block{m_config.containerWaitMs, ExecError::Busy,
+                                QStringLiteral("%1 sandbox containers are running and none became idle within %2 s "
+                                               "(the container bound); try again when one has finished.")
+                                    .arg(m_config.maxContainers)
+                                    .arg(m_config.containerWaitMs / 1000)};
+}
+
+void SessionManager::onEngineStateChanged(EngineWatch::State state, EngineWatch::State before) {
+    // Waiting calls wait for the engine while it is away (at most engineWaitMs), and only for a slot again after.
+    m_scheduler.armWaits();
+    if (state != EngineWatch::State::Up) {
+        return;
+    }
+    if (before == EngineWatch::State::Down) {
+        sweepOrphans();  // the containers of the sessions that failed with the engine must not outlive it
+    }
+    m_scheduler.startQueued();
 }
 
 void SessionManager::onQueuedCallFinished(const ExecResult& result) {
-    // The session's log says what became of a call it never ran, as it does for the calls it ran.
-    if (SandboxSession* session = findSession(result.sessionId)) {
-        session->logEvent(QStringLiteral("Call %1 left the queue: %2")
-                              .arg(result.callId,
-                                   result.errorMessage.isEmpty() ? QStringLiteral("cancelled.") : result.errorMessage));
-    }
+    logUnrun(result.sessionId, result.callId,
+             result.errorMessage.isEmpty() ? QStringLiteral("cancelled.") : result.errorMessage);
     Q_EMIT callFinished(result);
 }
 
+void SessionManager::logUnrun(const QString& sessionId, const QString& callId, const QString& why) {
+    // The session's log says what became of a call it never ran, as it does for the calls it ran.
+    if (SandboxSession* session = findSession(sessionId)) {
+        session->logEvent(QStringLiteral("Call %1 did not run: %2").arg(callId, why));
+    }
+}
 SessionManager::~SessionManager() = default;
 
 SandboxSession* SessionManager::findSession(const QString& sessionId) const {
@@ -117,31 +147,6 @@ QStringList SessionManager::sessionIds() const {
         ids << entry.first;
     }
     return ids;
-}
-
-SessionState SessionManager::sessionState(const QString& sessionId) const {
-    const SandboxSession* session = findSession(sessionId);
-    return session ? session->state() : SessionState::Stopped;
-}
-
-QString SessionManager::containerId(const QString& sessionId) const {
-    const SandboxSession* session = findSession(sessionId);
-    return session ? session->containerId() : QString();
-}
-
-QString SessionManager::sessionWorkspace(const QString& sessionId) const {
-    const SandboxSession* session = findSession(sessionId);
-    return session ? session->workspace() : QString();
-}
-
-QList<SessionLogEntry> SessionManager::sessionLog(const QString& sessionId) const {
-    const SandboxSession* session = findSession(sessionId);
-    return session ? session->log() : QList<SessionLogEntry>();
-}
-
-QString SessionManager::execPath(const QString& sessionId) const {
-    const SandboxSession* session = findSession(sessionId);
-    return session ? session->execPath() : QString();
 }
 
 void SessionManager::refuse(const ExecRequest& request, ExecError code, const QString& message) {
@@ -194,7 +199,7 @@ bool SessionManager::admit(ExecRequest& request) {
 }
 
 bool SessionManager::mayStart(const QString& sessionId) const {
-    if (m_calls.size() >= m_config.maxCallsTotal) {
+    if (!m_engineWatch.isUp() || m_calls.size() >= m_config.maxCallsTotal) {
         return false;
     }
     const SandboxSession* session = findSession(sessionId);
@@ -250,6 +255,9 @@ CommandExecution* SessionManager::newExecution(const ExecRequest& request) {
 
 void SessionManager::onCallFinished(CommandExecution* execution, const ExecResult& result) {
     m_calls.remove(result.callId);
+    if (result.errorCode == ExecError::ContainerFailed && !m_shuttingDown) {
+        m_engineWatch.suspect();  // an engine that went away fails calls this way: its waiting calls then wait
+    }
     if (SandboxSession* session = findSession(result.sessionId)) {
         session->callEnded(execution, result);
     }
@@ -265,11 +273,8 @@ void SessionManager::notePeaks() {
 }
 
 int SessionManager::liveContainers() const {
-    int live = 0;
-    for (const auto& entry : m_sessions) {
-        live += entry.second->phase() != SandboxSession::Phase::None ? 1 : 0;
-    }
-    return live;
+    return int(std::count_if(m_sessions.cbegin(), m_sessions.cend(),
+                             [](const auto& entry) { return entry.second->phase() != SandboxSession::Phase::None; }));
 }
 
 bool SessionManager::isEvictable(const SandboxSession& session) const {
@@ -326,14 +331,11 @@ void SessionManager::forgetEndedSessions() {
     std::sort(ended.begin(), ended.end(),
               [](const SandboxSession* a, const SandboxSession* b) { return a->endedAt() < b->endedAt(); });
     const size_t forget = ended.size() - size_t(kKeptEndedSessions);
-    QStringList ids;
     for (size_t i = 0; i < forget; ++i) {
-        ids << ended[i]->id();
-    }
-    for (const QString& id : std::as_const(ids)) {
+        const QString id = ended[i]->id();  // a copy: the session goes with its entry
         m_sessions.erase(id);
     }
-    qCDebug(lcSession) << "forgot" << ids.size() << "ended sessions";
+    qCDebug(lcSession) << "forgot" << forget << "ended sessions";
 }
 
 int SessionManager::endSessionsIn(const QString& workspace) {

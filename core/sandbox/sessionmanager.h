@@ -6,6 +6,7 @@
 #include "sandbox/commandexecution.h"
 #include "sandbox/egress/egressproxy.h"
 #include "sandbox/enginecalls.h"
+#include "sandbox/enginewatch.h"
 #include "sandbox/review/reviewcontainers.h"
 #include "sandbox/sandboxconfig.h"
 #include "sandbox/sandboxsession.h"
@@ -68,21 +69,38 @@ public:
     void shutdown();
 
     QStringList sessionIds() const;
-    SessionState sessionState(const QString& sessionId) const;
-    QString containerId(const QString& sessionId) const;
+    SessionState sessionState(const QString& sessionId) const {
+        const SandboxSession* session = findSession(sessionId);
+        return session ? session->state() : SessionState::Stopped;
+    }
+    QString containerId(const QString& sessionId) const {
+        const SandboxSession* session = findSession(sessionId);
+        return session ? session->containerId() : QString();
+    }
     // The approved folder the session's container mounts; empty for an unknown session.
-    QString sessionWorkspace(const QString& sessionId) const;
-    QList<SessionLogEntry> sessionLog(const QString& sessionId) const;
+    QString sessionWorkspace(const QString& sessionId) const {
+        const SandboxSession* session = findSession(sessionId);
+        return session ? session->workspace() : QString();
+    }
+    QList<SessionLogEntry> sessionLog(const QString& sessionId) const {
+        const SandboxSession* session = findSession(sessionId);
+        return session ? session->log() : QList<SessionLogEntry>();
+    }
     // How the session's commands reach its container, for the sessions table and diagnostics:
     // "agent 0.1.0", "agent (starting)", "exec (forced)", "exec: <why the agent is not used>", or empty
     // while the session has no container.
-    QString execPath(const QString& sessionId) const;
+    QString execPath(const QString& sessionId) const {
+        const SandboxSession* session = findSession(sessionId);
+        return session ? session->execPath() : QString();
+    }
     int runningCalls() const { return int(m_calls.size()); }
     // Calls waiting in the queue, in all or of one session.
     int queuedCalls() const { return m_scheduler.size(); }
     int queuedCalls(const QString& sessionId) const { return m_scheduler.size(sessionId); }
     // Containers alive or being made now (never more than config().maxContainers).
     int liveContainers() const;
+    // Whether the engine answers now (calls wait while it does not).
+    EngineWatch::State engineState() const { return m_engineWatch.state(); }
     // The highest number of running calls, waiting calls and live containers since the manager was made: how close
     // the load came to the bounds (diagnostics, SPEC §3).
     struct Peaks {
@@ -153,8 +171,12 @@ private:
     // Starts an admitted call in its session (which moves to the call's folder first).
     void run(const ExecRequest& request, bool wasQueued);
     CallScheduler::Hooks schedulerHooks();
+    // What holds a waiting call of the session besides a slot: the engine is away, or no container can be made.
+    std::optional<CallScheduler::Block> blockedBy(const QString& sessionId) const;
+    void onEngineStateChanged(EngineWatch::State state, EngineWatch::State before);
     // A call ended without leaving the queue (cancelled, its session ended, shutdown).
     void onQueuedCallFinished(const ExecResult& result);
+    void logUnrun(const QString& sessionId, const QString& callId, const QString& why);
     CommandExecution* newExecution(const ExecRequest& request);
     void onCallFinished(CommandExecution* execution, const ExecResult& result);
     // Ends every session with a container or calls for which `reason` gives a reason (logged first): a container
@@ -171,6 +193,9 @@ private:
     ReviewContainers m_reviews;
     // Calls past the running limits (SPEC §3 "Bounded, and queued rather than refused").
     CallScheduler m_scheduler;
+    // Whether the engine answers: while it does not, calls wait for it (SPEC §3) instead of failing one by one.
+    EngineWatch m_engineWatch;
+    static constexpr int kEnginePollMs = 2000;
     // After m_engine and m_reviews: a session uses both until it goes.
     std::map<QString, std::unique_ptr<SandboxSession>> m_sessions;
     QHash<QString, QPointer<CommandExecution>> m_calls;

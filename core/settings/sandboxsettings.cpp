@@ -27,6 +27,7 @@ const QLatin1String SandboxSettings::kMaxCallsPerSession("sessions/maxCallsPerSe
 const QLatin1String SandboxSettings::kMaxCallsTotal("sessions/maxCallsTotal");
 const QLatin1String SandboxSettings::kMaxQueuedPerSession("sessions/maxQueuedPerSession");
 const QLatin1String SandboxSettings::kMaxQueuedTotal("sessions/maxQueuedTotal");
+const QLatin1String SandboxSettings::kEngineWaitSeconds("sessions/engineWaitSeconds");
 
 SandboxSettings::SandboxSettings(QSettings& store, QObject* parent) : QObject(parent), m_store(store) {}
 
@@ -223,6 +224,15 @@ int SandboxSettings::maxQueuedTotal() const {
 
 bool SandboxSettings::setMaxQueuedTotal(int value) {
     return setBoundedInt(kMaxQueuedTotal, value, 1, kMaxQueueLimit, kDefaultMaxQueuedTotal);
+}
+
+int SandboxSettings::engineWaitSeconds() const {
+    return boundedInt(kEngineWaitSeconds, kMinEngineWaitSeconds, kMaxEngineWaitSeconds, kDefaultEngineWaitSeconds);
+}
+
+bool SandboxSettings::setEngineWaitSeconds(int value) {
+    return setBoundedInt(kEngineWaitSeconds, value, kMinEngineWaitSeconds, kMaxEngineWaitSeconds,
+                         kDefaultEngineWaitSeconds);
 }
 
 }  // namespace zeus

@@ -32,6 +32,7 @@ public:
     static const QLatin1String kMaxCallsTotal;
     static const QLatin1String kMaxQueuedPerSession;
     static const QLatin1String kMaxQueuedTotal;
+    static const QLatin1String kEngineWaitSeconds;
 
     static constexpr int kDefaultPidsLimit = sandboxdefaults::kPidsLimit;
     static constexpr int kMinPidsLimit = 16;
@@ -54,6 +55,10 @@ public:
     static constexpr int kDefaultMaxQueuedPerSession = 64;
     static constexpr int kDefaultMaxQueuedTotal = 256;
     static constexpr int kMaxQueueLimit = 4096;
+    // How long waiting calls wait for an engine that stopped answering.
+    static constexpr int kDefaultEngineWaitSeconds = 120;
+    static constexpr int kMinEngineWaitSeconds = 5;
+    static constexpr int kMaxEngineWaitSeconds = 3600;
 
     explicit SandboxSettings(QSettings& store, QObject* parent = nullptr);
 
@@ -97,6 +102,9 @@ public:
     bool setMaxQueuedPerSession(int value);
     int maxQueuedTotal() const;
     bool setMaxQueuedTotal(int value);
+    // How long queued calls wait for an engine that does not answer, kMinEngineWaitSeconds..kMaxEngineWaitSeconds.
+    int engineWaitSeconds() const;
+    bool setEngineWaitSeconds(int value);
 
 Q_SIGNALS:
     void runtimePreferenceChanged(const QString& value);

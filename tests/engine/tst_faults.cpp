@@ -8,8 +8,10 @@
 #include <QFile>
 #include <QProcess>
 #include <QScopeGuard>
+#include <QSignalSpy>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <csignal>
 #include <unistd.h>
 
@@ -87,38 +89,92 @@ void TestFaults::engineKilledMidCommand() {
 
     // From here on this process (and the manager's CLI calls) talk to the private engine.
     qputenv("DOCKER_HOST", dockerd.host().toUtf8());
+    auto restoreHost = qScopeGuard([this] { qputenv("DOCKER_HOST", m_sharedDockerHost.toUtf8()); });
     const QString owner = uniqueOwner();
-    auto manager = std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Docker), testConfig(owner));
+    SandboxConfig config = testConfig(owner);
+    config.maxCallsPerSession = 2;
+    config.maxCallsTotal = 4;
+    auto manager = std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Docker), config);
     Recorder rec(*manager);
+    QSignalSpy queued(manager.get(), &SessionManager::callQueued);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("engine"));
-    const ExecResult warm = rec.run(QStringLiteral("s"), ws, QStringLiteral("echo warm"));
-    QCOMPARE(warm.output, QStringLiteral("warm\n"));
-    const QString call = rec.start(QStringLiteral("s"), ws, QStringLiteral("echo started; sleep 100"));
-    QVERIFY(QTest::qWaitFor([&] { return rec.stdoutOf.value(call).contains(QLatin1String("started")); }, 20000));
+    const QStringList sessions{QStringLiteral("s"), QStringLiteral("t")};
+    for (const QString& session : sessions) {
+        const ExecResult warm = rec.run(session, ws, QStringLiteral("echo warm"));
+        QCOMPARE(warm.output, QStringLiteral("warm\n"));
+    }
+    // A burst: two running per session, the rest waiting in the queue when the engine dies.
+    QStringList running;
+    QStringList waiting;
+    for (const QString& session : sessions) {
+        for (int i = 0; i < 2; ++i) {
+            running << rec.start(session, ws, QStringLiteral("echo started; sleep 100"));
+        }
+        for (int i = 0; i < 3; ++i) {
+            waiting << rec.start(session, ws, QStringLiteral("echo waited-%1").arg(i));
+        }
+    }
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            return std::all_of(running.cbegin(), running.cend(), [&](const QString& id) {
+                return rec.stdoutOf.value(id).contains(QLatin1String("started"));
+            });
+        },
+        30000));
+    QCOMPARE(manager->queuedCalls(), 6);
 
     QElapsedTimer clock;
     clock.start();
     dockerd.crash();  // the engine dies at once (SIGKILL)
     QVERIFY(!dockerd.isRunning());
-    QVERIFY(rec.waitFor(call, 30000));
-    const ExecResult result = rec.results.value(call);
-    QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
-    QVERIFY2(clock.elapsed() < 15000, "the call ends within seconds of the engine's death");
-    QCOMPARE(manager->sessionState(QStringLiteral("s")), SessionState::Failed);
+    // The running calls fail with container_failed, within seconds, and say what happened.
+    for (const QString& id : std::as_const(running)) {
+        QVERIFY2(rec.waitFor(id, 30000), qPrintable(id));
+        const ExecResult result = rec.results.value(id);
+        QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
+        QVERIFY2(result.errorMessage.contains(QLatin1String("went away while the command ran")),
+                 qPrintable(result.errorMessage));
+    }
+    QVERIFY2(clock.elapsed() < 15000, "the running calls end within seconds of the engine's death");
+    // The waiting calls do not fail against a dead engine: they wait for it.
+    QTRY_COMPARE_WITH_TIMEOUT(manager->engineState(), EngineWatch::State::Down, 15000);
+    QTest::qWait(1000);
+    for (const QString& id : std::as_const(waiting)) {
+        QVERIFY2(!rec.results.contains(id), qPrintable(rec.results.value(id).errorMessage));
+    }
+    // So does a call that comes while it is away.
+    const QString late = rec.start(QStringLiteral("s"), ws, QStringLiteral("echo late"));
+    QVERIFY(QTest::qWaitFor([&] { return manager->queuedCalls() == 7; }, 5000));
+    QCOMPARE(queued.count(), 7);  // call_state queued for each
 
-    // While the engine is down, a command fails clearly (no hang).
-    const ExecResult down = rec.run(QStringLiteral("s"), ws, QStringLiteral("true"), 0, 60000);
-    QCOMPARE(execErrorName(down.errorCode), QStringLiteral("container_failed"));
-
-    // The engine comes back: the next command works in a new container.
+    // The engine comes back: every waiting call runs, in a new container, and says so.
     QVERIFY2(dockerd.start(), "the private dockerd restarts");
-    const ExecResult back = rec.run(QStringLiteral("s"), ws, QStringLiteral("echo back"), 0, 90000);
-    QVERIFY2(back.errorCode == ExecError::None, qPrintable(back.errorMessage));
-    QCOMPARE(back.output, QStringLiteral("back\n"));
+    for (const QString& id : waiting + QStringList{late}) {
+        QVERIFY2(rec.waitFor(id, 120000), qPrintable(id));
+        const ExecResult result = rec.results.value(id);
+        QVERIFY2(result.errorCode == ExecError::None, qPrintable(id + u' ' + result.errorMessage));
+    }
+    QCOMPARE(rec.results.value(late).output, QStringLiteral("late\n"));
+    QCOMPARE(rec.results.value(waiting.first()).output, QStringLiteral("waited-0\n"));
+    QCOMPARE(manager->engineState(), EngineWatch::State::Up);
     QCOMPARE(manager->sessionState(QStringLiteral("s")), SessionState::Running);
+    QCOMPARE(rec.results.size(), 2 + running.size() + waiting.size() + 1);  // each call exactly one result
 
+    // Nothing is left behind: the containers that died with the engine are swept once it is back.
+    QStringList live;
+    for (const QString& session : sessions) {
+        live << manager->containerId(session);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const QStringList left = containersOf(QStringLiteral("docker"), owner);
+            return std::all_of(left.cbegin(), left.cend(), [&](const QString& id) {
+                return std::any_of(live.cbegin(), live.cend(),
+                                   [&](const QString& mine) { return !mine.isEmpty() && id.startsWith(mine); });
+            });
+        }(),
+        30000);
     manager.reset();
-    qputenv("DOCKER_HOST", m_sharedDockerHost.toUtf8());
 }
 
 void TestFaults::startFailureLeavesNothingBehind_data() {

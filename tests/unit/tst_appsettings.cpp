@@ -339,6 +339,7 @@ void TestAppSettings::handEditedStoreIsSanitised() {
         raw.setValue(zeus::SandboxSettings::kMaxCallsTotal, 0);
         raw.setValue(zeus::SandboxSettings::kMaxQueuedPerSession, 100000);
         raw.setValue(zeus::SandboxSettings::kMaxQueuedTotal, QStringLiteral("lots"));
+        raw.setValue(zeus::SandboxSettings::kEngineWaitSeconds, 1);  // below the floor: calls would fail at once
         raw.setValue(AppSettings::kInstallId, QStringLiteral("not-a-uuid"));
         QStringList many;
         for (int i = 0; i < 50; ++i) {
@@ -358,6 +359,7 @@ void TestAppSettings::handEditedStoreIsSanitised() {
     QCOMPARE(settings.sandbox().maxCallsTotal(), zeus::SandboxSettings::kDefaultMaxCallsTotal);
     QCOMPARE(settings.sandbox().maxQueuedPerSession(), zeus::SandboxSettings::kDefaultMaxQueuedPerSession);
     QCOMPARE(settings.sandbox().maxQueuedTotal(), zeus::SandboxSettings::kDefaultMaxQueuedTotal);
+    QCOMPARE(settings.sandbox().engineWaitSeconds(), zeus::SandboxSettings::kDefaultEngineWaitSeconds);
     QVERIFY(!QUuid::fromString(settings.installId()).isNull());
     QStringList recent = settings.recentFolders();
     QCOMPARE(recent.size(), zeus::WorkspaceFolders::kMaxRecent);

@@ -652,6 +652,7 @@ void TestDiagnosticsReport::sandboxBoundsAndLoad() {
     config.maxCallsTotal = 7;
     config.maxQueuedPerSession = 11;
     config.maxQueuedTotal = 13;
+    config.engineWaitMs = 17000;
     DiagnosticSections::SandboxFacts facts;
     DiagnosticSections::setBounds(facts, config);
     const QJsonObject withoutLoad = DiagnosticSections::sandbox(facts).value.toObject();
@@ -660,7 +661,8 @@ void TestDiagnosticsReport::sandboxBoundsAndLoad() {
                           {QStringLiteral("running_per_session"), 3},
                           {QStringLiteral("running_total"), 7},
                           {QStringLiteral("queued_per_session"), 11},
-                          {QStringLiteral("queued_total"), 13}}));
+                          {QStringLiteral("queued_total"), 13},
+                          {QStringLiteral("engine_wait_seconds"), 17}}));
     QVERIFY(!withoutLoad.contains(QStringLiteral("load")));  // --diagnose runs no sandbox
     facts.load = DiagnosticSections::SandboxFacts::Load{1, 2, 3, 7, 9, 4};
     const QJsonObject load =

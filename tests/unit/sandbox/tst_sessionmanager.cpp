@@ -336,6 +336,68 @@ private Q_SLOTS:
         QCOMPARE(finished.count(), 9);
     }
 
+    // The engine goes away (SPEC §3; a dockerd restart, a killed service): the call that meets it first fails with
+    // container_failed; calls that come while it is away wait (queued) instead of failing one by one, and run once it
+    // answers again; the engine's own words name the cause. Rows: it comes back in time, or not within the deadline.
+    void callsWaitForAnEngineThatWentAway_data() {
+        QTest::addColumn<bool>("comesBack");
+        QTest::newRow("back in time") << true;
+        QTest::newRow("not back within the deadline") << false;
+    }
+    void callsWaitForAnEngineThatWentAway() {
+        QFETCH(bool, comesBack);
+        const QString down = QDir(m_dir.path()).filePath(QStringLiteral("engine-down"));
+        QFile marker(down);
+        QVERIFY(marker.open(QIODevice::WriteOnly));
+        marker.close();
+        const QString log = QDir(m_dir.path()).filePath(QStringLiteral("down.log"));
+        QFile::remove(log);
+        const QString path = scriptedEngine(
+            QStringLiteral("down-docker"), log,
+            QStringLiteral(
+                "[ -e '%1' ] && { echo 'Cannot connect to the Docker daemon at unix:///x.sock.' >&2; exit 1; }")
+                .arg(down));
+        auto manager = makeManager(
+            3, [](SandboxConfig& config) { config.engineWaitMs = 3000; }, path);
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QSignalSpy queued(manager.get(), &SessionManager::callQueued);
+        const auto first = waitFor(finished, start(*manager, QStringLiteral("e"), QStringLiteral("echo first")));
+        QVERIFY(first);
+        QCOMPARE(first->errorCode, ExecError::ContainerFailed);
+        QTRY_COMPARE(manager->engineState(), EngineWatch::State::Down);
+
+        const QString second = start(*manager, QStringLiteral("e"), QStringLiteral("echo second"));
+        const QString other = start(*manager, QStringLiteral("f"), QStringLiteral("echo other"));
+        QCOMPARE(queued.count(), 2);  // they wait for the engine, they do not fail against it
+        QCOMPARE(manager->queuedCalls(), 2);
+        QTest::qWait(500);
+        QCOMPARE(finished.count(), 1);
+        if (comesBack) {
+            QVERIFY(QFile::remove(down));
+            const auto ran = waitFor(finished, second, 10000);
+            QVERIFY(ran);
+            QCOMPARE(ran->status, ExecStatus::Ok);
+            QCOMPARE(ran->output, QStringLiteral("second\n"));
+            const auto ranToo = waitFor(finished, other, 10000);
+            QVERIFY(ranToo);
+            QCOMPARE(ranToo->output, QStringLiteral("other\n"));
+            QCOMPARE(manager->engineState(), EngineWatch::State::Up);
+            QTRY_VERIFY(linesOf(log).contains(QStringLiteral("ps")));  // the sweep for what the engine left behind
+        } else {
+            const auto failed = waitFor(finished, second, 10000);
+            QVERIFY(failed);
+            QCOMPARE(failed->errorCode, ExecError::ContainerFailed);
+            QVERIFY2(failed->errorMessage.contains(QLatin1String("did not answer within 3 s"))
+                         && failed->errorMessage.contains(QLatin1String("Cannot connect to the Docker daemon")),
+                     qPrintable(failed->errorMessage));
+            QVERIFY(waitFor(finished, other, 2000));
+            QCOMPARE(manager->queuedCalls(), 0);
+            QVERIFY(logSays(*manager, QStringLiteral("e"), QStringLiteral("did not answer within 3 s")));
+        }
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 3);  // each call exactly once
+    }
+
     // Cancel of a queued call takes it out at once (cancelled, never run); those behind it still run.
     void cancelOfAQueuedCall() {
         auto manager = makeManager(3, [](SandboxConfig& config) { config.maxCallsPerSession = 1; });
@@ -352,8 +414,7 @@ private Q_SLOTS:
         QCOMPARE(cancelled->status, ExecStatus::Cancelled);
         QVERIFY(!cancelled->exitCode);
         // The session's log says what became of the call it never ran.
-        QVERIFY(
-            logSays(*manager, QStringLiteral("q"), QStringLiteral("Call %1 left the queue: cancelled.").arg(second)));
+        QVERIFY(logSays(*manager, QStringLiteral("q"), QStringLiteral("Call %1 did not run: cancelled.").arg(second)));
         QVERIFY(!manager->cancel(second));
         QVERIFY(manager->cancel(first));
         const auto last = waitFor(finished, third);
