@@ -1,6 +1,7 @@
 #include "appoptions.h"
 
 #include "approval/commandanalyser.h"
+#include "sandbox/portspec.h"
 #include "secrets/secretstore.h"
 #include "support/vocabulary.h"
 
@@ -95,6 +96,11 @@ QString checkUpstreamProxy(const QString& value) {
     return UpstreamProxy::isValidValue(value, &why)
                ? QString()
                : translated(QT_TRANSLATE_NOOP("main", "--upstream-proxy: %1")).arg(why);
+}
+
+QString checkPublish(const QString& value) {
+    QString why;
+    return PortSpec::parse(value, &why) ? QString() : translated(QT_TRANSLATE_NOOP("main", "--publish: %1")).arg(why);
 }
 
 QString checkAllowSecret(const QString& name) {
@@ -208,6 +214,14 @@ const std::vector<OptionDescriptor>& optionTable() {
              "or straight out with none. Default: the setting, then HTTPS_PROXY/HTTP_PROXY/NO_PROXY, "
              "then the system proxy."),
          "url", nullptr, &AppOptions::upstreamProxy, nullptr, checkUpstreamProxy},
+        {"publish",
+         QT_TRANSLATE_NOOP("main",
+                           "Publish a port of every session's container on this computer's 127.0.0.1 only "
+                           "([HOST_PORT:]CONTAINER_PORT; without HOST_PORT, or 0, a free one); repeatable."),
+         "port", nullptr, nullptr, &AppOptions::publish, checkPublish},
+        {"allow-publish",
+         QT_TRANSLATE_NOOP("main", "With --headless: approve the backend's requests to publish a container port."),
+         nullptr, &AppOptions::allowPublish},
     };
     return table;
 }
@@ -374,6 +388,7 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.resolve = options.resolve;
     overrides.allowGitWrites = options.allowGitWrites;
     overrides.noHostCertificates = options.noHostCa;
+    overrides.publish = options.publish;
     // The per-folder setting is the tray app's; headless and --exec take the command line's word alone.
     overrides.folderGitWritesFromSettings = options.mode == AppOptions::Mode::Gui;
     return overrides;

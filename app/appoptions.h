@@ -42,6 +42,8 @@ struct AppOptions {
     QStringList denyHosts;                      // --deny-host RULE (repeatable)
     QStringList resolve;                        // --resolve HOST:PORT:ADDRESS (repeatable)
     bool noHostCa = false;                      // --no-host-ca: not this computer's trusted certificates
+    QStringList publish;                        // --publish [HOST_PORT:]CONTAINER_PORT (repeatable), SPEC §8 "Ports"
+    bool allowPublish = false;                  // --allow-publish: headless, the backend's open_port is approved
     SecretAction secretAction = SecretAction::None;
     QString secretName;                    // --set-secret NAME, --delete-secret NAME
     QStringList allowedSecrets;            // --allow-secret NAME (repeatable): headless pre-approval

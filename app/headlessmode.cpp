@@ -345,6 +345,8 @@ int runHeadlessMode(const AppOptions& options) {
     // No one to ask: only the names given with --allow-secret are approved (SPEC §9).
     service.secrets().setPreApproved(options.allowedSecrets);
     service.secrets().setInteractive(false);
+    // Published ports (SPEC §8): nobody can approve the backend's open_port here but the command line.
+    service.portRequests().setApproved(options.allowPublish);
 
     int exitCode = kExitOk;
     const auto endWith = [&service, &exitCode](int code) {

@@ -2,6 +2,7 @@
 
 #include "backend/backendconnection.h"
 #include "backend/credentialstore.h"
+#include "backend/portrequests.h"
 #include "backend/tooldispatcher.h"
 #include "engine/imageinspection.h"
 #include "engine/imageinspector.h"
@@ -94,6 +95,8 @@ public:
     SecretBroker& secrets() { return m_secrets; }
     BackendConnection& connection() { return m_connection; }
     ToolDispatcher& dispatcher() { return m_dispatcher; }
+    // The backend's open_port requests (SPEC §8 "Ports"); headless approves them with --allow-publish.
+    PortRequests& portRequests() { return m_portRequests; }
     SandboxHost& sandbox() { return m_sandbox; }
     // The review copies on disk and the requests about them (SPEC §10), for whichever front-end shows them; told
     // when the sandbox takes or keeps one.
@@ -128,6 +131,7 @@ private:
     // Shared by the sandbox's session managers and m_reviews: one store, one thread for review work. Before both.
     std::shared_ptr<ReviewWorker> m_reviewWorker;
     SandboxHost m_sandbox;
+    PortRequests m_portRequests{&m_connection, [this] { return m_sandbox.manager(); }};
     // The records' adapters are made as the sandbox's are (SandboxSetup), told what the latest detection knows.
     ReviewService m_reviews;
     ImageInspector m_imageInspector;

@@ -66,6 +66,11 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
         config.folderGitWrites = settings.folderPolicies().gitWriteFolders();
     }
     config.gitWritesForced = overrides.allowGitWrites;
+    for (const QString& text : overrides.publish) {
+        if (const std::optional<PortSpec> spec = PortSpec::parse(text)) {  // the command line checked each
+            config.publish.append(*spec);
+        }
+    }
     if (overrides.workspaceMode) {
         config.workspaceMode = *overrides.workspaceMode;
         config.workspaceModeForced = true;

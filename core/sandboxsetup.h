@@ -37,6 +37,8 @@ struct SandboxOverrides {
     bool allowGitWrites = false;
     // --no-host-ca: no container gets this computer's trusted certificates (SPEC §8), whatever the setting says.
     bool noHostCertificates = false;
+    // --publish [HOST_PORT:]CONTAINER_PORT (repeatable, SPEC §8 "Ports"): published for every session's container.
+    QStringList publish;
     bool folderGitWritesFromSettings = true;
 };
 

@@ -242,6 +242,23 @@ IncomingMessage parseSessionEnd(const QJsonObject& object) {
     return message;
 }
 
+IncomingMessage parseOpenPort(const QJsonObject& object) {
+    FieldReader reader(object);
+    OpenPortMessage message;
+    message.sessionId = reader.id(QLatin1String("session_id"));
+    if (reader.failed()) {
+        return reader.error();
+    }
+    // A whole number in 1..65535: not a string, not 8000.5, not 0 (the container's port is never "any").
+    const QJsonValue port = object.value(QLatin1String("port"));
+    const double value = port.toDouble(-1);
+    if (!port.isDouble() || !std::isfinite(value) || value != std::floor(value) || value < 1 || value > 65535) {
+        return invalid(QStringLiteral("field \"port\" must be a whole number from 1 to 65535"));
+    }
+    message.port = int(value);
+    return message;
+}
+
 }  // namespace
 
 bool Protocol::isValidId(const QString& id) {
@@ -316,6 +333,9 @@ IncomingMessage Protocol::parseIncoming(const QByteArray& frame) {
     }
     if (type == QLatin1String("ack")) {
         return parseCallIdOnly<AckMessage>(object);
+    }
+    if (type == QLatin1String("open_port")) {
+        return parseOpenPort(object);
     }
 
     // Echo the type only when it is short and harmless, never a megabyte of garbage.
@@ -427,6 +447,16 @@ QJsonObject Protocol::makeNetworkEvent(const QString& sessionId, const QString& 
     return object;
 }
 
+QJsonObject Protocol::makePortOpened(const QString& sessionId, int port, int hostPort, const QString& url) {
+    return QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("port_opened")},
+        {QStringLiteral("session_id"), sessionId},
+        {QStringLiteral("port"), port},
+        {QStringLiteral("host_port"), hostPort},
+        {QStringLiteral("url"), url},
+    };
+}
+
 QJsonObject Protocol::makeError(const ProtocolError& error) {
     return makeError(error.code, error.message, error.callId);
 }
@@ -467,6 +497,12 @@ QJsonObject Protocol::toJson(const ToolCallMessage& message) {
 
 QJsonObject Protocol::toJson(const CancelMessage& message) {
     return QJsonObject{{QStringLiteral("type"), QStringLiteral("cancel")}, {QStringLiteral("call_id"), message.callId}};
+}
+
+QJsonObject Protocol::toJson(const OpenPortMessage& message) {
+    return QJsonObject{{QStringLiteral("type"), QStringLiteral("open_port")},
+                       {QStringLiteral("session_id"), message.sessionId},
+                       {QStringLiteral("port"), message.port}};
 }
 
 QJsonObject Protocol::toJson(const SessionEndMessage& message) {

@@ -42,6 +42,8 @@ public:
     // call is not known.
     static QJsonObject makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
                                         const QString& decision, const QString& rule);
+    // The answer to open_port (SPEC §8 "Ports"): the container's port is published at url (127.0.0.1:hostPort).
+    static QJsonObject makePortOpened(const QString& sessionId, int port, int hostPort, const QString& url);
     static QJsonObject makeError(const ProtocolError& error);
     static QJsonObject makeError(ProtocolErrorCode code, const QString& message, const QString& callId = {});
 
@@ -51,6 +53,7 @@ public:
     static QJsonObject toJson(const CancelMessage& message);
     static QJsonObject toJson(const SessionEndMessage& message);
     static QJsonObject toJson(const AckMessage& message);
+    static QJsonObject toJson(const OpenPortMessage& message);
 
     // Compact UTF-8 JSON text of one message.
     static QByteArray toFrame(const QJsonObject& message);

@@ -94,9 +94,18 @@ struct AckMessage {
     bool operator==(const AckMessage& o) const { return callId == o.callId; }
 };
 
+// SPEC §8 "Ports": the backend asks to publish the session's container port on this computer's 127.0.0.1 (the user
+// approves; headless: --allow-publish). port_opened or an `error` answers (docs/protocol.md).
+struct OpenPortMessage {
+    QString sessionId;
+    int port = 0;  // 1..65535
+
+    bool operator==(const OpenPortMessage& o) const { return sessionId == o.sessionId && port == o.port; }
+};
+
 // What Protocol::parseIncoming() returns: exactly one message, or the reason it could not be read.
-using IncomingMessage =
-    std::variant<ProtocolError, WelcomeMessage, ToolCallMessage, CancelMessage, SessionEndMessage, AckMessage>;
+using IncomingMessage = std::variant<ProtocolError, WelcomeMessage, ToolCallMessage, CancelMessage, SessionEndMessage,
+                                     AckMessage, OpenPortMessage>;
 
 // ---- app -> backend -------------------------------------------------------------------------------------
 

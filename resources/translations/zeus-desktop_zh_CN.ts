@@ -203,6 +203,18 @@
         <source>Do not give the sandbox this computer&apos;s trusted root certificates (on by default: HTTPS through a TLS-inspecting network works as on the host).</source>
         <translation>不向沙箱提供本机信任的根证书（默认提供：在检查 TLS 的网络中，HTTPS 可像在本机上一样工作）。</translation>
     </message>
+    <message>
+        <source>--publish: %1</source>
+        <translation>--publish：%1</translation>
+    </message>
+    <message>
+        <source>Publish a port of every session&apos;s container on this computer&apos;s 127.0.0.1 only ([HOST_PORT:]CONTAINER_PORT; without HOST_PORT, or 0, a free one); repeatable.</source>
+        <translation>将每个会话容器的一个端口发布到本机的 127.0.0.1（仅此地址）（[HOST_PORT:]CONTAINER_PORT；省略 HOST_PORT 或为 0 时自动选择空闲端口）；可重复。</translation>
+    </message>
+    <message>
+        <source>With --headless: approve the backend&apos;s requests to publish a container port.</source>
+        <translation>与 --headless 一起使用：批准后端发布容器端口的请求。</translation>
+    </message>
 </context>
 <context>
     <name>zeus</name>

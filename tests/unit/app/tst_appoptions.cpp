@@ -17,6 +17,7 @@ private Q_SLOTS:
     void workspaceMode();
     void wordsBecomeEnums();
     void upstreamProxy();
+    void publish();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -66,6 +67,11 @@ void TestAppOptions::usageErrors_data() {
                                            + QStringList{QStringLiteral("--upstream-proxy"),
                                                          QStringLiteral("socks5://u:secret@proxy:1080")}
                                     << QStringLiteral("--upstream-proxy: only http:// proxies");
+    QTest::newRow("publish port 70000") << diagnose + QStringList{QStringLiteral("--publish"), QStringLiteral("70000")}
+                                        << QStringLiteral("--publish: '70000' is not [HOST_PORT:]CONTAINER_PORT");
+    QTest::newRow("publish on an address")
+        << diagnose + QStringList{QStringLiteral("--publish"), QStringLiteral("0.0.0.0:8000:80")}
+        << QStringLiteral("the host side is always 127.0.0.1");
     QTest::newRow("headless without backend")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/tmp")}
         << QStringLiteral("--headless needs");
@@ -163,6 +169,19 @@ void TestAppOptions::upstreamProxy() {
         QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
         QCOMPARE(zeus::sandboxOverridesOf(options).upstreamProxy, value);
     }
+}
+
+void TestAppOptions::publish() {
+    const zeus::AppOptions options =
+        zeus::parseAppOptions({QStringLiteral("zeus-desktop"), QStringLiteral("--diagnose"),
+                               QStringLiteral("--publish"), QStringLiteral("18000:8000"), QStringLiteral("--publish"),
+                               QStringLiteral("5173"), QStringLiteral("--allow-publish")});
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QVERIFY(options.allowPublish);
+    QCOMPARE(zeus::sandboxOverridesOf(options).publish,
+             (QStringList{QStringLiteral("18000:8000"), QStringLiteral("5173")}));
+    const zeus::AppOptions none = zeus::parseAppOptions({QStringLiteral("zeus-desktop")});
+    QVERIFY(!none.allowPublish && zeus::sandboxOverridesOf(none).publish.isEmpty());
 }
 
 void TestAppOptions::usageErrors() {

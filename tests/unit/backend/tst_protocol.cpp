@@ -90,6 +90,7 @@ private Q_SLOTS:
     void makeCallState();
     void makeCallStateRows_data();
     void makeCallStateRows();
+    void makePortOpened();
     void makeError();
     void errorCodeNames();
     void errorReplyOfRejectedMessageIsValid();
@@ -258,6 +259,17 @@ void TestProtocol::rejects_data() {
     QTest::newRow("session_end: session_id empty")
         << QByteArray(R"({"type":"session_end","session_id":""})") << invalidMessage
         << QStringLiteral("\"session_id\" must not be empty") << none;
+    // open_port (SPEC §8 "Ports"): a container port 1..65535, as a whole number, and a session.
+    const QString badPort = QStringLiteral("\"port\" must be a whole number from 1 to 65535");
+    for (const char* port : {"0", "70000", "-1", "8000.5", "\"8000\"", "null", "[8000]", "1e9"}) {
+        QTest::addRow("open_port: port %s", port)
+            << QByteArray(R"({"type":"open_port","session_id":"s-1","port":)") + port + "}" << invalidMessage << badPort
+            << none;
+    }
+    QTest::newRow("open_port: port missing")
+        << QByteArray(R"({"type":"open_port","session_id":"s-1"})") << invalidMessage << badPort << none;
+    QTest::newRow("open_port: session_id missing") << QByteArray(R"({"type":"open_port","port":8000})")
+                                                   << invalidMessage << QStringLiteral("\"session_id\"") << none;
 
     // Identifiers: length and characters.
     const QString longId(129, QLatin1Char('a'));
@@ -364,6 +376,8 @@ void TestProtocol::acceptsValid_data() {
     QTest::newRow("cancel") << frame(validMessage(QStringLiteral("cancel"))) << 3;
     QTest::newRow("session_end") << frame(validMessage(QStringLiteral("session_end"))) << 4;
     QTest::newRow("ack") << frame(validMessage(QStringLiteral("ack"))) << 5;
+    QTest::newRow("open_port") << QByteArray(R"({"type":"open_port","session_id":"s-1","port":8000})") << 6;
+    QTest::newRow("open_port 65535") << QByteArray(R"({"type":"open_port","session_id":"s","port":65535})") << 6;
     QTest::newRow("leading whitespace") << QByteArray("\n  {\"type\":\"ack\",\"call_id\":\"x\"}  \n") << 5;
     QTest::newRow("id punctuation") << QByteArray(R"({"type":"ack","call_id":"A-z_0.9:~!{}[]"})") << 5;
 }
@@ -459,6 +473,7 @@ void TestProtocol::roundTripIncoming_data() {
     QTest::newRow("cancel") << Protocol::toJson(CancelMessage{QStringLiteral("c-1")});
     QTest::newRow("session_end") << Protocol::toJson(SessionEndMessage{QStringLiteral("s-1")});
     QTest::newRow("ack") << Protocol::toJson(AckMessage{QStringLiteral("c-1")});
+    QTest::newRow("open_port") << Protocol::toJson(OpenPortMessage{QStringLiteral("s-1"), 5173});
 }
 
 void TestProtocol::roundTripIncoming() {
@@ -720,6 +735,17 @@ void TestProtocol::makeCallStateRows() {
     QFETCH(int, position);
     QFETCH(QByteArray, frame);
     QCOMPARE(Protocol::toFrame(Protocol::makeCallState(QStringLiteral("c7"), CallState(state), position)), frame);
+}
+
+void TestProtocol::makePortOpened() {
+    const QJsonObject message =
+        Protocol::makePortOpened(QStringLiteral("s-1"), 8000, 18000, QStringLiteral("http://127.0.0.1:18000/"));
+    QCOMPARE(message.value(QStringLiteral("type")).toString(), QStringLiteral("port_opened"));
+    QCOMPARE(message.value(QStringLiteral("session_id")).toString(), QStringLiteral("s-1"));
+    QCOMPARE(message.value(QStringLiteral("port")).toInt(), 8000);
+    QCOMPARE(message.value(QStringLiteral("host_port")).toInt(), 18000);
+    QCOMPARE(message.value(QStringLiteral("url")).toString(), QStringLiteral("http://127.0.0.1:18000/"));
+    QCOMPARE(message.size(), 5);
 }
 
 void TestProtocol::makeError() {
