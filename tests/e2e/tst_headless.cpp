@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -36,11 +37,10 @@ QString uniqueId(const char* prefix) {
     return QString::fromLatin1(prefix) + QUuid::createUuid().toString(QUuid::Id128).left(10);
 }
 
-QStringList containersOfSession(const QString& sessionId) {
-    const zeus::test::ProcessOutput out =
-        zeus::test::runProgram(QStringLiteral("docker"),
-                               {QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("-q"),
-                                QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.session=") + sessionId});
+QStringList containersOfSession(const QString& sessionId, const QString& engine = QStringLiteral("docker")) {
+    const zeus::test::ProcessOutput out = zeus::test::runProgram(
+        engine, {QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("-q"), QStringLiteral("--filter"),
+                 QStringLiteral("label=zeus.desktop.session=") + sessionId});
     QStringList ids;
     for (const QByteArray& line : out.out.split('\n')) {
         if (!line.trimmed().isEmpty()) {
@@ -81,9 +81,9 @@ public:
         process.setProcessEnvironment(environment);
         process.setProgram(program);
         process.setArguments({QStringLiteral("--headless"), QStringLiteral("--backend"), url,
-                              QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"),
-                              QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
-                              QStringLiteral("--profile"), QStringLiteral("hardened")});
+                              QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"), runtime,
+                              QStringLiteral("--image"), zeus::test::testImage(), QStringLiteral("--profile"),
+                              QStringLiteral("hardened")});
         process.setArguments(process.arguments() + extraArguments);
         process.start();
     }
@@ -95,6 +95,7 @@ public:
     QString outText() const { return QString::fromUtf8(out); }
 
     QString program = QStringLiteral(ZEUS_APP_BINARY);
+    QString runtime = QStringLiteral("docker");  // the engine the app is told to use (--runtime)
     QProcess process;
     QByteArray log;
     QByteArray out;  // the session lines (docs/headless.md "What the console shows")
@@ -197,17 +198,26 @@ private:
         HeadlessApp app;
     };
     std::unique_ptr<Rig> connectedRig(const QList<QPair<QString, QString>>& environment = {},
-                                      const QStringList& arguments = {}) {
+                                      const QStringList& arguments = {},
+                                      const QString& runtime = QStringLiteral("docker")) {
         auto rig = std::make_unique<Rig>();
         if (!rig->server.listen()) {
             return nullptr;
         }
+        rig->app.runtime = runtime;
         rig->app.start(rig->server.url(), m_workspace, configHome(), environment, arguments);
         if (!rig->server.waitForType(QStringLiteral("hello"), 20000)) {
             qWarning().noquote() << rig->app.logText();
             return nullptr;
         }
         return rig;
+    }
+
+    // The rows of a test that runs on both real engines.
+    static void engineRows() {
+        QTest::addColumn<QString>("engine");
+        QTest::newRow("docker") << QStringLiteral("docker");
+        QTest::newRow("podman") << QStringLiteral("podman");
     }
 
     static QJsonObject firstResult(const BackendServer& server, const QString& callId) {
@@ -231,11 +241,15 @@ private Q_SLOTS:
     }
 
     void cleanupTestCase() {
-        for (const QString& sessionId : std::as_const(m_sessions)) {
-            const QStringList ids = containersOfSession(sessionId);
-            if (!ids.isEmpty()) {
-                zeus::test::runProgram(QStringLiteral("docker"),
-                                       QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + ids);
+        for (const QString& engine : {QStringLiteral("docker"), QStringLiteral("podman")}) {
+            if (QStandardPaths::findExecutable(engine).isEmpty()) {
+                continue;
+            }
+            for (const QString& sessionId : std::as_const(m_sessions)) {
+                const QStringList ids = containersOfSession(sessionId, engine);
+                if (!ids.isEmpty()) {
+                    zeus::test::runProgram(engine, QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + ids);
+                }
             }
         }
     }
@@ -783,9 +797,11 @@ private Q_SLOTS:
     // SPEC §3 "Bounded, and queued rather than refused": a burst of 40 calls in two sessions, past both running
     // limits (4 per session, 8 in all). Every call ends ok with its own output; the calls past the limits are
     // `queued` with their places (1, 2, ... per session) and then `running`, in the order they arrived.
+    void burstIsQueuedAndEveryCallRunsInOrder_data() { engineRows(); }
     void burstIsQueuedAndEveryCallRunsInOrder() {
-        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
-        auto rig = connectedRig();
+        QFETCH(QString, engine);
+        ZEUS_REQUIRE_ENGINE(engine);
+        auto rig = connectedRig({}, {}, engine);
         QVERIFY(rig);
         const QStringList sessions{session(), session()};
         QHash<QString, QStringList> callsOf;
@@ -829,6 +845,51 @@ private Q_SLOTS:
             QVERIFY(std::all_of(positions.cbegin(), positions.cend(), [](int p) { return p >= 1 && p <= 16; }));
         }
         QCOMPARE(rig->server.ofType(QStringLiteral("tool_result")).size(), 40);
+    }
+
+    // SPEC §3's bounds through the real backend path: while one session has 4 calls running and 64 waiting (the
+    // per-session bound), its next call is refused with `busy` naming the bound; another session's call still runs
+    // at once (its session has a slot and there are slots in all: no starving); a queued call cancelled ends
+    // `cancelled` without running; the session's end takes the rest out, each with exactly one result.
+    void queueBoundsCancelAndFairness_data() { engineRows(); }
+    void queueBoundsCancelAndFairness() {
+        QFETCH(QString, engine);
+        ZEUS_REQUIRE_ENGINE(engine);
+        auto rig = connectedRig({}, {}, engine);
+        QVERIFY(rig);
+        const QString busy = session();
+        const QString other = session();
+        QStringList calls;
+        for (int i = 0; i < 4 + 64; ++i) {
+            calls << QStringLiteral("full-%1").arg(i);
+            rig->server.send(BackendServer::toolCall(calls.last(), busy, QStringLiteral("sleep 60"), m_workspace));
+        }
+        rig->server.send(BackendServer::toolCall(QStringLiteral("over"), busy, QStringLiteral("true"), m_workspace));
+        QVERIFY2(rig->server.waitForResult(QStringLiteral("over"), 60000), qPrintable(rig->app.logText().right(2000)));
+        const QJsonObject over = firstResult(rig->server, QStringLiteral("over"));
+        const QJsonObject error = over.value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("busy"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QLatin1String("per-session queue bound")),
+                 qPrintable(error.value(QStringLiteral("message")).toString()));
+
+        rig->server.send(
+            BackendServer::toolCall(QStringLiteral("fair"), other, QStringLiteral("echo fair"), m_workspace));
+        QVERIFY2(rig->server.waitForResult(QStringLiteral("fair"), 60000), qPrintable(rig->app.logText().right(2000)));
+        QCOMPARE(firstResult(rig->server, QStringLiteral("fair")).value(QStringLiteral("output")).toString(),
+                 QStringLiteral("fair\n"));
+
+        rig->server.send(BackendServer::simple(QStringLiteral("cancel"), QStringLiteral("call_id"), calls.at(10)));
+        QVERIFY(rig->server.waitForResult(calls.at(10), 10000));
+        const QJsonObject cancelled = firstResult(rig->server, calls.at(10));
+        QCOMPARE(cancelled.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+        QVERIFY(cancelled.value(QStringLiteral("exit_code")).isNull());
+
+        rig->server.send(BackendServer::simple(QStringLiteral("session_end"), QStringLiteral("session_id"), busy));
+        for (const QString& callId : std::as_const(calls)) {
+            QVERIFY2(rig->server.waitForResult(callId, 60000), qPrintable(callId));
+            QCOMPARE(rig->server.resultsFor(callId).size(), 1);
+        }
+        QVERIFY(QTest::qWaitFor([&] { return containersOfSession(busy, engine).isEmpty(); }, 30000));
     }
 
     void oversizedFrameReconnectsAndLosesNothing() {
