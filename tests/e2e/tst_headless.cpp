@@ -6,6 +6,7 @@
 #include "diagnosticsections.h"
 #include "engine/containerruntime.h"
 #include "modes.h"
+#include "privatedockerd.h"
 #include "sandbox/workspaceguard.h"
 #include "testenvironment.h"
 
@@ -890,6 +891,79 @@ private Q_SLOTS:
             QCOMPARE(rig->server.resultsFor(callId).size(), 1);
         }
         QVERIFY(QTest::qWaitFor([&] { return containersOfSession(busy, engine).isEmpty(); }, 30000));
+    }
+
+    // The engine dies mid-burst and comes back (SPEC §3; the harness's private dockerd, killed with SIGKILL): through
+    // the real backend path the running calls end with container_failed naming the cause, the waiting ones are not
+    // failed against the dead engine but run once it is back, every call gets exactly one result, and no container
+    // of the app's is left on the engine but the session's live one.
+    void engineRestartMidBurst() {
+        ZEUS_REQUIRE_PRIVATE_DOCKERD();
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));  // the shared engine holds the test image
+        zeus::test::PrivateDockerd dockerd;
+        QVERIFY2(dockerd.start(), "the private dockerd answers");
+        QVERIFY(dockerd.loadImageFromSharedEngine(zeus::test::testImage()));
+        auto rig = connectedRig({{QStringLiteral("DOCKER_HOST"), dockerd.host()}});
+        QVERIFY(rig);
+        const QString s = session();
+        QStringList running;
+        QStringList waiting;
+        for (int i = 0; i < 4; ++i) {
+            running << QStringLiteral("die-%1").arg(i);
+            rig->server.send(
+                BackendServer::toolCall(running.last(), s, QStringLiteral("echo started; sleep 100"), m_workspace));
+        }
+        for (int i = 0; i < 4; ++i) {
+            waiting << QStringLiteral("wait-%1").arg(i);
+            rig->server.send(
+                BackendServer::toolCall(waiting.last(), s, QStringLiteral("echo ") + waiting.last(), m_workspace));
+        }
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         return std::all_of(running.cbegin(), running.cend(), [&](const QString& id) {
+                             return rig->server.streamed(id, QString()).contains(QLatin1String("started"));
+                         });
+                     },
+                     60000),
+                 qPrintable(rig->app.logText().right(2000)));
+
+        dockerd.crash();
+        for (const QString& id : std::as_const(running)) {
+            QVERIFY2(rig->server.waitForResult(id, 30000), qPrintable(id));
+            const QJsonObject error = firstResult(rig->server, id).value(QStringLiteral("error")).toObject();
+            QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("container_failed"));
+            QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QLatin1String("Docker daemon")),
+                     qPrintable(error.value(QStringLiteral("message")).toString()));
+        }
+        QTest::qWait(3000);
+        for (const QString& id : std::as_const(waiting)) {
+            QVERIFY2(rig->server.resultsFor(id).isEmpty(), qPrintable(firstResult(rig->server, id)
+                                                                          .value(QStringLiteral("error"))
+                                                                          .toObject()
+                                                                          .value(QStringLiteral("message"))
+                                                                          .toString()));
+        }
+
+        QVERIFY2(dockerd.start(), "the private dockerd restarts");
+        for (const QString& id : std::as_const(waiting)) {
+            QVERIFY2(rig->server.waitForResult(id, 120000), qPrintable(rig->app.logText().right(3000)));
+            const QJsonObject result = firstResult(rig->server, id);
+            QCOMPARE(result.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+            QCOMPARE(result.value(QStringLiteral("output")).toString(), id + u'\n');
+        }
+        for (const QString& id : running + waiting) {
+            QCOMPARE(rig->server.resultsFor(id).size(), 1);
+        }
+        const auto onEngine = [&] {
+            return zeus::test::runProgram(
+                       QStringLiteral("docker"),
+                       {QStringLiteral("-H"), dockerd.host(), QStringLiteral("ps"), QStringLiteral("-aq"),
+                        QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.session=") + s})
+                .out.trimmed()
+                .split('\n')
+                .size();
+        };
+        QVERIFY2(QTest::qWaitFor([&] { return onEngine() == 1; }, 30000), "only the session's live container is left");
     }
 
     void oversizedFrameReconnectsAndLosesNothing() {
