@@ -3590,6 +3590,34 @@ Container: %2 (%3)</source>
         <translation>Apple Containerization</translation>
     </message>
     <message>
+        <source>Open &amp;Port…</source>
+        <translation>打开端口(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Publish a port of the selected session&apos;s container on this computer&apos;s 127.0.0.1</source>
+        <translation>将所选会话容器的一个端口发布到本机的 127.0.0.1</translation>
+    </message>
+    <message>
+        <source>Open in &amp;Browser</source>
+        <translation>在浏览器中打开(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Open the selected session&apos;s first published port in the browser</source>
+        <translation>在浏览器中打开所选会话的第一个已发布端口</translation>
+    </message>
+    <message>
+        <source>Ports: %1</source>
+        <translation>端口：%1</translation>
+    </message>
+    <message>
+        <source>Open Port</source>
+        <translation>打开端口</translation>
+    </message>
+    <message>
+        <source>Port a server listens on inside the sandbox of %1 (on its 127.0.0.1). It is published on this computer&apos;s 127.0.0.1 only.</source>
+        <translation>%1 的沙箱内服务器监听的端口（位于其 127.0.0.1）。它只会发布到本机的 127.0.0.1。</translation>
+    </message>
+    <message>
         <source>Docker</source>
         <translation>Docker</translation>
     </message>

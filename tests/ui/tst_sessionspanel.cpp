@@ -4,6 +4,8 @@
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
 
+#include <QInputDialog>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -33,6 +35,7 @@ private Q_SLOTS:
     void tableFollowsSessions();
     void outputGoesToItsSession();
     void stopAsksForTheSelectedSession();
+    void publishedPortsShowWithTheirSession();
     void changesToReviewShowWhileStopped();
     void screenshot();
 };
@@ -211,6 +214,44 @@ void TestSessionsPanel::stopAsksForTheSelectedSession() {
     stop->click();
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("S"));
+}
+
+void TestSessionsPanel::publishedPortsShowWithTheirSession() {
+    SessionsPanel panel;
+    panel.noteCall(QStringLiteral("c"), QStringLiteral("S"), QStringLiteral("npm run dev"), QStringLiteral("/w"));
+    auto* openPort = panel.findChild<QPushButton*>(QStringLiteral("openPort"));
+    auto* openInBrowser = panel.findChild<QPushButton*>(QStringLiteral("openInBrowser"));
+    auto* label = panel.findChild<QLabel*>(QStringLiteral("sessionPorts"));
+    QVERIFY(openPort && openInBrowser && label);
+    QVERIFY(!openPort->isEnabled());  // no container: nothing to publish
+    QVERIFY(!openInBrowser->isEnabled());
+    panel.setSessionState(QStringLiteral("S"), SessionState::Running, QStringLiteral("abcdef1234567890"));
+    QVERIFY(openPort->isEnabled());
+
+    zeus::PublishedPorts::Port port;
+    port.hostPort = 41873;
+    port.containerPort = 8000;
+    panel.setPorts(QStringLiteral("S"), {port});
+    QVERIFY(openInBrowser->isEnabled());
+    QVERIFY2(label->text().contains(QStringLiteral("href=\"http://127.0.0.1:41873/\"")), qPrintable(label->text()));
+    QVERIFY(label->text().contains(QStringLiteral("8000")));
+    QCOMPARE(panel.portsOf(QStringLiteral("S")).size(), 1);
+
+    // Open Port… asks for the container's port; the answer is the request.
+    QSignalSpy asked(&panel, &SessionsPanel::openPortRequested);
+    openPort->click();
+    auto* dialog = panel.findChild<QInputDialog*>(QStringLiteral("openPortDialog"));
+    QVERIFY(dialog);
+    dialog->setIntValue(5173);
+    dialog->accept();
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.at(0).at(0).toString(), QStringLiteral("S"));
+    QCOMPARE(asked.at(0).at(1).value<quint16>(), quint16(5173));
+
+    // They close with the container.
+    panel.setPorts(QStringLiteral("S"), {});
+    QVERIFY(!openInBrowser->isEnabled());
+    QVERIFY(label->text().isEmpty());
 }
 
 void TestSessionsPanel::screenshot() {

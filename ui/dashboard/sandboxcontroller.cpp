@@ -8,6 +8,7 @@
 #include "engine/imagebuilder.h"
 #include "monitor/containermonitor.h"
 #include "runtime/runtimedetector.h"
+#include "sandbox/sandboxsession.h"
 #include "sandbox/sessionmanager.h"
 #include "sandboxhost.h"
 #include "sessions/sessionspanel.h"
@@ -37,6 +38,7 @@ SandboxController::SandboxController(SandboxHost& sandbox, RuntimeDetector& dete
             manager->endSession(sessionId);
         }
     });
+    connect(sessions, &SessionsPanel::openPortRequested, this, &SandboxController::openPort);
     LocalConsole* console = m_dashboard->console();
     connect(console, &LocalConsole::runRequested, this, &SandboxController::runConsoleCommand);
     connect(console, &LocalConsole::stopRequested, this, [this](const QString& callId) {
@@ -69,8 +71,9 @@ void SandboxController::onRebuilt(SessionManager* manager, ContainerMonitor* mon
         Q_EMIT activityChanged();
     });
     connect(manager, &SessionManager::sessionStateChanged, sessions,
-            [this, sessions](const QString& sessionId, SessionState state, const QString& containerId) {
+            [this, sessions, manager](const QString& sessionId, SessionState state, const QString& containerId) {
                 sessions->setSessionState(sessionId, state, containerId);
+                watchPorts(manager, sessionId);
                 Q_EMIT activityChanged();
             });
     connect(manager, &SessionManager::sessionLogEntryAdded, sessions, &SessionsPanel::addLogEntry);
@@ -90,6 +93,52 @@ void SandboxController::onRebuilt(SessionManager* manager, ContainerMonitor* mon
                 [table](const QString& containerId, double cpuPercent, qint64 memoryBytes) {
                     table->setUsageForContainer(containerId, cpuPercent, memoryBytes);
                 });
+    }
+}
+
+namespace {
+
+// The manager keeps its sessions as children: the Sessions page needs nothing more of it to reach one.
+SandboxSession* sessionOf(SessionManager* manager, const QString& sessionId) {
+    const QList<SandboxSession*> sessions =
+        manager ? manager->findChildren<SandboxSession*>(Qt::FindDirectChildrenOnly) : QList<SandboxSession*>();
+    for (SandboxSession* session : sessions) {
+        if (session->id() == sessionId) {
+            return session;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+void SandboxController::watchPorts(SessionManager* manager, const QString& sessionId) {
+    SandboxSession* session = sessionOf(manager, sessionId);
+    if (session == nullptr || m_watchedPorts.contains(&session->publishedPorts())) {
+        return;
+    }
+    const PublishedPorts* ports = &session->publishedPorts();
+    m_watchedPorts.insert(ports);
+    SessionsPanel* panel = m_dashboard->sessionsPanel();
+    connect(ports, &PublishedPorts::portsChanged, panel,
+            [panel, ports, sessionId] { panel->setPorts(sessionId, ports->ports()); });
+    connect(ports, &QObject::destroyed, this, [this, ports, panel, sessionId] {
+        m_watchedPorts.remove(ports);
+        panel->setPorts(sessionId, {});
+    });
+    panel->setPorts(sessionId, ports->ports());
+}
+
+void SandboxController::openPort(const QString& sessionId, quint16 containerPort) {
+    SessionManager* manager = m_sandbox.manager();
+    SandboxSession* session = sessionOf(manager, sessionId);
+    if (session == nullptr) {
+        return;  // ended meanwhile: the button goes with it
+    }
+    watchPorts(manager, sessionId);
+    QString error;
+    if (!session->publishPort({0, containerPort}, &error)) {
+        session->logEvent(QStringLiteral("Port %1 not published: %2.").arg(containerPort).arg(error));
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QString>
 
 namespace zeus {
@@ -42,6 +43,9 @@ private:
     // Says a fallback to plain exec that happened anyway (SPEC §7) where the user looks: tray, console.
     void onExecPathChanged(const QString& sessionId, const QString& execPath);
     void connectNetworkPanel();
+    // Published ports (SPEC §8): the Sessions page shows each session's, and publishes what the user asks for.
+    void watchPorts(SessionManager* manager, const QString& sessionId);
+    void openPort(const QString& sessionId, quint16 containerPort);
 
     SandboxHost& m_sandbox;
     RuntimeDetector& m_detector;
@@ -49,6 +53,7 @@ private:
     DashboardWindow* m_dashboard;
     TrayNotifier* m_notifier;
     QPointer<ImageBuildDialog> m_imageBuild;
+    QSet<const QObject*> m_watchedPorts;  // the PublishedPorts whose changes reach the Sessions page
 };
 
 }  // namespace zeus

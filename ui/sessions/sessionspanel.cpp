@@ -3,8 +3,10 @@
 #include "sessions/sessionlogview.h"
 #include "sessions/sessiontablemodel.h"
 
+#include <QDesktopServices>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
@@ -34,6 +36,19 @@ SessionsPanel::SessionsPanel(QWidget* parent) : QWidget(parent), m_model(new Ses
     m_stop->setObjectName(QStringLiteral("stopSession"));
     m_stop->setAccessibleDescription(tr("Cancel the selected session's commands and remove its container"));
     m_stop->setEnabled(false);
+    m_openPort = new QPushButton(tr("Open &Port…"), this);
+    m_openPort->setObjectName(QStringLiteral("openPort"));
+    m_openPort->setAccessibleDescription(
+        tr("Publish a port of the selected session's container on this computer's 127.0.0.1"));
+    m_openPort->setEnabled(false);
+    m_openInBrowser = new QPushButton(tr("Open in &Browser"), this);
+    m_openInBrowser->setObjectName(QStringLiteral("openInBrowser"));
+    m_openInBrowser->setAccessibleDescription(tr("Open the selected session's first published port in the browser"));
+    m_openInBrowser->setEnabled(false);
+    m_portsLabel = new QLabel(this);
+    m_portsLabel->setObjectName(QStringLiteral("sessionPorts"));
+    m_portsLabel->setTextFormat(Qt::RichText);
+    m_portsLabel->setOpenExternalLinks(true);  // each port is a link: QDesktopServices opens it
     m_logTitle = new QLabel(tr("Session log"), this);
 
     m_logs = new QStackedWidget(this);
@@ -50,6 +65,9 @@ SessionsPanel::SessionsPanel(QWidget* parent) : QWidget(parent), m_model(new Ses
     logLayout->setContentsMargins(0, 0, 0, 0);
     auto* logHeader = new QHBoxLayout;
     logHeader->addWidget(m_logTitle, 1);
+    logHeader->addWidget(m_portsLabel);
+    logHeader->addWidget(m_openInBrowser);
+    logHeader->addWidget(m_openPort);
     logHeader->addWidget(m_stop);
     logLayout->addLayout(logHeader);
     logLayout->addWidget(m_logs, 1);
@@ -74,6 +92,59 @@ SessionsPanel::SessionsPanel(QWidget* parent) : QWidget(parent), m_model(new Ses
             Q_EMIT stopRequested(session);
         }
     });
+    connect(m_openPort, &QPushButton::clicked, this, &SessionsPanel::askForPort);
+    connect(m_openInBrowser, &QPushButton::clicked, this, [this] {
+        const QList<PublishedPorts::Port> ports = m_ports.value(selectedSession());
+        if (!ports.isEmpty()) {
+            QDesktopServices::openUrl(ports.constFirst().url());
+        }
+    });
+}
+
+void SessionsPanel::setPorts(const QString& sessionId, const QList<PublishedPorts::Port>& ports) {
+    if (ports.isEmpty()) {
+        m_ports.remove(sessionId);
+    } else {
+        m_ports.insert(sessionId, ports);
+    }
+    if (sessionId == selectedSession()) {
+        showPorts();
+    }
+}
+
+void SessionsPanel::showPorts() {
+    const QList<PublishedPorts::Port> ports = m_ports.value(selectedSession());
+    QStringList links;
+    for (const PublishedPorts::Port& port : ports) {
+        const QString url = port.url().toString();
+        links << QStringLiteral("<a href=\"%1\">127.0.0.1:%2</a> → %3")
+                     .arg(url)
+                     .arg(port.hostPort)
+                     .arg(port.containerPort);
+    }
+    m_portsLabel->setText(links.isEmpty() ? QString() : tr("Ports: %1").arg(links.join(QStringLiteral(", "))));
+    m_openInBrowser->setEnabled(!ports.isEmpty());
+}
+
+void SessionsPanel::askForPort() {
+    const QString session = selectedSession();
+    if (session.isEmpty()) {
+        return;
+    }
+    // Not modal: no nested event loop; the answer comes back as a signal.
+    auto* dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("openPortDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Open Port"));
+    dialog->setLabelText(tr("Port a server listens on inside the sandbox of %1 (on its 127.0.0.1). It is "
+                            "published on this computer's 127.0.0.1 only.")
+                             .arg(session));
+    dialog->setInputMode(QInputDialog::IntInput);
+    dialog->setIntRange(1, 65535);
+    dialog->setIntValue(8000);
+    connect(dialog, &QInputDialog::intValueSelected, this,
+            [this, session](int port) { Q_EMIT openPortRequested(session, quint16(port)); });
+    dialog->open();
 }
 
 SessionLogView* SessionsPanel::logFor(const QString& sessionId) {
@@ -105,6 +176,8 @@ void SessionsPanel::onSelectionChanged() {
         m_logs->setCurrentWidget(m_emptyLog);
         m_logTitle->setText(tr("Session log"));
         m_stop->setEnabled(false);
+        m_openPort->setEnabled(false);
+        showPorts();
         return;
     }
     m_logs->setCurrentWidget(logFor(session));
@@ -112,6 +185,8 @@ void SessionsPanel::onSelectionChanged() {
     const int row = m_model->rowOf(session);
     const QString container = m_model->data(m_model->index(row, SessionTableModel::ContainerColumn)).toString();
     m_stop->setEnabled(container != QStringLiteral("—"));
+    m_openPort->setEnabled(container != QStringLiteral("—"));
+    showPorts();
 }
 
 void SessionsPanel::noteCall(const QString& callId, const QString& sessionId, const QString& command,

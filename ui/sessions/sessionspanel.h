@@ -2,6 +2,7 @@
 
 #include "approval/approvalquestion.h"
 #include "sandbox/commandexecution.h"
+#include "sandbox/publishedports.h"
 #include "sandbox/sessionlog.h"
 #include "support/outputcollector.h"
 #include "support/sessionstate.h"
@@ -19,8 +20,8 @@ namespace zeus {
 class SessionLogView;
 class SessionTableModel;
 
-// The sessions table with a live log per session below it, and a button to stop the
-// selected session's container.
+// The sessions table with a live log per session below it, a button to stop the selected session's container, and
+// its published ports (SPEC §8 "Ports") with "Open in Browser" and "Open Port…".
 //
 // Owns the table model, one SessionLogView per session, and the call -> session map
 // that routes streamed output to the right log. It never stops anything itself: Stop
@@ -45,6 +46,9 @@ public:
     void addLogEntry(const QString& sessionId, const SessionLogEntry& entry);
     // A command approval decision (SPEC §11 "Every decision goes into the session log") as an event of its session.
     void addApprovalRecord(const ApprovalRecord& record);
+    // The session's published ports now (empty: none, or they closed with its container).
+    void setPorts(const QString& sessionId, const QList<PublishedPorts::Port>& ports);
+    QList<PublishedPorts::Port> portsOf(const QString& sessionId) const { return m_ports.value(sessionId); }
 
     // Pure: one line for a finished call ("exit 0 · 1.2 s", "timed out after 600 s", ...).
     static QString resultSummary(const ExecResult& result);
@@ -52,18 +56,27 @@ public:
 
 Q_SIGNALS:
     void stopRequested(const QString& sessionId);
+    // The user asked to publish this port of the session's container ("Open Port…": the user's own request is the
+    // approval); the composition root hands it to the session.
+    void openPortRequested(const QString& sessionId, quint16 containerPort);
 
 private:
     void onSelectionChanged();
+    void showPorts();
+    void askForPort();
 
     SessionTableModel* m_model = nullptr;
     QTableView* m_table = nullptr;
     QPushButton* m_stop = nullptr;
+    QPushButton* m_openPort = nullptr;
+    QPushButton* m_openInBrowser = nullptr;
+    QLabel* m_portsLabel = nullptr;
     QLabel* m_logTitle = nullptr;
     QStackedWidget* m_logs = nullptr;
     QWidget* m_emptyLog = nullptr;
     QHash<QString, SessionLogView*> m_logViews;
-    QHash<QString, QString> m_callSessions;  // call id -> session id, while the call runs
+    QHash<QString, QString> m_callSessions;               // call id -> session id, while the call runs
+    QHash<QString, QList<PublishedPorts::Port>> m_ports;  // session id -> its published ports
 };
 
 }  // namespace zeus
