@@ -1,0 +1,483 @@
+// The real clients of a user's network, in the project's distribution image (docs/sandbox-image.md): the image's own
+// npm and pip install a package through the egress allowlist from a local HTTPS registry whose certificate only the
+// host trusts (a TLS-inspecting network, SPEC §8 "Certificates": a CA made here, passed as the host's with
+// ZEUS_TEST_CA_BUNDLE), then without the host's roots (both refuse the certificate, and the refusal is said as
+// tls_untrusted), then through an upstream proxy (tinyproxy, SPEC §8 "Upstream") that never hears of a denied name.
+// Nothing leaves this computer: registry.zeus.test is a --resolve override to the fixture on 127.0.0.1
+// (tests/data/realclients/registry.py: a packument, its tarball, a PEP 503 page and a wheel, all made at start).
+//
+// The image is built once per recipe revision (ImageBuilder; tst_distroimage and the harness's ensure_distro_image
+// usually have already). A missing engine, image or tinyproxy fails under CI and skips elsewhere.
+// Environment: ZEUS_TEST_DISTRO_ENGINE (default podman, where the harness builds the image), ZEUS_TEST_DISTRO_IMAGE.
+#include "engine/imagebuilder.h"
+#include "sessionfixture.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+using namespace zeus;
+using namespace zeus::test;
+
+namespace {
+
+const QString kHost = QStringLiteral("registry.zeus.test");
+const QString kDenied = QStringLiteral("denied.zeus.test");
+
+QString envOr(const char* name, const QString& fallback) {
+    const QString value = qEnvironmentVariable(name);
+    return value.isEmpty() ? fallback : value;
+}
+
+QString engineName() {
+    return envOr("ZEUS_TEST_DISTRO_ENGINE", QStringLiteral("podman"));
+}
+
+QString imageTag() {
+    return envOr("ZEUS_TEST_DISTRO_IMAGE", QStringLiteral("zeus-desktop-sandbox:distro-test"));
+}
+
+int freePort() {
+    QTcpServer server;
+    server.listen(QHostAddress::LocalHost, 0);
+    return server.serverPort();
+}
+
+// A host process for a fixture, stopped by the destructor; what it printed is kept.
+class HostProcess {
+public:
+    HostProcess(const QString& program, const QStringList& args) {
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start(program, args);
+    }
+    ~HostProcess() {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.terminate();
+            if (!m_process.waitForFinished(5000)) {
+                m_process.kill();
+                m_process.waitForFinished(2000);
+            }
+        }
+    }
+    HostProcess(const HostProcess&) = delete;
+    HostProcess& operator=(const HostProcess&) = delete;
+    QString output() {
+        m_seen += m_process.readAll();
+        return QString::fromUtf8(m_seen);
+    }
+
+private:
+    QProcess m_process;
+    QByteArray m_seen;
+};
+
+// tinyproxy in the foreground on a free loopback port, with its own configuration and log.
+class Tinyproxy {
+public:
+    bool start(const QString& dir, int connectPort, QString* why) {
+        const QString program = QStandardPaths::findExecutable(QStringLiteral("tinyproxy"));
+        if (program.isEmpty()) {
+            *why = QStringLiteral("tinyproxy is not installed (apt-get install tinyproxy)");
+            return false;
+        }
+        port = freePort();
+        logPath = dir + QStringLiteral("/tinyproxy.log");
+        const QString configPath = dir + QStringLiteral("/tinyproxy.conf");
+        QFile config(configPath);
+        if (!config.open(QIODevice::WriteOnly)) {
+            *why = QStringLiteral("cannot write %1").arg(configPath);
+            return false;
+        }
+        config.write(QStringLiteral("Port %1\nListen 127.0.0.1\nTimeout 30\nLogFile \"%2\"\nLogLevel Info\n"
+                                    "MaxClients 20\nAllow 127.0.0.1\nConnectPort 443\nConnectPort %3\n")
+                         .arg(port)
+                         .arg(logPath)
+                         .arg(connectPort)
+                         .toUtf8());
+        config.close();
+        m_process =
+            std::make_unique<HostProcess>(program, QStringList{QStringLiteral("-d"), QStringLiteral("-c"), configPath});
+        const bool up = QTest::qWaitFor(
+            [this] {
+                QTcpSocket socket;
+                socket.connectToHost(QHostAddress::LocalHost, quint16(port));
+                return socket.waitForConnected(100);
+            },
+            5000);
+        if (!up) {
+            *why = QStringLiteral("tinyproxy did not start: %1").arg(m_process->output());
+        }
+        return up;
+    }
+
+    QString log() const {
+        QFile file(logPath);
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(port); }
+
+    int port = 0;
+    QString logPath;
+
+private:
+    std::unique_ptr<HostProcess> m_process;
+};
+
+}  // namespace
+
+class TestRealClients : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void npmAndPipTrustWhatTheHostTrusts();
+    void npmAndPipRefuseWithoutTheHostsRoots();
+    void npmGoesThroughTheUpstreamProxy();
+
+private:
+    // Builds (or finds current) the distribution image once; sets m_failure or m_skipWhy when it cannot.
+    void ensureImage();
+    // A session manager on the distribution image; registry.zeus.test (and denied.zeus.test, not allowed) lead to
+    // the fixture. `upstream`: the --upstream-proxy URL, or empty for none.
+    std::unique_ptr<SessionManager> makeManager(bool hostCertificates, const QString& upstream = {});
+    // The image's npm installs the fixture's package into `ws` from `registry`'s name; the output says whether
+    // node could load it.
+    QString npmInstall(const QString& registry) const;
+    QString pipInstall() const;
+    int untrusted() const {
+        return int(
+            std::count_if(m_events.cbegin(), m_events.cend(), [](const EgressEvent& e) { return e.tlsUntrusted; }));
+    }
+    QString said() const;
+
+    bool m_imageTried = false;
+    QByteArray m_skipWhy;
+    QString m_failure;
+    QTemporaryDir m_dir;
+    QString m_tlsDir;
+    int m_port = 0;
+    std::unique_ptr<HostProcess> m_registry;
+    QStringList m_owners;
+    QList<EgressEvent> m_events;
+};
+
+// The engine and the image, or a failure under CI (a skip elsewhere).
+#define REQUIRE_DISTRO_IMAGE()                \
+    do {                                      \
+        ZEUS_REQUIRE_ENGINE(engineName());    \
+        ensureImage();                        \
+        if (!m_failure.isEmpty())             \
+            QFAIL(qPrintable(m_failure));     \
+        if (!m_skipWhy.isEmpty()) {           \
+            if (isCi())                       \
+                QFAIL(m_skipWhy.constData()); \
+            QSKIP(m_skipWhy.constData());     \
+        }                                     \
+    } while (false)
+
+void TestRealClients::initTestCase() {
+    QVERIFY(m_dir.isValid());
+    // The "inspecting" CA and the registry's certificate it signed. The host trusts the CA through the test knob,
+    // read once per process: set before the first container.
+    m_tlsDir = m_dir.filePath(QStringLiteral("tls"));
+    QVERIFY(QDir().mkpath(m_tlsDir));
+    const QString script = QStringLiteral(
+        "set -e; cd \"$1\"; "
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj '/CN=Zeus Inspecting CA' "
+        "2>/dev/null; "
+        "openssl req -newkey rsa:2048 -nodes -keyout leaf.key -out leaf.csr -subj \"/CN=$2\" 2>/dev/null; "
+        "printf 'subjectAltName=DNS:%s\\nbasicConstraints=CA:FALSE\\nsubjectKeyIdentifier=hash\\n"
+        "authorityKeyIdentifier=keyid,issuer\\n' \"$2\" > ext; "
+        "openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem -days 2 "
+        "-extfile ext 2>/dev/null");
+    const ProcessOutput made =
+        runProgram(QStringLiteral("sh"), {QStringLiteral("-c"), script, QStringLiteral("sh"), m_tlsDir, kHost});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    qputenv("ZEUS_TEST_CA_BUNDLE", (m_tlsDir + QStringLiteral("/ca.pem")).toUtf8());
+
+    // The registry: it writes its packages, then serves them over HTTPS on 127.0.0.1.
+    m_port = freePort();
+    const QString base = QStringLiteral("https://%1:%2/").arg(kHost).arg(m_port);
+    m_registry = std::make_unique<HostProcess>(
+        QStringLiteral("python3"),
+        QStringList{QStringLiteral(ZEUS_TEST_DATA_DIR "/realclients/registry.py"),
+                    m_dir.filePath(QStringLiteral("www")), QString::number(m_port),
+                    m_tlsDir + QStringLiteral("/leaf.pem"), m_tlsDir + QStringLiteral("/leaf.key"), base});
+    // The host's own curl, told the CA, says it is up.
+    const QStringList probe{QStringLiteral("-sf"),
+                            QStringLiteral("-m"),
+                            QStringLiteral("2"),
+                            QStringLiteral("--cacert"),
+                            m_tlsDir + QStringLiteral("/ca.pem"),
+                            QStringLiteral("--resolve"),
+                            QStringLiteral("%1:%2:127.0.0.1").arg(kHost).arg(m_port),
+                            QStringLiteral("-o"),
+                            QStringLiteral("/dev/null"),
+                            base + QStringLiteral("zeus-fixture-pkg")};
+    QVERIFY2(QTest::qWaitFor([&] { return runProgram(QStringLiteral("curl"), probe, 5000).exitCode == 0; }, 20000),
+             qPrintable(m_registry->output()));
+}
+
+void TestRealClients::ensureImage() {
+    if (m_imageTried) {
+        return;
+    }
+    m_imageTried = true;
+    // The recipe as an installed docker folder has it: the Dockerfile with the agent's sources beside it.
+    const QString context = m_dir.filePath(QStringLiteral("context"));
+    QDir().mkpath(context + QStringLiteral("/agent"));
+    bool copied =
+        QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"), context + QStringLiteral("/Dockerfile"));
+    const QDir agentDir(QStringLiteral(ZEUS_SOURCE_DIR "/agent"));
+    for (const QString& name : agentDir.entryList({QStringLiteral("*.c"), QStringLiteral("*.h")}, QDir::Files)) {
+        copied = copied && QFile::copy(agentDir.filePath(name), context + QStringLiteral("/agent/") + name);
+    }
+    if (!copied) {
+        m_failure = QStringLiteral("could not copy the recipe");
+        return;
+    }
+    ImageBuilder builder;
+    builder.setTimeout(30 * 60 * 1000);
+    QStringList log;
+    connect(&builder, &ImageBuilder::logLine, this, [&log](const QString& line) {
+        log << line;
+        if (log.size() > 200) {
+            log.removeFirst();
+        }
+    });
+    QSignalSpy finished(&builder, &ImageBuilder::finished);
+    ImageBuilder::Request request;
+    request.program = engineName();
+    request.tag = imageTag();
+    request.dockerfile = context + QStringLiteral("/Dockerfile");
+    request.contextDir = context;
+    request.version = QStringLiteral(ZEUS_VERSION);
+    request.way = ImageBuilder::Way::DistroArchive;
+    QElapsedTimer clock;
+    clock.start();
+    builder.start(request);
+    if (!finished.wait(30 * 60 * 1000)) {
+        m_failure = QStringLiteral("the image build did not end in 30 minutes");
+        return;
+    }
+    qInfo().noquote() << "distribution image" << request.tag << "with" << request.program << ":" << builder.builtWay()
+                      << "revision" << builder.revision() << "in" << clock.elapsed() << "ms";
+    if (finished.first().at(0).toBool()) {
+        return;
+    }
+    // An unreachable archive leaves nothing to build the image from (a skip outside CI); anything else fails.
+    const ProcessOutput probe = runProgram(QStringLiteral("curl"),
+                                           {QStringLiteral("-sSfI"), QStringLiteral("-m"), QStringLiteral("20"),
+                                            QStringLiteral("http://deb.debian.org/debian/dists/bookworm/Release")},
+                                           30000);
+    if (probe.exitCode != 0) {
+        m_skipWhy = "the Debian archive is unreachable, so the distribution image cannot be built: " + probe.err;
+        return;
+    }
+    m_failure = finished.first().at(2).toString() + QLatin1Char('\n') + log.join(QLatin1Char('\n'));
+}
+
+void TestRealClients::cleanup() {
+    for (const QString& owner : std::exchange(m_owners, {})) {
+        removeContainersOf(engineName(), owner);
+    }
+    m_events.clear();
+}
+
+std::unique_ptr<SessionManager> TestRealClients::makeManager(bool hostCertificates, const QString& upstream) {
+    SandboxConfig config = testConfig(uniqueOwner());
+    m_owners << config.ownerId;
+    config.image = imageTag();
+    config.memory = QStringLiteral("1g");  // npm and pip need more than the tests' usual 256m
+    config.hostCertificates = hostCertificates;
+    config.networkMode = NetworkMode::Allowlist;
+    const QString port = QString::number(m_port);
+    QStringList errors;
+    config.egress = EgressPolicy::fromStrings(NetworkMode::Allowlist, QStringLiteral("locked"),
+                                              {kHost + QLatin1Char(':') + port}, {},
+                                              {kHost + QLatin1Char(':') + port + QStringLiteral(":127.0.0.1"),
+                                               kDenied + QLatin1Char(':') + port + QStringLiteral(":127.0.0.1")},
+                                              &errors);
+    if (!errors.isEmpty()) {
+        qWarning() << errors;
+    }
+    config.egress.upstream.flag = upstream.isEmpty() ? QStringLiteral("none") : upstream;
+    // Hermetic: this machine's own proxy settings play no part.
+    config.egress.upstream.systemProxy = [](const QNetworkProxyQuery&) {
+        return QList<QNetworkProxy>{QNetworkProxy(QNetworkProxy::NoProxy)};
+    };
+    auto manager =
+        std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engineName())), config);
+    connect(manager.get(), &SessionManager::egressDecided, this,
+            [this](const EgressEvent& event) { m_events << event; });
+    return manager;
+}
+
+QString TestRealClients::npmInstall(const QString& registry) const {
+    // No retries: a refused certificate is said at once rather than after npm's minute of back-off.
+    return QStringLiteral(
+               "npm install --no-audit --no-fund --no-update-notifier --fetch-retries=0 --registry https://%1:%2/ "
+               "zeus-fixture-pkg && node -e \"console.log(require('zeus-fixture-pkg'))\"")
+        .arg(registry)
+        .arg(m_port);
+}
+
+QString TestRealClients::pipInstall() const {
+    // The image's own pip (Debian's python3-pip), into a folder of the workspace: --target needs neither root nor a
+    // venv and is not an externally-managed environment.
+    return QStringLiteral(
+               "python3 -m pip install --disable-pip-version-check --no-cache-dir --retries 0 --timeout 20 "
+               "--target site --index-url https://%1:%2/simple/ zeus-fixture-pkg && "
+               "PYTHONPATH=site python3 -c 'import zeus_fixture_pkg; print(zeus_fixture_pkg.VALUE)'")
+        .arg(kHost)
+        .arg(m_port);
+}
+
+QString TestRealClients::said() const {
+    QStringList lines;
+    for (const EgressEvent& event : m_events) {
+        lines << event.decisionWord() + QLatin1Char(' ') + event.host + QLatin1Char(':') + QString::number(event.port)
+                     + QLatin1Char(' ') + event.rule + QStringLiteral(" / ") + event.detail;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void TestRealClients::npmAndPipTrustWhatTheHostTrusts() {
+    REQUIRE_DISTRO_IMAGE();
+    auto manager = makeManager(true);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("trusted"));
+    // The container's start first, so that the installs' times are their own.
+    QElapsedTimer clock;
+    clock.start();
+    const ExecResult started = rec.run(QStringLiteral("s"), ws, QStringLiteral("true"), 0, 120000);
+    const qint64 startMs = clock.elapsed();
+    QVERIFY2(started.exitCode.value_or(-1) == 0, qPrintable(started.errorMessage + started.output));
+
+    const ExecResult npm = rec.run(QStringLiteral("s"), ws, npmInstall(kHost), 120, 150000);
+    QVERIFY2(npm.exitCode.value_or(-1) == 0, qPrintable(npm.errorMessage + npm.output + said() + m_registry->output()));
+    QVERIFY2(rec.stdoutOf.value(npm.callId).endsWith(QStringLiteral("zeus-fixture-pkg works\n")),
+             qPrintable(npm.output));
+    QVERIFY(QFileInfo::exists(ws + QStringLiteral("/node_modules/zeus-fixture-pkg/index.js")));
+    QVERIFY(QFileInfo::exists(ws + QStringLiteral("/node_modules/zeus-fixture-pkg/package.json")));
+
+    const ExecResult pip = rec.run(QStringLiteral("s"), ws, pipInstall(), 120, 150000);
+    QVERIFY2(pip.exitCode.value_or(-1) == 0, qPrintable(pip.errorMessage + pip.output + said() + m_registry->output()));
+    QVERIFY2(rec.stdoutOf.value(pip.callId).endsWith(QStringLiteral("zeus-fixture-pkg works\n")),
+             qPrintable(pip.output));
+    QVERIFY(QFileInfo::exists(ws + QStringLiteral("/site/zeus_fixture_pkg/__init__.py")));
+    QVERIFY(QFileInfo::exists(ws + QStringLiteral("/site/zeus_fixture_pkg-1.0.dist-info/RECORD")));
+
+    // Both clients fetched from the registry itself (the packument, the tarball, the index page, the wheel).
+    const QString served = m_registry->output();
+    for (const char* path :
+         {"GET /zeus-fixture-pkg ", "GET /tarballs/zeus-fixture-pkg-1.0.0.tgz ", "GET /simple/zeus-fixture-pkg/ ",
+          "GET /packages/zeus_fixture_pkg-1.0-py3-none-any.whl "}) {
+        QVERIFY2(served.contains(QLatin1String(path)), qPrintable(served));
+    }
+    // Every connection was allowed, and none is said as a refused certificate.
+    QTest::qWait(500);
+    QVERIFY(!m_events.isEmpty());
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        QVERIFY2(event.allowed && event.host == kHost && !event.tlsUntrusted, qPrintable(said()));
+    }
+    qInfo().noquote() << QStringLiteral("trusted: npm install %1 ms, pip install %2 ms (container start %3 ms)")
+                             .arg(npm.durationMs)
+                             .arg(pip.durationMs)
+                             .arg(startMs);
+}
+
+void TestRealClients::npmAndPipRefuseWithoutTheHostsRoots() {
+    REQUIRE_DISTRO_IMAGE();
+    const qsizetype servedBefore = m_registry->output().size();
+    auto manager = makeManager(false);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("untrusted"));
+    const ExecResult started = rec.run(QStringLiteral("s"), ws, QStringLiteral("true"), 0, 120000);
+    QVERIFY2(started.exitCode.value_or(-1) == 0, qPrintable(started.errorMessage + started.output));
+
+    // The image's own roots do not know the inspecting CA: npm refuses (Node closes without a word after the
+    // server's flight) ...
+    const ExecResult npm = rec.run(QStringLiteral("s"), ws, npmInstall(kHost), 120, 150000);
+    QVERIFY2(npm.exitCode.value_or(0) != 0 && npm.output.contains(QStringLiteral("UNABLE_TO_VERIFY_LEAF_SIGNATURE")),
+             qPrintable(npm.errorMessage + npm.output));
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/node_modules/zeus-fixture-pkg")));
+    const bool npmSaid = QTest::qWaitFor([this] { return untrusted() > 0; }, 5000);
+    const int afterNpm = untrusted();
+
+    // ... and pip refuses (OpenSSL sends unknown_ca).
+    const ExecResult pip = rec.run(QStringLiteral("s"), ws, pipInstall(), 120, 150000);
+    QVERIFY2(pip.exitCode.value_or(0) != 0 && pip.output.contains(QStringLiteral("CERTIFICATE_VERIFY_FAILED")),
+             qPrintable(pip.errorMessage + pip.output));
+    QVERIFY(!QFileInfo::exists(ws + QStringLiteral("/site/zeus_fixture_pkg")));
+    const bool pipSaid = QTest::qWaitFor([&] { return untrusted() > afterNpm; }, 5000);
+    qInfo().noquote() << QStringLiteral("untrusted: npm failed in %1 ms (tls_untrusted: %2), pip in %3 ms (%4)")
+                             .arg(npm.durationMs)
+                             .arg(npmSaid ? QStringLiteral("said") : QStringLiteral("not said"))
+                             .arg(pip.durationMs)
+                             .arg(pipSaid ? QStringLiteral("said") : QStringLiteral("not said"));
+
+    // Each refusal is said as SPEC §8 says: tls_untrusted, on a connection the policy allowed.
+    QVERIFY2(npmSaid, qPrintable(said()));
+    QVERIFY2(pipSaid, qPrintable(said()));
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        QVERIFY2(event.allowed && event.host == kHost, qPrintable(said()));
+    }
+    QVERIFY2(said().contains(QStringLiteral("the client refused the server's certificate (TLS alert unknown_ca)")),
+             qPrintable(said()));
+    // Nothing was fetched: the refusals came during the handshakes.
+    const QString served = m_registry->output().mid(servedBefore);
+    QVERIFY2(!served.contains(QStringLiteral("GET /")), qPrintable(served));
+}
+
+void TestRealClients::npmGoesThroughTheUpstreamProxy() {
+    REQUIRE_DISTRO_IMAGE();
+    QTemporaryDir dir;
+    Tinyproxy tinyproxy;
+    QString why;
+    if (!tinyproxy.start(dir.path(), m_port, &why)) {
+        if (isCi() || why.startsWith(QLatin1String("tinyproxy d"))) {
+            QFAIL(qPrintable(why));
+        }
+        QSKIP(qPrintable(why));
+    }
+    auto manager = makeManager(true, tinyproxy.url());
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("upstream"));
+    const ExecResult started = rec.run(QStringLiteral("s"), ws, QStringLiteral("true"), 0, 120000);
+    QVERIFY2(started.exitCode.value_or(-1) == 0, qPrintable(started.errorMessage + started.output));
+
+    const ExecResult npm = rec.run(QStringLiteral("s"), ws, npmInstall(kHost), 120, 150000);
+    QVERIFY2(npm.exitCode.value_or(-1) == 0, qPrintable(npm.errorMessage + npm.output + said() + tinyproxy.log()));
+    QVERIFY2(rec.stdoutOf.value(npm.callId).endsWith(QStringLiteral("zeus-fixture-pkg works\n")),
+             qPrintable(npm.output));
+    QVERIFY(QFileInfo::exists(ws + QStringLiteral("/node_modules/zeus-fixture-pkg/index.js")));
+    // The tunnels went through tinyproxy: the --resolve override's address is what it is asked for.
+    const QString log = tinyproxy.log();
+    QVERIFY2(log.contains(QStringLiteral("CONNECT 127.0.0.1:%1").arg(m_port)), qPrintable(log));
+
+    // A name the policy denies: the 403 is the egress proxy's own, and tinyproxy never hears of it.
+    const ExecResult denied = rec.run(QStringLiteral("s"), ws, npmInstall(kDenied), 120, 150000);
+    QVERIFY2(denied.exitCode.value_or(0) != 0 && denied.output.contains(QStringLiteral("403")),
+             qPrintable(denied.output));
+    const bool deniedSaid = std::any_of(m_events.cbegin(), m_events.cend(),
+                                        [](const EgressEvent& e) { return !e.allowed && e.host == kDenied; });
+    QVERIFY2(deniedSaid, qPrintable(said()));
+    const QString after = tinyproxy.log().mid(log.size());
+    QVERIFY2(!after.contains(QStringLiteral("CONNECT")) && !after.contains(kDenied), qPrintable(after));
+    qInfo().noquote() << QStringLiteral("upstream: npm install %1 ms, the denied name failed in %2 ms")
+                             .arg(npm.durationMs)
+                             .arg(denied.durationMs);
+}
+
+QTEST_GUILESS_MAIN(TestRealClients)
+#include "tst_realclients.moc"
