@@ -141,13 +141,13 @@ private Q_SLOTS:
     void cleanup();
     void npmAndPipTrustWhatTheHostTrusts();
     void npmAndPipRefuseWithoutTheHostsRoots();
-    void npmGoesThroughTheUpstreamProxy();
+    void npmAndPipGoThroughTheUpstreamProxy();
 
 private:
     // Builds (or finds current) the distribution image once; sets m_failure or m_skipWhy when it cannot.
     void ensureImage();
     // A session manager on the distribution image; registry.zeus.test (and denied.zeus.test, not allowed) lead to
-    // the fixture. `upstream`: the --upstream-proxy URL, or empty for none.
+    // the fixture. `upstream`: the proxy the app's environment names (HTTPS_PROXY), or empty for none.
     std::unique_ptr<SessionManager> makeManager(bool hostCertificates, const QString& upstream = {});
     // The image's npm installs the fixture's package into `ws` from `registry`'s name; the output says whether
     // node could load it.
@@ -310,7 +310,13 @@ std::unique_ptr<SessionManager> TestRealClients::makeManager(bool hostCertificat
     if (!errors.isEmpty()) {
         qWarning() << errors;
     }
-    config.egress.upstream.flag = upstream.isEmpty() ? QStringLiteral("none") : upstream;
+    if (upstream.isEmpty()) {
+        config.egress.upstream.flag = QStringLiteral("none");
+    } else {
+        // No flag and no setting: the environment names it, as on a corporate machine.
+        config.egress.upstream.environment = {{QStringLiteral("HTTPS_PROXY"), upstream},
+                                              {QStringLiteral("HTTP_PROXY"), upstream}};
+    }
     // Hermetic: this machine's own proxy settings play no part.
     config.egress.upstream.systemProxy = [](const QNetworkProxyQuery&) {
         return QList<QNetworkProxy>{QNetworkProxy(QNetworkProxy::NoProxy)};
@@ -439,7 +445,7 @@ void TestRealClients::npmAndPipRefuseWithoutTheHostsRoots() {
     QVERIFY2(!served.contains(QStringLiteral("GET /")), qPrintable(served));
 }
 
-void TestRealClients::npmGoesThroughTheUpstreamProxy() {
+void TestRealClients::npmAndPipGoThroughTheUpstreamProxy() {
     REQUIRE_DISTRO_IMAGE();
     QTemporaryDir dir;
     Tinyproxy tinyproxy;
@@ -462,8 +468,20 @@ void TestRealClients::npmGoesThroughTheUpstreamProxy() {
              qPrintable(npm.output));
     QVERIFY(QFileInfo::exists(ws + QStringLiteral("/node_modules/zeus-fixture-pkg/index.js")));
     // The tunnels went through tinyproxy: the --resolve override's address is what it is asked for.
+    const QString connect = QStringLiteral("CONNECT 127.0.0.1:%1").arg(m_port);
+    const int npmTunnels = tinyproxy.log().count(connect);
+    QVERIFY2(npmTunnels > 0, qPrintable(tinyproxy.log()));
+
+    const ExecResult pip = rec.run(QStringLiteral("s"), ws, pipInstall(), 120, 150000);
+    QVERIFY2(pip.exitCode.value_or(-1) == 0, qPrintable(pip.errorMessage + pip.output + said() + tinyproxy.log()));
+    QVERIFY2(rec.stdoutOf.value(pip.callId).endsWith(QStringLiteral("zeus-fixture-pkg works\n")),
+             qPrintable(pip.output));
     const QString log = tinyproxy.log();
-    QVERIFY2(log.contains(QStringLiteral("CONNECT 127.0.0.1:%1").arg(m_port)), qPrintable(log));
+    QVERIFY2(log.count(connect) > npmTunnels, qPrintable(log));
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        QVERIFY2(event.allowed && event.detail.contains(QStringLiteral("through the upstream proxy")),
+                 qPrintable(said()));
+    }
 
     // A name the policy denies: the 403 is the egress proxy's own, and tinyproxy never hears of it.
     const ExecResult denied = rec.run(QStringLiteral("s"), ws, npmInstall(kDenied), 120, 150000);
@@ -474,8 +492,10 @@ void TestRealClients::npmGoesThroughTheUpstreamProxy() {
     QVERIFY2(deniedSaid, qPrintable(said()));
     const QString after = tinyproxy.log().mid(log.size());
     QVERIFY2(!after.contains(QStringLiteral("CONNECT")) && !after.contains(kDenied), qPrintable(after));
-    qInfo().noquote() << QStringLiteral("upstream: npm install %1 ms, the denied name failed in %2 ms")
+    qInfo().noquote() << QStringLiteral(
+                             "upstream: npm install %1 ms, pip install %2 ms, the denied name failed in %3 ms")
                              .arg(npm.durationMs)
+                             .arg(pip.durationMs)
                              .arg(denied.durationMs);
 }
 
