@@ -1,6 +1,10 @@
 #include "networksettings.h"
 
 #include "sandbox/egress/egresspolicy.h"
+#include "support/keychainjob.h"
+#include "support/logging.h"
+
+#include <zeus/buildinfo.h>
 
 #include <QSettings>
 
@@ -14,6 +18,8 @@ const QLatin1String NetworkSettings::kAllowedHosts("network/allow");
 const QLatin1String NetworkSettings::kDeniedHosts("network/deny");
 const QLatin1String NetworkSettings::kResolve("network/resolve");
 const QLatin1String NetworkSettings::kUpstreamProxy("network/upstreamProxy");
+const QLatin1String NetworkSettings::kUpstreamProxyUser("network/upstreamProxyUser");
+const QLatin1String NetworkSettings::kProxyPasswordEntry("upstream-proxy");
 const QLatin1String NetworkSettings::kFolderRules("network/folderRules");
 const QLatin1String NetworkSettings::kFolderKey("folder");
 const QLatin1String NetworkSettings::kFolderAllowKey("allow");
@@ -27,7 +33,8 @@ bool allRulesParse(const QStringList& rules) {
 
 }  // namespace
 
-NetworkSettings::NetworkSettings(QSettings& store, QObject* parent) : QObject(parent), m_store(store) {}
+NetworkSettings::NetworkSettings(QSettings& store, QObject* parent)
+    : QObject(parent), m_store(store), m_keychainService(QStringLiteral(ZEUS_APP_ID)) {}
 
 QString NetworkSettings::mode() const {
     const QString value = m_store.value(kMode).toString();
@@ -91,6 +98,77 @@ bool NetworkSettings::setUpstreamProxy(const QString& url) {
         Q_EMIT policyChanged();
     }
     return true;
+}
+
+QString NetworkSettings::upstreamProxyUser() const {
+    return m_store.value(kUpstreamProxyUser).toString().trimmed();
+}
+
+void NetworkSettings::setUpstreamProxyUser(const QString& user) {
+    if (upstreamProxyUser() != user.trimmed()) {
+        m_store.setValue(kUpstreamProxyUser, user.trimmed());
+        Q_EMIT policyChanged();
+    }
+}
+
+QString NetworkSettings::upstreamProxyPassword() const {
+    if (!m_proxyPasswordAsked && !upstreamProxyUser().isEmpty()) {
+        m_proxyPasswordAsked = true;
+        readUpstreamProxyPassword();
+    }
+    return m_proxyPassword;
+}
+
+void NetworkSettings::readUpstreamProxyPassword() const {
+    auto* self = const_cast<NetworkSettings*>(this);  // the answer lands in the mutable cache
+    auto* job = new KeychainJob(KeychainJob::Operation::Read, m_keychainService, kProxyPasswordEntry, self);
+    job->setTimeoutMs(m_keychainTimeoutMs);
+    connect(job, &KeychainJob::finished, self, [self](const KeychainJob::Outcome& outcome) {
+        if (outcome.failure == KeychainFailure::None) {
+            self->m_proxyPassword = QString::fromUtf8(outcome.data);
+            Q_EMIT self->policyChanged();
+        } else {
+            // Never the value; the proxy is used without credentials and its 407 names the cause.
+            qCWarning(lcSecrets).noquote()
+                << "The upstream proxy's password could not be read from the keychain"
+                << (outcome.failure == KeychainFailure::TimedOut ? QStringLiteral("(no answer in time)")
+                                                                 : QStringLiteral("(%1)").arg(outcome.errorString))
+                << "- the proxy is used without credentials";
+        }
+        Q_EMIT self->upstreamProxyPasswordLoaded();
+    });
+    job->start();
+}
+
+void NetworkSettings::storeUpstreamProxyPassword(const QString& password) {
+    auto* job = new KeychainJob(password.isEmpty() ? KeychainJob::Operation::Delete : KeychainJob::Operation::Write,
+                                m_keychainService, kProxyPasswordEntry, this);
+    job->setTimeoutMs(m_keychainTimeoutMs);
+    job->setText(password);
+    connect(job, &KeychainJob::finished, this, [this, password](const KeychainJob::Outcome& outcome) {
+        const bool done = outcome.failure == KeychainFailure::None
+                          || (password.isEmpty() && outcome.failure == KeychainFailure::NotFound);
+        if (!done) {
+            const QString problem = outcome.failure == KeychainFailure::TimedOut
+                                        ? tr("The keychain did not answer in time.")
+                                        : tr("The keychain refused it: %1").arg(outcome.errorString);
+            qCWarning(lcSecrets).noquote() << "The upstream proxy's password was not stored:" << problem;
+            Q_EMIT upstreamProxyPasswordStored(problem);
+            return;
+        }
+        m_proxyPasswordAsked = true;  // what the keychain now holds is known
+        if (m_proxyPassword != password) {
+            m_proxyPassword = password;
+            Q_EMIT policyChanged();
+        }
+        Q_EMIT upstreamProxyPasswordStored(QString());
+    });
+    job->start();
+}
+
+void NetworkSettings::setKeychainService(const QString& service, int timeoutMs) {
+    m_keychainService = service;
+    m_keychainTimeoutMs = timeoutMs;
 }
 
 bool NetworkSettings::setRuleList(const QLatin1String& key, const QStringList& rules) {

@@ -28,6 +28,7 @@ public:
     static const QLatin1String kDeniedHosts;
     static const QLatin1String kResolve;
     static const QLatin1String kUpstreamProxy;
+    static const QLatin1String kUpstreamProxyUser;
     // An array of {folder, allow}: the rules of one approved folder (the exact approval string).
     static const QLatin1String kFolderRules;
     static const QLatin1String kFolderKey;
@@ -43,9 +44,22 @@ public:
     bool setPreset(const QString& value);
     // Where allowed connections leave this computer (SPEC §8 "Upstream"): an http:// proxy URL, or empty (the
     // environment, then the system proxy). No credentials: they would sit in the settings file in the clear, so a
-    // URL with them is refused (they go in HTTPS_PROXY or --upstream-proxy).
+    // URL with them is refused (the user name is kept below, the password in the keychain).
     QString upstreamProxy() const;
     bool setUpstreamProxy(const QString& url);
+    // The upstream proxy's user name (empty: no credentials). Its password lives in the keychain only, under the
+    // entry kProxyPasswordEntry of the app's service.
+    QString upstreamProxyUser() const;
+    void setUpstreamProxyUser(const QString& user);
+    // The password as last read from the keychain: empty until the read answers, and when it failed (the proxy is
+    // then used without credentials, and answers 407). The first ask with a user name set starts that read;
+    // policyChanged follows a password that arrived, so live sessions use it.
+    QString upstreamProxyPassword() const;
+    // Writes the password to the keychain (empty: deletes the entry); upstreamProxyPasswordStored() says how it went.
+    void storeUpstreamProxyPassword(const QString& password);
+    // Tests: a keychain service other than the app's, so they never touch the user's entries, and a timeout.
+    void setKeychainService(const QString& service, int timeoutMs);
+    static const QLatin1String kProxyPasswordEntry;
     // Rules as the user wrote them.
     QStringList allowedHosts() const;
     bool setAllowedHosts(const QStringList& rules);
@@ -72,11 +86,21 @@ Q_SIGNALS:
     void modeChanged();
     // A rule or the preset changed: it applies to live sessions at once.
     void policyChanged();
+    // storeUpstreamProxyPassword() ended; `problem` is empty on success, else the keychain's failure in words.
+    void upstreamProxyPasswordStored(const QString& problem);
+    // The keychain read of the password ended (with or without one).
+    void upstreamProxyPasswordLoaded();
 
 private:
+    void readUpstreamProxyPassword() const;
     bool setRuleList(const QLatin1String& key, const QStringList& rules);
 
     QSettings& m_store;
+    // The keychain read is started by the first const ask, hence mutable.
+    mutable QString m_proxyPassword;
+    mutable bool m_proxyPasswordAsked = false;
+    QString m_keychainService;
+    int m_keychainTimeoutMs = 10000;
 };
 
 }  // namespace zeus

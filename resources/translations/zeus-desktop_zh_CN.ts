@@ -2582,20 +2582,12 @@ host.example:8443</translation>
         <translation>http://proxy.example:3128（留空：使用 HTTPS_PROXY，然后是系统代理）</translation>
     </message>
     <message>
-        <source>Allowed connections leave this computer through this HTTP proxy. A user name and password are not kept here: give them in HTTPS_PROXY or --upstream-proxy.</source>
-        <translation>被允许的连接经由此 HTTP 代理离开这台计算机。此处不保存用户名和密码：请在 HTTPS_PROXY 或 --upstream-proxy 中提供。</translation>
-    </message>
-    <message>
         <source>&amp;Upstream proxy:</source>
         <translation>上游代理(&amp;U)：</translation>
     </message>
     <message>
         <source>Upstream proxy: %1</source>
         <translation>上游代理：%1</translation>
-    </message>
-    <message>
-        <source>Upstream proxy: a user name and password are not kept in the settings; give them in HTTPS_PROXY or --upstream-proxy</source>
-        <translation>上游代理：设置中不保存用户名和密码；请在 HTTPS_PROXY 或 --upstream-proxy 中提供</translation>
     </message>
     <message>
         <source>✔ %1:%2 is allowed (%3).</source>
@@ -2612,6 +2604,46 @@ host.example:8443</translation>
     <message>
         <source>Certificates:</source>
         <translation>证书：</translation>
+    </message>
+    <message>
+        <source>Allowed connections leave this computer through this HTTP proxy. Its user name and password go in the fields below, not in the URL.</source>
+        <translation>被允许的连接经由此 HTTP 代理离开这台计算机。其用户名和密码请填在下面的字段中，不要写在 URL 里。</translation>
+    </message>
+    <message>
+        <source>Only if the proxy asks for one</source>
+        <translation>仅当代理要求时填写</translation>
+    </message>
+    <message>
+        <source>Proxy user &amp;name:</source>
+        <translation>代理用户名(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Proxy pass&amp;word:</source>
+        <translation>代理密码(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>The proxy password is stored in the keychain.</source>
+        <translation>代理密码已保存到钥匙串。</translation>
+    </message>
+    <message>
+        <source>The proxy password was not stored: %1</source>
+        <translation>代理密码未保存：%1</translation>
+    </message>
+    <message>
+        <source>Kept in the system keychain</source>
+        <translation>保存在系统钥匙串中</translation>
+    </message>
+    <message>
+        <source>Kept in the system keychain; type to replace it</source>
+        <translation>已保存在系统钥匙串中；输入新密码即可替换</translation>
+    </message>
+    <message>
+        <source>Upstream proxy: the user name and password go in the fields below, not in the URL (the URL is kept in the settings file in the clear)</source>
+        <translation>上游代理：用户名和密码请填在下面的字段中，不要写在 URL 里（URL 以明文保存在设置文件中）</translation>
+    </message>
+    <message>
+        <source>Waiting for the keychain…</source>
+        <translation>正在等待钥匙串…</translation>
     </message>
 </context>
 <context>
@@ -2675,6 +2707,17 @@ host.example:8443</translation>
     <message>
         <source>certificate not trusted</source>
         <translation>证书不受信任</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::NetworkSettings</name>
+    <message>
+        <source>The keychain did not answer in time.</source>
+        <translation>钥匙串未及时响应。</translation>
+    </message>
+    <message>
+        <source>The keychain refused it: %1</source>
+        <translation>钥匙串拒绝了此操作：%1</translation>
     </message>
 </context>
 <context>

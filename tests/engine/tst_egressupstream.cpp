@@ -3,11 +3,16 @@
 // it is read from that log: an allowed request does, a denied one never does, and `--upstream-proxy none` goes
 // straight to the host whatever the environment says. The fixture server sits on 127.0.0.1 behind --resolve
 // names, as in tst_egress.
+#include "appsettings.h"
 #include "egressfixtures.h"
+#include "sandboxsetup.h"
 #include "sessionfixture.h"
+#include "settings/networksettings.h"
 
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -118,6 +123,9 @@ private Q_SLOTS:
     void noneGoesStraightThere();
     void upstreamFailureIs502_data() { engineRows(); }
     void upstreamFailureIs502();
+    void credentialsFromTheKeychain_data() { engineRows(); }
+    void credentialsFromTheKeychain();
+    void keychainWithoutAnswer();
 
 private:
     static void engineRows();
@@ -305,6 +313,99 @@ void TestEgressUpstream::upstreamFailureIs502() {
     out = rec3.stdoutOf.value(result.callId);
     QVERIFY2(out.count(QStringLiteral("HTTP/1.1 502 Bad Gateway")) == 2, qPrintable(out));
     QVERIFY2(out.count(QStringLiteral("the upstream proxy %1 did not carry").arg(upstream.flag)) == 2, qPrintable(out));
+}
+
+// Settings → Network's user name and the keychain's password (the real Secret Service of the test keyring): with
+// them the request passes an upstream proxy that wants BasicAuth, without them it is a 502 that names the 407.
+void TestEgressUpstream::credentialsFromTheKeychain() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    if (qEnvironmentVariable("ZEUS_TEST_KEYRING") != QLatin1String("1")) {
+        const char* why = "no test keyring: run under tests/harness/engines.sh with_keyring";
+        if (isCi()) {
+            QFAIL(why);
+        }
+        QSKIP(why);
+    }
+    QTemporaryDir dir;
+    Tinyproxy tinyproxy;
+    START_TINYPROXY(tinyproxy, dir.path(), m_server->port(), QStringLiteral("alice right-pass"));
+    const int port = m_server->port();
+    // A keychain service of its own, so a real user's entry is never touched.
+    const QString service = QStringLiteral("io.zeusdesktop.test.upstream.%1").arg(QCoreApplication::applicationPid());
+    const QString ini = dir.path() + QStringLiteral("/settings.ini");
+    {
+        AppSettings settings(ini);
+        settings.network().setKeychainService(service, 10000);
+        QVERIFY(settings.network().setUpstreamProxy(tinyproxy.url()));
+        settings.network().setUpstreamProxyUser(QStringLiteral("alice"));
+        QSignalSpy stored(&settings.network(), &NetworkSettings::upstreamProxyPasswordStored);
+        settings.network().storeUpstreamProxyPassword(QStringLiteral("right-pass"));
+        QVERIFY(stored.wait(15000));
+        QCOMPARE(stored.first().first().toString(), QString());
+    }
+    // As the app starts: the first policy is made before the keychain answered, the next one after.
+    AppSettings settings(ini);
+    settings.network().setKeychainService(service, 10000);
+    QSignalSpy loaded(&settings.network(), &NetworkSettings::upstreamProxyPasswordLoaded);
+    QVERIFY(SandboxSetup::egressPolicyFrom(settings, {}, NetworkMode::Allowlist).upstream.password.isEmpty());
+    QVERIFY(loaded.wait(15000));
+    const UpstreamProxy upstream = SandboxSetup::egressPolicyFrom(settings, {}, NetworkMode::Allowlist).upstream;
+    QCOMPARE(upstream.user, QStringLiteral("alice"));
+    QCOMPARE(upstream.password, QStringLiteral("right-pass"));
+    auto manager = makeManager(engine, upstream);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("upstream"));
+    ExecResult result =
+        rec.run(QStringLiteral("s"), ws,
+                QStringLiteral("wget -q -O- http://allowed.test:%1/stored; "
+                               "(printf 'CONNECT 127.0.0.1:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 0.5; "
+                               "printf 'GET /tunnel HTTP/1.0\\r\\n\\r\\n'; sleep 1) | nc 127.0.0.1 3128")
+                    .arg(port));
+    QString out = rec.stdoutOf.value(result.callId);
+    QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /stored")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("hello-from-fixture /tunnel")), qPrintable(out));
+    QCOMPARE(m_server->connections, 2);
+    for (const EgressEvent& event : std::as_const(m_events)) {
+        QVERIFY2(!event.detail.contains(QStringLiteral("right-pass")), qPrintable(event.detail));
+    }
+    // No credentials: the upstream's 407 is a 502 that names it.
+    UpstreamProxy bare = upstream;
+    bare.user.clear();
+    manager = makeManager(engine, bare);
+    Recorder rec2(*manager);
+    result = rec2.run(
+        QStringLiteral("s"), ws,
+        QStringLiteral("(printf 'CONNECT 127.0.0.1:%1 HTTP/1.1\\r\\n\\r\\n'; sleep 1) | nc 127.0.0.1 3128").arg(port));
+    out = rec2.stdoutOf.value(result.callId);
+    QVERIFY2(out.contains(QStringLiteral("HTTP/1.1 502 Bad Gateway")), qPrintable(out));
+    QVERIFY2(
+        out.contains(
+            QStringLiteral("the upstream proxy %1 did not carry 127.0.0.1:%2: 407").arg(tinyproxy.url()).arg(port)),
+        qPrintable(out));
+    QCOMPARE(m_server->connections, 2);
+    // Clearing the password deletes the entry.
+    QSignalSpy deleted(&settings.network(), &NetworkSettings::upstreamProxyPasswordStored);
+    settings.network().storeUpstreamProxyPassword(QString());
+    QVERIFY(deleted.wait(15000));
+    QCOMPARE(deleted.first().first().toString(), QString());
+}
+
+// A keychain that does not answer in time (locked, waiting for a prompt) is said once and leaves the proxy without
+// credentials: never a hang.
+void TestEgressUpstream::keychainWithoutAnswer() {
+    QTemporaryDir dir;
+    AppSettings settings(dir.path() + QStringLiteral("/settings.ini"));
+    settings.network().setKeychainService(QStringLiteral("io.zeusdesktop.test.nothing"), 0);
+    settings.network().setUpstreamProxyUser(QStringLiteral("alice"));
+    QSignalSpy loaded(&settings.network(), &NetworkSettings::upstreamProxyPasswordLoaded);
+    QTest::ignoreMessage(QtWarningMsg,
+                         QRegularExpression(QStringLiteral("upstream proxy's password could not be read.*without")));
+    QVERIFY(settings.network().upstreamProxyPassword().isEmpty());
+    QVERIFY(loaded.wait(5000));
+    QVERIFY(settings.network().upstreamProxyPassword().isEmpty());
+    QCOMPARE(SandboxSetup::egressPolicyFrom(settings, {}, NetworkMode::Allowlist).upstream.user,
+             QStringLiteral("alice"));
 }
 
 QTEST_GUILESS_MAIN(TestEgressUpstream)

@@ -58,7 +58,7 @@ private Q_SLOTS:
         // Credentials would sit in the settings file in the clear: refused, and nothing written.
         upstream->setText(QStringLiteral("http://alice:hunter2@proxy.corp:3128"));
         QVERIFY(!problem->isHidden());
-        QVERIFY2(problem->text().contains(QStringLiteral("HTTPS_PROXY")), qPrintable(problem->text()));
+        QVERIFY2(problem->text().contains(QStringLiteral("fields below")), qPrintable(problem->text()));
         QVERIFY(!page.apply());
         upstream->setText(QStringLiteral("socks5://proxy.corp:1080"));
         QVERIFY2(problem->text().contains(QStringLiteral("only http://")), qPrintable(problem->text()));
@@ -73,6 +73,37 @@ private Q_SLOTS:
         NetworkPage again(m_settings.get());
         QCOMPARE(again.findChild<QLineEdit*>(QStringLiteral("upstreamProxy"))->text(),
                  QStringLiteral("http://proxy.corp:3128"));
+    }
+
+    // The user name goes into the settings, the password to the keychain; the password is never shown back.
+    void pageWritesTheProxyCredentials() {
+        m_settings->network().setKeychainService(
+            QStringLiteral("io.zeusdesktop.test.networkpanel.%1").arg(QCoreApplication::applicationPid()), 5000);
+        NetworkPage page(m_settings.get());
+        auto* user = page.findChild<QLineEdit*>(QStringLiteral("upstreamProxyUser"));
+        auto* password = page.findChild<QLineEdit*>(QStringLiteral("upstreamProxyPassword"));
+        auto* status = page.findChild<QLabel*>(QStringLiteral("upstreamProxyStatus"));
+        QVERIFY(user && password && status);
+        QCOMPARE(password->echoMode(), QLineEdit::Password);
+        user->setText(QStringLiteral("alice"));
+        password->setText(QStringLiteral("hunter2"));
+        QSignalSpy stored(&m_settings->network(), &NetworkSettings::upstreamProxyPasswordStored);
+        QVERIFY(page.apply());
+        QCOMPARE(m_settings->network().upstreamProxyUser(), QStringLiteral("alice"));
+        QVERIFY(password->text().isEmpty());
+        QVERIFY(stored.wait(10000));
+        // With a keychain it is stored; without one the page says why. Either way the value is not in the words.
+        QVERIFY2(!status->text().isEmpty() && !status->text().contains(QStringLiteral("hunter2")),
+                 qPrintable(status->text()));
+        NetworkPage again(m_settings.get());
+        QCOMPARE(again.findChild<QLineEdit*>(QStringLiteral("upstreamProxyUser"))->text(), QStringLiteral("alice"));
+        QVERIFY(again.findChild<QLineEdit*>(QStringLiteral("upstreamProxyPassword"))->text().isEmpty());
+        // No user name: the keychain entry goes too.
+        again.findChild<QLineEdit*>(QStringLiteral("upstreamProxyUser"))->clear();
+        QSignalSpy removed(&m_settings->network(), &NetworkSettings::upstreamProxyPasswordStored);
+        QVERIFY(again.apply());
+        QVERIFY(m_settings->network().upstreamProxyUser().isEmpty());
+        QVERIFY(removed.wait(10000));
     }
 
     void pageRefusesBadRules() {
@@ -183,9 +214,11 @@ private Q_SLOTS:
         QVERIFY(
             m_settings->setAllowedHosts({QStringLiteral("intranet.example"), QStringLiteral("*.corp.example:8443")}));
         QVERIFY(m_settings->setDeniedHosts({QStringLiteral("raw.githubusercontent.com")}));
+        QVERIFY(m_settings->network().setUpstreamProxy(QStringLiteral("http://proxy.corp.example:3128")));
+        m_settings->network().setUpstreamProxyUser(QStringLiteral("alice"));
         NetworkPage page(m_settings.get());
         page.findChild<QLineEdit*>(QStringLiteral("checkHost"))->setText(QStringLiteral("pypi.org"));
-        page.resize(740, 640);
+        page.resize(740, 760);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         QVERIFY(page.grab().save(shots + QStringLiteral("/settings-network.png")));

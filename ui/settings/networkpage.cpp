@@ -85,14 +85,7 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_problem->setVisible(false);
     form->addRow(QString(), m_problem);
 
-    m_upstream = new QLineEdit(this);
-    m_upstream->setObjectName(QStringLiteral("upstreamProxy"));
-    m_upstream->setPlaceholderText(tr("http://proxy.example:3128 (empty: HTTPS_PROXY, then the system's proxy)"));
-    m_upstream->setClearButtonEnabled(true);
-    m_upstream->setToolTip(
-        tr("Allowed connections leave this computer through this HTTP proxy. A user name and "
-           "password are not kept here: give them in HTTPS_PROXY or --upstream-proxy."));
-    form->addRow(tr("&Upstream proxy:"), m_upstream);
+    addUpstreamRows(form, hint);
     m_hostCertificates =
         new QCheckBox(tr("Trust this computer's root certificates in the sandbox (needed where the network inspects "
                          "HTTPS)"),
@@ -135,6 +128,11 @@ void NetworkPage::load() {
     m_mode->setCurrentIndex(std::max(0, m_mode->findData(m_settings->networkMode())));
     m_preset->setCurrentIndex(std::max(0, m_preset->findData(m_settings->networkPreset())));
     m_upstream->setText(m_settings->network().upstreamProxy());
+    m_upstreamUser->setText(m_settings->network().upstreamProxyUser());
+    m_upstreamPassword->clear();
+    m_upstreamPassword->setPlaceholderText(m_upstreamUser->text().isEmpty()
+                                               ? tr("Kept in the system keychain")
+                                               : tr("Kept in the system keychain; type to replace it"));
     m_allow->setPlainText(m_settings->allowedHosts().join(QLatin1Char('\n')));
     m_deny->setPlainText(m_settings->deniedHosts().join(QLatin1Char('\n')));
     m_resolve->setPlainText(m_settings->resolveOverrides().join(QLatin1Char('\n')));
@@ -175,8 +173,8 @@ QStringList NetworkPage::problems() const {
             out << tr("Upstream proxy: %1").arg(why);
         } else if (!endpoint->user.isEmpty()) {
             out << tr(
-                "Upstream proxy: a user name and password are not kept in the settings; give them in "
-                "HTTPS_PROXY or --upstream-proxy");
+                "Upstream proxy: the user name and password go in the fields below, not in the URL (the URL is "
+                "kept in the settings file in the clear)");
         }
     }
     return out;
@@ -227,11 +225,61 @@ bool NetworkPage::apply() {
     m_settings->setNetworkMode(m_mode->currentData().toString());
     m_settings->setNetworkPreset(m_preset->currentData().toString());
     m_settings->network().setUpstreamProxy(m_upstream->text());
+    applyUpstreamCredentials();
     m_settings->setAllowedHosts(lines(m_allow));
     m_settings->setDeniedHosts(lines(m_deny));
     m_settings->setResolveOverrides(lines(m_resolve));
     m_settings->network().setHostCertificates(m_hostCertificates->isChecked());
     return true;
+}
+
+void NetworkPage::applyUpstreamCredentials() {
+    NetworkSettings& network = m_settings->network();
+    const QString user = m_upstreamUser->text().trimmed();
+    const bool hadUser = !network.upstreamProxyUser().isEmpty();
+    network.setUpstreamProxyUser(user);
+    if (user.isEmpty()) {
+        if (hadUser) {
+            network.storeUpstreamProxyPassword(QString());  // no user: the keychain keeps no password for it
+        }
+    } else if (!m_upstreamPassword->text().isEmpty()) {
+        m_upstreamStatus->setVisible(true);
+        m_upstreamStatus->setText(tr("Waiting for the keychain…"));
+        network.storeUpstreamProxyPassword(m_upstreamPassword->text());
+    }
+    m_upstreamPassword->clear();
+}
+
+void NetworkPage::addUpstreamRows(QFormLayout* form, const QPalette& hint) {
+    m_upstream = new QLineEdit(this);
+    m_upstream->setObjectName(QStringLiteral("upstreamProxy"));
+    m_upstream->setPlaceholderText(tr("http://proxy.example:3128 (empty: HTTPS_PROXY, then the system's proxy)"));
+    m_upstream->setClearButtonEnabled(true);
+    m_upstream->setToolTip(
+        tr("Allowed connections leave this computer through this HTTP proxy. Its user name and password go in the "
+           "fields below, not in the URL."));
+    form->addRow(tr("&Upstream proxy:"), m_upstream);
+    m_upstreamUser = new QLineEdit(this);
+    m_upstreamUser->setObjectName(QStringLiteral("upstreamProxyUser"));
+    m_upstreamUser->setPlaceholderText(tr("Only if the proxy asks for one"));
+    form->addRow(tr("Proxy user &name:"), m_upstreamUser);
+    // Like Settings > Secrets, the password is never shown back: the field only ever replaces it.
+    m_upstreamPassword = new QLineEdit(this);
+    m_upstreamPassword->setObjectName(QStringLiteral("upstreamProxyPassword"));
+    m_upstreamPassword->setEchoMode(QLineEdit::Password);
+    form->addRow(tr("Proxy pass&word:"), m_upstreamPassword);
+    m_upstreamStatus = new QLabel(this);
+    m_upstreamStatus->setObjectName(QStringLiteral("upstreamProxyStatus"));
+    m_upstreamStatus->setWordWrap(true);
+    m_upstreamStatus->setPalette(hint);
+    m_upstreamStatus->setVisible(false);  // until there is something to say
+    form->addRow(QString(), m_upstreamStatus);
+    connect(&m_settings->network(), &NetworkSettings::upstreamProxyPasswordStored, this,
+            [this](const QString& problem) {
+                m_upstreamStatus->setVisible(true);
+                m_upstreamStatus->setText(problem.isEmpty() ? tr("The proxy password is stored in the keychain.")
+                                                            : tr("The proxy password was not stored: %1").arg(problem));
+            });
 }
 
 }  // namespace zeus

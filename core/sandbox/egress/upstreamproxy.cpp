@@ -175,12 +175,15 @@ bool UpstreamProxy::bypasses(const QString& noProxy, const QString& rawHost, int
 
 UpstreamProxy::Choice UpstreamProxy::choose(const QString& host, int port, bool tunnel) const {
     Choice choice;
-    const auto from = [&choice](const QString& url, const QString& source) {
+    const auto from = [this, &choice](const QString& url, const QString& source) {
         choice.source = source;
         QString why;
         choice.proxy = parseUrl(url, &why);
         if (!choice.proxy) {
             choice.error = QStringLiteral("%1: %2").arg(source, why);
+        } else if (choice.proxy->user.isEmpty()) {
+            choice.proxy->user = user;
+            choice.proxy->password = password;
         }
         return choice;
     };
@@ -213,11 +216,62 @@ UpstreamProxy::Choice UpstreamProxy::choose(const QString& host, int port, bool 
         }
         if (proxy.type() == QNetworkProxy::HttpProxy && !proxy.hostName().isEmpty() && proxy.port() != 0) {
             choice.source = QStringLiteral("system proxy");
-            choice.proxy = Endpoint{proxy.hostName(), proxy.port(), proxy.user(), proxy.password()};
+            choice.proxy = proxy.user().isEmpty()
+                               ? Endpoint{proxy.hostName(), proxy.port(), user, password}
+                               : Endpoint{proxy.hostName(), proxy.port(), proxy.user(), proxy.password()};
             return choice;
         }
     }
     return choice;
+}
+
+QJsonObject UpstreamProxy::Summary::toJson() const {
+    return QJsonObject{{QStringLiteral("source"), source},
+                       {QStringLiteral("proxy"), proxy},
+                       {QStringLiteral("credentials"), credentials},
+                       {QStringLiteral("no_proxy"), noProxy},
+                       {QStringLiteral("error"), error}};
+}
+
+UpstreamProxy::Summary UpstreamProxy::summary() const {
+    Summary summary;
+    summary.noProxy = firstOf(environment, "no_proxy", "NO_PROXY");
+    QString url;
+    if (!flag.trimmed().isEmpty()) {
+        summary.source = QStringLiteral("flag");
+        url = flag.trimmed() == QLatin1String("none") ? QString() : flag;
+    } else if (!setting.trimmed().isEmpty()) {
+        summary.source = QStringLiteral("setting");
+        url = setting;
+    } else {
+        url = firstOf(environment, "https_proxy", "HTTPS_PROXY");
+        if (url.isEmpty()) {
+            url = firstOf(environment, "http_proxy", "HTTP_PROXY");
+        }
+        if (!url.isEmpty()) {
+            summary.source = QStringLiteral("environment");
+        }
+    }
+    if (summary.source.isEmpty()) {
+        // Nothing above names one: the system's answer for a host outside any local network (a PAC file may
+        // answer differently per host; each connection asks for its own).
+        const Choice system = choose(QStringLiteral("example.com"), 443, true);
+        summary.source = system.proxy ? QStringLiteral("system") : QStringLiteral("none");
+        if (system.proxy) {
+            summary.proxy = system.proxy->display();
+            summary.credentials = !system.proxy->user.isEmpty();
+        }
+        return summary;
+    }
+    if (url.isEmpty()) {
+        return summary;  // --upstream-proxy none
+    }
+    const std::optional<Endpoint> endpoint = parseUrl(url, &summary.error);
+    if (endpoint) {
+        summary.proxy = endpoint->display();
+        summary.credentials = !endpoint->user.isEmpty() || !user.isEmpty();
+    }
+    return summary;
 }
 
 QByteArray UpstreamProxy::connectRequest(const QString& authority, const QByteArray& authorization) {

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QNetworkProxy>
 #include <QString>
@@ -26,8 +27,9 @@ namespace zeus {
 // the request before this is asked, so an upstream proxy never sees a denied request.
 //
 // Only http:// proxies (spoken to with CONNECT and absolute-URI requests); any other scheme is an error, said
-// where the URL is read. Credentials in a URL (user:password@) become Proxy-Authorization: Basic and appear
-// nowhere else: display() is the one form for logs and messages.
+// where the URL is read. Credentials (user:password@ in a URL, or the stored ones: Settings → Network's user name,
+// the password from the keychain) become Proxy-Authorization: Basic and appear nowhere else: display() is the one
+// form for logs and messages.
 class UpstreamProxy {
 public:
     // One HTTP proxy.
@@ -55,6 +57,10 @@ public:
 
     QString flag;     // --upstream-proxy: a URL, "none", or empty (not given)
     QString setting;  // Settings → Network: a URL, or empty
+    // The stored credentials (Settings → Network: the user name in the settings, the password in the keychain),
+    // sent to whichever proxy is chosen when its URL carries none of its own. Empty user: none.
+    QString user;
+    QString password;
     // The proxy variables of the app's own environment (names as written: HTTPS_PROXY, https_proxy, ...).
     QHash<QString, QString> environment;
     // The system proxy; unset: QNetworkProxyFactory::systemProxyForQuery. Tests set one that answers nothing.
@@ -67,6 +73,20 @@ public:
 
     // Where a connection to host:port goes; `tunnel`: a CONNECT or SOCKS tunnel (else a plain HTTP request).
     Choice choose(const QString& host, int port, bool tunnel) const;
+
+    // What --diagnose says about the upstream proxy, never a credential: where it comes from ("flag", "setting",
+    // "environment", "system", "none"), the proxy as display() writes it (empty: straight to the host), whether
+    // credentials are set (in the URL or stored), the NO_PROXY list, and why the URL cannot be used.
+    struct Summary {
+        QString source;
+        QString proxy;
+        bool credentials = false;
+        QString noProxy;
+        QString error;
+        // {source, proxy, credentials, no_proxy, error}
+        QJsonObject toJson() const;
+    };
+    Summary summary() const;
 
     // `http://[user[:password]@]host[:port][/]`, or `host:port` (http is meant, as curl and the environment
     // variables' users read it); without a port: 80. Any other scheme, a path, or a bad port is an error.

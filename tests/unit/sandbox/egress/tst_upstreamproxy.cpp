@@ -2,6 +2,7 @@
 // sources (flag, setting, environment, system), NO_PROXY's forms, and the bytes spoken to the upstream proxy.
 #include "sandbox/egress/upstreamproxy.h"
 
+#include <QJsonDocument>
 #include <QNetworkProxyQuery>
 #include <QTest>
 
@@ -37,6 +38,9 @@ private Q_SLOTS:
     void choose_data();
     void choose();
     void systemProxyWhenNothingElse();
+    void storedCredentials();
+    void summary_data();
+    void summary();
     void requests();
     void connectReply_data();
     void connectReply();
@@ -340,6 +344,87 @@ void TestUpstreamProxy::systemProxyWhenNothingElse() {
     };
     u.environment.insert(QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://env:3128"));
     QCOMPARE(u.choose(QStringLiteral("example.com"), 443, true).proxy->display(), QStringLiteral("http://env:3128"));
+}
+
+// Settings → Network's user name and the keychain's password: sent to the chosen proxy as Proxy-Authorization,
+// never part of what logs and messages show, and a URL's own credentials win.
+void TestUpstreamProxy::storedCredentials() {
+    UpstreamProxy u = upstream({}, QStringLiteral("http://proxy.corp:3128"), {});
+    u.user = QStringLiteral("alice");
+    u.password = QStringLiteral("hunter2");
+    const UpstreamProxy::Choice choice = u.choose(QStringLiteral("pypi.org"), 443, true);
+    QVERIFY(choice.proxy);
+    const QByteArray header = "Basic " + QByteArray("alice:hunter2").toBase64();
+    QCOMPARE(choice.proxy->authorization(), header);
+    QCOMPARE(UpstreamProxy::connectRequest(QStringLiteral("pypi.org:443"), choice.proxy->authorization()),
+             "CONNECT pypi.org:443 HTTP/1.1\r\nHost: pypi.org:443\r\nProxy-Authorization: " + header + "\r\n\r\n");
+    QCOMPARE(choice.proxy->display(), QStringLiteral("http://proxy.corp:3128"));
+    const QByteArray summary = QJsonDocument(u.summary().toJson()).toJson();
+    QVERIFY2(!summary.contains("hunter2") && !summary.contains("alice"), summary.constData());
+    QVERIFY(u.summary().credentials);
+    // The environment's and the system's proxies get them too; a URL with its own keeps its own.
+    u.setting.clear();
+    u.environment.insert(QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://env:3128"));
+    QCOMPARE(u.choose(QStringLiteral("pypi.org"), 443, true).proxy->authorization(), header);
+    u.flag = QStringLiteral("http://bob:pw@flag:3128");
+    QCOMPARE(u.choose(QStringLiteral("pypi.org"), 443, true).proxy->user, QStringLiteral("bob"));
+    // No user: no header, whatever password is left.
+    u.flag.clear();
+    u.user.clear();
+    QVERIFY(u.choose(QStringLiteral("pypi.org"), 443, true).proxy->authorization().isEmpty());
+    QVERIFY(!u.summary().credentials);
+}
+
+void TestUpstreamProxy::summary_data() {
+    using Env = QHash<QString, QString>;
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<QString>("setting");
+    QTest::addColumn<Env>("environment");
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("proxy");
+    QTest::addColumn<bool>("credentials");
+    QTest::addColumn<QString>("noProxy");
+
+    const Env env{{QStringLiteral("https_proxy"), QStringLiteral("http://carol:pw@env:3128")},
+                  {QStringLiteral("NO_PROXY"), QStringLiteral("localhost,.corp")}};
+    QTest::newRow("nothing") << ""
+                             << "" << Env{} << "none"
+                             << "" << false << "";
+    QTest::newRow("flag none") << "none"
+                               << "http://set:1" << env << "flag"
+                               << "" << false << "localhost,.corp";
+    QTest::newRow("flag") << "http://a:b@flag:8080"
+                          << "" << Env{} << "flag"
+                          << "http://flag:8080" << true << "";
+    QTest::newRow("setting") << ""
+                             << "http://set:3128" << env << "setting"
+                             << "http://set:3128" << false << "localhost,.corp";
+    QTest::newRow("environment") << ""
+                                 << "" << env << "environment"
+                                 << "http://env:3128" << true << "localhost,.corp";
+    QTest::newRow("http_proxy only") << ""
+                                     << "" << Env{{QStringLiteral("HTTP_PROXY"), QStringLiteral("web:80")}}
+                                     << "environment"
+                                     << "http://web:80" << false << "";
+}
+
+void TestUpstreamProxy::summary() {
+    using Env = QHash<QString, QString>;
+    QFETCH(QString, flag);
+    QFETCH(QString, setting);
+    QFETCH(Env, environment);
+    QFETCH(QString, source);
+    QFETCH(QString, proxy);
+    QFETCH(bool, credentials);
+    QFETCH(QString, noProxy);
+    const UpstreamProxy::Summary summary = upstream(flag, setting, environment).summary();
+    QCOMPARE(summary.source, source);
+    QCOMPARE(summary.proxy, proxy);
+    QCOMPARE(summary.credentials, credentials);
+    QCOMPARE(summary.noProxy, noProxy);
+    QVERIFY(summary.error.isEmpty());
+    const QByteArray json = QJsonDocument(summary.toJson()).toJson();
+    QVERIFY2(!json.contains(":pw") && !json.contains("carol"), json.constData());
 }
 
 void TestUpstreamProxy::requests() {
