@@ -1979,6 +1979,22 @@ History:
         <source>This computer&apos;s trusted certificates are not passed (--no-host-ca or the setting): on a network that inspects HTTPS, HTTPS from the sandbox fails.</source>
         <translation>未传入本机的受信任证书（--no-host-ca 或设置）：在检查 HTTPS 的网络中，沙箱内的 HTTPS 会失败。</translation>
     </message>
+    <message>
+        <source>Upstream proxy: %1 (from: %2; credentials: %3; NO_PROXY: %4)</source>
+        <translation>上游代理：%1（来源：%2；凭据：%3；NO_PROXY：%4）</translation>
+    </message>
+    <message>
+        <source>straight to the host</source>
+        <translation>直接连接到主机</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>

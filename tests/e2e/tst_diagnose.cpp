@@ -102,6 +102,7 @@ private Q_SLOTS:
     void checksWithFakeRuntimes();
     void badRuntimeName();
     void networkPolicyInForce();
+    void upstreamProxyWithoutCredentials();
     void hostRootsTheImageLacks();
 };
 
@@ -404,6 +405,55 @@ void TestDiagnose::networkPolicyInForce() {
     const QJsonObject pickedNetwork = parse(picked).value(QLatin1String("network")).toObject();
     QCOMPARE(pickedNetwork.value(QLatin1String("mode")).toString(), QStringLiteral("allowlist"));
     QCOMPARE(pickedNetwork.value(QLatin1String("chosen_by")).toString(), QStringLiteral("setting"));
+}
+
+// SPEC §8 "Upstream": the network section says where allowed connections leave (flag, setting, environment,
+// system, none), the proxy as http://host:port, whether credentials are set and NO_PROXY; never the credentials.
+void TestDiagnose::upstreamProxyWithoutCredentials() {
+    QTemporaryDir empty;
+    QVERIFY(empty.isValid());
+    QHash<QString, QString> environment{{QStringLiteral("PATH"), empty.path()}};
+    for (const char* name : {"https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"}) {
+        environment.insert(QString::fromLatin1(name), QString());  // this machine's own proxy plays no part
+    }
+    const auto upstreamOf = [](const Run& run) {
+        return parse(run).value(QLatin1String("network")).toObject().value(QLatin1String("upstream_proxy")).toObject();
+    };
+    QJsonObject upstream = upstreamOf(runApp({QStringLiteral("--diagnose"), QStringLiteral("--json")}, environment));
+    QCOMPARE(upstream.value(QLatin1String("source")).toString(), QStringLiteral("none"));
+    QCOMPARE(upstream.value(QLatin1String("proxy")).toString(), QString());
+    QCOMPARE(upstream.value(QLatin1String("credentials")).toBool(), false);
+
+    QHash<QString, QString> corporate = environment;
+    corporate.insert(QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://carol:s3cret-pw@proxy.corp:3128"));
+    corporate.insert(QStringLiteral("NO_PROXY"), QStringLiteral("localhost,.corp"));
+    const Run json = runApp({QStringLiteral("--diagnose"), QStringLiteral("--json")}, corporate);
+    upstream = upstreamOf(json);
+    QCOMPARE(upstream.value(QLatin1String("source")).toString(), QStringLiteral("environment"));
+    QCOMPARE(upstream.value(QLatin1String("proxy")).toString(), QStringLiteral("http://proxy.corp:3128"));
+    QCOMPARE(upstream.value(QLatin1String("credentials")).toBool(), true);
+    QCOMPARE(upstream.value(QLatin1String("no_proxy")).toString(), QStringLiteral("localhost,.corp"));
+    const Run text = runApp({QStringLiteral("--diagnose")}, corporate);
+    QVERIFY2(text.out.contains("Upstream proxy: http://proxy.corp:3128 (from: environment; credentials: yes; "
+                               "NO_PROXY: localhost,.corp)"),
+             text.out.constData());
+    for (const Run* run : {&json, &text}) {
+        QVERIFY2(!run->out.contains("s3cret-pw") && !run->out.contains("carol"), run->out.constData());
+        QVERIFY2(!run->err.contains("s3cret-pw"), run->err.constData());
+    }
+
+    // The flag comes first; `none` goes straight to the host whatever the environment says.
+    upstream = upstreamOf(runApp({QStringLiteral("--diagnose"), QStringLiteral("--json"),
+                                  QStringLiteral("--upstream-proxy"), QStringLiteral("http://flag.corp:8080")},
+                                 corporate));
+    QCOMPARE(upstream.value(QLatin1String("source")).toString(), QStringLiteral("flag"));
+    QCOMPARE(upstream.value(QLatin1String("proxy")).toString(), QStringLiteral("http://flag.corp:8080"));
+    QCOMPARE(upstream.value(QLatin1String("credentials")).toBool(), false);
+    upstream = upstreamOf(runApp({QStringLiteral("--diagnose"), QStringLiteral("--json"),
+                                  QStringLiteral("--upstream-proxy"), QStringLiteral("none")},
+                                 corporate));
+    QCOMPARE(upstream.value(QLatin1String("source")).toString(), QStringLiteral("flag"));
+    QCOMPARE(upstream.value(QLatin1String("proxy")).toString(), QString());
 }
 
 // SPEC §8 "Certificates": --diagnose reads the image's own bundle (one throwaway container) and names this
