@@ -8,7 +8,8 @@
 //
 // The image is built once per recipe revision (ImageBuilder; tst_distroimage and the harness's ensure_distro_image
 // usually have already). A missing engine, image or tinyproxy fails under CI and skips elsewhere.
-// Environment: ZEUS_TEST_DISTRO_ENGINE (default podman, where the harness builds the image), ZEUS_TEST_DISTRO_IMAGE.
+// Environment: ZEUS_TEST_DISTRO_ENGINE (default podman, where the harness builds the image; docker works the same
+// with the image loaded there: `podman save IMAGE | docker load`), ZEUS_TEST_DISTRO_IMAGE (the tag).
 #include "engine/imagebuilder.h"
 #include "sessionfixture.h"
 
