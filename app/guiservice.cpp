@@ -219,6 +219,11 @@ void GuiService::connectApproval() {
     connect(&m_approvals, &ApprovalQueue::questionAdded, m_notifier.get(), &TrayNotifier::notifyApprovalQuestion);
     connect(&m_dispatcher, &ToolDispatcher::approvalDecided, m_dashboard->sessionsPanel(),
             &SessionsPanel::addApprovalRecord);
+    // The backend's open_port (SPEC §8 "Ports"): the user approves each.
+    SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    m_core.portRequests().setAsker([sessions](const OpenPortMessage& request, std::function<void(bool)> answer) {
+        sessions->askToPublish(request.sessionId, quint16(request.port), std::move(answer));
+    });
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {

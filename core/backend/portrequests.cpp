@@ -27,6 +27,20 @@ void PortRequests::handle(const OpenPortMessage& request) {
                    .arg(ToolDispatcher::localSessionPrefix()));
         return;
     }
+    if (!m_approved && m_asker) {
+        m_asker(request, [self = QPointer<PortRequests>(this), request](bool approved) {
+            if (!self) {
+                return;
+            }
+            if (approved) {
+                self->publish(request);
+            } else {
+                self->refuse(ProtocolErrorCode::ApprovalDenied,
+                             QStringLiteral("the user did not approve publishing port %1").arg(request.port));
+            }
+        });
+        return;
+    }
     if (!m_approved) {
         qCInfo(lcBackend) << "open_port" << request.port << "of session" << request.sessionId
                           << "refused: not approved";
@@ -35,6 +49,10 @@ void PortRequests::handle(const OpenPortMessage& request) {
                    .arg(request.port));
         return;
     }
+    publish(request);
+}
+
+void PortRequests::publish(const OpenPortMessage& request) {
     SandboxSession* session = nullptr;
     if (SessionManager* manager = m_manager ? m_manager() : nullptr) {
         // The manager keeps its sessions as children: the lookup needs nothing of it but that.

@@ -3589,6 +3589,50 @@ Container: %2 (%3)</source>
         <source>output truncated</source>
         <translation>输出已截断</translation>
     </message>
+    <message>
+        <source>Open &amp;Port…</source>
+        <translation>打开端口(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Publish a port of the selected session&apos;s container on this computer&apos;s 127.0.0.1</source>
+        <translation>将所选会话容器的一个端口发布到本机的 127.0.0.1</translation>
+    </message>
+    <message>
+        <source>Open in &amp;Browser</source>
+        <translation>在浏览器中打开(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Open the selected session&apos;s first published port in the browser</source>
+        <translation>在浏览器中打开所选会话的第一个已发布端口</translation>
+    </message>
+    <message>
+        <source>Ports: %1</source>
+        <translation>端口：%1</translation>
+    </message>
+    <message>
+        <source>Open Port</source>
+        <translation>打开端口</translation>
+    </message>
+    <message>
+        <source>Port a server listens on inside the sandbox of %1 (on its 127.0.0.1). It is published on this computer&apos;s 127.0.0.1 only.</source>
+        <translation>%1 的沙箱内服务器监听的端口（位于其 127.0.0.1）。它只会发布到本机的 127.0.0.1。</translation>
+    </message>
+    <message>
+        <source>Publish a Port?</source>
+        <translation>发布端口？</translation>
+    </message>
+    <message>
+        <source>The backend asks to publish port %1 of the sandbox of session %2 on this computer, so that a browser here can reach the server in it. It listens on 127.0.0.1 only; every user of this computer can connect to it.</source>
+        <translation>后端请求将会话 %2 的沙箱端口 %1 发布到本机，以便此处的浏览器访问其中的服务器。它只监听 127.0.0.1；本机的每个用户都可以连接到它。</translation>
+    </message>
+    <message>
+        <source>&amp;Publish</source>
+        <translation>发布(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>zeus::SettingsDialog</name>
@@ -3647,34 +3691,6 @@ Container: %2 (%3)</source>
     <message>
         <source>Apple Containerization</source>
         <translation>Apple Containerization</translation>
-    </message>
-    <message>
-        <source>Open &amp;Port…</source>
-        <translation>打开端口(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>Publish a port of the selected session&apos;s container on this computer&apos;s 127.0.0.1</source>
-        <translation>将所选会话容器的一个端口发布到本机的 127.0.0.1</translation>
-    </message>
-    <message>
-        <source>Open in &amp;Browser</source>
-        <translation>在浏览器中打开(&amp;B)</translation>
-    </message>
-    <message>
-        <source>Open the selected session&apos;s first published port in the browser</source>
-        <translation>在浏览器中打开所选会话的第一个已发布端口</translation>
-    </message>
-    <message>
-        <source>Ports: %1</source>
-        <translation>端口：%1</translation>
-    </message>
-    <message>
-        <source>Open Port</source>
-        <translation>打开端口</translation>
-    </message>
-    <message>
-        <source>Port a server listens on inside the sandbox of %1 (on its 127.0.0.1). It is published on this computer&apos;s 127.0.0.1 only.</source>
-        <translation>%1 的沙箱内服务器监听的端口（位于其 127.0.0.1）。它只会发布到本机的 127.0.0.1。</translation>
     </message>
     <message>
         <source>Docker</source>

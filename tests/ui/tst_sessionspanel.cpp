@@ -6,6 +6,7 @@
 
 #include <QInputDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -252,6 +253,20 @@ void TestSessionsPanel::publishedPortsShowWithTheirSession() {
     panel.setPorts(QStringLiteral("S"), {});
     QVERIFY(!openInBrowser->isEnabled());
     QVERIFY(label->text().isEmpty());
+
+    // The backend's open_port is a question to the user: Publish says yes, anything else no, once.
+    QList<bool> answers;
+    panel.askToPublish(QStringLiteral("S"), 8000, [&answers](bool yes) { answers << yes; });
+    auto* question = panel.findChild<QMessageBox*>(QStringLiteral("publishQuestion"));
+    QVERIFY(question);
+    QVERIFY(question->text().contains(QStringLiteral("8000")));
+    question->buttons().constFirst()->click();  // Publish
+    QTRY_COMPARE(answers, QList<bool>{true});
+    QTRY_VERIFY(!panel.findChild<QMessageBox*>(QStringLiteral("publishQuestion")));  // closed and gone
+    panel.askToPublish(QStringLiteral("S"), 9000, [&answers](bool yes) { answers << yes; });
+    QVERIFY(panel.findChild<QMessageBox*>(QStringLiteral("publishQuestion")));
+    panel.findChild<QMessageBox*>(QStringLiteral("publishQuestion"))->reject();
+    QTRY_COMPARE(answers, (QList<bool>{true, false}));
 }
 
 void TestSessionsPanel::screenshot() {

@@ -9,11 +9,16 @@
 #include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include <memory>
+#include <utility>
 
 namespace zeus {
 
@@ -124,6 +129,29 @@ void SessionsPanel::showPorts() {
     }
     m_portsLabel->setText(links.isEmpty() ? QString() : tr("Ports: %1").arg(links.join(QStringLiteral(", "))));
     m_openInBrowser->setEnabled(!ports.isEmpty());
+}
+
+void SessionsPanel::askToPublish(const QString& sessionId, quint16 containerPort, std::function<void(bool)> answer) {
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Publish a Port?"),
+                                tr("The backend asks to publish port %1 of the sandbox of session %2 on this "
+                                   "computer, so that a browser here can reach the server in it. It listens on "
+                                   "127.0.0.1 only; every user of this computer can connect to it.")
+                                    .arg(containerPort)
+                                    .arg(sessionId.left(64)),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("publishQuestion"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* publish = box->addButton(tr("&Publish"), QMessageBox::AcceptRole);
+    box->setDefaultButton(box->addButton(tr("&Deny"), QMessageBox::RejectRole));
+    auto once = std::make_shared<std::function<void(bool)>>(std::move(answer));
+    connect(box, &QMessageBox::finished, box, [box, publish, once] {
+        if (*once) {
+            std::exchange(*once, {})(box->clickedButton() == publish);
+        }
+    });
+    // No answer in 120 s is a denial, as for a command (SPEC §11).
+    QTimer::singleShot(120 * 1000, box, &QMessageBox::reject);
+    box->open();
 }
 
 void SessionsPanel::askForPort() {

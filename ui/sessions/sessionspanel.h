@@ -10,6 +10,8 @@
 #include <QHash>
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -49,6 +51,9 @@ public:
     // The session's published ports now (empty: none, or they closed with its container).
     void setPorts(const QString& sessionId, const QList<PublishedPorts::Port>& ports);
     QList<PublishedPorts::Port> portsOf(const QString& sessionId) const { return m_ports.value(sessionId); }
+    // The backend asks to publish a port of a session (open_port, SPEC §8: the user approves): a question that does
+    // not block; `answer` is called once, true for Publish, false for Deny, a closed question or no answer in 120 s.
+    void askToPublish(const QString& sessionId, quint16 containerPort, std::function<void(bool)> answer);
 
     // Pure: one line for a finished call ("exit 0 · 1.2 s", "timed out after 600 s", ...).
     static QString resultSummary(const ExecResult& result);

@@ -144,6 +144,26 @@ private Q_SLOTS:
         QVERIFY(rig->server.ofType(QStringLiteral("port_opened")).isEmpty());
     }
 
+    void theUserDecidesInTheTrayApp() {
+        auto rig = makeRig();
+        QVERIFY(rig);
+        QList<int> asked;
+        bool yes = false;
+        rig->ports->setAsker([&](const OpenPortMessage& request, const std::function<void(bool)>& answer) {
+            asked << request.port;
+            answer(yes);
+        });
+        rig->server.send(openPort(QStringLiteral("s1"), 8000));
+        QVERIFY(rig->server.waitForType(QStringLiteral("error"), 5000));
+        QCOMPARE(asked, QList<int>{8000});
+        QCOMPARE(lastErrorCode(rig->server), QStringLiteral("approval_denied"));
+        yes = true;  // approved: on to the session, which has no container yet
+        rig->server.send(openPort(QStringLiteral("s1"), 8001));
+        QVERIFY(QTest::qWaitFor([&] { return rig->server.ofType(QStringLiteral("error")).size() == 2; }, 5000));
+        QCOMPARE(asked, (QList<int>{8000, 8001}));
+        QCOMPARE(lastErrorCode(rig->server), QStringLiteral("container_failed"));
+    }
+
     void badRequestsAreRefused() {
         auto rig = makeRig();
         QVERIFY(rig);
