@@ -88,7 +88,7 @@ EgressPolicy SandboxSetup::egressPolicyFrom(AppSettings& settings, const Sandbox
     policy.upstream.flag = overrides.upstreamProxy;
     policy.upstream.setting = network.upstreamProxy();
     policy.upstream.user = network.upstreamProxyUser();
-    policy.upstream.password = network.upstreamProxyPassword();  // from the keychain: empty until it answers
+    policy.upstream.password = settings.network().upstreamProxyPassword();  // the keychain's: empty until it answers
     // The app's environment as it started: the proxy the user's shell named for this machine.
     policy.upstream.environment = UpstreamProxy::processEnvironment();
     return policy;

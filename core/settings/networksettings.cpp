@@ -111,7 +111,7 @@ void NetworkSettings::setUpstreamProxyUser(const QString& user) {
     }
 }
 
-QString NetworkSettings::upstreamProxyPassword() const {
+QString NetworkSettings::upstreamProxyPassword() {
     if (!m_proxyPasswordAsked && !upstreamProxyUser().isEmpty()) {
         m_proxyPasswordAsked = true;
         readUpstreamProxyPassword();
@@ -119,14 +119,13 @@ QString NetworkSettings::upstreamProxyPassword() const {
     return m_proxyPassword;
 }
 
-void NetworkSettings::readUpstreamProxyPassword() const {
-    auto* self = const_cast<NetworkSettings*>(this);  // the answer lands in the mutable cache
-    auto* job = new KeychainJob(KeychainJob::Operation::Read, m_keychainService, kProxyPasswordEntry, self);
+void NetworkSettings::readUpstreamProxyPassword() {
+    auto* job = new KeychainJob(KeychainJob::Operation::Read, m_keychainService, kProxyPasswordEntry, this);
     job->setTimeoutMs(m_keychainTimeoutMs);
-    connect(job, &KeychainJob::finished, self, [self](const KeychainJob::Outcome& outcome) {
+    connect(job, &KeychainJob::finished, this, [this](const KeychainJob::Outcome& outcome) {
         if (outcome.failure == KeychainFailure::None) {
-            self->m_proxyPassword = QString::fromUtf8(outcome.data);
-            Q_EMIT self->policyChanged();
+            m_proxyPassword = QString::fromUtf8(outcome.data);
+            Q_EMIT policyChanged();
         } else {
             // Never the value; the proxy is used without credentials and its 407 names the cause.
             qCWarning(lcSecrets).noquote()
@@ -135,7 +134,7 @@ void NetworkSettings::readUpstreamProxyPassword() const {
                                                                  : QStringLiteral("(%1)").arg(outcome.errorString))
                 << "- the proxy is used without credentials";
         }
-        Q_EMIT self->upstreamProxyPasswordLoaded();
+        Q_EMIT upstreamProxyPasswordLoaded();
     });
     job->start();
 }

@@ -54,7 +54,7 @@ public:
     // The password as last read from the keychain: empty until the read answers, and when it failed (the proxy is
     // then used without credentials, and answers 407). The first ask with a user name set starts that read;
     // policyChanged follows a password that arrived, so live sessions use it.
-    QString upstreamProxyPassword() const;
+    QString upstreamProxyPassword();
     // Writes the password to the keychain (empty: deletes the entry); upstreamProxyPasswordStored() says how it went.
     void storeUpstreamProxyPassword(const QString& password);
     // Tests: a keychain service other than the app's, so they never touch the user's entries, and a timeout.
@@ -92,13 +92,12 @@ Q_SIGNALS:
     void upstreamProxyPasswordLoaded();
 
 private:
-    void readUpstreamProxyPassword() const;
+    void readUpstreamProxyPassword();
     bool setRuleList(const QLatin1String& key, const QStringList& rules);
 
     QSettings& m_store;
-    // The keychain read is started by the first const ask, hence mutable.
-    mutable QString m_proxyPassword;
-    mutable bool m_proxyPasswordAsked = false;
+    QString m_proxyPassword;  // never logged, never written anywhere but the keychain
+    bool m_proxyPasswordAsked = false;
     QString m_keychainService;
     int m_keychainTimeoutMs = 10000;
 };
