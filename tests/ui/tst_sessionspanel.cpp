@@ -282,6 +282,10 @@ void TestSessionsPanel::screenshot() {
     panel.appendOutput(QStringLiteral("c1"), OutputStream::Stderr, QStringLiteral("npm WARN deprecated\n"));
     panel.noteCall(QStringLiteral("c2"), QStringLiteral("sess-91bc"), QStringLiteral("make"),
                    QStringLiteral("/home/ana/projects/tool"));
+    zeus::PublishedPorts::Port devServer;
+    devServer.hostPort = 18000;
+    devServer.containerPort = 8000;
+    panel.setPorts(QStringLiteral("sess-7f2a"), {devServer});  // the selected session's dev server
     panel.resize(900, 420);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
