@@ -217,10 +217,9 @@ void GuiService::connectApproval() {
     applyApprovalOptions(m_options, *m_settings, m_dispatcher);
     m_approvalDialog = std::make_unique<ApprovalDialog>(&m_approvals);
     connect(&m_approvals, &ApprovalQueue::questionAdded, m_notifier.get(), &TrayNotifier::notifyApprovalQuestion);
-    connect(&m_dispatcher, &ToolDispatcher::approvalDecided, m_dashboard->sessionsPanel(),
-            &SessionsPanel::addApprovalRecord);
-    // The backend's open_port (SPEC §8 "Ports"): the user approves each.
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    connect(&m_dispatcher, &ToolDispatcher::approvalDecided, sessions, &SessionsPanel::addApprovalRecord);
+    // The backend's open_port (SPEC §8 "Ports"): the user approves each.
     m_core.portRequests().setAsker([sessions](const OpenPortMessage& request, std::function<void(bool)> answer) {
         sessions->askToPublish(request.sessionId, quint16(request.port), std::move(answer));
     });
@@ -329,10 +328,6 @@ QStringList GuiService::approvedWorkspaces() const {
         workspaces.append(forThisRun);
     }
     return workspaces;
-}
-
-void GuiService::recordError(const QString& error) {
-    m_recentErrors.record(error);
 }
 
 void GuiService::beginShutdown() {

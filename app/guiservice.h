@@ -78,7 +78,7 @@ private:
     void onCallFinished(const ToolResultMessage& result);
     void openSettings();
     void updateStatus();
-    void recordError(const QString& error);
+    void recordError(const QString& error) { m_recentErrors.record(error); }
     void applyWorkspaceOverride();
     // The facts the tray, the banner and the console are derived from.
     TrayStatus::Input statusInput() const;
