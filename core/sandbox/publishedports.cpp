@@ -32,6 +32,13 @@ std::optional<PublishedPorts::Port> PublishedPorts::open(const PortSpec& spec, Q
             return listener.port;
         }
     }
+    if (m_listeners.size() >= kMaxPorts) {
+        if (error != nullptr) {
+            *error = QStringLiteral("at most %1 ports are published per session; close the session to free them")
+                         .arg(kMaxPorts);
+        }
+        return std::nullopt;
+    }
     auto* server = new QTcpServer(this);
     // Loopback only (SPEC §8): never QHostAddress::Any, so no other machine can reach the sandbox.
     if (!server->listen(QHostAddress(QHostAddress::LocalHost), spec.hostPort)) {

@@ -33,11 +33,15 @@ public:
         QUrl url() const;  // http://127.0.0.1:HOST_PORT/
     };
 
+    // Listeners per session: each is a descriptor of the app, and a backend allowed to publish must not spend them
+    // all (SPEC §7's limits).
+    static constexpr int kMaxPorts = 16;
+
     explicit PublishedPorts(QObject* parent = nullptr);
     ~PublishedPorts() override;
 
     // Starts listening for spec. The same container port published twice is the one listener already open.
-    // nullopt and *error when the host port cannot be had (in use, not allowed).
+    // nullopt and *error when the host port cannot be had (in use, not allowed), or kMaxPorts are open.
     std::optional<Port> open(const PortSpec& spec, QString* error);
     QList<Port> ports() const;
     bool isEmpty() const { return m_listeners.isEmpty(); }

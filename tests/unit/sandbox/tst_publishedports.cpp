@@ -82,6 +82,7 @@ private Q_SLOTS:
     void connectionsWaitForTheAgent();
     void closeAllClosesEverything();
     void hostPortInUseIsAnError();
+    void listenersAreBounded();
 
 private:
     std::unique_ptr<AgentChannel> startAgent();
@@ -291,6 +292,20 @@ void TestPublishedPorts::hostPortInUseIsAnError() {
     QVERIFY(!ports.open({taken.serverPort(), 80}, &error));
     QVERIFY2(error.contains(QStringLiteral("127.0.0.1:%1").arg(taken.serverPort())), qPrintable(error));
     QVERIFY(ports.isEmpty());
+}
+
+// A hostile backend (with --allow-publish) names one container port after another: each would be a listening socket
+// of the app until its descriptors run out. At most kMaxPorts per session; the same port again costs nothing.
+void TestPublishedPorts::listenersAreBounded() {
+    PublishedPorts ports;
+    QString error;
+    for (int i = 0; i < PublishedPorts::kMaxPorts; ++i) {
+        QVERIFY2(ports.open({0, quint16(8000 + i)}, &error), qPrintable(error));
+    }
+    QVERIFY(ports.open({0, 8000}, &error));  // already open: the same listener
+    QVERIFY(!ports.open({0, 9999}, &error));
+    QVERIFY2(error.contains(QStringLiteral("at most %1 ports").arg(PublishedPorts::kMaxPorts)), qPrintable(error));
+    QCOMPARE(ports.ports().size(), PublishedPorts::kMaxPorts);
 }
 
 QTEST_GUILESS_MAIN(TestPublishedPorts)
