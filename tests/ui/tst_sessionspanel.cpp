@@ -267,6 +267,15 @@ void TestSessionsPanel::publishedPortsShowWithTheirSession() {
     QVERIFY(panel.findChild<QMessageBox*>(QStringLiteral("publishQuestion")));
     panel.findChild<QMessageBox*>(QStringLiteral("publishQuestion"))->reject();
     QTRY_COMPARE(answers, (QList<bool>{true, false}));
+    // A flood of open_port: a few questions wait, the next is denied without a dialog.
+    for (int i = 0; i < SessionsPanel::kMaxPublishQuestions; ++i) {
+        panel.askToPublish(QStringLiteral("S"), quint16(7000 + i), [&answers](bool yes) { answers << yes; });
+    }
+    QCOMPARE(answers.size(), 2);
+    panel.askToPublish(QStringLiteral("S"), 7999, [&answers](bool yes) { answers << yes; });
+    QCOMPARE(answers, (QList<bool>{true, false, false}));
+    QTRY_COMPARE(panel.findChildren<QMessageBox*>(QStringLiteral("publishQuestion")).size(),
+                 qsizetype(SessionsPanel::kMaxPublishQuestions));
 }
 
 void TestSessionsPanel::screenshot() {

@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -132,6 +133,14 @@ void SessionsPanel::showPorts() {
 }
 
 void SessionsPanel::askToPublish(const QString& sessionId, quint16 containerPort, std::function<void(bool)> answer) {
+    // A backend that sends open_port after open_port must not bury the user in questions: past a few waiting
+    // ones, the next is denied at once (the backend may ask again once the user has answered).
+    const QList<QMessageBox*> asked = findChildren<QMessageBox*>(QStringLiteral("publishQuestion"));
+    if (std::count_if(asked.cbegin(), asked.cend(), [](const QMessageBox* box) { return box->isVisible(); })
+        >= kMaxPublishQuestions) {
+        answer(false);
+        return;
+    }
     auto* box = new QMessageBox(QMessageBox::Question, tr("Publish a Port?"),
                                 tr("The backend asks to publish port %1 of the sandbox of session %2 on this "
                                    "computer, so that a browser here can reach the server in it. It listens on "

@@ -54,6 +54,8 @@ public:
     // The backend asks to publish a port of a session (open_port, SPEC §8: the user approves): a question that does
     // not block; `answer` is called once, true for Publish, false for Deny, a closed question or no answer in 120 s.
     void askToPublish(const QString& sessionId, quint16 containerPort, std::function<void(bool)> answer);
+    // Publish questions open at once; one more is denied without asking.
+    static constexpr int kMaxPublishQuestions = 3;
 
     // Pure: one line for a finished call ("exit 0 · 1.2 s", "timed out after 600 s", ...).
     static QString resultSummary(const ExecResult& result);
