@@ -1,6 +1,6 @@
 # Fails when an include goes the wrong way (docs/architecture.md):
 #   core/support <- approval, secrets, review <- runtime <- engine <- sandbox/agent | monitor
-#     <- sandbox/egress, sandbox/review <- sandbox <- settings <- backend <- core/ (root) <- ui/ <- app/
+#     <- sandbox/egress, sandbox/review <- sandbox <- settings <- backend <- mcp <- core/ (root) <- ui/ <- app/
 # (settings/ stores the words of approval/, engine/, sandbox/ and egress/, so it sits above them.)
 # A file may include its own folder and the folders below it; core/sandbox (and its
 # subfolders) and core/monitor never include each other; core/ (approval/ included) never includes a Qt GUI header; the
@@ -25,9 +25,10 @@ set(rank_sandbox_review 5)
 set(rank_sandbox 6)
 set(rank_settings 7)
 set(rank_backend 8)
-set(rank_core 9)
-set(rank_ui 10)
-set(rank_app 11)
+set(rank_mcp 9)
+set(rank_core 10)
+set(rank_ui 11)
+set(rank_app 12)
 set(protocol_files "core/backend/protocol.h" "core/backend/protocol.cpp" "core/backend/protocolmessages.h"
                    "core/support/execstatus.h" "core/support/outputstream.h" "core/support/sessionstate.h")
 
@@ -37,7 +38,7 @@ function(layer_of relpath out)
         set(${out} "sandbox_${CMAKE_MATCH_1}" PARENT_SCOPE)
     elseif(relpath MATCHES "^core/sandbox/[^/]+/")
         set(${out} "unknown-core-folder" PARENT_SCOPE)
-    elseif(relpath MATCHES "^core/(support|approval|secrets|review|runtime|engine|sandbox|monitor|settings|backend)/")
+    elseif(relpath MATCHES "^core/(support|approval|secrets|review|runtime|engine|sandbox|monitor|settings|backend|mcp)/")
         set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
     elseif(relpath MATCHES "^core/[^/]+$")
         set(${out} "core" PARENT_SCOPE)
@@ -70,7 +71,7 @@ foreach(source IN LISTS sources)
     foreach(line IN LISTS lines)
         math(EXPR checked "${checked} + 1")
         if(line MATCHES "<(QtWidgets|QtGui|QWidget|QApplication|QGuiApplication|QIcon|QPixmap|QImage|QPainter|QColor|QFont|QSystemTrayIcon)[/>]")
-            if(from MATCHES "^(support|approval|secrets|review|runtime|engine|sandbox|sandbox_[a-z]+|monitor|settings|backend|core)$")
+            if(from MATCHES "^(support|approval|secrets|review|runtime|engine|sandbox|sandbox_[a-z]+|monitor|settings|backend|mcp|core)$")
                 string(APPEND errors "\n  ${source}: core/ includes a GUI header: ${line}")
             endif()
             continue()
