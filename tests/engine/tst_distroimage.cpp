@@ -11,6 +11,7 @@
 // harness's Docker on vfs copies the whole file system for every Dockerfile step), ZEUS_TEST_DISTRO_IMAGE (tag),
 // ZEUS_TEST_DISTRO_APT_PACKAGES (the image's apt list; empty: the Dockerfile's), ZEUS_TEST_VERDACCIO.
 #include "diagnosticsections.h"
+#include "distroimagefixture.h"
 #include "engine/imagebuilder.h"
 #include "sessionfixture.h"
 
@@ -194,62 +195,12 @@ void TestDistroImage::ensureImage() {
         return;
     }
     m_imageTried = true;
-    const QString engine = engineName();
-    // The recipe as an installed docker folder has it: the Dockerfile with the agent's sources beside it.
-    const QString context = m_dir.filePath(QStringLiteral("context"));
-    QDir().mkpath(context + QStringLiteral("/agent"));
-    bool copied =
-        QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"), context + QStringLiteral("/Dockerfile"));
-    const QDir agentDir(QStringLiteral(ZEUS_SOURCE_DIR "/agent"));
-    for (const QString& name : agentDir.entryList({QStringLiteral("*.c"), QStringLiteral("*.h")}, QDir::Files)) {
-        copied = copied && QFile::copy(agentDir.filePath(name), context + QStringLiteral("/agent/") + name);
-    }
-    if (!copied) {
-        m_failure = QStringLiteral("could not copy the recipe");
-        return;
-    }
-
-    ImageBuilder builder;
-    builder.setTimeout(30 * 60 * 1000);
-    QStringList log;
-    connect(&builder, &ImageBuilder::logLine, this, [&log](const QString& line) {
-        log << line;
-        if (log.size() > 400) {
-            log.removeFirst();
-        }
-    });
-    QSignalSpy finished(&builder, &ImageBuilder::finished);
-    ImageBuilder::Request request;
-    request.program = engine;
-    request.tag = imageTag();
-    request.dockerfile = context + QStringLiteral("/Dockerfile");
-    request.contextDir = context;
-    request.version = QStringLiteral(ZEUS_VERSION);
-    request.way = ImageBuilder::Way::DistroArchive;
-    request.aptPackages = qEnvironmentVariable("ZEUS_TEST_DISTRO_APT_PACKAGES");
-    QElapsedTimer clock;
-    clock.start();
-    builder.start(request);
-    if (!finished.wait(30 * 60 * 1000)) {
-        m_failure = QStringLiteral("the image build did not end in 30 minutes");
-        return;
-    }
-    m_revision = builder.revision();
-    qInfo().noquote() << "distribution image" << request.tag << "with" << engine << ":" << builder.builtWay()
-                      << "revision" << m_revision << "in" << clock.elapsed() / 1000 << "s";
-    if (finished.first().at(0).toBool()) {
-        return;
-    }
-    // Only an unreachable archive is a reason to skip; anything else is a failure.
-    const ProcessOutput probe = runProgram(QStringLiteral("curl"),
-                                           {QStringLiteral("-sSfI"), QStringLiteral("-m"), QStringLiteral("20"),
-                                            QStringLiteral("http://deb.debian.org/debian/dists/bookworm/Release")},
-                                           30000);
-    if (probe.exitCode != 0) {
-        m_skipWhy =
-            "SKIPPED: the Debian archive (deb.debian.org) is unreachable, so the distribution image cannot be "
-            "built: "
-            + probe.err.trimmed();
+    const DistroImage image = ensureDistroImage(engineName(), imageTag(), m_dir.path(),
+                                                qEnvironmentVariable("ZEUS_TEST_DISTRO_APT_PACKAGES"));
+    m_failure = image.failure;
+    m_revision = image.revision;
+    if (!image.skipWhy.isEmpty()) {
+        m_skipWhy = "SKIPPED: " + image.skipWhy;
         if (isCi()) {
             qWarning(
                 "\n********************************************************************************\n"
@@ -257,9 +208,7 @@ void TestDistroImage::ensureImage() {
                 "********************************************************************************",
                 m_skipWhy.constData());
         }
-        return;
     }
-    m_failure = finished.first().at(2).toString() + QLatin1Char('\n') + log.join(QLatin1Char('\n'));
 }
 
 void TestDistroImage::revisionIsTheScriptsRevision() {

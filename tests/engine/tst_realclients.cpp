@@ -10,7 +10,7 @@
 // usually have already). A missing engine, image or tinyproxy fails under CI and skips elsewhere.
 // Environment: ZEUS_TEST_DISTRO_ENGINE (default podman, where the harness builds the image; docker works the same
 // with the image loaded there: `podman save IMAGE | docker load`), ZEUS_TEST_DISTRO_IMAGE (the tag).
-#include "engine/imagebuilder.h"
+#include "distroimagefixture.h"
 #include "sessionfixture.h"
 
 #include <QElapsedTimer>
@@ -233,58 +233,9 @@ void TestRealClients::ensureImage() {
         return;
     }
     m_imageTried = true;
-    // The recipe as an installed docker folder has it: the Dockerfile with the agent's sources beside it.
-    const QString context = m_dir.filePath(QStringLiteral("context"));
-    QDir().mkpath(context + QStringLiteral("/agent"));
-    bool copied =
-        QFile::copy(QStringLiteral(ZEUS_SOURCE_DIR "/docker/Dockerfile"), context + QStringLiteral("/Dockerfile"));
-    const QDir agentDir(QStringLiteral(ZEUS_SOURCE_DIR "/agent"));
-    for (const QString& name : agentDir.entryList({QStringLiteral("*.c"), QStringLiteral("*.h")}, QDir::Files)) {
-        copied = copied && QFile::copy(agentDir.filePath(name), context + QStringLiteral("/agent/") + name);
-    }
-    if (!copied) {
-        m_failure = QStringLiteral("could not copy the recipe");
-        return;
-    }
-    ImageBuilder builder;
-    builder.setTimeout(30 * 60 * 1000);
-    QStringList log;
-    connect(&builder, &ImageBuilder::logLine, this, [&log](const QString& line) {
-        log << line;
-        if (log.size() > 200) {
-            log.removeFirst();
-        }
-    });
-    QSignalSpy finished(&builder, &ImageBuilder::finished);
-    ImageBuilder::Request request;
-    request.program = engineName();
-    request.tag = imageTag();
-    request.dockerfile = context + QStringLiteral("/Dockerfile");
-    request.contextDir = context;
-    request.version = QStringLiteral(ZEUS_VERSION);
-    request.way = ImageBuilder::Way::DistroArchive;
-    QElapsedTimer clock;
-    clock.start();
-    builder.start(request);
-    if (!finished.wait(30 * 60 * 1000)) {
-        m_failure = QStringLiteral("the image build did not end in 30 minutes");
-        return;
-    }
-    qInfo().noquote() << "distribution image" << request.tag << "with" << request.program << ":" << builder.builtWay()
-                      << "revision" << builder.revision() << "in" << clock.elapsed() << "ms";
-    if (finished.first().at(0).toBool()) {
-        return;
-    }
-    // An unreachable archive leaves nothing to build the image from (a skip outside CI); anything else fails.
-    const ProcessOutput probe = runProgram(QStringLiteral("curl"),
-                                           {QStringLiteral("-sSfI"), QStringLiteral("-m"), QStringLiteral("20"),
-                                            QStringLiteral("http://deb.debian.org/debian/dists/bookworm/Release")},
-                                           30000);
-    if (probe.exitCode != 0) {
-        m_skipWhy = "the Debian archive is unreachable, so the distribution image cannot be built: " + probe.err;
-        return;
-    }
-    m_failure = finished.first().at(2).toString() + QLatin1Char('\n') + log.join(QLatin1Char('\n'));
+    const DistroImage image = ensureDistroImage(engineName(), imageTag(), m_dir.path());
+    m_failure = image.failure;
+    m_skipWhy = image.skipWhy;
 }
 
 void TestRealClients::cleanup() {
