@@ -64,6 +64,7 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_presetHosts = new QLabel(this);
     m_presetHosts->setObjectName(QStringLiteral("presetHosts"));
     m_presetHosts->setWordWrap(true);
+    m_presetHosts->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // extra height goes to the lists
     m_presetHosts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QPalette hint = m_presetHosts->palette();
     hint.setColor(QPalette::WindowText, hint.color(QPalette::PlaceholderText));
@@ -79,6 +80,7 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("networkProblem"));
     m_problem->setWordWrap(true);
+    m_problem->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // extra height goes to the lists
     QPalette red = m_problem->palette();
     red.setColor(QPalette::WindowText, QColor(0xb4, 0x23, 0x18));
     m_problem->setPalette(red);
@@ -101,6 +103,7 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
     m_checkResult = new QLabel(this);
     m_checkResult->setObjectName(QStringLiteral("checkResult"));
     m_checkResult->setWordWrap(true);
+    m_checkResult->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // extra height goes to the lists
     form->addRow(QString(), m_checkResult);
 
     auto* note = new QLabel(tr("A host name that resolves to a private, loopback or link-local address is refused "
@@ -108,6 +111,7 @@ NetworkPage::NetworkPage(AppSettings* settings, QWidget* parent) : QWidget(paren
                                "to running sessions at once."),
                             this);
     note->setWordWrap(true);
+    note->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // extra height goes to the lists
     note->setPalette(hint);
     form->addRow(QString(), note);
 
@@ -271,6 +275,7 @@ void NetworkPage::addUpstreamRows(QFormLayout* form, const QPalette& hint) {
     m_upstreamStatus = new QLabel(this);
     m_upstreamStatus->setObjectName(QStringLiteral("upstreamProxyStatus"));
     m_upstreamStatus->setWordWrap(true);
+    m_upstreamStatus->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);  // extra height goes to the lists
     m_upstreamStatus->setPalette(hint);
     m_upstreamStatus->setVisible(false);  // until there is something to say
     form->addRow(QString(), m_upstreamStatus);
