@@ -22,7 +22,8 @@ enum {
     TUNNEL_IN_WINDOW = 2 * 1024 * 1024,
     MAX_CALLS = 64, /* live calls (channels) */
     MAX_TUNNELS = 256,
-    MAX_LISTENERS = 4,
+    /* The two proxy listeners and at most 16 exposed host ports (--expose-host). */
+    MAX_LISTENERS = 18,
     /* `exec` payload: u32 timeout_ms, u32 grace_ms, u32 flags, u32 env_count, then the strings. */
     EXEC_FIXED = 16,
     EXEC_FLAG_STDIN = 0x1,
@@ -31,8 +32,10 @@ enum {
     SOCKS_PORT = 1080,
 };
 
-/* A listener's kind, in `listen` and `tunnel open`. */
-enum { LISTEN_HTTP_PROXY = 1, LISTEN_SOCKS5 = 2 };
+/* A listener's kind, in `listen` and `tunnel open`; the agent echoes it and reads nothing in it. An exposed host port
+ * (`--expose-host`) is LISTEN_EXPOSE ORed with the container port it listens on: the app learns from `tunnel open`
+ * which of its exposed ports a connection came to, and refuses a port it did not ask for. */
+enum { LISTEN_HTTP_PROXY = 1, LISTEN_SOCKS5 = 2, LISTEN_EXPOSE = 0x30000 };
 
 /* Why a call ended, in `exit`. */
 enum { REASON_SELF = 0, REASON_TIMEOUT = 1, REASON_STOP = 2 };

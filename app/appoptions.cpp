@@ -1,6 +1,7 @@
 #include "appoptions.h"
 
 #include "approval/commandanalyser.h"
+#include "sandbox/exposespec.h"
 #include "sandbox/portspec.h"
 #include "secrets/secretstore.h"
 #include "support/vocabulary.h"
@@ -101,6 +102,31 @@ QString checkUpstreamProxy(const QString& value) {
 QString checkPublish(const QString& value) {
     QString why;
     return PortSpec::parse(value, &why) ? QString() : translated(QT_TRANSLATE_NOOP("main", "--publish: %1")).arg(why);
+}
+
+QString checkExposeHost(const QString& value) {
+    QString why;
+    return ExposeSpec::parse(value, &why) ? QString()
+                                          : translated(QT_TRANSLATE_NOOP("main", "--expose-host: %1")).arg(why);
+}
+
+// Each exposed port is one listener of the sandbox agent in the container: a bounded number, one per port.
+QString checkExposeHostCount(const QStringList& values) {
+    if (values.size() > ExposeSpec::kMaxExposed) {
+        return translated(QT_TRANSLATE_NOOP("main", "--expose-host: at most %1 ports")).arg(ExposeSpec::kMaxExposed);
+    }
+    QList<quint16> seen;
+    for (const QString& value : values) {
+        const std::optional<ExposeSpec> spec = ExposeSpec::parse(value);
+        if (spec && seen.contains(spec->containerPort)) {
+            return translated(QT_TRANSLATE_NOOP("main", "--expose-host: container port %1 is given twice"))
+                .arg(spec->containerPort);
+        }
+        if (spec) {
+            seen.append(spec->containerPort);
+        }
+    }
+    return {};
 }
 
 QString checkAllowSecret(const QString& name) {
@@ -222,6 +248,14 @@ const std::vector<OptionDescriptor>& optionTable() {
         {"allow-publish",
          QT_TRANSLATE_NOOP("main", "With --headless: approve the backend's requests to publish a container port."),
          nullptr, &AppOptions::allowPublish},
+        {"expose-host",
+         QT_TRANSLATE_NOOP(
+             "main",
+             "Make a service on this computer's 127.0.0.1:HOST_PORT reachable at 127.0.0.1:CONTAINER_PORT "
+             "inside every session's container (HOST_PORT[:CONTAINER_PORT]; the same port when "
+             "CONTAINER_PORT is left out); logged like egress; needs the sandbox agent; repeatable, at "
+             "most 16."),
+         "port", nullptr, nullptr, &AppOptions::exposeHost, checkExposeHost},
     };
     return table;
 }
@@ -270,6 +304,7 @@ void readTable(const QCommandLineParser& parser, AppOptions& options) {
             note(descriptor.word(options, descriptor.name, given.constLast()));
         }
     }
+    note(checkExposeHostCount(options.exposeHost));
     if (parser.isSet(QString::fromLatin1(kTimeout.name)) && options.error.isEmpty()) {
         options.timeoutSeconds = valueOf(parser, kTimeout).toInt();
     }
@@ -389,6 +424,7 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.allowGitWrites = options.allowGitWrites;
     overrides.noHostCertificates = options.noHostCa;
     overrides.publish = options.publish;
+    overrides.exposeHost = options.exposeHost;
     // The per-folder setting is the tray app's; headless and --exec take the command line's word alone.
     overrides.folderGitWritesFromSettings = options.mode == AppOptions::Mode::Gui;
     return overrides;

@@ -71,6 +71,11 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
             config.publish.append(*spec);
         }
     }
+    for (const QString& text : overrides.exposeHost) {
+        if (const std::optional<ExposeSpec> spec = ExposeSpec::parse(text)) {  // the command line checked each
+            config.exposeHost.append(*spec);
+        }
+    }
     if (overrides.workspaceMode) {
         config.workspaceMode = *overrides.workspaceMode;
         config.workspaceModeForced = true;

@@ -39,6 +39,8 @@ struct SandboxOverrides {
     bool noHostCertificates = false;
     // --publish [HOST_PORT:]CONTAINER_PORT (repeatable, SPEC §8 "Ports"): published for every session's container.
     QStringList publish;
+    // --expose-host HOST_PORT[:CONTAINER_PORT] (repeatable, SPEC §8 "Ports"): host services for every session.
+    QStringList exposeHost;
     bool folderGitWritesFromSettings = true;
 };
 

@@ -1059,6 +1059,52 @@ static void test_tunnels(void) {
 }
 
 /* Published ports: the app asks the agent to connect to 127.0.0.1:PORT (here the test's own loopback). */
+/* Exposed host ports (SPEC §8 "Ports"): besides the two proxy listeners, one listener per exposed port (at most 16),
+ * whose kind names its port so the app knows which host port a connection is for; the agent echoes it unchanged. */
+static void test_expose_listeners(void) {
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    int ports[MAX_LISTENERS];
+    int opened = 0;
+    ports[opened++] = start_listener(LISTEN_HTTP_PROXY);
+    ports[opened++] = start_listener(LISTEN_SOCKS5);
+    while (opened < MAX_LISTENERS) {
+        int port = free_port();
+        unsigned char l[8];
+        put32(l, (uint32_t)port);
+        put32(l + 4, (uint32_t)LISTEN_EXPOSE | (uint32_t)port);
+        A.listening = 0;
+        send_frame(T_LISTEN, 0, l, 8);
+        WAIT_FOR(A.listening, 3000);
+        ports[opened++] = A.listening && A.listen_errno == 0 && A.listen_port == (uint32_t)port ? port : 0;
+    }
+    int all = 1;
+    for (int i = 0; i < opened; i++) {
+        all = all && ports[i] > 0;
+    }
+    CHECK(MAX_LISTENERS >= 18 && all, "the two proxies and 16 exposed ports listen at once (%d listeners)", opened);
+    unsigned char b[8];
+    put32(b, (uint32_t)free_port());
+    put32(b + 4, LISTEN_EXPOSE | 4242u);
+    A.listening = 0;
+    send_frame(T_LISTEN, 0, b, 8);
+    WAIT_FOR(A.listening, 3000);
+    CHECK(A.listening && A.listen_errno == EMFILE, "one listener more is refused with EMFILE (%d)", A.listen_errno);
+    int last = ports[MAX_LISTENERS - 1];
+    int c = dial(last);
+    WAIT_FOR(A.ntunnels == 1, 3000);
+    uint32_t id = A.ntunnels ? A.tunnel_order[0] : 0;
+    CHECK(c >= 0 && A.ntunnels == 1 && A.tun[id & ~TUNNEL_BIT].kind == ((uint32_t)LISTEN_EXPOSE | (uint32_t)last),
+          "a connection to an exposed port opens a tunnel whose kind names that port (%08x)",
+          A.ntunnels ? A.tun[id & ~TUNNEL_BIT].kind : 0);
+    if (c >= 0) {
+        close(c);
+    }
+    send_frame(T_CLOSE, 0, NULL, 0);
+    int st = agent_wait(5000);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "close ends the agent with every listener open");
+}
+
 static struct tun* app_tunnel(uint32_t k) {
     return &A.tun[NTUN - 1 - k];
 }
@@ -1370,6 +1416,7 @@ int main(int argc, char** argv) {
     test_stdin();
     test_bad_frames();
     test_tunnels();
+    test_expose_listeners();
     test_connect_tunnels();
     test_connect_mode("200 Connection established", 1);
     test_connect_mode("403 Forbidden", 0);

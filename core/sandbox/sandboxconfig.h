@@ -3,6 +3,7 @@
 #include "engine/containerspec.h"
 #include "engine/hardeningprofile.h"
 #include "sandbox/egress/egresspolicy.h"
+#include "sandbox/exposespec.h"
 #include "sandbox/portspec.h"
 
 #include <zeus/buildinfo.h>
@@ -93,6 +94,9 @@ struct SandboxConfig {
     ExecMode execMode = ExecMode::Agent;
     // SPEC §8 "Ports": `--publish [HOST_PORT:]CONTAINER_PORT`, published for every session's container.
     QList<PortSpec> publish;
+    // SPEC §8 "Ports": `--expose-host HOST_PORT[:CONTAINER_PORT]`, this computer's 127.0.0.1:HOST_PORT reachable at
+    // 127.0.0.1:CONTAINER_PORT in every session's container, through the agent (any network mode).
+    QList<ExposeSpec> exposeHost;
 
     // Workspace mode (SPEC §10): per approved folder (the exact approval string), else `workspaceMode`. With
     // `workspaceModeForced` (--workspace-mode) the one mode holds for every folder of this run.

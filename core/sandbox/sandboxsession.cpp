@@ -4,6 +4,7 @@
 #include "sandbox/agent/agentchannel.h"
 #include "sandbox/agent/enginecommand.h"
 #include "sandbox/enginecalls.h"
+#include "sandbox/exposedports.h"
 #include "sandbox/hostcertificates.h"
 #include "sandbox/review/reviewcontainers.h"
 #include "support/logging.h"
@@ -180,6 +181,10 @@ void SandboxSession::becomeReady() {
             logEvent(QStringLiteral("Port %1 not published: %2.").arg(spec.text(), error));
         }
     }
+    if (!m_config.exposeHost.isEmpty() && !m_agent && m_config.execMode != ExecMode::Exec
+        && m_agentFallback.isEmpty()) {
+        startAgent();  // the exposed host ports need its listeners now, not at the next command
+    }
     startWaiting();
 }
 
@@ -245,6 +250,7 @@ void SandboxSession::onAgentReady(AgentChannel* agent) {
     logEvent(QStringLiteral("Sandbox agent %1 ready: commands run through it.").arg(agent->version()));
     m_ports->setAgent(agent);
     startEgress(agent);
+    startExposed(agent);
     announceExecPath();
     runAgentWaiting();
 }
@@ -272,8 +278,8 @@ void SandboxSession::onAgentFailed(AgentChannel* agent, const QString& reason) {
     runAgentWaiting();
     if (!m_agentFallback.isEmpty()) {
         m_ports->setUnavailable();
-    } else if (!m_agent && !m_ports->isEmpty() && m_phase == Phase::Ready) {
-        startAgent();  // published ports need it now, not at the next command
+    } else if (!m_agent && (!m_ports->isEmpty() || !m_config.exposeHost.isEmpty()) && m_phase == Phase::Ready) {
+        startAgent();  // published and exposed ports need it now, not at the next command
     }
 }
 
@@ -314,6 +320,27 @@ void SandboxSession::startEgress(AgentChannel* agent) {
         logEvent(QStringLiteral("Network: %1; connections through the proxy will fail.").arg(reason));
     });
     proxy->start();
+}
+
+void SandboxSession::startExposed(AgentChannel* agent) {
+    // Made even with nothing to expose: a tunnel of an exposed port this session never asked for is then refused
+    // aloud rather than dropped. A child of the channel, like the egress proxy.
+    auto* exposed = new ExposedPorts(m_id, agent, m_config.exposeHost, agent);
+    connect(exposed, &ExposedPorts::decided, this, [this](const EgressEvent& event) {
+        if (!event.allowed) {
+            logEvent(QStringLiteral("Network: %1:%2 denied (%3).").arg(event.host).arg(event.port).arg(event.rule));
+        }
+        Q_EMIT egressDecided(event);
+    });
+    connect(exposed, &ExposedPorts::listenFailed, this, [this](quint16, const QString& reason) {
+        logEvent(QStringLiteral("Exposed host port: %1; it is not reachable in the container.").arg(reason));
+    });
+    exposed->start();
+    for (const ExposeSpec& spec : m_config.exposeHost) {
+        logEvent(QStringLiteral("This computer's 127.0.0.1:%1 is reachable in the container at 127.0.0.1:%2.")
+                     .arg(spec.hostPort)
+                     .arg(spec.containerPort));
+    }
 }
 
 std::optional<PublishedPorts::Port> SandboxSession::publishPort(const PortSpec& spec, QString* error) {
@@ -410,6 +437,11 @@ void SandboxSession::announceExecPath() {
                      : QStringLiteral("No network: the sandbox agent is not available (%1), and the allowlist "
                                       "reaches the container only through it.")
                            .arg(m_agentFallback));
+    }
+    if (path.startsWith(QLatin1String("exec")) && !m_config.exposeHost.isEmpty()) {
+        logEvent(QStringLiteral("expose-host needs the sandbox agent (%1): no host port is reachable in the "
+                                "container.")
+                     .arg(m_config.execMode == ExecMode::Exec ? QStringLiteral("exec mode") : m_agentFallback));
     }
     Q_EMIT execPathChanged(m_id, path);
 }

@@ -140,6 +140,7 @@ private:
     void runAgentWaiting();
     void closeAgent();
     void startEgress(AgentChannel* agent);
+    void startExposed(AgentChannel* agent);
     void announceExecPath();
     void abandonCalls(const QString& message);
     // Clears the container ids (phase None) and returns those to remove; a review copy's container is retired

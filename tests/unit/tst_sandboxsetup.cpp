@@ -236,6 +236,17 @@ private Q_SLOTS:
         QCOMPARE(SandboxSetup::configFrom(settings, overrides).outputCapBytes, qint64(4096));
     }
 
+    // --expose-host reaches every session's config as it was written, the container port defaulting to the host's.
+    void exposeHostOverride() {
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(SandboxSetup::configFrom(settings).exposeHost.isEmpty());
+        SandboxOverrides overrides;
+        overrides.exposeHost = {QStringLiteral("15432:5432"), QStringLiteral("6379")};
+        const QList<ExposeSpec> expected{{15432, 5432}, {6379, 6379}};
+        QCOMPARE(SandboxSetup::configFrom(settings, overrides).exposeHost, expected);
+    }
+
     // The folder's setting, unless --workspace-mode names one mode for the whole run.
     void workspaceModes_data() {
         QTest::addColumn<QString>("override");

@@ -361,7 +361,9 @@ void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
                      .arg(frame.channel, 8, 16, QLatin1Char('0')));
             return;
         }
-        AgentTunnel* handler = m_acceptor ? m_acceptor(frame.channel, agentframe::ListenerKind(frame.value)) : nullptr;
+        const auto kind = agentframe::ListenerKind(frame.value);
+        const TunnelAcceptor& acceptor = agentframe::exposedPort(kind) != 0 ? m_exposeAcceptor : m_acceptor;
+        AgentTunnel* handler = acceptor ? acceptor(frame.channel, kind) : nullptr;
         if (handler == nullptr) {
             send(agentframe::tunnelCloseFrame(frame.channel));
             return;

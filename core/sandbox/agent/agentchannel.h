@@ -67,6 +67,9 @@ public:
     // every tunnel is dropped.
     using TunnelAcceptor = std::function<AgentTunnel*(quint32 tunnel, agentframe::ListenerKind kind)>;
     void setTunnelAcceptor(TunnelAcceptor acceptor) { m_acceptor = std::move(acceptor); }
+    // Who takes the tunnels of exposed host ports (ListenerKind::Expose, SPEC §8 "Ports"), apart from the egress
+    // proxy's: a connection to an exposed port is never read as a proxy request, nor a proxy's as an exposed port's.
+    void setExposeAcceptor(TunnelAcceptor acceptor) { m_exposeAcceptor = std::move(acceptor); }
     // Bytes the app may send on a tunnel now (the agent's window); sendTunnel() sends at most that much.
     quint32 tunnelRoom(quint32 tunnel) const;
     // Sends bytes to the client (at most tunnelRoom()); empty: the app is done sending (the client reads EOF).
@@ -126,6 +129,7 @@ private:
     QHash<quint32, Channel> m_channels;
     QHash<quint32, Tunnel> m_tunnels;
     TunnelAcceptor m_acceptor;
+    TunnelAcceptor m_exposeAcceptor;
     mutable bool m_tunnelsThrottled = false;  // a tunnel found no room because of the backlog: wake them all
     QTimer m_handshake;
     QByteArray m_stderrLine;

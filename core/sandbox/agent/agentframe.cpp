@@ -78,6 +78,15 @@ QByteArray closeFrame() {
     return anyFrame(Type::Close, 0, {});
 }
 
+ListenerKind exposeKind(quint16 port) {
+    return ListenerKind(quint32(ListenerKind::Expose) | port);
+}
+
+quint16 exposedPort(ListenerKind kind) {
+    const auto value = quint32(kind);
+    return (value & 0xFFFF0000U) == quint32(ListenerKind::Expose) ? quint16(value & 0xFFFFU) : 0;
+}
+
 QByteArray listenFrame(quint16 port, ListenerKind kind) {
     QByteArray payload;
     putU32(payload, port);
@@ -229,7 +238,8 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
         case quint8(Type::TunnelOpen): {
             const quint32 kind = payload.size() == 4 ? getU32(payload.constData()) : 0;
             if (needsTunnel() || (channel & kTunnelAppBit) != 0
-                || (kind != quint32(ListenerKind::HttpProxy) && kind != quint32(ListenerKind::Socks5))) {
+                || (kind != quint32(ListenerKind::HttpProxy) && kind != quint32(ListenerKind::Socks5)
+                    && exposedPort(ListenerKind(kind)) == 0)) {
                 return refuse(QStringLiteral("malformed tunnel open frame"));
             }
             frame.type = Type::TunnelOpen;

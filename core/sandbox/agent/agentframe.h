@@ -35,8 +35,16 @@ inline constexpr int kMaxTunnels = 256;
 // What the app may send on a tunnel before the agent wrote it to the client (a download's window; the agent
 // buffers it inside the container). The other direction starts at kInitialWindow, like a call.
 inline constexpr quint32 kTunnelSendWindow = 2 * 1024 * 1024;
-// What a listener carries: the app reads the first bytes of each tunnel as this protocol.
-enum class ListenerKind : quint32 { HttpProxy = 1, Socks5 = 2 };
+// Listeners at once: the two proxies and at most 16 exposed host ports.
+inline constexpr int kMaxListeners = 18;
+// What a listener carries: the app reads the first bytes of each tunnel as this protocol. Expose is ORed with the
+// container port it listens on (exposeKind()): the agent echoes the kind, so the app knows which exposed port a
+// connection came to.
+enum class ListenerKind : quint32 { HttpProxy = 1, Socks5 = 2, Expose = 0x30000 };
+// The kind of the listener of an exposed host port on container port `port` (1-65535).
+ListenerKind exposeKind(quint16 port);
+// The container port an exposed host port's kind names, or 0 when kind is not one.
+quint16 exposedPort(ListenerKind kind);
 
 // Frame types. App -> agent first, then agent -> app (high bit set).
 enum class Type : quint8 {

@@ -639,7 +639,7 @@ void EgressProxy::start() {
         return tunnel;
     });
     connect(m_channel, &AgentChannel::listening, this, [this](quint16 port, quint32 error) {
-        if (error != 0) {
+        if (error != 0 && (port == kHttpPort || port == kSocksPort)) {  // not an exposed host port's listener
             const QString reason =
                 QStringLiteral("the sandbox agent could not listen on 127.0.0.1:%1 (errno %2)").arg(port).arg(error);
             qCWarning(lcSession) << "egress:" << reason;

@@ -18,6 +18,7 @@ private Q_SLOTS:
     void wordsBecomeEnums();
     void upstreamProxy();
     void publish();
+    void exposeHost();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -72,6 +73,22 @@ void TestAppOptions::usageErrors_data() {
     QTest::newRow("publish on an address")
         << diagnose + QStringList{QStringLiteral("--publish"), QStringLiteral("0.0.0.0:8000:80")}
         << QStringLiteral("the host side is always 127.0.0.1");
+    QTest::newRow("expose port 70000") << diagnose
+                                              + QStringList{QStringLiteral("--expose-host"), QStringLiteral("70000")}
+                                       << QStringLiteral("--expose-host: '70000' is not HOST_PORT[:CONTAINER_PORT]");
+    QTest::newRow("expose on the agent's proxy port")
+        << diagnose + QStringList{QStringLiteral("--expose-host"), QStringLiteral("8080:3128")}
+        << QStringLiteral("container port 3128 is the sandbox agent's own proxy");
+    QStringList seventeen = diagnose;
+    for (int port = 5000; port < 5017; ++port) {
+        seventeen << QStringLiteral("--expose-host") << QString::number(port);
+    }
+    QTest::newRow("expose 17 ports") << seventeen << QStringLiteral("--expose-host: at most 16 ports");
+    QTest::newRow("expose one container port twice")
+        << diagnose
+               + QStringList{QStringLiteral("--expose-host"), QStringLiteral("5432"), QStringLiteral("--expose-host"),
+                             QStringLiteral("15432:5432")}
+        << QStringLiteral("--expose-host: container port 5432 is given twice");
     QTest::newRow("headless without backend")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/tmp")}
         << QStringLiteral("--headless needs");
@@ -169,6 +186,24 @@ void TestAppOptions::upstreamProxy() {
         QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
         QCOMPARE(zeus::sandboxOverridesOf(options).upstreamProxy, value);
     }
+}
+
+void TestAppOptions::exposeHost() {
+    QStringList arguments{QStringLiteral("zeus-desktop"), QStringLiteral("--diagnose")};
+    for (int port = 5000; port < 5016; ++port) {
+        arguments << QStringLiteral("--expose-host") << QString::number(port);
+    }
+    arguments << QStringLiteral("--publish") << QStringLiteral("8000");
+    const zeus::AppOptions sixteen = zeus::parseAppOptions(arguments);
+    QVERIFY2(sixteen.error.isEmpty(), qPrintable(sixteen.error));
+    QCOMPARE(zeus::sandboxOverridesOf(sixteen).exposeHost.size(), 16);
+    const zeus::AppOptions pair = zeus::parseAppOptions({QStringLiteral("zeus-desktop"), QStringLiteral("--diagnose"),
+                                                         QStringLiteral("--expose-host"), QStringLiteral("15432:5432"),
+                                                         QStringLiteral("--expose-host"), QStringLiteral("6379")});
+    QVERIFY2(pair.error.isEmpty(), qPrintable(pair.error));
+    QCOMPARE(zeus::sandboxOverridesOf(pair).exposeHost,
+             (QStringList{QStringLiteral("15432:5432"), QStringLiteral("6379")}));
+    QVERIFY(zeus::sandboxOverridesOf(zeus::parseAppOptions({QStringLiteral("zeus-desktop")})).exposeHost.isEmpty());
 }
 
 void TestAppOptions::publish() {

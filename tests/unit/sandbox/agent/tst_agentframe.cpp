@@ -20,6 +20,7 @@ private Q_SLOTS:
     void appFramesByteForByte_data();
     void appFramesByteForByte();
     void readsEveryAgentFrame();
+    void readsExposedPortKinds();
     void readsAcrossAnySplit();
     void refusesBadFrames_data();
     void refusesBadFrames();
@@ -184,6 +185,23 @@ void TestAgentFrame::readsEveryAgentFrame() {
     QCOMPARE(reader.buffered(), 0);
 }
 
+// An exposed host port's listener names its container port in its kind, and the reader takes exactly those kinds.
+void TestAgentFrame::readsExposedPortKinds() {
+    QCOMPARE(quint32(exposeKind(8080)), 0x31F90u);
+    QCOMPARE(exposedPort(exposeKind(8080)), quint16(8080));
+    QCOMPARE(exposedPort(exposeKind(65535)), quint16(65535));
+    QCOMPARE(exposedPort(ListenerKind::HttpProxy), quint16(0));
+    QCOMPARE(exposedPort(ListenerKind::Socks5), quint16(0));
+    QCOMPARE(exposedPort(ListenerKind(0x131F90U)), quint16(0));
+    Reader reader;
+    reader.feed(helloFrame(kProtocolVersion, "0.1.0") + tunnelOpenFrame(0x80000002, exposeKind(5432)));
+    QVERIFY(reader.next());
+    const std::optional<AgentFrame> frame = reader.next();
+    QVERIFY(frame);
+    QCOMPARE(frame->type, Type::TunnelOpen);
+    QCOMPARE(exposedPort(ListenerKind(frame->value)), quint16(5432));
+}
+
 void TestAgentFrame::readsAcrossAnySplit() {
     const QByteArray stream = helloFrame(kProtocolVersion, "v")
                               + outputFrame(1, OutputStream::Stdout, QByteArray(1000, 'x'))
@@ -243,6 +261,10 @@ void TestAgentFrame::refusesBadFrames_data() {
         << tunnelOpenFrame(5, ListenerKind::Socks5) << QStringLiteral("malformed tunnel open");
     QTest::newRow("tunnel open of an unknown kind")
         << anyFrame(Type::TunnelOpen, 0x80000001, hex("00000009")) << QStringLiteral("malformed tunnel open");
+    QTest::newRow("tunnel open of an exposed port 0")
+        << anyFrame(Type::TunnelOpen, 0x80000001, hex("00030000")) << QStringLiteral("malformed tunnel open");
+    QTest::newRow("tunnel open of a kind near expose")
+        << anyFrame(Type::TunnelOpen, 0x80000001, hex("01031f90")) << QStringLiteral("malformed tunnel open");
     QTest::newRow("tunnel data over 32 KiB")
         << tunnelOutFrame(0x80000001, QByteArray(32769, 'x')) << QStringLiteral("malformed tunnel data");
     QTest::newRow("tunnel closed with a payload")

@@ -40,6 +40,8 @@ static_assert(TUNNEL_BIT == kTunnelBit);  // a macro: outside the namespace
 static_assert(TUNNEL_APP_BIT == kTunnelAppBit);
 static_assert(u32(agentc::LISTEN_HTTP_PROXY) == static_cast<quint32>(ListenerKind::HttpProxy));
 static_assert(u32(agentc::LISTEN_SOCKS5) == static_cast<quint32>(ListenerKind::Socks5));
+static_assert(u32(agentc::LISTEN_EXPOSE) == static_cast<quint32>(ListenerKind::Expose));
+static_assert(agentc::MAX_LISTENERS == kMaxListeners);
 static_assert(agentc::HTTP_PROXY_PORT == EgressProxy::kHttpPort);
 static_assert(agentc::SOCKS_PORT == EgressProxy::kSocksPort);
 
