@@ -17,8 +17,9 @@ namespace zeus {
 
 bool wantsConsoleMode(int argc, char** argv) {
     static const char* const consoleFlags[] = {
-        "--version",     "-v",           "--diagnose",      "--exec",         "--headless", "--help",  "-h",
-        "--build-image", "--set-secret", "--delete-secret", "--list-secrets", "--changes",  "--apply", "--discard"};
+        "--version",      "-v",        "--diagnose",    "--exec",       "--headless",
+        "--help",         "-h",        "--build-image", "--set-secret", "--delete-secret",
+        "--list-secrets", "--changes", "--apply",       "--discard",    "--mcp"};
     for (int i = 1; i < argc; ++i) {
         for (const char* flag : consoleFlags) {
             if (std::strcmp(argv[i], flag) == 0) {
@@ -157,6 +158,9 @@ const OptionDescriptor kTimeout{
     checkTimeout};
 const OptionDescriptor kBuildImage{"build-image", QT_TRANSLATE_NOOP("main", "Build the sandbox image and exit.")};
 const OptionDescriptor kHeadless{"headless", QT_TRANSLATE_NOOP("main", "Serve tool calls without a display.")};
+const OptionDescriptor kMcp{"mcp", QT_TRANSLATE_NOOP("main",
+                                                     "Be an MCP server on stdin and stdout for an agent on this "
+                                                     "computer; --workspace is repeatable.")};
 const OptionDescriptor kSetSecret{
     "set-secret", QT_TRANSLATE_NOOP("main", "Store a secret in the OS keychain; its value is read from stdin."),
     "NAME"};
@@ -177,11 +181,12 @@ const std::vector<OptionDescriptor>& optionTable() {
         {"exec-mode", QT_TRANSLATE_NOOP("main", "How commands reach the container: agent (default) or exec."), "mode",
          nullptr, nullptr, nullptr, nullptr, readWord<ExecMode, &AppOptions::execMode>},
         {"workspace", QT_TRANSLATE_NOOP("main", "Working directory mounted at /workspace."), "dir", nullptr,
-         &AppOptions::workspace},
+         &AppOptions::workspace, &AppOptions::workspaces},
         kExec,
         kTimeout,
         kBuildImage,
         kHeadless,
+        kMcp,
         {"backend", QT_TRANSLATE_NOOP("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."), "url", nullptr,
          &AppOptions::backend},
         {"network", QT_TRANSLATE_NOOP("main", "The sandbox's network: allowlist (default), none or open."), "mode",
@@ -348,7 +353,7 @@ void readSecretAction(const QCommandLineParser& parser, AppOptions& options) {
     }
 }
 
-// The mode: the first of version, review, secrets, diagnose, exec, build image, headless that is asked for.
+// The mode: the first of version, review, secrets, diagnose, exec, build image, mcp, headless that is asked for.
 void readMode(const QCommandLineParser& parser, const QCommandLineOption& version, AppOptions& options) {
     const int secretActions =
         int(isSet(parser, kSetSecret)) + int(isSet(parser, kDeleteSecret)) + int(isSet(parser, kListSecrets));
@@ -373,6 +378,8 @@ void readMode(const QCommandLineParser& parser, const QCommandLineOption& versio
         }
     } else if (isSet(parser, kBuildImage)) {
         options.mode = AppOptions::Mode::BuildImage;
+    } else if (isSet(parser, kMcp)) {
+        options.mode = AppOptions::Mode::Mcp;
     } else if (isSet(parser, kHeadless)) {
         options.mode = AppOptions::Mode::Headless;
         if (options.backend.isEmpty() || options.workspace.isEmpty()) {

@@ -18,7 +18,7 @@ namespace zeus {
 // enum's words (support/vocabulary.h) is read into that enum here: a word that is not one is a usage error, so no
 // mode ever sees one. Unset (nullopt): the settings decide.
 struct AppOptions {
-    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets, Review };
+    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets, Review, Mcp };
     // What --set-secret, --delete-secret and --list-secrets ask for (Mode::Secrets).
     enum class SecretAction { None, Set, Delete, List };
 
@@ -29,6 +29,7 @@ struct AppOptions {
     std::optional<HardeningProfile> hardeningProfile;    // --profile standard|hardened
     std::optional<ExecMode> execMode;                    // --exec-mode agent|exec
     QString workspace;                                   // --workspace DIR
+    QStringList workspaces;  // every --workspace DIR given, in order (--mcp serves them all; others take the last)
     std::optional<WorkspaceMode> workspaceMode;  // --workspace-mode direct|review (nullopt: each folder's setting)
     bool allowGitWrites = false;                 // --allow-git-writes: the sandbox may write .git (SPEC §3)
     QString command;                             // --exec COMMAND

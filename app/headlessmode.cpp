@@ -25,6 +25,8 @@
 #include <QUrl>
 
 #include <cstdio>
+#include <functional>
+#include <utility>
 
 namespace zeus {
 
@@ -73,7 +75,7 @@ QString terminalText(const QString& text) {
 // Session notices go to stdout: app/run.sh sends stderr (the log) to a file and leaves stdout on the terminal,
 // where the test backend prints the calls and results.
 void printNotice(const QString& line) {
-    const QByteArray bytes = (terminalText(line) + QLatin1Char('\n')).toUtf8();
+    const QByteArray bytes = (line + QLatin1Char('\n')).toUtf8();
     std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
     std::fflush(stdout);
 }
@@ -99,10 +101,12 @@ BackendConnection::Settings headlessConnectionSettings() {
     return connectionSettings;
 }
 
-// Says on stdout how the sessions of the service's serving manager run their commands (sessionNoticeLines()).
+// Says how the sessions of the service's serving manager run their commands (sessionNoticeLines()), on stdout in
+// headless mode and on stderr in MCP mode (its stdout carries MCP messages only).
 class SessionAnnouncer {
 public:
-    explicit SessionAnnouncer(const AgentHostService& service) : m_service(service) {}
+    SessionAnnouncer(const AgentHostService& service, std::function<void(const QString&)> notice)
+        : m_service(service), m_notice(std::move(notice)) {}
 
     // A manager now serves: its sessions' paths are said on stdout.
     void watch(SessionManager* manager) {
@@ -142,11 +146,12 @@ private:
             facts.inspection = image;
         }
         for (const QString& line : sessionNoticeLines(facts, full)) {
-            printNotice(line);
+            m_notice(terminalText(line));
         }
     }
 
     const AgentHostService& m_service;
+    std::function<void(const QString&)> m_notice;
     QHash<QString, QString> m_announced;  // session -> the exec path its notices last said
     QObject m_context;  // ends the connections with this object: managers say their last states after it is gone
 };
@@ -299,28 +304,16 @@ void applyApprovalOptions(const AppOptions& options, AppSettings& settings, Tool
                      });
 }
 
-int runHeadlessMode(const AppOptions& options) {
+void installHeadlessLogFormat() {
     installLogFormat();
+}
 
-    const WorkspaceGuard::Result guard = WorkspaceGuard::check(options.workspace);
-    if (!guard.accepted()) {
-        QTextStream(stderr) << "zeus-desktop: refused workspace " << options.workspace << ": " << guard.message
-                            << " (rule: " << WorkspaceGuard::ruleName(guard.rule) << ")\n";
-        return kExitWorkspaceRefused;
-    }
-    // The rule the tray app and the settings use: a URL carrying a token is refused here too.
-    if (const QString problem = BackendUrl::problem(options.backend); !problem.isEmpty()) {
-        QTextStream(stderr) << "zeus-desktop: " << problem << "\n";
-        return kExitUsage;
-    }
-    const QUrl url(options.backend.trimmed());
+int runHeadlessCore(const AppOptions& options, AppSettings& settings, const HeadlessCore& core) {
     QuitSignals quitSignals;
     if (!quitSignals.install()) {
         QTextStream(stderr) << "zeus-desktop: cannot install the signal handlers\n";
         return 1;
     }
-
-    AppSettings settings;
     const std::optional<RuntimePreference> preference = options.runtimePreference
                                                             ? options.runtimePreference
                                                             : runtimePreferenceFromString(settings.runtimePreference());
@@ -329,16 +322,17 @@ int runHeadlessMode(const AppOptions& options) {
         return kExitUsage;
     }
     AgentHostService::Options serviceOptions;
-    serviceOptions.backend = url;
+    serviceOptions.backend = core.backend;
     serviceOptions.runtime = *preference;
     serviceOptions.sandbox = headlessSandboxOverrides(options);
     serviceOptions.connection = headlessConnectionSettings();
     serviceOptions.monitorEnabled = false;  // nothing shows container states here
     serviceOptions.shutdownDeadlineMs = kShutdownDeadlineMs;
     serviceOptions.ackWaitMs = kAckWaitMs;
+    serviceOptions.token = core.token;
+    serviceOptions.journal = core.journal;
     AgentHostService service(&settings, serviceOptions);
-    const QString workspace = guard.canonicalPath;
-    service.dispatcher().setApprovedWorkspaces({workspace});
+    service.dispatcher().setApprovedWorkspaces(core.workspaces);
     // Command approval (SPEC §11): the folder's settings plus this run's --approval and rules. No queue is set:
     // headless there is nobody to ask, so what would be asked is denied.
     applyApprovalOptions(options, settings, service.dispatcher());
@@ -349,7 +343,7 @@ int runHeadlessMode(const AppOptions& options) {
     service.portRequests().setApproved(options.allowPublish);
 
     int exitCode = kExitOk;
-    const auto endWith = [&service, &exitCode](int code) {
+    const std::function<void(int)> endWith = [&service, &exitCode](int code) {
         const AgentHostService::State state = service.state();
         if (state != AgentHostService::State::ShuttingDown && state != AgentHostService::State::Stopped) {
             exitCode = code;
@@ -365,6 +359,7 @@ int runHeadlessMode(const AppOptions& options) {
                              QCoreApplication::exit(exitCode);
                          }
                      });
+    const QUrl& url = core.backend;
     QObject::connect(&service, &AgentHostService::signInMissing, &service, [&url, &endWith](const QString& message) {
         QTextStream(stderr) << "zeus-desktop: no sign-in token for " << url.toString() << ": " << message
                             << "\nSet ZEUS_DESKTOP_TOKEN or sign in from the tray app.\n";
@@ -379,20 +374,45 @@ int runHeadlessMode(const AppOptions& options) {
                              qCCritical(lcBackend).noquote() << service.connection().lastError();
                          }
                      });
-    SessionAnnouncer announcer(service);
+    SessionAnnouncer announcer(service, core.notice ? core.notice : printNotice);
     QObject::connect(&service.sandbox(), &SandboxHost::rebuilt, &service,
                      [&announcer](SessionManager* manager, ContainerMonitor*) { announcer.watch(manager); });
     QObject::connect(&quitSignals, &QuitSignals::quitRequested, &service, [&endWith](int signal) {
         qCInfo(lcApp) << "signal" << signal << "received";
         endWith(kExitOk);
     });
+    if (core.wire) {
+        core.wire(service, endWith);
+    }
 
-    qCInfo(lcApp).noquote() << ZEUS_APP_NAME << ZEUS_VERSION << "headless: serving" << workspace << "for"
-                            << url.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery);
+    qCInfo(lcApp).noquote() << ZEUS_APP_NAME << ZEUS_VERSION << core.description;
     service.start();
     const int code = QCoreApplication::exec();
     service.connection().stop();
     return code;
+}
+
+int runHeadlessMode(const AppOptions& options) {
+    installLogFormat();
+
+    const WorkspaceGuard::Result guard = WorkspaceGuard::check(options.workspace);
+    if (!guard.accepted()) {
+        QTextStream(stderr) << "zeus-desktop: refused workspace " << options.workspace << ": " << guard.message
+                            << " (rule: " << WorkspaceGuard::ruleName(guard.rule) << ")\n";
+        return kExitWorkspaceRefused;
+    }
+    // The rule the tray app and the settings use: a URL carrying a token is refused here too.
+    if (const QString problem = BackendUrl::problem(options.backend); !problem.isEmpty()) {
+        QTextStream(stderr) << "zeus-desktop: " << problem << "\n";
+        return kExitUsage;
+    }
+    HeadlessCore core;
+    core.backend = QUrl(options.backend.trimmed());
+    core.workspaces = {guard.canonicalPath};
+    core.description = QStringLiteral("headless: serving %1 for %2")
+                           .arg(guard.canonicalPath, core.backend.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery));
+    AppSettings settings;
+    return runHeadlessCore(options, settings, core);
 }
 
 }  // namespace zeus

@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
             return zeus::runSecretsMode(options);
         case zeus::AppOptions::Mode::Review:
             return zeus::runReviewMode(options);
+        case zeus::AppOptions::Mode::Mcp:
+            return zeus::runMcpMode(options);
         case zeus::AppOptions::Mode::Gui:
 #ifdef ZEUS_HAS_GUI
             return zeus::runGuiMode(options);

@@ -6,11 +6,14 @@
 #include "sandboxsetup.h"
 
 #include <QStringList>
+#include <QUrl>
 
+#include <functional>
 #include <optional>
 
 namespace zeus {
 
+class AgentHostService;
 class AppSettings;
 class ToolDispatcher;
 struct DetectionResult;
@@ -22,6 +25,7 @@ int runBuildImageMode(const AppOptions& options);  // buildimagemode.cpp
 int runHeadlessMode(const AppOptions& options);    // headlessmode.cpp
 int runSecretsMode(const AppOptions& options);     // secretsmode.cpp
 int runReviewMode(const AppOptions& options);      // reviewmode.cpp
+int runMcpMode(const AppOptions& options);         // mcpmode.cpp
 #ifdef ZEUS_HAS_GUI
 int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 #endif
@@ -31,6 +35,22 @@ int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings,
                               const DetectionResult& detection);       // execmode.cpp
 SandboxOverrides headlessSandboxOverrides(const AppOptions& options);  // headlessmode.cpp
+
+// One GUI-free run of the core (AgentHostService), as headless and MCP mode both make it: the same service options,
+// approval, secrets and port rules, the same exits (no agent 5, no token 3, refused token 4, a signal 0). What
+// differs is said here. A second hand-built setup is how the two modes would drift apart, so none may exist.
+struct HeadlessCore {
+    QUrl backend;
+    QStringList workspaces;  // canonical paths that passed WorkspaceGuard: the approved folders of this run
+    QString token;           // handed over in-process; empty: ZEUS_DESKTOP_TOKEN, then the keychain
+    bool journal = true;     // AgentHostService::Options::journal
+    std::function<void(const QString&)> notice;  // where session notices go; empty: stdout
+    // The mode's own wiring, once the service is built and before it starts; endWith(code) ends the run.
+    std::function<void(AgentHostService& service, const std::function<void(int)>& endWith)> wire;
+    QString description;  // said in the start-up log line
+};
+void installHeadlessLogFormat();                                                                  // headlessmode.cpp
+int runHeadlessCore(const AppOptions& options, AppSettings& settings, const HeadlessCore& core);  // headlessmode.cpp
 
 // Whether the image must be inspected for a sandbox agent, and why a run must not start without one, are
 // core/agentreadiness.h's agentNeedsImageCheck() and missingAgentProblem() (the tray app, headless, --exec).

@@ -42,7 +42,7 @@ AgentHostService::AgentHostService(AppSettings* settings, Options options, QObje
     client.arch = QSysInfo::currentCpuArchitecture();
     client.deviceId = m_settings->deviceId();
     m_dispatcher.setClientInfo(client);
-    if (!m_options.backend.isEmpty()) {
+    if (!m_options.backend.isEmpty() && m_options.journal) {
         // Results the last run owed this backend, and the calls it left running (SPEC §5 "Results survive the app").
         m_dispatcher.setJournalPath(ResultJournal::pathFor(
             QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), m_options.backend.toString()));
@@ -165,6 +165,10 @@ void AgentHostService::onImageInspected(const ImageInspection& inspection) {
 
 void AgentHostService::readToken() {
     setState(State::ReadingToken);
+    if (!m_options.token.isEmpty()) {
+        connectWith(m_options.token);
+        return;
+    }
     m_tokenReadPending = true;
     m_credentials.readToken(m_options.backend.toString());
 }
@@ -184,11 +188,15 @@ void AgentHostService::onTokenRead(const CredentialStore::Result& result) {
         return;
     }
     qCInfo(lcApp) << "sign-in token from" << (result.fromEnvironment ? "ZEUS_DESKTOP_TOKEN" : "the keychain");
+    connectWith(result.token);
+}
+
+void AgentHostService::connectWith(const QString& token) {
     if (isEnding()) {
         return;
     }
     m_connection.setUrl(m_options.backend);
-    m_connection.setToken(result.token);
+    m_connection.setToken(token);
     setState(State::Connecting);
     m_connection.start();
 }

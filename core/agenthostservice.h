@@ -65,6 +65,12 @@ public:
         bool monitorEnabled = true;      // a ContainerMonitor next to the manager (headless has no one to show it)
         int shutdownDeadlineMs = 30000;  // cancelling calls and removing containers
         int ackWaitMs = 2000;            // after that, for the backend to acknowledge the last results
+        // The backend's token handed over in-process (the MCP mode's own loopback backend): used instead of the
+        // environment and the keychain, so it is never on a command line, in a file or in a child's environment.
+        QString token;
+        // Unacknowledged results journaled for the next run (SPEC §5). Off for a backend whose URL is new each run
+        // and that acknowledges every result at once (the MCP mode's): a journal there would only leave files.
+        bool journal = true;
     };
 
     AgentHostService(AppSettings* settings, Options options, QObject* parent = nullptr);
@@ -117,6 +123,7 @@ private:
     void onImageInspected(const ImageInspection& inspection);
     void readToken();
     void onTokenRead(const CredentialStore::Result& result);
+    void connectWith(const QString& token);
     void onConnectionState(BackendConnection::State state);
     void maybeFinish();
     void finish();

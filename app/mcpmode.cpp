@@ -1,0 +1,180 @@
+// --mcp [--workspace DIR]…: an MCP server on stdin and stdout for an agent on this computer (docs/mcp.md "stdio
+// transport"). Every tool call runs through the GUI-free core that headless mode runs (runHeadlessCore), which
+// connects to this process's own loopback backend (McpLocalBackend) as to any backend: the same gates, one path.
+// stdout carries MCP messages only, one compact JSON per line; notices and logs go to stderr. EOF on stdin, SIGINT
+// or SIGTERM cancel the running calls, remove the containers and exit 0.
+#include "agenthostservice.h"
+#include "appsettings.h"
+#include "mcp/mcpcodec.h"
+#include "mcp/mcplocalbackend.h"
+#include "modes.h"
+#include "sandbox/workspaceguard.h"
+#include "support/logging.h"
+
+#include <QCoreApplication>
+#include <QSocketNotifier>
+#include <QTextStream>
+
+#include <cerrno>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <unistd.h>
+#include <utility>
+
+namespace zeus {
+
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitWorkspaceRefused = 125;  // as headless mode
+
+// stdin as MCP's stdio framing: one message per line. A line longer than McpCodec::kMaxMessageBytes is dropped as it
+// comes (never buffered whole) and reported once; blank lines are skipped. Read with a notifier and one read() per
+// wake-up, so the event loop never blocks on a client that is slow to write.
+class StdinLines {
+public:
+    struct Handlers {
+        std::function<void(const QByteArray&)> line;
+        std::function<void()> oversized;
+        std::function<void()> end;
+    };
+
+    explicit StdinLines(Handlers handlers) : m_handlers(std::move(handlers)) {}
+
+    void start() {
+        m_notifier = std::make_unique<QSocketNotifier>(STDIN_FILENO, QSocketNotifier::Read);
+        QObject::connect(m_notifier.get(), &QSocketNotifier::activated, m_notifier.get(), [this] { onReadable(); });
+    }
+
+private:
+    void onReadable() {
+        constexpr size_t kChunk = 64 * 1024;
+        char chunk[kChunk];
+        const ssize_t n = ::read(STDIN_FILENO, chunk, kChunk);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+            return;
+        }
+        if (n <= 0) {
+            m_notifier->setEnabled(false);
+            if (!m_discarding) {
+                deliver();  // a last line without its newline
+            }
+            m_handlers.end();
+            return;
+        }
+        const QByteArray data = QByteArray::fromRawData(chunk, n);
+        qsizetype from = 0;
+        while (from < data.size()) {
+            const qsizetype newline = data.indexOf('\n', from);
+            const qsizetype to = newline < 0 ? data.size() : newline;
+            if (!m_discarding) {
+                m_buffer.append(data.constData() + from, to - from);
+                if (m_buffer.size() > McpCodec::kMaxMessageBytes + 1) {  // +1: a '\r' before the newline
+                    m_buffer = QByteArray();
+                    m_discarding = true;
+                    m_handlers.oversized();
+                }
+            }
+            if (newline < 0) {
+                break;
+            }
+            if (!m_discarding) {
+                deliver();
+            }
+            m_discarding = false;
+            from = newline + 1;
+        }
+    }
+
+    void deliver() {
+        QByteArray line = std::exchange(m_buffer, QByteArray());
+        if (line.endsWith('\r')) {
+            line.chop(1);
+        }
+        if (!line.trimmed().isEmpty()) {
+            m_handlers.line(line);
+        }
+    }
+
+    Handlers m_handlers;
+    std::unique_ptr<QSocketNotifier> m_notifier;
+    QByteArray m_buffer;
+    bool m_discarding = false;
+};
+
+void writeMessage(const QByteArray& message) {
+    std::fwrite(message.constData(), 1, size_t(message.size()), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+void printToStderr(const QString& line) {
+    QTextStream(stderr) << "zeus-desktop: " << line << "\n";
+}
+
+}  // namespace
+
+int runMcpMode(const AppOptions& options) {
+    installHeadlessLogFormat();
+    AppSettings settings;
+
+    // The folders of this run: the command line's, each checked; without any, those approved in the tray app.
+    const bool fromSettings = options.workspaces.isEmpty();
+    const QStringList given = fromSettings ? settings.approvedWorkspaces() : options.workspaces;
+    QStringList workspaces;
+    for (const QString& folder : given) {
+        const WorkspaceGuard::Result guard = WorkspaceGuard::check(folder);
+        if (guard.accepted()) {
+            workspaces << guard.canonicalPath;
+            continue;
+        }
+        QTextStream(stderr) << "zeus-desktop: refused workspace " << folder << ": " << guard.message
+                            << " (rule: " << WorkspaceGuard::ruleName(guard.rule) << ")\n";
+        if (!fromSettings) {
+            return kExitWorkspaceRefused;
+        }
+    }
+    workspaces.removeDuplicates();
+    if (workspaces.isEmpty()) {
+        printToStderr(QStringLiteral("--mcp needs --workspace DIR, or a folder approved in the tray app"));
+        return kExitUsage;
+    }
+
+    McpLocalBackend backend;
+    if (!backend.listen()) {
+        printToStderr(QStringLiteral("cannot listen on 127.0.0.1 for the sandbox's own connection"));
+        return 1;
+    }
+    backend.setDefaultWorkingDirectory(workspaces.constFirst());
+    QObject::connect(&backend, &McpLocalBackend::messageOut, &backend, &writeMessage);
+
+    std::function<void()> onEnd;
+    StdinLines stdinLines({[&backend](const QByteArray& line) { backend.handleMessage(line); },
+                           [&backend] { backend.refuseOversizedMessage(); }, [&onEnd] { onEnd(); }});
+
+    HeadlessCore core;
+    core.backend = backend.url();
+    core.workspaces = workspaces;
+    core.token = backend.token();
+    core.journal = false;  // every result is acked at once; the URL is new each run (docs/mcp.md)
+    core.notice = printToStderr;
+    core.description = QStringLiteral("mcp: serving %1 on stdin and stdout, session %2")
+                           .arg(workspaces.join(QStringLiteral(", ")), backend.sessionId());
+    core.wire = [&backend, &stdinLines, &onEnd](AgentHostService& service, const std::function<void(int)>& endWith) {
+        onEnd = [&backend, endWith] {
+            qCInfo(lcApp) << "stdin closed: ending";
+            backend.cancelAll();
+            endWith(0);
+        };
+        QObject::connect(&service, &AgentHostService::stateChanged, &backend, [&backend](AgentHostService::State s) {
+            if (s == AgentHostService::State::ShuttingDown) {
+                backend.cancelAll();
+            }
+        });
+        stdinLines.start();
+    };
+    return runHeadlessCore(options, settings, core);
+}
+
+}  // namespace zeus
