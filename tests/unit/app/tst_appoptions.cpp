@@ -19,6 +19,7 @@ private Q_SLOTS:
     void upstreamProxy();
     void publish();
     void exposeHost();
+    void mcpModeTakesEveryWorkspace();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -217,6 +218,24 @@ void TestAppOptions::publish() {
              (QStringList{QStringLiteral("18000:8000"), QStringLiteral("5173")}));
     const zeus::AppOptions none = zeus::parseAppOptions({QStringLiteral("zeus-desktop")});
     QVERIFY(!none.allowPublish && zeus::sandboxOverridesOf(none).publish.isEmpty());
+}
+
+// --mcp serves every --workspace given; the other modes keep taking the last one, as before.
+void TestAppOptions::mcpModeTakesEveryWorkspace() {
+    const zeus::AppOptions mcp =
+        zeus::parseAppOptions({QStringLiteral("zeus-desktop"), QStringLiteral("--mcp"), QStringLiteral("--workspace"),
+                               QStringLiteral("/a"), QStringLiteral("--workspace"), QStringLiteral("/b")});
+    QVERIFY2(mcp.error.isEmpty(), qPrintable(mcp.error));
+    QCOMPARE(mcp.mode, zeus::AppOptions::Mode::Mcp);
+    QCOMPARE(mcp.workspaces, (QStringList{QStringLiteral("/a"), QStringLiteral("/b")}));
+    QCOMPARE(mcp.workspace, QStringLiteral("/b"));
+    const zeus::AppOptions none = zeus::parseAppOptions({QStringLiteral("zeus-desktop"), QStringLiteral("--mcp")});
+    QVERIFY2(none.error.isEmpty(), qPrintable(none.error));  // the folders approved in the settings
+    QVERIFY(none.workspaces.isEmpty());
+    QByteArray program("zeus-desktop");
+    QByteArray flag("--mcp");
+    char* argv[] = {program.data(), flag.data()};
+    QVERIFY(zeus::wantsConsoleMode(2, argv));  // an MCP server never needs a display
 }
 
 void TestAppOptions::usageErrors() {
