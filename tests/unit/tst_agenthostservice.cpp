@@ -4,6 +4,7 @@
 #include "../e2e/backendserver.h"
 #include "agenthostservice.h"
 #include "appsettings.h"
+#include "backend/resultjournal.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -137,6 +138,40 @@ private Q_SLOTS:
         }
         QCOMPARE(seen, (QList<State>{State::DetectingRuntime, State::ReadingToken, State::Connecting, State::Serving,
                                      State::ShuttingDown, State::Stopped}));
+    }
+
+    // A token handed over in-process (the MCP mode's local backend) wins over the environment's, and with the
+    // journal off an unacknowledged result leaves no file; with it on (the control) the same run leaves one.
+    void handedTokenIsUsedAndTheJournalCanBeOff_data() {
+        QTest::addColumn<bool>("journal");
+        QTest::newRow("journal off") << false;
+        QTest::newRow("journal on") << true;
+    }
+    void handedTokenIsUsedAndTheJournalCanBeOff() {
+        QFETCH(bool, journal);
+        BackendServer server;
+        server.autoAck = false;
+        QVERIFY(server.listen());
+        AgentHostService::Options options = optionsFor(server, true);
+        options.token = QStringLiteral("handed-token");
+        options.journal = journal;
+        const QString journalPath = ResultJournal::pathFor(
+            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation), options.backend.toString());
+        QFile::remove(journalPath);
+        {
+            AgentHostService service(m_settings.get(), options);
+            service.dispatcher().setApprovedWorkspaces({m_workspace});
+            service.start();
+            QTRY_COMPARE_WITH_TIMEOUT(service.state(), State::Serving, 15000);
+            QCOMPARE(server.authorizations().value(0), QByteArray("Bearer handed-token"));
+            server.send(BackendServer::toolCall(QStringLiteral("j1"), QStringLiteral("s1"), QStringLiteral("echo j"),
+                                                m_workspace));
+            QVERIFY(server.waitForResult(QStringLiteral("j1"), 10000));
+            QVERIFY(service.shutdown());
+            QTRY_COMPARE_WITH_TIMEOUT(service.state(), State::Stopped, 10000);
+        }
+        QCOMPARE(QFile::exists(journalPath), journal);
+        QFile::remove(journalPath);
     }
 
     // No usable runtime: it still connects, hello says so, and every call is refused with no_runtime.
