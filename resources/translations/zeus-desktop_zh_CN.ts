@@ -215,6 +215,22 @@
         <source>With --headless: approve the backend&apos;s requests to publish a container port.</source>
         <translation>与 --headless 一起使用：批准后端发布容器端口的请求。</translation>
     </message>
+    <message>
+        <source>--expose-host: %1</source>
+        <translation>--expose-host：%1</translation>
+    </message>
+    <message>
+        <source>--expose-host: at most %1 ports</source>
+        <translation>--expose-host：最多 %1 个端口</translation>
+    </message>
+    <message>
+        <source>--expose-host: container port %1 is given twice</source>
+        <translation>--expose-host：容器端口 %1 被指定了两次</translation>
+    </message>
+    <message>
+        <source>Make a service on this computer&apos;s 127.0.0.1:HOST_PORT reachable at 127.0.0.1:CONTAINER_PORT inside every session&apos;s container (HOST_PORT[:CONTAINER_PORT]; the same port when CONTAINER_PORT is left out); logged like egress; needs the sandbox agent; repeatable, at most 16.</source>
+        <translation>使本机 127.0.0.1:HOST_PORT 上的服务可在每个会话容器内的 127.0.0.1:CONTAINER_PORT 访问（HOST_PORT[:CONTAINER_PORT]；省略 CONTAINER_PORT 时使用相同端口）；像出站连接一样记录；需要沙箱代理；可重复，最多 16 个。</translation>
+    </message>
 </context>
 <context>
     <name>zeus</name>
