@@ -109,6 +109,14 @@ void McpLocalBackend::handleMessage(const QByteArray& text) {
         emitMessage(outcome.reply);
     }
     if (outcome.cancel) {
+        for (PortRequest& request : m_portRequests) {
+            if (!request.cancelled && request.call.requestId == outcome.cancel->requestId) {
+                // Answered no more, but kept in line: the core's answer to it must not be taken for the next one's.
+                request.cancelled = true;
+                m_state.callFinished(request.call.requestId);
+                break;
+            }
+        }
         for (auto it = m_calls.begin(); it != m_calls.end(); ++it) {
             if (it->call.requestId == outcome.cancel->requestId) {
                 cancelInCore(it.key());
@@ -130,6 +138,11 @@ void McpLocalBackend::refuseOversizedMessage() {
 }
 
 void McpLocalBackend::cancelAll() {
+    for (PortRequest& request : m_portRequests) {
+        if (!std::exchange(request.cancelled, true)) {
+            m_state.callFinished(request.call.requestId);
+        }
+    }
     for (auto it = m_calls.cbegin(); it != m_calls.cend(); ++it) {
         cancelInCore(it.key());
         m_state.callFinished(it->call.requestId);
@@ -145,6 +158,14 @@ QJsonObject McpLocalBackend::unavailableResult(const McpToolCall& call) {
 }
 
 void McpLocalBackend::startCall(const McpToolCall& call) {
+    if (call.tool == McpTool::OpenPort) {
+        // PortRequests answers in order with port_opened or an error that names no call (docs/protocol.md).
+        m_portRequests.append(PortRequest{call, false});
+        sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("open_port")},
+                               {QStringLiteral("session_id"), m_sessionId},
+                               {QStringLiteral("port"), call.port}});
+        return;
+    }
     if (call.tool != McpTool::RunCommand) {
         emitMessage(McpCodec::makeResult(call.requestId, unavailableResult(call)));
         m_state.callFinished(call.requestId);
@@ -177,6 +198,8 @@ void McpLocalBackend::onCoreMessage(const QString& text) {
         onToolResult(message);
     } else if (type == QLatin1String("network_event")) {
         onNetworkEvent(message);
+    } else if (type == QLatin1String("port_opened")) {
+        onPortOpened(message);
     } else if (type == QLatin1String("error")) {
         onCoreError(message);
     } else if (type == QLatin1String("hello")) {
@@ -248,8 +271,48 @@ void McpLocalBackend::onToolResult(const QJsonObject& message) {
     answer(callId, textResult(text, status != QLatin1String("ok"), structured));
 }
 
+void McpLocalBackend::onPortOpened(const QJsonObject& message) {
+    const int port = message.value(QStringLiteral("port")).toInt();
+    const auto it = std::find_if(m_portRequests.begin(), m_portRequests.end(),
+                                 [port](const PortRequest& request) { return request.call.port == port; });
+    if (it == m_portRequests.end()) {
+        return;
+    }
+    const PortRequest request = *it;
+    m_portRequests.erase(it);
+    if (request.cancelled) {
+        return;
+    }
+    const McpToolCall& call = request.call;
+    const int hostPort = message.value(QStringLiteral("host_port")).toInt();
+    const QString url = str(message, "url");
+    const QJsonObject structured{
+        {QStringLiteral("port"), port}, {QStringLiteral("host_port"), hostPort}, {QStringLiteral("url"), url}};
+    emitMessage(McpCodec::makeResult(
+        call.requestId,
+        textResult(QStringLiteral("port %1 of the sandbox is published on this computer at %2 (127.0.0.1:%3 only)")
+                       .arg(port)
+                       .arg(url)
+                       .arg(hostPort),
+                   false, structured)));
+    m_state.callFinished(call.requestId);
+}
+
 void McpLocalBackend::onCoreError(const QJsonObject& message) {
     const QString callId = str(message, "call_id");
+    if (callId.isEmpty() && !m_portRequests.isEmpty()) {
+        // The only request that is answered with an error naming no call: the oldest open_port.
+        const PortRequest request = m_portRequests.takeFirst();
+        if (request.cancelled) {
+            return;
+        }
+        const McpToolCall& call = request.call;
+        emitMessage(McpCodec::makeResult(
+            call.requestId,
+            textResult(QStringLiteral("%1: %2").arg(str(message, "code"), str(message, "message")), true)));
+        m_state.callFinished(call.requestId);
+        return;
+    }
     if (callId.isEmpty() || !m_calls.contains(callId)) {
         qCWarning(lcBackend).noquote() << "MCP local backend: the core said" << str(message, "code")
                                        << str(message, "message");
@@ -282,7 +345,8 @@ void McpLocalBackend::cancelInCore(const QString& callId) {
 
 void McpLocalBackend::sendToCore(const QJsonObject& message) {
     if (!isCoreConnected()) {
-        if (str(message, "type") == QLatin1String("tool_call")) {
+        const QString type = str(message, "type");
+        if (type == QLatin1String("tool_call") || type == QLatin1String("open_port")) {
             m_waitingFrames.append(message);  // the core is still starting: the call goes out when it connects
         }
         return;

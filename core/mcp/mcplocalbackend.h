@@ -73,11 +73,18 @@ private:
         QStringList networkDenials;  // lines for the result text (SPEC §12: a denial names host and rule)
     };
 
+    // An open_port handed to the core; answered in order (port_opened, or an error naming no call).
+    struct PortRequest {
+        McpToolCall call;
+        bool cancelled = false;  // notifications/cancelled came: its answer is dropped
+    };
+
     void onNewConnection();
     void onCoreMessage(const QString& text);
     void onToolOutput(const QJsonObject& message);
     void onToolResult(const QJsonObject& message);
     void onNetworkEvent(const QJsonObject& message);
+    void onPortOpened(const QJsonObject& message);
     void onCoreError(const QJsonObject& message);
     void startCall(const McpToolCall& call);
     void answer(const QString& callId, const QJsonObject& result);
@@ -94,6 +101,7 @@ private:
     McpServerState m_state;
     quint64 m_nextCall = 0;
     QHash<QString, Call> m_calls;        // call_id -> the call
+    QList<PortRequest> m_portRequests;   // in the order the core answers them
     QList<QJsonObject> m_waitingFrames;  // for the core, before it connected
 };
 

@@ -1,8 +1,9 @@
 // End to end: the real `zeus-desktop --mcp` as an MCP client starts it, a real Docker engine (DOCKER_HOST) with the
 // offline test image. Newline-delimited JSON-RPC on its stdin and stdout: the handshake, the tools, a command that
 // sees the folder and streams progress, a cancel that ends a long command at once and is never answered, a folder
-// outside the approved one refused with workspace_not_approved, nothing but JSON lines on stdout, and EOF or SIGTERM
-// ending it with exit 0 and no container left. Each test has its own settings folder, so its own install id.
+// outside the approved one refused with workspace_not_approved, open_port under headless rules, nothing but JSON
+// lines on stdout, and EOF or SIGTERM ending it with exit 0 and no container left. Each test has its own settings
+// folder, so its own install id.
 #include "mcp/mcpcodec.h"
 #include "testenvironment.h"
 
@@ -223,6 +224,15 @@ private Q_SLOTS:
             last = p.value(QStringLiteral("progress")).toDouble();
         }
 
+        // open_port meets the backend's rule: headless without --allow-publish, nobody approves it.
+        app.request(6, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("open_port")},
+                                {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("port"), 8000}}}});
+        const QJsonObject unpublished = app.response(6, 30000);
+        QVERIFY(isError(unpublished));
+        QVERIFY2(resultText(unpublished).startsWith(QLatin1String("approval_denied: ")),
+                 qPrintable(resultText(unpublished)));
+
         // A folder outside the approved one is refused by the same gate a backend call meets.
         app.runCommand(3, QJsonObject{{QStringLiteral("command"), QStringLiteral("ls")},
                                       {QStringLiteral("working_directory"), QDir::rootPath()}});
@@ -275,12 +285,25 @@ private Q_SLOTS:
         QTemporaryDir config;
         QTemporaryDir workspace;
         McpApp app;
-        app.startInFolder(config.path(), workspace.path());
+        app.startInFolder(config.path(), workspace.path(), {QStringLiteral("--allow-publish")});
         app.initialize();
         app.runCommand(1, QJsonObject{{QStringLiteral("command"), QStringLiteral("echo started; sleep 60")}},
                        QJsonValue(QStringLiteral("p")));
         QVERIFY2(QTest::qWaitFor([&] { return !app.progressOf(QStringLiteral("p")).isEmpty(); }, kFirstCallMs),
                  qPrintable(app.logText()));
+        // With --allow-publish, open_port publishes the session's port on 127.0.0.1.
+        app.request(2, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("open_port")},
+                                {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("port"), 8000}}}});
+        const QJsonObject published = app.response(2, 30000);
+        QVERIFY2(!isError(published), qPrintable(resultText(published) + app.logText()));
+        QVERIFY(published.value(QStringLiteral("result"))
+                    .toObject()
+                    .value(QStringLiteral("structuredContent"))
+                    .toObject()
+                    .value(QStringLiteral("host_port"))
+                    .toInt()
+                > 0);
         QVERIFY(!containersOfInstall(config.path()).isEmpty());
         QElapsedTimer clock;
         clock.start();

@@ -330,15 +330,14 @@ private Q_SLOTS:
         QVERIFY(core->ofType(QStringLiteral("cancel")).isEmpty());
     }
 
-    void reviewAndPortToolsSayTheyAreNotAvailable_data() {
+    void reviewToolsSayTheyAreNotAvailable_data() {
         QTest::addColumn<QString>("tool");
         QTest::addColumn<QJsonObject>("arguments");
         QTest::newRow("list_changes") << QStringLiteral("list_changes") << QJsonObject{};
         QTest::newRow("apply_changes") << QStringLiteral("apply_changes") << QJsonObject{};
         QTest::newRow("discard_changes") << QStringLiteral("discard_changes") << QJsonObject{};
-        QTest::newRow("open_port") << QStringLiteral("open_port") << QJsonObject{{QStringLiteral("port"), 8080}};
     }
-    void reviewAndPortToolsSayTheyAreNotAvailable() {
+    void reviewToolsSayTheyAreNotAvailable() {
         QFETCH(QString, tool);
         QFETCH(QJsonObject, arguments);
         backend->handleMessage(
@@ -355,6 +354,60 @@ private Q_SLOTS:
                     .toString()
                     .contains(QLatin1String("not available over MCP yet")));
         QCOMPARE(backend->runningCalls(), 0);
+    }
+
+    // open_port goes to the core's PortRequests (its approval rules); port_opened and an error naming no call
+    // answer the requests in order, and a cancelled one's answer is not taken for the next one's.
+    void openPortBecomesOpenPortAndItsAnswersAreTakenInOrder() {
+        auto core = connectedCore();
+        QVERIFY(core);
+        const auto openPort = [this](int id, int port) {
+            backend->handleMessage(
+                request(id, QStringLiteral("tools/call"),
+                        QJsonObject{{QStringLiteral("name"), QStringLiteral("open_port")},
+                                    {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("port"), port}}}}));
+        };
+        openPort(1, 8000);
+        openPort(2, 8001);
+        openPort(3, 8002);
+        QVERIFY(QTest::qWaitFor([&] { return core->ofType(QStringLiteral("open_port")).size() == 3; }, 5000));
+        const QJsonObject first = core->ofType(QStringLiteral("open_port")).constFirst();
+        QCOMPARE(first.value(QStringLiteral("session_id")).toString(), backend->sessionId());
+        QCOMPARE(first.value(QStringLiteral("port")).toInt(), 8000);
+        backend->handleMessage(text(McpCodec::makeNotification(QStringLiteral("notifications/cancelled"),
+                                                               QJsonObject{{QStringLiteral("requestId"), 2}})));
+
+        core->send(QJsonObject{{QStringLiteral("type"), QStringLiteral("port_opened")},
+                               {QStringLiteral("session_id"), backend->sessionId()},
+                               {QStringLiteral("port"), 8000},
+                               {QStringLiteral("host_port"), 41000},
+                               {QStringLiteral("url"), QStringLiteral("http://127.0.0.1:41000/")}});
+        const QJsonObject refusal{{QStringLiteral("type"), QStringLiteral("error")},
+                                  {QStringLiteral("code"), QStringLiteral("approval_denied")},
+                                  {QStringLiteral("message"), QStringLiteral("not approved")}};
+        core->send(refusal);  // the cancelled request's answer
+        core->send(refusal);  // request 3's
+        QVERIFY(QTest::qWaitFor([&] { return responses().size() == 2; }, 5000));
+        QTest::qWait(50);
+        QCOMPARE(responses().size(), 2);
+        const QJsonObject opened = responses().at(0);
+        QCOMPARE(opened.value(QStringLiteral("id")).toInt(), 1);
+        const QJsonObject openedResult = opened.value(QStringLiteral("result")).toObject();
+        QCOMPARE(openedResult.value(QStringLiteral("isError")).toBool(), false);
+        QCOMPARE(openedResult.value(QStringLiteral("structuredContent")).toObject().value(QStringLiteral("host_port")),
+                 QJsonValue(41000));
+        const QJsonObject denied = responses().at(1);
+        QCOMPARE(denied.value(QStringLiteral("id")).toInt(), 3);
+        QCOMPARE(denied.value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool(), true);
+        QVERIFY(denied.value(QStringLiteral("result"))
+                    .toObject()
+                    .value(QStringLiteral("content"))
+                    .toArray()
+                    .at(0)
+                    .toObject()
+                    .value(QStringLiteral("text"))
+                    .toString()
+                    .startsWith(QLatin1String("approval_denied: ")));
     }
 
     void oversizedMessageIsRefusedWithANullId() {
