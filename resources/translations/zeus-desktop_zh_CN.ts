@@ -3157,6 +3157,14 @@ Container: %2 (%3)</source>
 <context>
     <name>zeus::SandboxController</name>
     <message>
+        <source>Refused: port %1 of this computer</source>
+        <translation>已拒绝：本机的端口 %1</translation>
+    </message>
+    <message>
+        <source>The sandbox of session %1 asked for port %2 of this computer, which was not exposed (--expose-host). It was refused.</source>
+        <translation>会话 %1 的沙箱请求访问本机的端口 %2，但该端口未公开（--expose-host），已被拒绝。</translation>
+    </message>
+    <message>
         <source>Command failed</source>
         <translation>命令失败</translation>
     </message>

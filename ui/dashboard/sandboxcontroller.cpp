@@ -8,6 +8,7 @@
 #include "engine/imagebuilder.h"
 #include "monitor/containermonitor.h"
 #include "runtime/runtimedetector.h"
+#include "sandbox/exposedports.h"
 #include "sandbox/sandboxsession.h"
 #include "sandbox/sessionmanager.h"
 #include "sandboxhost.h"
@@ -144,6 +145,18 @@ void SandboxController::openPort(const QString& sessionId, quint16 containerPort
 
 void SandboxController::onEgressDecided(const EgressEvent& event) {
     m_dashboard->networkPanel()->addEvent(event);
+    if (!event.allowed && event.rule.startsWith(ExposedPorts::ruleName())) {
+        // Only a forged frame gets here. No allowlist rule fixes it, so none is offered: "Allow once" would open
+        // this computer's loopback to the proxy instead.
+        m_notifier->notifyLimited(QStringLiteral("expose ") + event.sessionId,
+                                  tr("Refused: port %1 of this computer").arg(event.port),
+                                  tr("The sandbox of session %1 asked for port %2 of this computer, which was not "
+                                     "exposed (--expose-host). It was refused.")
+                                      .arg(event.sessionId)
+                                      .arg(event.port),
+                                  true);
+        return;
+    }
     if (!event.tlsUntrusted) {
         m_notifier->notifyDenied(event);
         return;
