@@ -83,6 +83,7 @@ bool Redactor::add(const SecretValue& secret) {
     const QByteArray tag = marker(secret.name);
     for (const QByteArray& bytes : formsOf(secret.value)) {
         m_forms.append(Form{bytes, QByteArrayMatcher(bytes), tag});
+        m_firstBytes[static_cast<unsigned char>(bytes.front())] = true;
         m_maxLength = std::max(m_maxLength, bytes.size());
     }
     std::stable_sort(m_forms.begin(), m_forms.end(),
@@ -128,7 +129,7 @@ QByteArray Redactor::drain(bool final) {
         if (!best) {
             break;
         }
-        if (!final && size - bestAt < m_maxLength) {
+        if (!final && size - bestAt < m_maxLength && longerFormMayFollow(bestAt, best->bytes.size())) {
             // A longer form may still complete at this position with the next chunk: wait for it. Only then is the
             // outcome the same however the stream is split.
             safeEnd = bestAt;
@@ -142,11 +143,44 @@ QByteArray Redactor::drain(bool final) {
     if (safeEnd < 0) {
         // No form starts in [pos, size): everything but the last maxLength-1 bytes is safe to pass on, since a form
         // starting before that would lie wholly in the buffer and would have been found.
-        safeEnd = final ? size : std::max(pos, size - (m_maxLength - 1));
+        safeEnd = final ? size : firstPossibleStart(std::max(pos, size - (m_maxLength - 1)));
     }
     out += QByteArrayView(m_pending).sliced(pos, safeEnd - pos);
     m_pending.remove(0, safeEnd);
     return out;
+}
+
+bool Redactor::longerFormMayFollow(qsizetype at, qsizetype matched) const {
+    const QByteArrayView tail = QByteArrayView(m_pending).sliced(at);
+    return std::any_of(m_forms.cbegin(), m_forms.cend(), [&](const Form& form) {
+        return form.bytes.size() > matched && form.bytes.size() > tail.size()
+               && QByteArrayView(form.bytes).startsWith(tail);
+    });
+}
+
+qsizetype Redactor::firstPossibleStart(qsizetype from) const {
+    // Output a command writes a little at a time (a progress line, a prompt) must not wait for the next chunk just
+    // because a secret is set: only a tail that really begins one of its forms is held back. The work is bounded;
+    // past the budget (output crafted to resemble a long secret) the whole window is held, as it always may be.
+    constexpr qsizetype kBudget = 4 * 1024 * 1024;
+    qsizetype spent = 0;
+    const qsizetype size = m_pending.size();
+    for (qsizetype at = from; at < size; ++at) {
+        if (!m_firstBytes[static_cast<unsigned char>(m_pending.at(at))]) {
+            continue;
+        }
+        const QByteArrayView tail = QByteArrayView(m_pending).sliced(at);
+        for (const Form& form : m_forms) {
+            spent += tail.size();
+            if (form.bytes.size() > tail.size() && QByteArrayView(form.bytes).startsWith(tail)) {
+                return at;
+            }
+        }
+        if (spent > kBudget) {
+            return from;
+        }
+    }
+    return size;
 }
 
 QByteArray Redactor::redacted(const QByteArray& text, qint64* count) const {

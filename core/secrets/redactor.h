@@ -5,6 +5,8 @@
 #include <QList>
 #include <QString>
 
+#include <array>
+
 namespace zeus {
 
 // A secret's name and value, as the redactor and the injection need them. The value never leaves the app's memory
@@ -17,8 +19,9 @@ struct SecretValue {
 // Removes secrets from one output stream (SPEC §9 "Redaction"): every occurrence of a value, and of its base64,
 // base64url (padded and not, at any alignment), URL-encoded and hex (lower and upper case) forms, becomes
 // `[REDACTED:NAME]`. It is streaming and pure: feed() takes the chunks as they come and returns what may be passed
-// on; a form split over two chunks is still caught because it holds back at most maxFormLength()-1 bytes (only
-// while secrets are set), and flush() hands those back at the end. At one position the longest form wins; a match is
+// on; a form split over two chunks is still caught because it holds back the tail that begins a form, at most
+// maxFormLength()-1 bytes (only while secrets are set, and only bytes that could begin one: other output passes at
+// once), and flush() hands those back at the end. At one position the longest form wins; a match is
 // committed only once no longer form could still complete there.
 // It must never pass on a byte of a form it knows, whatever the split; it does not stop a command that transforms the
 // value otherwise (reversed, encrypted): docs/security.md says that limit.
@@ -74,6 +77,11 @@ private:
         QByteArray marker;
     };
     QByteArray drain(bool final);
+    // The first position at or after `from` where the rest of the pending bytes could still begin a form (they are
+    // a proper prefix of one); the end of the pending bytes when there is none.
+    qsizetype firstPossibleStart(qsizetype from) const;
+    // Whether a form longer than the `matched` bytes found at `at` may still complete there with more output.
+    bool longerFormMayFollow(qsizetype at, qsizetype matched) const;
     // Where the forms are in a whole text: (start, length, form index), left to right, the longest at a position.
     struct Found {
         qsizetype start;
@@ -86,6 +94,7 @@ private:
     QList<SecretValue> m_secrets;
     QByteArray m_pending;
     qsizetype m_maxLength = 0;
+    std::array<bool, 256> m_firstBytes{};  // the bytes a form begins with
     qint64 m_count = 0;
 };
 
