@@ -133,7 +133,7 @@ void McpLocalBackend::handleMessage(const QByteArray& text) {
 
 void McpLocalBackend::refuseOversizedMessage() {
     emitMessage(McpCodec::makeError(JsonRpcCode::kInvalidRequest,
-                                    QStringLiteral("message over %1 bytes").arg(McpCodec::kMaxMessageBytes),
+                                    QStringLiteral("message is larger than %1 bytes").arg(McpCodec::kMaxMessageBytes),
                                     QJsonValue(QJsonValue::Null)));
 }
 

@@ -410,9 +410,12 @@ private Q_SLOTS:
                     .startsWith(QLatin1String("approval_denied: ")));
     }
 
+    // The same answer the codec gives a message over its limit, which the transport never buffers whole.
     void oversizedMessageIsRefusedWithANullId() {
         backend->refuseOversizedMessage();
         QCOMPARE(out.size(), 1);
+        const auto codec = std::get<JsonRpcError>(McpCodec::parse(QByteArray(McpCodec::kMaxMessageBytes + 1, ' ')));
+        QCOMPARE(out.constFirst(), McpCodec::makeError(codec));
         QCOMPARE(out.constFirst().value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
                  -32600);
         QVERIFY(out.constFirst().value(QStringLiteral("id")).isNull());
