@@ -33,6 +33,7 @@ ensure_docker && ensure_test_image docker || echo "harness: WARNING: Docker engi
 ensure_remote_docker || echo "harness: WARNING: the remote-engine tests will skip (not under CI)"
 ensure_podman && ensure_test_image podman || echo "harness: WARNING: Podman engine tests will skip (not under CI)"
 ensure_distro_image || echo "harness: WARNING: tst_distroimage builds its image itself or skips (not under CI)"
+ensure_mcp_sdk || echo "harness: WARNING: the MCP SDK client test will skip (not under CI)"
 
 status=0
 failed_steps=()

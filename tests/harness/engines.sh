@@ -241,6 +241,26 @@ ensure_verdaccio() {
     echo "harness: verdaccio $("$ZEUS_TEST_VERDACCIO" --version 2>/dev/null)"
 }
 
+# The official MCP TypeScript SDK from the npm registry, for the MCP client test (tests/e2e/mcp/sdk-client.mjs); kept
+# in the user's cache between runs.
+ensure_mcp_sdk() {
+    local prefix="${XDG_CACHE_HOME:-$HOME/.cache}/zeus-test-tools/mcp-sdk"
+    if [ -n "${ZEUS_TEST_MCP_SDK:-}" ] && [ -f "$ZEUS_TEST_MCP_SDK/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+        return 0
+    fi
+    if [ ! -f "$prefix/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+        command -v npm >/dev/null 2>&1 \
+            || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null \
+            || { harness_fail "could not install npm"; return 1; }
+        mkdir -p "$prefix" && echo '{"private": true}' > "$prefix/package.json"
+        npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error @modelcontextprotocol/sdk@1 >/dev/null \
+            || { harness_fail "could not install @modelcontextprotocol/sdk from the npm registry"; return 1; }
+    fi
+    ZEUS_TEST_MCP_SDK="$prefix"
+    export ZEUS_TEST_MCP_SDK
+    echo "harness: @modelcontextprotocol/sdk $(node -p "require('$prefix/node_modules/@modelcontextprotocol/sdk/package.json').version")"
+}
+
 stop_engines() {
     set +e  # best effort: a process that is already gone is fine
     stop_remote_dockerd
