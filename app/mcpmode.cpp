@@ -8,10 +8,13 @@
 #include "mcp/mcpcodec.h"
 #include "mcp/mcplocalbackend.h"
 #include "modes.h"
+#include "sandbox/review/reviewservice.h"
 #include "sandbox/workspaceguard.h"
 #include "support/logging.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSocketNotifier>
 #include <QTextStream>
 
@@ -113,6 +116,62 @@ void printToStderr(const QString& line) {
     QTextStream(stderr) << "zeus-desktop: " << line << "\n";
 }
 
+// One change as `--changes --json` lists it, without the two sides' sizes and hashes.
+QJsonObject changeJson(const Change& change) {
+    QJsonObject object{{QStringLiteral("kind"), Change::kindLetter(change.kind)},
+                       {QStringLiteral("path"), change.path},
+                       {QStringLiteral("flagged"), change.flagged},
+                       {QStringLiteral("applicable"), change.applicable},
+                       {QStringLiteral("exec_changed"), change.execChanged}};
+    if (change.flagged) {
+        object.insert(QStringLiteral("flag_reason"), change.flagReason);
+    }
+    if (!change.applicable) {
+        object.insert(QStringLiteral("not_applicable_reason"), change.notApplicableReason);
+    }
+    return object;
+}
+
+QJsonObject changesResult(const QString& session, const QList<Change>& changes) {
+    QJsonArray array;
+    QStringList lines;
+    for (const Change& change : changes) {
+        array.append(changeJson(change));
+        lines << QStringLiteral("%1  %2").arg(Change::kindLetter(change.kind), change.path)
+                     + (change.flagged ? QStringLiteral("  [needs its own confirmation: %1]").arg(change.flagReason)
+                                       : QString());
+    }
+    const QString head = changes.isEmpty()
+                             ? QStringLiteral("No changes are pending in session %1.").arg(session)
+                             : QStringLiteral("%1 changes are pending in session %2:").arg(changes.size()).arg(session);
+    return McpLocalBackend::toolResult(
+        lines.isEmpty() ? head : head + QLatin1Char('\n') + lines.join(QLatin1Char('\n')), false,
+        QJsonObject{{QStringLiteral("session"), session}, {QStringLiteral("changes"), array}});
+}
+
+// list_changes: the review copy's changes as ReviewService lists them for the tray app and --changes. A session
+// with no review copy yet has none; a folder in direct mode has none to review at all.
+void listChanges(ReviewService& reviews, bool directMode, const QString& session,
+                 const McpLocalBackend::Answer& answer) {
+    if (!reviews.store().record(session)) {
+        answer(directMode ? McpLocalBackend::toolResult(
+                   QStringLiteral("this folder is in direct mode: changes are written to it as they happen"), true)
+                          : changesResult(session, {}));
+        return;
+    }
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(
+        &reviews, &ReviewService::changesReady, &reviews,
+        [connection, session, answer](const QString& id, bool ok, const QString& error, const QList<Change>& changes) {
+            if (id != session) {
+                return;
+            }
+            QObject::disconnect(*connection);
+            answer(ok ? changesResult(session, changes) : McpLocalBackend::toolResult(error, true));
+        });
+    reviews.refreshChanges(session);
+}
+
 }  // namespace
 
 int runMcpMode(const AppOptions& options) {
@@ -161,7 +220,14 @@ int runMcpMode(const AppOptions& options) {
     core.notice = printToStderr;
     core.description = QStringLiteral("mcp: serving %1 on stdin and stdout, session %2")
                            .arg(workspaces.join(QStringLiteral(", ")), backend.sessionId());
-    core.wire = [&backend, &stdinLines, &onEnd](AgentHostService& service, const std::function<void(int)>& endWith) {
+    const bool directMode =
+        options.workspaceMode.value_or(settings.workspaceMode(workspaces.constFirst())) == WorkspaceMode::Direct;
+    core.wire = [&backend, &stdinLines, &onEnd, directMode](AgentHostService& service,
+                                                            const std::function<void(int)>& endWith) {
+        backend.setToolHandler(McpTool::ListChanges, [&service, directMode](const McpToolCall&, const QString& session,
+                                                                            const McpLocalBackend::Answer& answer) {
+            listChanges(service.reviews(), directMode, session, answer);
+        });
         onEnd = [&backend, endWith] {
             qCInfo(lcApp) << "stdin closed: ending";
             backend.cancelAll();

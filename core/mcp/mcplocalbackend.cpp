@@ -32,7 +32,9 @@ QString str(const QJsonObject& object, const char* key) {
     return object.value(QLatin1String(key)).toString();
 }
 
-QJsonObject textResult(const QString& text, bool isError, const QJsonObject& structured = {}) {
+}  // namespace
+
+QJsonObject McpLocalBackend::toolResult(const QString& text, bool isError, const QJsonObject& structured) {
     QJsonObject result{
         {QStringLiteral("content"),
          QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}}}},
@@ -41,6 +43,12 @@ QJsonObject textResult(const QString& text, bool isError, const QJsonObject& str
         result.insert(QStringLiteral("structuredContent"), structured);
     }
     return result;
+}
+
+namespace {
+
+QJsonObject textResult(const QString& text, bool isError, const QJsonObject& structured = {}) {
+    return McpLocalBackend::toolResult(text, isError, structured);
 }
 
 }  // namespace
@@ -117,6 +125,13 @@ void McpLocalBackend::handleMessage(const QByteArray& text) {
                 break;
             }
         }
+        for (auto it = m_handledCalls.begin(); it != m_handledCalls.end(); ++it) {
+            if (it->requestId == outcome.cancel->requestId) {
+                m_state.callFinished(it->requestId);
+                m_handledCalls.erase(it);  // its handler's answer is dropped when it comes
+                break;
+            }
+        }
         for (auto it = m_calls.begin(); it != m_calls.end(); ++it) {
             if (it->call.requestId == outcome.cancel->requestId) {
                 cancelInCore(it.key());
@@ -148,6 +163,10 @@ void McpLocalBackend::cancelAll() {
         m_state.callFinished(it->call.requestId);
     }
     m_calls.clear();
+    for (const McpToolCall& call : std::as_const(m_handledCalls)) {
+        m_state.callFinished(call.requestId);
+    }
+    m_handledCalls.clear();
 }
 
 QJsonObject McpLocalBackend::unavailableResult(const McpToolCall& call) {
@@ -164,6 +183,26 @@ void McpLocalBackend::startCall(const McpToolCall& call) {
         sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("open_port")},
                                {QStringLiteral("session_id"), m_sessionId},
                                {QStringLiteral("port"), call.port}});
+        return;
+    }
+    if (const auto handler = m_toolHandlers.find(call.tool); handler != m_toolHandlers.end() && handler->second) {
+        const quint64 serial = ++m_nextHandled;
+        m_handledCalls.insert(serial, call);
+        const QPointer<McpLocalBackend> self(this);
+        handler->second(call, call.session.isEmpty() ? m_sessionId : call.session,
+                        [self, serial](const QJsonObject& result) {
+                            if (!self) {
+                                return;
+                            }
+                            const auto it = self->m_handledCalls.find(serial);
+                            if (it == self->m_handledCalls.end()) {
+                                return;  // cancelled, or answered already
+                            }
+                            const QJsonValue requestId = it->requestId;
+                            self->m_handledCalls.erase(it);
+                            self->emitMessage(McpCodec::makeResult(requestId, result));
+                            self->m_state.callFinished(requestId);
+                        });
         return;
     }
     if (call.tool != McpTool::RunCommand) {

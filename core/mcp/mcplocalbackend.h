@@ -14,6 +14,9 @@
 #include <QUrl>
 #include <QWebSocketServer>
 
+#include <functional>
+#include <map>
+
 class QWebSocket;
 
 namespace zeus {
@@ -56,6 +59,16 @@ public:
     void refuseOversizedMessage();
     // The client is gone: every running call is cancelled, and none is answered.
     void cancelAll();
+
+    // Runs a tool the core does not (list_changes, apply_changes, discard_changes: the review copies of SPEC §10),
+    // so this class stays free of review internals. `session` is the call's, or the connection's own; the handler
+    // calls `answer` once with the CallToolResult, now or later. A call cancelled meanwhile is answered no more.
+    // A tool without a handler answers that it is not available over MCP.
+    using Answer = std::function<void(const QJsonObject& result)>;
+    using ToolHandler = std::function<void(const McpToolCall& call, const QString& session, const Answer& answer)>;
+    void setToolHandler(McpTool tool, ToolHandler handler) { m_toolHandlers[tool] = std::move(handler); }
+    // A CallToolResult: one text content, isError, and structuredContent when not empty.
+    static QJsonObject toolResult(const QString& text, bool isError, const QJsonObject& structured = {});
 
     // The constant-time comparison the token check uses (public for its tests).
     static bool sameToken(const QByteArray& a, const QByteArray& b);
@@ -103,6 +116,9 @@ private:
     QHash<QString, Call> m_calls;        // call_id -> the call
     QList<PortRequest> m_portRequests;   // in the order the core answers them
     QList<QJsonObject> m_waitingFrames;  // for the core, before it connected
+    std::map<McpTool, ToolHandler> m_toolHandlers;
+    quint64 m_nextHandled = 0;
+    QHash<quint64, McpToolCall> m_handledCalls;  // given to a tool handler and not answered yet
 };
 
 }  // namespace zeus

@@ -171,6 +171,27 @@ QStringList containersOfInstall(const QString& configHome) {
     return ids;
 }
 
+QJsonObject structuredOf(const QJsonObject& response) {
+    return response.value(QStringLiteral("result")).toObject().value(QStringLiteral("structuredContent")).toObject();
+}
+
+QStringList changedPaths(const QJsonObject& response) {
+    QStringList paths;
+    for (const auto& change : structuredOf(response).value(QStringLiteral("changes")).toArray()) {
+        paths << change.toObject().value(QStringLiteral("path")).toString();
+    }
+    return paths;
+}
+
+// Removes what a review-mode run keeps for review (its container), so the next test starts clean.
+void removeContainersOfInstall(const QString& configHome) {
+    const QStringList ids = containersOfInstall(configHome);
+    if (!ids.isEmpty() && !ids.constFirst().contains(QLatin1Char(' '))) {
+        (void)zeus::test::runProgram(QStringLiteral("docker"),
+                                     QStringList{QStringLiteral("rm"), QStringLiteral("-f")} + ids);
+    }
+}
+
 constexpr int kFirstCallMs = 120000;  // the first call starts the container
 
 }  // namespace
@@ -278,6 +299,61 @@ private Q_SLOTS:
         QVERIFY(QDir(config.filePath(QStringLiteral("data/ZeusDesktop/zeus-desktop/journal")))
                     .entryList(QDir::Files)
                     .isEmpty());
+    }
+
+    // Review mode: what a command wrote stays in the copy, and list_changes names it as --changes does.
+    void listChangesNamesWhatTheSessionWroteInReviewMode() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        QTemporaryDir config;
+        QTemporaryDir workspace;
+        QVERIFY(config.isValid() && workspace.isValid());
+        McpApp app;
+        app.startInFolder(config.path(), workspace.path(),
+                          {QStringLiteral("--workspace-mode"), QStringLiteral("review")});
+        app.initialize();
+        QVERIFY2(!app.response(0, 30000).isEmpty(), qPrintable(app.logText()));
+        const QJsonObject listChanges{{QStringLiteral("name"), QStringLiteral("list_changes")},
+                                      {QStringLiteral("arguments"), QJsonObject{}}};
+        app.runCommand(1, QJsonObject{{QStringLiteral("command"), QStringLiteral("echo x > new.txt")}});
+        const QJsonObject ran = app.response(1, kFirstCallMs);
+        QVERIFY2(!ran.isEmpty() && !isError(ran), qPrintable(resultText(ran) + app.logText()));
+        QVERIFY(!QFile::exists(workspace.filePath(QStringLiteral("new.txt"))));
+
+        app.request(2, QStringLiteral("tools/call"), listChanges);
+        const QJsonObject listed = app.response(2, 60000);
+        QVERIFY2(!listed.isEmpty() && !isError(listed), qPrintable(resultText(listed) + app.logText()));
+        QCOMPARE(changedPaths(listed), QStringList{QStringLiteral("new.txt")});
+        const QJsonObject change = structuredOf(listed).value(QStringLiteral("changes")).toArray().at(0).toObject();
+        QCOMPARE(change.value(QStringLiteral("kind")).toString(), QStringLiteral("A"));
+        QCOMPARE(change.value(QStringLiteral("flagged")).toBool(true), false);
+        QVERIFY2(resultText(listed).contains(QLatin1String("A  new.txt")), qPrintable(resultText(listed)));
+
+        app.process.closeWriteChannel();
+        QVERIFY2(app.waitForExit(60000), qPrintable(app.logText()));
+        QCOMPARE(app.process.exitCode(), 0);
+        QVERIFY2(app.notJson.isEmpty(), qPrintable(app.notJson.join(QLatin1Char('\n'))));
+        removeContainersOfInstall(config.path());
+    }
+
+    // Direct mode has nothing to review: list_changes says why instead of an empty list.
+    void listChangesInDirectModeIsAnError() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        QTemporaryDir config;
+        QTemporaryDir workspace;
+        McpApp app;
+        app.startInFolder(config.path(), workspace.path(),
+                          {QStringLiteral("--workspace-mode"), QStringLiteral("direct")});
+        app.initialize();
+        app.request(1, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("list_changes")},
+                                {QStringLiteral("arguments"), QJsonObject{}}});
+        const QJsonObject listed = app.response(1, 30000);
+        QVERIFY2(!listed.isEmpty(), qPrintable(app.logText()));
+        QVERIFY(isError(listed));
+        QVERIFY2(resultText(listed).contains(QLatin1String("direct mode")), qPrintable(resultText(listed)));
+        app.process.closeWriteChannel();
+        QVERIFY(app.waitForExit(60000));
+        QCOMPARE(app.process.exitCode(), 0);
     }
 
     void sigtermCancelsTheRunningCallAndExitsZero() {

@@ -356,6 +356,44 @@ private Q_SLOTS:
         QCOMPARE(backend->runningCalls(), 0);
     }
 
+    // A tool with a handler is the handler's: it gets the connection's session and answers when it likes; a call
+    // cancelled before that is answered no more.
+    void toolHandlerAnswersInTheConnectionsSession() {
+        QStringList sessions;
+        QList<McpLocalBackend::Answer> answers;
+        backend->setToolHandler(McpTool::ListChanges, [&](const McpToolCall& call, const QString& session,
+                                                          const McpLocalBackend::Answer& answer) {
+            QCOMPARE(call.tool, McpTool::ListChanges);
+            sessions << session;
+            answers << answer;
+        });
+        const QJsonObject listChanges{{QStringLiteral("name"), QStringLiteral("list_changes")},
+                                      {QStringLiteral("arguments"), QJsonObject{}}};
+        backend->handleMessage(request(5, QStringLiteral("tools/call"), listChanges));
+        backend->handleMessage(request(6, QStringLiteral("tools/call"), listChanges));
+        QCOMPARE(sessions, (QStringList{backend->sessionId(), backend->sessionId()}));
+        QVERIFY(responses().isEmpty());
+        backend->handleMessage(text(McpCodec::makeNotification(QStringLiteral("notifications/cancelled"),
+                                                               QJsonObject{{QStringLiteral("requestId"), 5}})));
+        answers.at(0)(McpLocalBackend::toolResult(QStringLiteral("late"), false));
+        answers.at(1)(McpLocalBackend::toolResult(QStringLiteral("none"), false,
+                                                  QJsonObject{{QStringLiteral("changes"), QJsonArray{}}}));
+        answers.at(1)(McpLocalBackend::toolResult(QStringLiteral("twice"), false));
+        QCOMPARE(responses().size(), 1);
+        const QJsonObject answered = responses().constFirst();
+        QCOMPARE(answered.value(QStringLiteral("id")).toInt(), 6);
+        const QJsonObject result = answered.value(QStringLiteral("result")).toObject();
+        QCOMPARE(result.value(QStringLiteral("isError")).toBool(true), false);
+        QCOMPARE(result.value(QStringLiteral("structuredContent")).toObject().value(QStringLiteral("changes")),
+                 QJsonValue(QJsonArray{}));
+        // A tool without a handler still says it is not available.
+        backend->handleMessage(request(7, QStringLiteral("tools/call"),
+                                       QJsonObject{{QStringLiteral("name"), QStringLiteral("discard_changes")},
+                                                   {QStringLiteral("arguments"), QJsonObject{}}}));
+        QCOMPARE(responses().size(), 2);
+        QVERIFY(responses().at(1).value(QStringLiteral("result")).toObject().value(QStringLiteral("isError")).toBool());
+    }
+
     // open_port goes to the core's PortRequests (its approval rules); port_opened and an error naming no call
     // answer the requests in order, and a cancelled one's answer is not taken for the next one's.
     void openPortBecomesOpenPortAndItsAnswersAreTakenInOrder() {
