@@ -9,7 +9,9 @@
 #include "mcp/mcplocalbackend.h"
 #include "modes.h"
 #include "sandbox/review/reviewservice.h"
+#include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
+#include "sandboxhost.h"
 #include "support/logging.h"
 
 #include <QCoreApplication>
@@ -116,6 +118,8 @@ void printToStderr(const QString& line) {
     QTextStream(stderr) << "zeus-desktop: " << line << "\n";
 }
 
+const QString kDirectMode = QStringLiteral("this folder is in direct mode: changes are written to it as they happen");
+
 // One change as `--changes --json` lists it, without the two sides' sizes and hashes.
 QJsonObject changeJson(const Change& change) {
     QJsonObject object{{QStringLiteral("kind"), Change::kindLetter(change.kind)},
@@ -154,9 +158,7 @@ QJsonObject changesResult(const QString& session, const QList<Change>& changes) 
 void listChanges(ReviewService& reviews, bool directMode, const QString& session,
                  const McpLocalBackend::Answer& answer) {
     if (!reviews.store().record(session)) {
-        answer(directMode ? McpLocalBackend::toolResult(
-                   QStringLiteral("this folder is in direct mode: changes are written to it as they happen"), true)
-                          : changesResult(session, {}));
+        answer(directMode ? McpLocalBackend::toolResult(kDirectMode, true) : changesResult(session, {}));
         return;
     }
     auto connection = std::make_shared<QMetaObject::Connection>();
@@ -170,6 +172,61 @@ void listChanges(ReviewService& reviews, bool directMode, const QString& session
             answer(ok ? changesResult(session, changes) : McpLocalBackend::toolResult(error, true));
         });
     reviews.refreshChanges(session);
+}
+
+// Removes the copy's container and record with ReviewService, as the tray app's Discard Copy and --discard do.
+void discardCopy(ReviewService& reviews, const QString& session, const McpLocalBackend::Answer& answer) {
+    const QJsonObject structured{{QStringLiteral("session"), session}};
+    if (!reviews.store().record(session)) {
+        // Ending the session removed a copy without changes with its record: nothing was left to discard.
+        answer(McpLocalBackend::toolResult(
+            QStringLiteral("No changes are pending in session %1: nothing to discard.").arg(session), false,
+            structured));
+        return;
+    }
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(
+        &reviews, &ReviewService::discarded, &reviews,
+        [connection, session, answer, structured](const QString& id, bool ok, const QString& error) {
+            if (id != session) {
+                return;
+            }
+            QObject::disconnect(*connection);
+            answer(ok ? McpLocalBackend::toolResult(
+                       QStringLiteral("Discarded the review copy of session %1: its changes are gone.").arg(session),
+                       false, structured)
+                      : McpLocalBackend::toolResult(error, true));
+        });
+    reviews.discard(session);
+}
+
+// discard_changes: the session ends first (its running calls are cancelled, its container stopped and kept), so
+// no command writes into a copy being removed; then the copy goes. The session's next command takes a new copy.
+void discardChanges(AgentHostService& service, bool directMode, const QString& session,
+                    const McpLocalBackend::Answer& answer) {
+    ReviewService& reviews = service.reviews();
+    if (!reviews.store().record(session)) {
+        answer(directMode ? McpLocalBackend::toolResult(kDirectMode, true)
+                          : McpLocalBackend::toolResult(
+                              QStringLiteral("No changes are pending in session %1: nothing to discard.").arg(session),
+                              false, QJsonObject{{QStringLiteral("session"), session}}));
+        return;
+    }
+    SessionManager* manager = service.sandbox().manager();
+    if (!manager || manager->sessionState(session) == SessionState::Stopped) {
+        discardCopy(reviews, session, answer);
+        return;
+    }
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(manager, &SessionManager::sessionStateChanged, &reviews,
+                                   [connection, &reviews, session, answer](const QString& id, SessionState state) {
+                                       if (id != session || state != SessionState::Stopped) {
+                                           return;
+                                       }
+                                       QObject::disconnect(*connection);
+                                       discardCopy(reviews, session, answer);
+                                   });
+    manager->endSession(session);
 }
 
 }  // namespace
@@ -228,6 +285,11 @@ int runMcpMode(const AppOptions& options) {
                                                                             const McpLocalBackend::Answer& answer) {
             listChanges(service.reviews(), directMode, session, answer);
         });
+        backend.setToolHandler(
+            McpTool::DiscardChanges,
+            [&service, directMode](const McpToolCall&, const QString& session, const McpLocalBackend::Answer& answer) {
+                discardChanges(service, directMode, session, answer);
+            });
         onEnd = [&backend, endWith] {
             qCInfo(lcApp) << "stdin closed: ending";
             backend.cancelAll();

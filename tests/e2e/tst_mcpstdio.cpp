@@ -301,7 +301,8 @@ private Q_SLOTS:
                     .isEmpty());
     }
 
-    // Review mode: what a command wrote stays in the copy, and list_changes names it as --changes does.
+    // Review mode: what a command wrote stays in the copy, list_changes names it as --changes does, and
+    // discard_changes drops it.
     void listChangesNamesWhatTheSessionWroteInReviewMode() {
         ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
         QTemporaryDir config;
@@ -328,6 +329,23 @@ private Q_SLOTS:
         QCOMPARE(change.value(QStringLiteral("flagged")).toBool(true), false);
         QVERIFY2(resultText(listed).contains(QLatin1String("A  new.txt")), qPrintable(resultText(listed)));
 
+        // discard_changes drops them: the list is empty, the folder untouched, and the next command works in a
+        // new copy.
+        app.request(3, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("discard_changes")},
+                                {QStringLiteral("arguments"), QJsonObject{}}});
+        const QJsonObject discarded = app.response(3, 60000);
+        QVERIFY2(!discarded.isEmpty() && !isError(discarded), qPrintable(resultText(discarded) + app.logText()));
+        app.request(4, QStringLiteral("tools/call"), listChanges);
+        const QJsonObject empty = app.response(4, 60000);
+        QVERIFY2(!empty.isEmpty() && !isError(empty), qPrintable(resultText(empty) + app.logText()));
+        QCOMPARE(changedPaths(empty), QStringList());
+        QVERIFY(!QFile::exists(workspace.filePath(QStringLiteral("new.txt"))));
+        app.runCommand(5, QJsonObject{{QStringLiteral("command"), QStringLiteral("ls")}});
+        const QJsonObject after = app.response(5, kFirstCallMs);
+        QVERIFY2(!after.isEmpty() && !isError(after), qPrintable(resultText(after) + app.logText()));
+        QVERIFY2(!resultText(after).contains(QLatin1String("new.txt")), qPrintable(resultText(after)));
+
         app.process.closeWriteChannel();
         QVERIFY2(app.waitForExit(60000), qPrintable(app.logText()));
         QCOMPARE(app.process.exitCode(), 0);
@@ -335,7 +353,7 @@ private Q_SLOTS:
         removeContainersOfInstall(config.path());
     }
 
-    // Direct mode has nothing to review: list_changes says why instead of an empty list.
+    // Direct mode has nothing to review: list_changes and discard_changes say why instead of an empty list.
     void listChangesInDirectModeIsAnError() {
         ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
         QTemporaryDir config;
@@ -351,6 +369,12 @@ private Q_SLOTS:
         QVERIFY2(!listed.isEmpty(), qPrintable(app.logText()));
         QVERIFY(isError(listed));
         QVERIFY2(resultText(listed).contains(QLatin1String("direct mode")), qPrintable(resultText(listed)));
+        app.request(2, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("discard_changes")},
+                                {QStringLiteral("arguments"), QJsonObject{}}});
+        const QJsonObject discarded = app.response(2, 30000);
+        QVERIFY(isError(discarded));
+        QVERIFY2(resultText(discarded).contains(QLatin1String("direct mode")), qPrintable(resultText(discarded)));
         app.process.closeWriteChannel();
         QVERIFY(app.waitForExit(60000));
         QCOMPARE(app.process.exitCode(), 0);
