@@ -87,19 +87,28 @@ const HostCertificates::Bundle& HostCertificates::system() {
 QList<QPair<QString, QByteArray>> HostCertificates::environment() {
     const QByteArray path = containerCaBundlePath().toUtf8();
     return {
-        {QStringLiteral("SSL_CERT_FILE"), path},        // OpenSSL: curl, wget, Python's ssl, Ruby, git's https
+        {QStringLiteral("SSL_CERT_FILE"), path},        // OpenSSL: curl, Python's ssl, Ruby, git's https
         {QStringLiteral("NODE_EXTRA_CA_CERTS"), path},  // Node.js and npm (added to its own roots)
         {QStringLiteral("REQUESTS_CA_BUNDLE"), path},   // Python's requests
         {QStringLiteral("PIP_CERT"), path},             // pip
         {QStringLiteral("CURL_CA_BUNDLE"), path},       // curl built with another TLS library
         {QStringLiteral("GIT_SSL_CAINFO"), path},       // git over https
+        // GNU wget as distributions build it (GnuTLS) reads no variable for its roots, only a wgetrc: this one
+        // names the bundle. It takes the place of ~/.wgetrc; /etc/wgetrc is still read first.
+        {QStringLiteral("WGETRC"), wgetrcPath().toUtf8()},
     };
+}
+
+QString HostCertificates::wgetrcPath() {
+    return containerRuntimeDir() + QStringLiteral("/wgetrc");
 }
 
 QStringList HostCertificates::installCommand() {
     const QString path = containerCaBundlePath();
     return {QStringLiteral("sh"), QStringLiteral("-c"),
-            QStringLiteral("umask 022 && cat > %1.part && mv -f %1.part %1").arg(path)};
+            QStringLiteral("umask 022 && cat > %1.part && mv -f %1.part %1 && "
+                           "printf 'ca_certificate = %1\\n' > %2.part && mv -f %2.part %2")
+                .arg(path, wgetrcPath())};
 }
 
 QStringList HostCertificates::imageBundleCommand() {

@@ -33,6 +33,8 @@ public:
     static QList<QPair<QString, QByteArray>> environment();
     // The fixed script (no text of the backend) that writes its stdin to the bundle's path atomically.
     static QStringList installCommand();
+    // The wgetrc installCommand() writes beside the bundle (GNU wget's only way to be told the roots).
+    static QString wgetrcPath();
 
     // What prints the image's own bundle (Debian's place, the sandbox image's) in a throwaway container: --diagnose
     // compares it with the host's.

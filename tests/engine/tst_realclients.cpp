@@ -154,6 +154,8 @@ private:
     // node could load it.
     QString npmInstall(const QString& registry) const;
     QString pipInstall() const;
+    // The package's document from the registry, fetched by the image's GNU wget.
+    QString wgetFetch() const;
     int untrusted() const {
         return int(
             std::count_if(m_events.cbegin(), m_events.cend(), [](const EgressEvent& e) { return e.tlsUntrusted; }));
@@ -289,6 +291,10 @@ QString TestRealClients::npmInstall(const QString& registry) const {
         .arg(m_port);
 }
 
+QString TestRealClients::wgetFetch() const {
+    return QStringLiteral("wget -qO- https://%1:%2/zeus-fixture-pkg").arg(kHost).arg(m_port);
+}
+
 QString TestRealClients::pipInstall() const {
     // The image's own pip (Debian's python3-pip), into a folder of the workspace: --target needs neither root nor a
     // venv and is not an externally-managed environment.
@@ -334,6 +340,16 @@ void TestRealClients::npmAndPipTrustWhatTheHostTrusts() {
              qPrintable(pip.output));
     QVERIFY(QFileInfo::exists(ws + QStringLiteral("/site/zeus_fixture_pkg/__init__.py")));
     QVERIFY(QFileInfo::exists(ws + QStringLiteral("/site/zeus_fixture_pkg-1.0.dist-info/RECORD")));
+
+    // GNU wget (GnuTLS: it reads no variable for its roots, only the wgetrc the app writes) and curl trust it too.
+    const ExecResult wget = rec.run(QStringLiteral("s"), ws, wgetFetch(), 60, 90000);
+    QVERIFY2(wget.exitCode.value_or(-1) == 0 && wget.output.contains(QStringLiteral("zeus-fixture-pkg")),
+             qPrintable(wget.errorMessage + wget.output + said()));
+    const ExecResult curl =
+        rec.run(QStringLiteral("s"), ws, wgetFetch().replace(QStringLiteral("wget -qO-"), QStringLiteral("curl -sSf")),
+                60, 90000);
+    QVERIFY2(curl.exitCode.value_or(-1) == 0 && curl.output.contains(QStringLiteral("zeus-fixture-pkg")),
+             qPrintable(curl.errorMessage + curl.output + said()));
 
     // Both clients fetched from the registry itself (the packument, the tarball, the index page, the wheel).
     const QString served = m_registry->output();
@@ -392,6 +408,10 @@ void TestRealClients::npmAndPipRefuseWithoutTheHostsRoots() {
     }
     QVERIFY2(said().contains(QStringLiteral("the client refused the server's certificate (TLS alert unknown_ca)")),
              qPrintable(said()));
+    // GNU wget refuses as well (exit 5: SSL verification failed).
+    const ExecResult wget = rec.run(QStringLiteral("s"), ws, wgetFetch(), 60, 90000);
+    QVERIFY2(wget.exitCode.value_or(0) == 5, qPrintable(wget.errorMessage + wget.output));
+
     // Nothing was fetched: the refusals came during the handshakes.
     const QString served = m_registry->output().mid(servedBefore);
     QVERIFY2(!served.contains(QStringLiteral("GET /")), qPrintable(served));

@@ -57,12 +57,16 @@ void TestHostCertificates::systemStoreIsRead() {
 void TestHostCertificates::everyClientIsTold() {
     QStringList names;
     for (const auto& variable : HostCertificates::environment()) {
-        QCOMPARE(variable.second, QByteArray("/run/zeus/ca-certificates.crt"));
+        // GNU wget is told through the wgetrc written beside the bundle; every other client, the bundle itself.
+        QCOMPARE(variable.second, variable.first == QLatin1String("WGETRC")
+                                      ? QByteArray("/run/zeus/wgetrc")
+                                      : QByteArray("/run/zeus/ca-certificates.crt"));
         names << variable.first;
     }
     QCOMPARE(names, (QStringList{QStringLiteral("SSL_CERT_FILE"), QStringLiteral("NODE_EXTRA_CA_CERTS"),
                                  QStringLiteral("REQUESTS_CA_BUNDLE"), QStringLiteral("PIP_CERT"),
-                                 QStringLiteral("CURL_CA_BUNDLE"), QStringLiteral("GIT_SSL_CAINFO")}));
+                                 QStringLiteral("CURL_CA_BUNDLE"), QStringLiteral("GIT_SSL_CAINFO"),
+                                 QStringLiteral("WGETRC")}));
 }
 
 void TestHostCertificates::installScriptIsFixed() {
@@ -71,6 +75,8 @@ void TestHostCertificates::installScriptIsFixed() {
     QCOMPARE(command.at(0), QStringLiteral("sh"));
     QVERIFY(command.at(2).contains(QStringLiteral("cat > /run/zeus/ca-certificates.crt.part")));
     QVERIFY(command.at(2).contains(QStringLiteral("mv -f /run/zeus/ca-certificates.crt.part")));
+    QVERIFY(command.at(2).contains(
+        QStringLiteral("printf 'ca_certificate = /run/zeus/ca-certificates.crt\\n' > /run/zeus/wgetrc.part")));
 }
 
 void TestHostCertificates::rootsTheImageLacksAreNamed() {
