@@ -253,6 +253,11 @@ const std::vector<OptionDescriptor>& optionTable() {
         {"allow-publish",
          QT_TRANSLATE_NOOP("main", "With --headless: approve the backend's requests to publish a container port."),
          nullptr, &AppOptions::allowPublish},
+        {"allow-apply",
+         QT_TRANSLATE_NOOP("main",
+                           "With --mcp: let the client's apply_changes copy a review copy's changes into the folder "
+                           "(nobody is asked)."),
+         nullptr, &AppOptions::allowApply},
         {"expose-host",
          QT_TRANSLATE_NOOP(
              "main",

@@ -45,7 +45,8 @@ struct AppOptions {
     bool noHostCa = false;                      // --no-host-ca: not this computer's trusted certificates
     QStringList publish;                        // --publish [HOST_PORT:]CONTAINER_PORT (repeatable), SPEC §8 "Ports"
     bool allowPublish = false;                  // --allow-publish: headless, the backend's open_port is approved
-    QStringList exposeHost;  // --expose-host HOST_PORT[:CONTAINER_PORT] (repeatable), SPEC §8 "Ports"
+    bool allowApply = false;  // --allow-apply: with --mcp, apply_changes may copy the review copy's changes home
+    QStringList exposeHost;   // --expose-host HOST_PORT[:CONTAINER_PORT] (repeatable), SPEC §8 "Ports"
     SecretAction secretAction = SecretAction::None;
     QString secretName;                    // --set-secret NAME, --delete-secret NAME
     QStringList allowedSecrets;            // --allow-secret NAME (repeatable): headless pre-approval

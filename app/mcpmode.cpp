@@ -20,6 +20,7 @@
 #include <QSocketNotifier>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <functional>
@@ -229,6 +230,143 @@ void discardChanges(AgentHostService& service, bool directMode, const QString& s
     manager->endSession(session);
 }
 
+QString outcomeWord(ApplyOutcome::Result result) {
+    switch (result) {
+        case ApplyOutcome::Result::Applied:
+            return QStringLiteral("applied");
+        case ApplyOutcome::Result::Skipped:
+            return QStringLiteral("skipped");
+        case ApplyOutcome::Result::Conflict:
+            return QStringLiteral("conflict");
+        case ApplyOutcome::Result::Refused:
+            return QStringLiteral("refused");
+    }
+    return {};
+}
+
+// Applies `selection` with ReviewService (the tray app's Apply, --apply's code), answering with each outcome.
+void applySelection(ReviewService& reviews, const QString& session, const QList<Change>& selection,
+                    const QStringList& left, const McpLocalBackend::Answer& answer) {
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(
+        &reviews, &ReviewService::applied, &reviews,
+        [connection, session, left, answer](const QString& id, const QList<ApplyOutcome>& outcomes,
+                                            const QString& error) {
+            if (id != session) {
+                return;
+            }
+            QObject::disconnect(*connection);
+            QStringList lines;
+            QJsonArray array;
+            int problems = 0;
+            for (const ApplyOutcome& outcome : outcomes) {
+                const QString word = outcomeWord(outcome.result);
+                lines << QStringLiteral("%1: %2").arg(word, outcome.path)
+                             + (outcome.reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(outcome.reason));
+                QJsonObject object{{QStringLiteral("path"), outcome.path}, {QStringLiteral("result"), word}};
+                if (!outcome.reason.isEmpty()) {
+                    object.insert(QStringLiteral("reason"), outcome.reason);
+                }
+                array.append(object);
+                if (outcome.result == ApplyOutcome::Result::Conflict
+                    || outcome.result == ApplyOutcome::Result::Refused) {
+                    ++problems;
+                }
+            }
+            for (const QString& path : left) {
+                lines
+                    << QStringLiteral("left: %1 (needs its own confirmation: name it in paths to apply it)").arg(path);
+            }
+            if (!error.isEmpty()) {
+                lines << error;
+            }
+            if (lines.isEmpty()) {
+                lines << QStringLiteral("No changes are pending in session %1: nothing to apply.").arg(session);
+            }
+            answer(
+                McpLocalBackend::toolResult(lines.join(QLatin1Char('\n')), problems > 0 || !error.isEmpty(),
+                                            QJsonObject{{QStringLiteral("session"), session},
+                                                        {QStringLiteral("outcomes"), array},
+                                                        {QStringLiteral("left"), QJsonArray::fromStringList(left)}}));
+        });
+    reviews.apply(session, selection);
+}
+
+// apply_changes: the change list first, then the selection --apply makes of it (all: never a flagged change,
+// never one that is not applied as a file; named paths: exactly those, a flagged one included), then Apply.
+// Nobody is asked here, so only --allow-apply lets it run.
+void applyChanges(ReviewService& reviews, bool directMode, bool allowed, const McpToolCall& call,
+                  const QString& session, const McpLocalBackend::Answer& answer) {
+    if (directMode) {
+        answer(McpLocalBackend::toolResult(kDirectMode, true));
+        return;
+    }
+    if (!allowed) {
+        answer(McpLocalBackend::toolResult(
+            QStringLiteral("apply_changes needs zeus-desktop --mcp --allow-apply: nobody is asked here. Apply with "
+                           "the tray app or zeus-desktop --apply %1")
+                .arg(session),
+            true));
+        return;
+    }
+    if (!reviews.store().record(session)) {
+        answer(McpLocalBackend::toolResult(
+            QStringLiteral("No changes are pending in session %1: nothing to apply.").arg(session), false,
+            QJsonObject{{QStringLiteral("session"), session}, {QStringLiteral("outcomes"), QJsonArray{}}}));
+        return;
+    }
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = QObject::connect(
+        &reviews, &ReviewService::changesReady, &reviews,
+        [connection, &reviews, session, call, answer](const QString& id, bool ok, const QString& error,
+                                                      const QList<Change>& changes) {
+            if (id != session) {
+                return;
+            }
+            QObject::disconnect(*connection);
+            if (!ok) {
+                answer(McpLocalBackend::toolResult(error, true));
+                return;
+            }
+            QList<Change> selection;
+            QStringList left;
+            if (call.allPaths) {
+                for (const Change& change : changes) {
+                    if (change.applicable && !change.flagged) {
+                        selection.append(change);
+                    } else if (change.flagged) {
+                        left << change.path;
+                    }
+                }
+            } else {
+                QStringList unknown;
+                for (const QString& path : call.paths) {
+                    const auto it = std::find_if(changes.cbegin(), changes.cend(),
+                                                 [&path](const Change& change) { return change.path == path; });
+                    if (it == changes.cend()) {
+                        unknown << path;
+                    } else {
+                        selection.append(*it);  // named: that is the flagged file's own confirmation
+                    }
+                }
+                if (!unknown.isEmpty()) {
+                    answer(McpLocalBackend::toolResult(QStringLiteral("Not a change of session %1: %2")
+                                                           .arg(session, unknown.join(QStringLiteral(", "))),
+                                                       true));
+                    return;
+                }
+            }
+            if (selection.isEmpty() && left.isEmpty()) {
+                answer(McpLocalBackend::toolResult(
+                    QStringLiteral("Nothing to apply in session %1.").arg(session), false,
+                    QJsonObject{{QStringLiteral("session"), session}, {QStringLiteral("outcomes"), QJsonArray{}}}));
+                return;
+            }
+            applySelection(reviews, session, selection, left, answer);
+        });
+    reviews.refreshChanges(session);
+}
+
 }  // namespace
 
 int runMcpMode(const AppOptions& options) {
@@ -279,8 +417,8 @@ int runMcpMode(const AppOptions& options) {
                            .arg(workspaces.join(QStringLiteral(", ")), backend.sessionId());
     const bool directMode =
         options.workspaceMode.value_or(settings.workspaceMode(workspaces.constFirst())) == WorkspaceMode::Direct;
-    core.wire = [&backend, &stdinLines, &onEnd, directMode](AgentHostService& service,
-                                                            const std::function<void(int)>& endWith) {
+    core.wire = [&backend, &stdinLines, &onEnd, directMode, allowApply = options.allowApply](
+                    AgentHostService& service, const std::function<void(int)>& endWith) {
         backend.setToolHandler(McpTool::ListChanges, [&service, directMode](const McpToolCall&, const QString& session,
                                                                             const McpLocalBackend::Answer& answer) {
             listChanges(service.reviews(), directMode, session, answer);
@@ -290,6 +428,11 @@ int runMcpMode(const AppOptions& options) {
             [&service, directMode](const McpToolCall&, const QString& session, const McpLocalBackend::Answer& answer) {
                 discardChanges(service, directMode, session, answer);
             });
+        backend.setToolHandler(McpTool::ApplyChanges,
+                               [&service, directMode, allowApply](const McpToolCall& call, const QString& session,
+                                                                  const McpLocalBackend::Answer& answer) {
+                                   applyChanges(service.reviews(), directMode, allowApply, call, session, answer);
+                               });
         onEnd = [&backend, endWith] {
             qCInfo(lcApp) << "stdin closed: ending";
             backend.cancelAll();

@@ -353,6 +353,73 @@ private Q_SLOTS:
         removeContainersOfInstall(config.path());
     }
 
+    // apply_changes copies the changes home only with --allow-apply; without it, nothing reaches the folder.
+    void applyChangesNeedsAllowApply() {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        QTemporaryDir config;
+        QTemporaryDir workspace;
+        QVERIFY(config.isValid() && workspace.isValid());
+        const QJsonObject apply{{QStringLiteral("name"), QStringLiteral("apply_changes")},
+                                {QStringLiteral("arguments"), QJsonObject{}}};
+        {
+            McpApp app;
+            app.startInFolder(config.path(), workspace.path(),
+                              {QStringLiteral("--workspace-mode"), QStringLiteral("review")});
+            app.initialize();
+            app.runCommand(1, QJsonObject{{QStringLiteral("command"), QStringLiteral("echo x > new.txt")}});
+            const QJsonObject ran = app.response(1, kFirstCallMs);
+            QVERIFY2(!ran.isEmpty() && !isError(ran), qPrintable(resultText(ran) + app.logText()));
+            app.request(2, QStringLiteral("tools/call"), apply);
+            const QJsonObject refused = app.response(2, 30000);
+            QVERIFY(isError(refused));
+            QVERIFY2(resultText(refused).contains(QLatin1String("--allow-apply")), qPrintable(resultText(refused)));
+            QVERIFY(!QFile::exists(workspace.filePath(QStringLiteral("new.txt"))));
+            app.process.closeWriteChannel();
+            QVERIFY(app.waitForExit(60000));
+            removeContainersOfInstall(config.path());
+        }
+        McpApp app;
+        app.startInFolder(
+            config.path(), workspace.path(),
+            {QStringLiteral("--workspace-mode"), QStringLiteral("review"), QStringLiteral("--allow-apply")});
+        app.initialize();
+        app.runCommand(1,
+                       QJsonObject{{QStringLiteral("command"), QStringLiteral("echo x > new.txt; echo y > two.txt")}});
+        const QJsonObject ran = app.response(1, kFirstCallMs);
+        QVERIFY2(!ran.isEmpty() && !isError(ran), qPrintable(resultText(ran) + app.logText()));
+        // A path that is no change is refused; a named one is applied alone.
+        app.request(2, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("apply_changes")},
+                                {QStringLiteral("arguments"),
+                                 QJsonObject{{QStringLiteral("paths"), QJsonArray{QStringLiteral("missing.txt")}}}}});
+        const QJsonObject unknown = app.response(2, 60000);
+        QVERIFY2(isError(unknown), qPrintable(resultText(unknown)));
+        app.request(3, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("apply_changes")},
+                                {QStringLiteral("arguments"),
+                                 QJsonObject{{QStringLiteral("paths"), QJsonArray{QStringLiteral("two.txt")}}}}});
+        const QJsonObject one = app.response(3, 60000);
+        QVERIFY2(!one.isEmpty() && !isError(one), qPrintable(resultText(one) + app.logText()));
+        QVERIFY2(resultText(one).contains(QLatin1String("applied: two.txt")), qPrintable(resultText(one)));
+        QVERIFY(QFile::exists(workspace.filePath(QStringLiteral("two.txt"))));
+        QVERIFY(!QFile::exists(workspace.filePath(QStringLiteral("new.txt"))));
+        app.request(4, QStringLiteral("tools/call"), apply);
+        const QJsonObject applied = app.response(4, 60000);
+        QVERIFY2(!applied.isEmpty() && !isError(applied), qPrintable(resultText(applied) + app.logText()));
+        QFile file(workspace.filePath(QStringLiteral("new.txt")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("x\n"));
+        app.request(5, QStringLiteral("tools/call"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("list_changes")},
+                                {QStringLiteral("arguments"), QJsonObject{}}});
+        const QJsonObject empty = app.response(5, 60000);
+        QCOMPARE(changedPaths(empty), QStringList());
+        app.process.closeWriteChannel();
+        QVERIFY(app.waitForExit(60000));
+        QCOMPARE(app.process.exitCode(), 0);
+        removeContainersOfInstall(config.path());
+    }
+
     // Direct mode has nothing to review: list_changes and discard_changes say why instead of an empty list.
     void listChangesInDirectModeIsAnError() {
         ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));

@@ -218,6 +218,10 @@ void TestAppOptions::publish() {
              (QStringList{QStringLiteral("18000:8000"), QStringLiteral("5173")}));
     const zeus::AppOptions none = zeus::parseAppOptions({QStringLiteral("zeus-desktop")});
     QVERIFY(!none.allowPublish && zeus::sandboxOverridesOf(none).publish.isEmpty());
+    QVERIFY(!none.allowApply);
+    QVERIFY(zeus::parseAppOptions(
+                {QStringLiteral("zeus-desktop"), QStringLiteral("--mcp"), QStringLiteral("--allow-apply")})
+                .allowApply);
 }
 
 // --mcp serves every --workspace given; the other modes keep taking the last one, as before.
