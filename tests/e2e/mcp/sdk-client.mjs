@@ -5,7 +5,7 @@
 // ZEUS_TEST_MCP_SDK names the folder whose node_modules holds the SDK (tests/harness/engines.sh ensure_mcp_sdk).
 // Exits 0 when every check passed; prints each check and what it saw.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,6 +150,42 @@ for (let i = 0; i < 50 && left.length > 0; i += 1) {
     left = containersOf(workspace);
 }
 check(left.length === 0, 'no container is left once the client closed', left);
+// Review mode: the agent works on a copy; its change is listed, the folder untouched until apply_changes.
+const review = new Client({ name: 'zeus-sdk-review-test', version: '1.0.0' });
+try {
+    await review.connect(new StdioClientTransport({
+        command: app,
+        args: ['--mcp', '--workspace', workspace, '--runtime', runtime, '--image', image, '--workspace-mode', 'review',
+               '--allow-apply'],
+        env: appEnv,
+        stderr: 'inherit',
+    }));
+    const wrote = await review.callTool({ name: 'run_command',
+                                          arguments: { command: 'echo from-the-agent > agent.txt && cat hello.txt' } });
+    check(!wrote.isError && textOf(wrote).includes('hello from the host folder'), 'review mode copies the folder in',
+          wrote);
+    check(!existsSync(join(workspace, 'agent.txt')), 'review mode leaves the folder untouched while the agent works',
+          readdirSync(workspace));
+    const listed = await review.callTool({ name: 'list_changes', arguments: {} });
+    const changes = listed.structuredContent?.changes || [];
+    check(changes.length === 1 && changes[0].path === 'agent.txt', 'list_changes names the new file', listed);
+    check(containersOf(workspace).length === 1, 'one review container holds the copy', containersOf(workspace));
+    const applied = await review.callTool({ name: 'apply_changes', arguments: { paths: ['agent.txt'] } });
+    check(!applied.isError && existsSync(join(workspace, 'agent.txt'))
+              && readFileSync(join(workspace, 'agent.txt'), 'utf8') === 'from-the-agent\n',
+          'apply_changes writes it into the folder', applied);
+} catch (error) {
+    check(false, 'the review session ran without a protocol error', String(error?.stack || error));
+} finally {
+    await review.close();
+}
+left = containersOf(workspace);
+for (let i = 0; i < 50 && left.length > 0; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    left = containersOf(workspace);
+}
+check(left.length === 0, 'no review container is left once everything was applied and the client closed', left);
+
 clearTimeout(deadline);
 execFileSync(app, ['--delete-secret', secretName], { env: appEnv });
 rmSync(workspace, { recursive: true, force: true });
