@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QNetworkRequest>
 #include <QRandomGenerator>
+#include <QTcpSocket>
 #include <QWebSocket>
 
 #include <algorithm>
@@ -59,16 +60,25 @@ McpLocalBackend::McpLocalBackend(QObject* parent)
       m_token(randomHex(kTokenBytes)),
       m_sessionId(QStringLiteral("mcp-") + randomHex(8)) {
     connect(&m_server, &QWebSocketServer::newConnection, this, &McpLocalBackend::onNewConnection);
+    // The TCP connections are accepted here so that Nagle's algorithm can be turned off before the handshake: an
+    // ack followed at once by the next tool_call is two small writes, and the second would wait for the core's
+    // delayed ACK (40 ms on Linux) on every call.
+    connect(&m_listener, &QTcpServer::newConnection, this, [this] {
+        while (QTcpSocket* socket = m_listener.nextPendingConnection()) {
+            socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+            m_server.handleConnection(socket);
+        }
+    });
 }
 
 McpLocalBackend::~McpLocalBackend() = default;
 
 bool McpLocalBackend::listen() {
-    return m_server.listen(QHostAddress::LocalHost, 0);
+    return m_listener.listen(QHostAddress::LocalHost, 0);
 }
 
 QUrl McpLocalBackend::url() const {
-    return QUrl(QStringLiteral("ws://127.0.0.1:%1/v1/desktop").arg(m_server.serverPort()));
+    return QUrl(QStringLiteral("ws://127.0.0.1:%1/v1/desktop").arg(m_listener.serverPort()));
 }
 
 bool McpLocalBackend::isCoreConnected() const {

@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+#include <QTcpServer>
 #include <QUrl>
 #include <QWebSocketServer>
 
@@ -106,6 +107,7 @@ private:
     void emitMessage(const QJsonObject& message);
     static QJsonObject unavailableResult(const McpToolCall& call);
 
+    QTcpServer m_listener;  // 127.0.0.1: accepts, turns Nagle off, hands the socket to m_server
     QWebSocketServer m_server;
     QPointer<QWebSocket> m_core;
     QString m_token;

@@ -6,6 +6,7 @@
 //      from a pipe (goal: >= 0.7 of raw throughput), once with the default 1 MiB output cap (what users get: all
 //      64 MiB stream over the WebSocket as tool_output, the result keeps the first 1 MiB) and once with the cap
 //      raised so the final tool_result carries all 64 MiB a second time;
+//   1b. the same command as an MCP tools/call over stdio (zeus-desktop --mcp), next to 1. (goal: <= 2 ms more);
 //   3. the app's resident memory (VmRSS from /proc/PID/status) before and at its peak while it streams (flat: the
 //      app pauses reading the command's output while the socket's write queue is full).
 // Usage: bench_backend [--iterations N]   (DOCKER_HOST and ZEUS_TEST_IMAGE as for the tests; ZEUS_BENCH_EXEC_MODE=exec
@@ -187,6 +188,71 @@ public:
         }
     }
     QProcess process;
+};
+
+// `zeus-desktop --mcp` as an MCP client starts it (SPEC §12), spoken to with newline-delimited JSON-RPC on its
+// stdin and stdout: the same core, gates and engine as App, with the MCP stdio transport in front.
+class McpApp {
+public:
+    ~McpApp() {
+        process.closeWriteChannel();  // EOF: the server cancels, removes its container and exits
+        if (!process.waitForFinished(20000)) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+    bool start(const QString& workspace, const QString& configHome) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+        environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("zeus.*.info=false"));
+        process.setProcessEnvironment(environment);
+        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        process.start(QStringLiteral(ZEUS_APP_BINARY),
+                      {QStringLiteral("--mcp"), QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"),
+                       QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
+                       QStringLiteral("--profile"), QStringLiteral("hardened"), QStringLiteral("--exec-mode"),
+                       qEnvironmentVariable("ZEUS_BENCH_EXEC_MODE", QStringLiteral("agent"))});
+        return process.waitForStarted(10000)
+               && request(QStringLiteral("initialize"),
+                          QJsonObject{{QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                                      {QStringLiteral("capabilities"), QJsonObject()},
+                                      {QStringLiteral("clientInfo"),
+                                       QJsonObject{{QStringLiteral("name"), QStringLiteral("bench_backend")},
+                                                   {QStringLiteral("version"), QStringLiteral("1")}}}},
+                          30000)
+                      .contains(QLatin1String("result"));
+    }
+    // tools/call run_command; the answer, or an empty object after `timeoutMs`.
+    QJsonObject run(const QString& command, int timeoutMs) {
+        return request(QStringLiteral("tools/call"),
+                       QJsonObject{{QStringLiteral("name"), QStringLiteral("run_command")},
+                                   {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("command"), command}}}},
+                       timeoutMs);
+    }
+    QProcess process;
+
+private:
+    QJsonObject request(const QString& method, const QJsonObject& params, int timeoutMs) {
+        const int id = ++m_nextId;
+        const QJsonObject message{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                  {QStringLiteral("id"), id},
+                                  {QStringLiteral("method"), method},
+                                  {QStringLiteral("params"), params}};
+        process.write(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < timeoutMs) {
+            while (process.canReadLine()) {
+                const QJsonObject answer = QJsonDocument::fromJson(process.readLine()).object();
+                if (answer.value(QLatin1String("id")).toInt(-1) == id) {
+                    return answer;
+                }
+            }
+            process.waitForReadyRead(int(std::max<qint64>(1, timeoutMs - clock.elapsed())));
+        }
+        return {};
+    }
+    int m_nextId = 0;
 };
 
 // Raw `docker exec CONTAINER ARGS...`, stdout read from a pipe and discarded. Returns seconds, or -1.
@@ -399,6 +465,31 @@ int main(int argc, char** argv) {
                  .arg(median(appMs) - median(wrappedMs), 0, 'f', 1);
     out() << "   round trip minus the app's own duration_ms (WebSocket both ways, JSON, dispatch, process wake-ups): "
           << spread(outsideExecMs) << "\n\n";
+
+    // ---- 1b. the same through MCP (SPEC §12) --------------------------------------------------------------------
+    {
+        McpApp mcp;
+        if (!mcp.start(workspace, config) || mcp.run(QStringLiteral("true"), 60000).isEmpty()) {
+            out() << "zeus-desktop --mcp did not answer\n";
+            return 1;
+        }
+        QList<double> mcpMs;
+        for (int i = 0; i < iterations; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            if (mcp.run(QStringLiteral("true"), 30000).isEmpty()) {
+                out() << "no MCP answer for call " << i << "\n";
+                return 1;
+            }
+            mcpMs.append(double(clock.nsecsElapsed()) / 1e6);
+        }
+        const double overBackend = median(mcpMs) - median(appMs);
+        out() << "1b. the same `true` as an MCP tools/call run_command over stdio (zeus-desktop --mcp)\n";
+        out() << "   MCP:                              " << spread(mcpMs) << "\n";
+        out() << QStringLiteral("   MCP minus the backend path above: %1 ms median (goal <= 2 ms): %2\n\n")
+                     .arg(overBackend, 0, 'f', 1)
+                     .arg(overBackend <= 2 ? QStringLiteral("met") : QStringLiteral("NOT met"));
+    }
 
     // ---- 2. and 3. throughput and memory ---------------------------------------------------------------------
     const double mib = double(kBigBytes) / (1024 * 1024);
