@@ -244,6 +244,14 @@ QString outcomeWord(ApplyOutcome::Result result) {
     return {};
 }
 
+// What apply_changes says of a flagged change it left in the copy: only the user applies such a file.
+QString leftLine(const QString& session, const QString& path) {
+    return QStringLiteral(
+               "left: %1 (it can make this computer run code: only you can apply it, in the tray app or with "
+               "zeus-desktop --apply %2 %1)")
+        .arg(path, session);
+}
+
 // Applies `selection` with ReviewService (the tray app's Apply, --apply's code), answering with each outcome.
 void applySelection(ReviewService& reviews, const QString& session, const QList<Change>& selection,
                     const QStringList& left, const McpLocalBackend::Answer& answer) {
@@ -274,8 +282,7 @@ void applySelection(ReviewService& reviews, const QString& session, const QList<
                 }
             }
             for (const QString& path : left) {
-                lines
-                    << QStringLiteral("left: %1 (needs its own confirmation: name it in paths to apply it)").arg(path);
+                lines << leftLine(session, path);
             }
             if (!error.isEmpty()) {
                 lines << error;
@@ -293,7 +300,8 @@ void applySelection(ReviewService& reviews, const QString& session, const QList<
 }
 
 // apply_changes: the change list first, then the selection --apply makes of it (all: never a flagged change,
-// never one that is not applied as a file; named paths: exactly those, a flagged one included), then Apply.
+// never one that is not applied as a file; named paths: exactly those, but never a flagged one: the agent naming
+// it is not the user's confirmation), then Apply.
 // Nobody is asked here, so only --allow-apply lets it run.
 void applyChanges(ReviewService& reviews, bool directMode, bool allowed, const McpToolCall& call,
                   const QString& session, const McpLocalBackend::Answer& answer) {
@@ -345,8 +353,12 @@ void applyChanges(ReviewService& reviews, bool directMode, bool allowed, const M
                                                  [&path](const Change& change) { return change.path == path; });
                     if (it == changes.cend()) {
                         unknown << path;
+                    } else if (it->flagged) {
+                        // The agent naming a file that makes this computer run code is not the user confirming it
+                        // (SPEC §10): it stays in the copy for the user.
+                        left << path;
                     } else {
-                        selection.append(*it);  // named: that is the flagged file's own confirmation
+                        selection.append(*it);
                     }
                 }
                 if (!unknown.isEmpty()) {
@@ -355,6 +367,18 @@ void applyChanges(ReviewService& reviews, bool directMode, bool allowed, const M
                                                        true));
                     return;
                 }
+            }
+            if (selection.isEmpty() && !left.isEmpty()) {
+                QStringList lines;
+                for (const QString& path : std::as_const(left)) {
+                    lines << leftLine(session, path);
+                }
+                answer(McpLocalBackend::toolResult(
+                    lines.join(QLatin1Char('\n')), true,
+                    QJsonObject{{QStringLiteral("session"), session},
+                                {QStringLiteral("outcomes"), QJsonArray{}},
+                                {QStringLiteral("left"), QJsonArray::fromStringList(left)}}));
+                return;
             }
             if (selection.isEmpty() && left.isEmpty()) {
                 answer(McpLocalBackend::toolResult(
