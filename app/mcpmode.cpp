@@ -121,27 +121,11 @@ void printToStderr(const QString& line) {
 
 const QString kDirectMode = QStringLiteral("this folder is in direct mode: changes are written to it as they happen");
 
-// One change as `--changes --json` lists it, without the two sides' sizes and hashes.
-QJsonObject changeJson(const Change& change) {
-    QJsonObject object{{QStringLiteral("kind"), Change::kindLetter(change.kind)},
-                       {QStringLiteral("path"), change.path},
-                       {QStringLiteral("flagged"), change.flagged},
-                       {QStringLiteral("applicable"), change.applicable},
-                       {QStringLiteral("exec_changed"), change.execChanged}};
-    if (change.flagged) {
-        object.insert(QStringLiteral("flag_reason"), change.flagReason);
-    }
-    if (!change.applicable) {
-        object.insert(QStringLiteral("not_applicable_reason"), change.notApplicableReason);
-    }
-    return object;
-}
-
 QJsonObject changesResult(const QString& session, const QList<Change>& changes) {
     QJsonArray array;
     QStringList lines;
     for (const Change& change : changes) {
-        array.append(changeJson(change));
+        array.append(change.summaryJson());
         lines << QStringLiteral("%1  %2").arg(Change::kindLetter(change.kind), change.path)
                      + (change.flagged ? QStringLiteral("  [needs its own confirmation: %1]").arg(change.flagReason)
                                        : QString());
@@ -230,20 +214,6 @@ void discardChanges(AgentHostService& service, bool directMode, const QString& s
     manager->endSession(session);
 }
 
-QString outcomeWord(ApplyOutcome::Result result) {
-    switch (result) {
-        case ApplyOutcome::Result::Applied:
-            return QStringLiteral("applied");
-        case ApplyOutcome::Result::Skipped:
-            return QStringLiteral("skipped");
-        case ApplyOutcome::Result::Conflict:
-            return QStringLiteral("conflict");
-        case ApplyOutcome::Result::Refused:
-            return QStringLiteral("refused");
-    }
-    return {};
-}
-
 // What apply_changes says of a flagged change it left in the copy: only the user applies such a file.
 QString leftLine(const QString& session, const QString& path) {
     return QStringLiteral(
@@ -268,7 +238,7 @@ void applySelection(ReviewService& reviews, const QString& session, const QList<
             QJsonArray array;
             int problems = 0;
             for (const ApplyOutcome& outcome : outcomes) {
-                const QString word = outcomeWord(outcome.result);
+                const QString word = ApplyOutcome::word(outcome.result);
                 lines << QStringLiteral("%1: %2").arg(word, outcome.path)
                              + (outcome.reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(outcome.reason));
                 QJsonObject object{{QStringLiteral("path"), outcome.path}, {QStringLiteral("result"), word}};

@@ -50,17 +50,7 @@ QJsonObject entrySide(const ManifestEntry& entry) {
 }
 
 QJsonObject changeJson(const Change& change) {
-    QJsonObject object{{QStringLiteral("kind"), Change::kindLetter(change.kind)},
-                       {QStringLiteral("path"), change.path},
-                       {QStringLiteral("flagged"), change.flagged},
-                       {QStringLiteral("applicable"), change.applicable},
-                       {QStringLiteral("exec_changed"), change.execChanged}};
-    if (change.flagged) {
-        object.insert(QStringLiteral("flag_reason"), change.flagReason);
-    }
-    if (!change.applicable) {
-        object.insert(QStringLiteral("not_applicable_reason"), change.notApplicableReason);
-    }
+    QJsonObject object = change.summaryJson();
     if (change.hasBefore) {
         object.insert(QStringLiteral("before"), entrySide(change.before));
     }
@@ -68,20 +58,6 @@ QJsonObject changeJson(const Change& change) {
         object.insert(QStringLiteral("after"), entrySide(change.after));
     }
     return object;
-}
-
-QString outcomeWord(ApplyOutcome::Result result) {
-    switch (result) {
-        case ApplyOutcome::Result::Applied:
-            return QStringLiteral("applied");
-        case ApplyOutcome::Result::Skipped:
-            return QStringLiteral("skipped");
-        case ApplyOutcome::Result::Conflict:
-            return QStringLiteral("conflict");
-        case ApplyOutcome::Result::Refused:
-            return QStringLiteral("refused");
-    }
-    return {};
 }
 
 struct Found {
@@ -231,7 +207,7 @@ int applyChanges(ReviewStore& store, const QString& session, const QStringList& 
         ReviewService::applyChanges(*found->runtime, store, found->record, selection, false, &error, &commits);
     int problems = 0;
     for (const ApplyOutcome& outcome : outcomes) {
-        out << outcomeWord(outcome.result) << ": " << outcome.path;
+        out << ApplyOutcome::word(outcome.result) << ": " << outcome.path;
         if (!outcome.reason.isEmpty()) {
             out << " (" << outcome.reason << ')';
         }

@@ -12,6 +12,20 @@
 
 namespace zeus {
 
+QString ApplyOutcome::word(Result result) {
+    switch (result) {
+        case Result::Applied:
+            return QStringLiteral("applied");
+        case Result::Skipped:
+            return QStringLiteral("skipped");
+        case Result::Conflict:
+            return QStringLiteral("conflict");
+        case Result::Refused:
+            return QStringLiteral("refused");
+    }
+    return {};
+}
+
 namespace {
 
 QString tr(const char* text) {

@@ -19,6 +19,9 @@ struct ApplyOutcome {
     QString path;
     Result result = Result::Refused;
     QString reason;  // for the user; empty when Applied
+
+    // applied, skipped, conflict, refused: how --apply and the MCP apply_changes say it.
+    static QString word(Result result);
 };
 
 // Applies changes of a review copy to the host folder, one at a time, safely (docs/review-mode.md "Apply"):

@@ -218,6 +218,21 @@ QSet<QString> linksLeavingFolder(const WorkspaceManifest& before, const Workspac
 
 }  // namespace
 
+QJsonObject Change::summaryJson() const {
+    QJsonObject object{{QStringLiteral("kind"), kindLetter(kind)},
+                       {QStringLiteral("path"), path},
+                       {QStringLiteral("flagged"), flagged},
+                       {QStringLiteral("applicable"), applicable},
+                       {QStringLiteral("exec_changed"), execChanged}};
+    if (flagged) {
+        object.insert(QStringLiteral("flag_reason"), flagReason);
+    }
+    if (!applicable) {
+        object.insert(QStringLiteral("not_applicable_reason"), notApplicableReason);
+    }
+    return object;
+}
+
 QString Change::kindLetter(Kind kind) {
     switch (kind) {
         case Kind::Added:

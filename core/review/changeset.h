@@ -2,6 +2,7 @@
 
 #include "review/workspacemanifest.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -34,6 +35,9 @@ struct Change {
     QString notApplicableReason;
 
     static QString kindLetter(Kind kind);  // A, M, D, X (mode), T (type) for the list
+    // kind, path, flagged, applicable, exec_changed, and flag_reason / not_applicable_reason when they apply: the
+    // change as `--changes --json` and the MCP list_changes give it (without the two sides).
+    QJsonObject summaryJson() const;
 };
 
 // The difference between two manifests. Pure: no file is read.

@@ -1,39 +1,19 @@
 #include "sandbox/exposespec.h"
 
 #include "sandbox/egress/egressproxy.h"
+#include "sandbox/portspec.h"
 
 #include <QStringList>
 
 namespace zeus {
-
-namespace {
-
-// Digits only, 1-65535: toUInt() alone would take "+80", " 80" or "0x50".
-std::optional<quint16> parsePort(const QString& text) {
-    if (text.isEmpty() || text.size() > 5) {
-        return std::nullopt;
-    }
-    for (const QChar c : text) {
-        if (c < QLatin1Char('0') || c > QLatin1Char('9')) {
-            return std::nullopt;
-        }
-    }
-    const uint value = text.toUInt();
-    if (value == 0 || value > 65535) {
-        return std::nullopt;
-    }
-    return quint16(value);
-}
-
-}  // namespace
 
 std::optional<ExposeSpec> ExposeSpec::parse(const QString& text, QString* error) {
     const QStringList parts = text.split(QLatin1Char(':'));
     std::optional<quint16> host;
     std::optional<quint16> container;
     if (parts.size() == 1 || parts.size() == 2) {
-        host = parsePort(parts.at(0));
-        container = parts.size() == 2 ? parsePort(parts.at(1)) : host;
+        host = PortSpec::parsePort(parts.at(0));
+        container = parts.size() == 2 ? PortSpec::parsePort(parts.at(1)) : host;
     }
     if (!host || !container) {
         if (error != nullptr) {

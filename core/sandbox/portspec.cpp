@@ -4,10 +4,7 @@
 
 namespace zeus {
 
-namespace {
-
-// Digits only: toUInt() alone would take "+80", " 80" or "0x50".
-std::optional<quint16> parsePort(const QString& text, bool allowZero) {
+std::optional<quint16> PortSpec::parsePort(const QString& text, bool allowZero) {
     if (text.isEmpty() || text.size() > 5) {
         return std::nullopt;
     }
@@ -22,8 +19,6 @@ std::optional<quint16> parsePort(const QString& text, bool allowZero) {
     }
     return quint16(value);
 }
-
-}  // namespace
 
 std::optional<PortSpec> PortSpec::parse(const QString& text, QString* error) {
     const QStringList parts = text.split(QLatin1Char(':'));

@@ -16,6 +16,9 @@ struct PortSpec {
 
     // "8000" or "18000:8000" (decimal, 1-65535; the host port may be 0). nullopt and *error on anything else.
     static std::optional<PortSpec> parse(const QString& text, QString* error = nullptr);
+    // One port number: decimal digits only (toUInt() alone would take "+80", " 80" or "0x50"), 1-65535, or 0 too
+    // when `allowZero`. --expose-host reads its ports with it as well.
+    static std::optional<quint16> parsePort(const QString& text, bool allowZero = false);
     QString text() const;
     bool operator==(const PortSpec& other) const {
         return hostPort == other.hostPort && containerPort == other.containerPort;
