@@ -1,5 +1,5 @@
-// bench_backend: in one run, with the real app (zeus-desktop --headless), a real Docker engine and an in-process
-// backend on 127.0.0.1, prints each figure next to its baseline:
+// bench_backend: in one run, with the real app (zeus-desktop --headless), a real engine (Docker unless told) and an
+// in-process backend on 127.0.0.1, prints each figure next to its baseline:
 //   1. tool_call -> tool_result latency of a trivial command, minus the same command's raw `docker exec` time
 //      (goal: <= 5 ms median added);
 //   2. 64 MiB of command output (`cat` of a file in the workspace) through the app vs raw `docker exec cat` read
@@ -9,8 +9,9 @@
 //   1b. the same command as an MCP tools/call over stdio (zeus-desktop --mcp), next to 1. (goal: <= 2 ms more);
 //   3. the app's resident memory (VmRSS from /proc/PID/status) before and at its peak while it streams (flat: the
 //      app pauses reading the command's output while the socket's write queue is full).
-// Usage: bench_backend [--iterations N]   (DOCKER_HOST and ZEUS_TEST_IMAGE as for the tests; ZEUS_BENCH_EXEC_MODE=exec
-// runs every command with plain exec instead of the sandbox agent)
+// Usage: bench_backend [--iterations N] [--engine docker|podman] [--image IMAGE]   (DOCKER_HOST and ZEUS_TEST_IMAGE as
+// for the tests: Docker and the offline test image unless told otherwise; ZEUS_BENCH_EXEC_MODE=exec runs every command
+// with plain exec instead of the sandbox agent)
 #include "measure.h"
 #include "sandbox/commandexecution.h"
 #include "testenvironment.h"
@@ -38,6 +39,16 @@
 #include <unistd.h>
 
 namespace {
+
+// The engine and image every figure uses, app and raw alike (set once from the command line).
+QString& benchEngine() {
+    static QString engine = QStringLiteral("docker");
+    return engine;
+}
+QString& benchImage() {
+    static QString image = zeus::test::testImage();
+    return image;
+}
 
 constexpr qint64 kBigBytes = 64LL * 1024 * 1024;
 
@@ -173,7 +184,7 @@ public:
         process.start(
             QStringLiteral(ZEUS_APP_BINARY),
             {QStringLiteral("--headless"), QStringLiteral("--backend"), url, QStringLiteral("--workspace"), workspace,
-             QStringLiteral("--runtime"), QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
+             QStringLiteral("--runtime"), benchEngine(), QStringLiteral("--image"), benchImage(),
              QStringLiteral("--profile"), QStringLiteral("hardened"),
              // ZEUS_BENCH_EXEC_MODE=exec: the plain-exec path, the "before" of the sandbox agent.
              QStringLiteral("--exec-mode"), qEnvironmentVariable("ZEUS_BENCH_EXEC_MODE", QStringLiteral("agent"))});
@@ -209,8 +220,8 @@ public:
         process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         process.start(QStringLiteral(ZEUS_APP_BINARY),
                       {QStringLiteral("--mcp"), QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"),
-                       QStringLiteral("docker"), QStringLiteral("--image"), zeus::test::testImage(),
-                       QStringLiteral("--profile"), QStringLiteral("hardened"), QStringLiteral("--exec-mode"),
+                       benchEngine(), QStringLiteral("--image"), benchImage(), QStringLiteral("--profile"),
+                       QStringLiteral("hardened"), QStringLiteral("--exec-mode"),
                        qEnvironmentVariable("ZEUS_BENCH_EXEC_MODE", QStringLiteral("agent"))});
         return process.waitForStarted(10000)
                && request(QStringLiteral("initialize"),
@@ -255,7 +266,7 @@ private:
     int m_nextId = 0;
 };
 
-// Raw `docker exec CONTAINER ARGS...`, stdout read from a pipe and discarded. Returns seconds, or -1.
+// Raw `ENGINE exec CONTAINER ARGS...`, stdout read from a pipe and discarded. Returns seconds, or -1.
 double rawExec(const QString& container, const QStringList& arguments, qint64* bytes = nullptr) {
     QProcess process;
     qint64 read = 0;
@@ -264,7 +275,7 @@ double rawExec(const QString& container, const QStringList& arguments, qint64* b
     QObject::connect(&process, &QProcess::finished, &process, &poke);
     QElapsedTimer clock;
     clock.start();
-    process.start(QStringLiteral("docker"), QStringList{QStringLiteral("exec"), container} + arguments);
+    process.start(benchEngine(), QStringList{QStringLiteral("exec"), container} + arguments);
     if (!waitUntil([&] { return process.state() == QProcess::NotRunning; }, 120000)) {
         process.kill();
         return -1;
@@ -369,8 +380,14 @@ int main(int argc, char** argv) {
     if (const auto i = args.indexOf(QStringLiteral("--iterations")); i > 0 && i + 1 < args.size()) {
         iterations = std::max(3, args.at(i + 1).toInt());
     }
-    if (!zeus::test::engineReachable(QStringLiteral("docker"))) {
-        out() << "bench_backend: no Docker engine reachable (set DOCKER_HOST)\n";
+    if (const auto i = args.indexOf(QStringLiteral("--engine")); i > 0 && i + 1 < args.size()) {
+        benchEngine() = args.at(i + 1);
+    }
+    if (const auto i = args.indexOf(QStringLiteral("--image")); i > 0 && i + 1 < args.size()) {
+        benchImage() = args.at(i + 1);
+    }
+    if (!zeus::test::engineReachable(benchEngine())) {
+        out() << "bench_backend: no " << benchEngine() << " engine reachable (Docker: set DOCKER_HOST)\n";
         return zeus::test::isCi() ? 1 : 77;
     }
 
@@ -430,7 +447,7 @@ int main(int argc, char** argv) {
         const double raw = rawExec(backend.container, {QStringLiteral("true")});
         const double rawWrapped = rawExec(backend.container, wrapped);
         if (raw < 0 || rawWrapped < 0) {
-            out() << "raw docker exec failed\n";
+            out() << "raw " << benchEngine() << " exec failed\n";
             return 1;
         }
         rawMs.append(raw * 1000);
@@ -445,16 +462,16 @@ int main(int argc, char** argv) {
             .arg(*std::min_element(values.begin(), values.end()), 0, 'f', 1)
             .arg(*std::max_element(values.begin(), values.end()), 0, 'f', 1);
     };
-    out() << "Zeus Desktop backend benchmark (" << iterations << " iterations, Docker "
-          << QString::fromUtf8(zeus::test::runProgram(QStringLiteral("docker"),
-                                                      {QStringLiteral("version"), QStringLiteral("--format"),
-                                                       QStringLiteral("{{.Server.Version}}")})
-                                   .out.trimmed())
-          << ")\n\n";
-    out() << "1. latency of `true`: tool_call -> tool_result through the app vs raw `docker exec`\n";
+    out() << "Zeus Desktop backend benchmark (" << iterations << " iterations, " << benchEngine() << " "
+          << QString::fromUtf8(
+                 zeus::test::runProgram(benchEngine(), {QStringLiteral("version"), QStringLiteral("--format"),
+                                                        QStringLiteral("{{.Server.Version}}")})
+                     .out.trimmed())
+          << ", image " << benchImage() << ")\n\n";
+    out() << "1. latency of `true`: tool_call -> tool_result through the app vs raw `" << benchEngine() << " exec`\n";
     out() << "   app:                              " << spread(appMs) << "\n";
-    out() << "   raw docker exec true:             " << spread(rawMs) << "\n";
-    out() << "   raw docker exec of the wrapper:   " << spread(wrappedMs) << "\n";
+    out() << "   raw engine exec true:             " << spread(rawMs) << "\n";
+    out() << "   raw engine exec of the wrapper:   " << spread(wrappedMs) << "\n";
     const double added = median(appMs) - median(rawMs);
     out() << QStringLiteral(
                  "   added by the app: %1 ms median (goal <= 5 ms): %2; of which the in-container "
@@ -495,8 +512,9 @@ int main(int argc, char** argv) {
     const double mib = double(kBigBytes) / (1024 * 1024);
     out() << QStringLiteral(
                  "2. %1 MiB of output (`cat` of a file in the workspace), each app run followed by a raw "
-                 "`docker exec cat` to a pipe in the same container\n")
-                 .arg(mib, 0, 'f', 0);
+                 "`%2 exec cat` to a pipe in the same container\n")
+                 .arg(mib, 0, 'f', 0)
+                 .arg(benchEngine());
     struct Variant {
         const char* name;
         qint64 cap;
