@@ -18,9 +18,7 @@
 
 namespace zeus {
 
-namespace {
-
-QString randomHex(int bytes) {
+QString McpLocalBackend::randomHex(int bytes) {
     QByteArray data(bytes, Qt::Uninitialized);
     QRandomGenerator* random = QRandomGenerator::system();
     for (char& byte : data) {
@@ -28,6 +26,8 @@ QString randomHex(int bytes) {
     }
     return QString::fromLatin1(data.toHex());
 }
+
+namespace {
 
 QString str(const QJsonObject& object, const char* key) {
     return object.value(QLatin1String(key)).toString();
@@ -46,19 +46,12 @@ QJsonObject McpLocalBackend::toolResult(const QString& text, bool isError, const
     return result;
 }
 
-namespace {
-
-QJsonObject textResult(const QString& text, bool isError, const QJsonObject& structured = {}) {
-    return McpLocalBackend::toolResult(text, isError, structured);
-}
-
-}  // namespace
-
 McpLocalBackend::McpLocalBackend(QObject* parent)
     : QObject(parent),
       m_server(QStringLiteral(ZEUS_APP_NAME " MCP"), QWebSocketServer::NonSecureMode),
       m_token(randomHex(kTokenBytes)),
-      m_sessionId(QStringLiteral("mcp-") + randomHex(8)) {
+      m_default(new McpSession(*this, this)) {
+    connect(m_default, &McpSession::messageOut, this, &McpLocalBackend::messageOut);
     connect(&m_server, &QWebSocketServer::newConnection, this, &McpLocalBackend::onNewConnection);
     // The TCP connections are accepted here so that Nagle's algorithm can be turned off before the handshake: an
     // ack followed at once by the next tool_call is two small writes, and the second would wait for the core's
@@ -71,7 +64,10 @@ McpLocalBackend::McpLocalBackend(QObject* parent)
     });
 }
 
-McpLocalBackend::~McpLocalBackend() = default;
+McpLocalBackend::~McpLocalBackend() {
+    // The default session cancels through this object: it goes first, while the members it uses still exist.
+    delete std::exchange(m_default, nullptr);
+}
 
 bool McpLocalBackend::listen() {
     return m_listener.listen(QHostAddress::LocalHost, 0);
@@ -121,132 +117,83 @@ void McpLocalBackend::onNewConnection() {
     }
 }
 
-void McpLocalBackend::handleMessage(const QByteArray& text) {
-    McpServerState::Outcome outcome = m_state.handle(text);
-    if (!outcome.reply.isEmpty()) {
-        emitMessage(outcome.reply);
-    }
-    if (outcome.cancel) {
-        for (PortRequest& request : m_portRequests) {
-            if (!request.cancelled && request.call.requestId == outcome.cancel->requestId) {
-                // Answered no more, but kept in line: the core's answer to it must not be taken for the next one's.
-                request.cancelled = true;
-                m_state.callFinished(request.call.requestId);
-                break;
-            }
-        }
-        for (auto it = m_handledCalls.begin(); it != m_handledCalls.end(); ++it) {
-            if (it->requestId == outcome.cancel->requestId) {
-                m_state.callFinished(it->requestId);
-                m_handledCalls.erase(it);  // its handler's answer is dropped when it comes
-                break;
-            }
-        }
-        for (auto it = m_calls.begin(); it != m_calls.end(); ++it) {
-            if (it->call.requestId == outcome.cancel->requestId) {
-                cancelInCore(it.key());
-                m_state.callFinished(it->call.requestId);
-                m_calls.erase(it);  // answered no more (MCP); its result is still acked when it comes
-                break;
-            }
-        }
-    }
-    if (outcome.call) {
-        startCall(*outcome.call);
+McpSession* McpLocalBackend::createSession(QObject* parent) {
+    return new McpSession(*this, parent);
+}
+
+void McpLocalBackend::endSession(const QString& sessionId) {
+    if (isCoreConnected()) {
+        sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("session_end")},
+                               {QStringLiteral("session_id"), sessionId}});
     }
 }
 
-void McpLocalBackend::refuseOversizedMessage() {
-    emitMessage(McpCodec::makeError(JsonRpcCode::kInvalidRequest,
-                                    QStringLiteral("message is larger than %1 bytes").arg(McpCodec::kMaxMessageBytes),
-                                    QJsonValue(QJsonValue::Null)));
+QString McpLocalBackend::nextCallId() {
+    return QStringLiteral("mcp-%1").arg(++m_nextCall);
 }
 
-void McpLocalBackend::cancelAll() {
+void McpLocalBackend::sendCall(McpSession* session, const QString& callId, const QJsonObject& frame) {
+    m_callOwners.insert(callId, session);
+    sendToCore(frame);
+}
+
+McpSession* McpLocalBackend::ownerOf(const QString& callId) const {
+    return callId.isEmpty() ? nullptr : m_callOwners.value(callId).data();
+}
+
+McpLocalBackend::ToolHandler McpLocalBackend::toolHandler(McpTool tool) const {
+    const auto handler = m_toolHandlers.find(tool);
+    return handler == m_toolHandlers.end() ? ToolHandler() : handler->second;
+}
+
+void McpLocalBackend::requestPort(McpSession* session, const McpToolCall& call) {
+    // PortRequests answers in order with port_opened or an error that names no call (docs/protocol.md).
+    m_portRequests.append(PortRequest{session, call, false});
+    sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("open_port")},
+                           {QStringLiteral("session_id"), session->sessionId()},
+                           {QStringLiteral("port"), call.port}});
+}
+
+bool McpLocalBackend::cancelPortRequest(const McpSession* session, const QJsonValue& requestId) {
     for (PortRequest& request : m_portRequests) {
-        if (!std::exchange(request.cancelled, true)) {
-            m_state.callFinished(request.call.requestId);
+        if (!request.cancelled && request.session == session && request.call.requestId == requestId) {
+            // Answered no more, but kept in line: the core's answer to it must not be taken for the next one's.
+            request.cancelled = true;
+            return true;
         }
     }
-    for (auto it = m_calls.cbegin(); it != m_calls.cend(); ++it) {
-        cancelInCore(it.key());
-        m_state.callFinished(it->call.requestId);
-    }
-    m_calls.clear();
-    for (const McpToolCall& call : std::as_const(m_handledCalls)) {
-        m_state.callFinished(call.requestId);
-    }
-    m_handledCalls.clear();
+    return false;
 }
 
-QJsonObject McpLocalBackend::unavailableResult(const McpToolCall& call) {
-    return textResult(QStringLiteral("%1 is not available over MCP yet: use the tray app or zeus-desktop --changes, "
-                                     "--apply and --discard (docs/mcp.md)")
-                          .arg(McpTools::name(call.tool)),
-                      true);
-}
-
-void McpLocalBackend::startCall(const McpToolCall& call) {
-    if (call.tool == McpTool::OpenPort) {
-        // PortRequests answers in order with port_opened or an error that names no call (docs/protocol.md).
-        m_portRequests.append(PortRequest{call, false});
-        sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("open_port")},
-                               {QStringLiteral("session_id"), m_sessionId},
-                               {QStringLiteral("port"), call.port}});
-        return;
+QList<QJsonValue> McpLocalBackend::cancelPortRequests(const McpSession* session) {
+    QList<QJsonValue> cancelled;
+    for (PortRequest& request : m_portRequests) {
+        if (request.session == session && !std::exchange(request.cancelled, true)) {
+            cancelled << request.call.requestId;
+        }
     }
-    if (const auto handler = m_toolHandlers.find(call.tool); handler != m_toolHandlers.end() && handler->second) {
-        const quint64 serial = ++m_nextHandled;
-        m_handledCalls.insert(serial, call);
-        const QPointer<McpLocalBackend> self(this);
-        handler->second(call, call.session.isEmpty() ? m_sessionId : call.session,
-                        [self, serial](const QJsonObject& result) {
-                            if (!self) {
-                                return;
-                            }
-                            const auto it = self->m_handledCalls.find(serial);
-                            if (it == self->m_handledCalls.end()) {
-                                return;  // cancelled, or answered already
-                            }
-                            const QJsonValue requestId = it->requestId;
-                            self->m_handledCalls.erase(it);
-                            self->emitMessage(McpCodec::makeResult(requestId, result));
-                            self->m_state.callFinished(requestId);
-                        });
-        return;
-    }
-    if (call.tool != McpTool::RunCommand) {
-        emitMessage(McpCodec::makeResult(call.requestId, unavailableResult(call)));
-        m_state.callFinished(call.requestId);
-        return;
-    }
-    const QString callId = QStringLiteral("mcp-%1").arg(++m_nextCall);
-    QJsonObject args{{QStringLiteral("command"), call.command},
-                     {QStringLiteral("working_directory"),
-                      call.workingDirectory.isEmpty() ? m_defaultWorkingDirectory : call.workingDirectory}};
-    if (call.timeoutMs > 0) {
-        args.insert(QStringLiteral("timeout_s"), double(call.timeoutMs) / 1000.0);
-    }
-    if (!call.secrets.isEmpty()) {
-        args.insert(QStringLiteral("secrets"), QJsonArray::fromStringList(call.secrets));
-    }
-    m_calls.insert(callId, Call{call, 0, {}});
-    sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_call")},
-                           {QStringLiteral("call_id"), callId},
-                           {QStringLiteral("session_id"), call.session.isEmpty() ? m_sessionId : call.session},
-                           {QStringLiteral("tool"), QStringLiteral("desktop_exec")},
-                           {QStringLiteral("args"), args}});
+    return cancelled;
 }
 
 void McpLocalBackend::onCoreMessage(const QString& text) {
     const QJsonObject message = QJsonDocument::fromJson(text.toUtf8()).object();
     const QString type = str(message, "type");
-    if (type == QLatin1String("tool_output")) {
-        onToolOutput(message);
-    } else if (type == QLatin1String("tool_result")) {
-        onToolResult(message);
+    if (type == QLatin1String("tool_result")) {
+        // Acked at once: the MCP client holds the answer from here on, so nothing is journaled for a later run.
+        const QString callId = str(message, "call_id");
+        sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("ack")}, {QStringLiteral("call_id"), callId}});
+        if (McpSession* session = ownerOf(callId)) {
+            session->onToolResult(message);
+        }
+        m_callOwners.remove(callId);
+    } else if (type == QLatin1String("tool_output")) {
+        if (McpSession* session = ownerOf(str(message, "call_id"))) {
+            session->onToolOutput(message);
+        }
     } else if (type == QLatin1String("network_event")) {
-        onNetworkEvent(message);
+        if (McpSession* session = ownerOf(str(message, "call_id"))) {
+            session->onNetworkEvent(message);
+        }
     } else if (type == QLatin1String("port_opened")) {
         onPortOpened(message);
     } else if (type == QLatin1String("error")) {
@@ -255,69 +202,12 @@ void McpLocalBackend::onCoreMessage(const QString& text) {
         // Results a dropped connection still owed: whoever asked is answered when they come again.
         const QJsonArray pending = message.value(QStringLiteral("pending")).toArray();
         for (const auto& callId : pending) {
-            if (!m_calls.contains(callId.toString())) {
+            if (!m_callOwners.contains(callId.toString())) {
                 sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("ack")},
                                        {QStringLiteral("call_id"), callId.toString()}});
             }
         }
     }
-}
-
-void McpLocalBackend::onToolOutput(const QJsonObject& message) {
-    const auto it = m_calls.find(str(message, "call_id"));
-    if (it == m_calls.end()) {
-        return;
-    }
-    const QString data = str(message, "data");
-    it->outputBytes += data.toUtf8().size();
-    // Progress grows with the output so far; the chunk itself is the message.
-    if (const auto notification = McpTools::progressNotification(it->call, double(it->outputBytes), data)) {
-        emitMessage(*notification);
-    }
-}
-
-void McpLocalBackend::onNetworkEvent(const QJsonObject& message) {
-    const auto it = m_calls.find(str(message, "call_id"));
-    if (it == m_calls.end() || str(message, "decision") != QLatin1String("denied")) {
-        return;
-    }
-    constexpr int kMaxDenialLines = 32;
-    if (it->networkDenials.size() < kMaxDenialLines) {
-        it->networkDenials << QStringLiteral("network: connection to %1 port %2 denied by rule %3")
-                                  .arg(str(message, "host"))
-                                  .arg(message.value(QStringLiteral("port")).toInt())
-                                  .arg(str(message, "rule"));
-    }
-}
-
-void McpLocalBackend::onToolResult(const QJsonObject& message) {
-    const QString callId = str(message, "call_id");
-    // Acked at once: the MCP client holds the answer from here on, so nothing is journaled for a later run.
-    sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("ack")}, {QStringLiteral("call_id"), callId}});
-    const auto it = m_calls.constFind(callId);
-    if (it == m_calls.cend()) {
-        return;  // cancelled: answered no more
-    }
-    const QString status = str(message, "status");
-    QString text = str(message, "output");
-    if (status == QLatin1String("error")) {
-        const QJsonObject error = message.value(QStringLiteral("error")).toObject();
-        const QString line = QStringLiteral("%1: %2").arg(str(error, "code"), str(error, "message"));
-        text = text.isEmpty() ? line : text + QLatin1Char('\n') + line;
-    } else if (status != QLatin1String("ok")) {
-        text += (text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"))
-                + QStringLiteral("[%1]").arg(status);
-    }
-    if (!it->networkDenials.isEmpty()) {
-        text += (text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"))
-                + it->networkDenials.join(QLatin1Char('\n'));
-    }
-    const QJsonObject structured{{QStringLiteral("output"), str(message, "output")},
-                                 {QStringLiteral("exit_code"), message.value(QStringLiteral("exit_code"))},
-                                 {QStringLiteral("duration_ms"), message.value(QStringLiteral("duration_ms"))},
-                                 {QStringLiteral("truncated"), message.value(QStringLiteral("truncated")).toBool()},
-                                 {QStringLiteral("changes_pending"), false}};
-    answer(callId, textResult(text, status != QLatin1String("ok"), structured));
 }
 
 void McpLocalBackend::onPortOpened(const QJsonObject& message) {
@@ -329,7 +219,7 @@ void McpLocalBackend::onPortOpened(const QJsonObject& message) {
     }
     const PortRequest request = *it;
     m_portRequests.erase(it);
-    if (request.cancelled) {
+    if (request.cancelled || !request.session) {
         return;
     }
     const McpToolCall& call = request.call;
@@ -337,14 +227,13 @@ void McpLocalBackend::onPortOpened(const QJsonObject& message) {
     const QString url = str(message, "url");
     const QJsonObject structured{
         {QStringLiteral("port"), port}, {QStringLiteral("host_port"), hostPort}, {QStringLiteral("url"), url}};
-    emitMessage(McpCodec::makeResult(
+    request.session->finish(
         call.requestId,
-        textResult(QStringLiteral("port %1 of the sandbox is published on this computer at %2 (127.0.0.1:%3 only)")
+        toolResult(QStringLiteral("port %1 of the sandbox is published on this computer at %2 (127.0.0.1:%3 only)")
                        .arg(port)
                        .arg(url)
                        .arg(hostPort),
-                   false, structured)));
-    m_state.callFinished(call.requestId);
+                   false, structured));
 }
 
 void McpLocalBackend::onCoreError(const QJsonObject& message) {
@@ -352,36 +241,25 @@ void McpLocalBackend::onCoreError(const QJsonObject& message) {
     if (callId.isEmpty() && !m_portRequests.isEmpty()) {
         // The only request that is answered with an error naming no call: the oldest open_port.
         const PortRequest request = m_portRequests.takeFirst();
-        if (request.cancelled) {
+        if (request.cancelled || !request.session) {
             return;
         }
-        const McpToolCall& call = request.call;
-        emitMessage(McpCodec::makeResult(
-            call.requestId,
-            textResult(QStringLiteral("%1: %2").arg(str(message, "code"), str(message, "message")), true)));
-        m_state.callFinished(call.requestId);
+        request.session->finish(
+            request.call.requestId,
+            toolResult(QStringLiteral("%1: %2").arg(str(message, "code"), str(message, "message")), true));
         return;
     }
-    if (callId.isEmpty() || !m_calls.contains(callId)) {
+    McpSession* session = ownerOf(callId);
+    if (!session) {
         qCWarning(lcBackend).noquote() << "MCP local backend: the core said" << str(message, "code")
                                        << str(message, "message");
         return;
     }
-    answer(callId, textResult(QStringLiteral("%1: %2").arg(str(message, "code"), str(message, "message")), true));
+    session->onCallError(message);
 }
 
-void McpLocalBackend::answer(const QString& callId, const QJsonObject& result) {
-    const auto it = m_calls.find(callId);
-    if (it == m_calls.end()) {
-        return;
-    }
-    const QJsonValue requestId = it->call.requestId;
-    m_calls.erase(it);
-    emitMessage(McpCodec::makeResult(requestId, result));
-    m_state.callFinished(requestId);
-}
-
-void McpLocalBackend::cancelInCore(const QString& callId) {
+void McpLocalBackend::cancelCall(const QString& callId) {
+    m_callOwners.remove(callId);
     // A call the core has not seen yet never reaches it.
     const auto waiting = std::find_if(m_waitingFrames.begin(), m_waitingFrames.end(),
                                       [&callId](const QJsonObject& frame) { return str(frame, "call_id") == callId; });
@@ -401,10 +279,6 @@ void McpLocalBackend::sendToCore(const QJsonObject& message) {
         return;
     }
     m_core->sendTextMessage(QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)));
-}
-
-void McpLocalBackend::emitMessage(const QJsonObject& message) {
-    Q_EMIT messageOut(McpCodec::toBytes(message));
 }
 
 }  // namespace zeus

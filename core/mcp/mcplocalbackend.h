@@ -1,11 +1,12 @@
 #pragma once
 
-#include "mcp/mcpserverstate.h"
+#include "mcp/mcpsession.h"
 #include "mcp/mcptoolcall.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -22,15 +23,18 @@ class QWebSocket;
 
 namespace zeus {
 
-// The backend an MCP client's tool calls reach the sandbox through (SPEC §12, docs/mcp.md "stdio transport"):
+// The backend an MCP client's tool calls reach the sandbox through (SPEC §12, docs/mcp.md "How a call travels"):
 // a WebSocket server on 127.0.0.1 that the GUI-free core (AgentHostService) connects to as to any backend, so an
 // MCP call passes every gate a backend call passes (approved folder, approval, egress policy, secrets, redaction,
-// queue). It owns the MCP connection's protocol state (McpServerState), the listening socket, the one core
-// connection and the calls in flight; it translates MCP messages into backend protocol v1 and back.
+// queue). It owns the listening socket, the one core connection, the call ids and which MCP session (McpSession)
+// each call belongs to, and the tool handlers every session shares; each session owns its protocol state and its
+// calls. stdio serves one session, the default one this class makes and whose interface it repeats; HTTP makes
+// one per `Mcp-Session-Id` with createSession().
 //
 // It must never accept a connection without its random token (SPEC §5 "No anonymous backends": other local
-// users can reach loopback ports), never let a second connection replace the first, and never write anything but
-// one MCP message per messageOut(). It does no stdio itself: the transport hands it lines and sends what it emits.
+// users can reach loopback ports), never let a second connection replace the first, and never hand one
+// session's answers to another. It does no client I/O itself: the transport hands it messages and sends what
+// the sessions emit.
 class McpLocalBackend : public QObject {
     Q_OBJECT
 public:
@@ -49,20 +53,24 @@ public:
 
     // The folder a run_command without working_directory runs in (the first approved workspace).
     void setDefaultWorkingDirectory(const QString& path) { m_defaultWorkingDirectory = path; }
-    // The session of every call that names no other: "mcp-" and 16 random hex digits, one per connection.
-    QString sessionId() const { return m_sessionId; }
+    QString defaultWorkingDirectory() const { return m_defaultWorkingDirectory; }
     bool isCoreConnected() const;
-    int runningCalls() const { return static_cast<int>(m_calls.size()); }
 
-    // One MCP message from the client (a stdio line without its newline).
-    void handleMessage(const QByteArray& text);
-    // The answer for a line the transport could not take whole (over McpCodec::kMaxMessageBytes).
-    void refuseOversizedMessage();
-    // The client is gone: every running call is cancelled, and none is answered.
-    void cancelAll();
+    // A new MCP session with its own sandbox session id, owned by `parent`; it must not outlive this backend.
+    McpSession* createSession(QObject* parent);
+    // Ends a sandbox session in the core (session_end): its calls stop and its container goes.
+    void endSession(const QString& sessionId);
+
+    // The default session (stdio): see McpSession.
+    McpSession& defaultSession() { return *m_default; }
+    QString sessionId() const { return m_default->sessionId(); }
+    int runningCalls() const { return m_default->runningCalls(); }
+    void handleMessage(const QByteArray& text) { m_default->handleMessage(text); }
+    void refuseOversizedMessage() { m_default->refuseOversizedMessage(); }
+    void cancelAll() { m_default->cancelAll(); }
 
     // Runs a tool the core does not (list_changes, apply_changes, discard_changes: the review copies of SPEC §10),
-    // so this class stays free of review internals. `session` is the call's, or the connection's own; the handler
+    // so this class stays free of review internals. `session` is the call's, or the MCP session's own; the handler
     // calls `answer` once with the CallToolResult, now or later. A call cancelled meanwhile is answered no more.
     // A tool without a handler answers that it is not available over MCP.
     using Answer = std::function<void(const QJsonObject& result)>;
@@ -71,56 +79,54 @@ public:
     // A CallToolResult: one text content, isError, and structuredContent when not empty.
     static QJsonObject toolResult(const QString& text, bool isError, const QJsonObject& structured = {});
 
-    // The constant-time comparison the token check uses (public for its tests).
+    // The constant-time comparison the token check uses (public for its tests and the HTTP transport).
     static bool sameToken(const QByteArray& a, const QByteArray& b);
+    // `bytes` random bytes from the system's generator, as hex.
+    static QString randomHex(int bytes);
 
 Q_SIGNALS:
-    // One MCP message for the client: compact JSON, no newline.
+    // One MCP message of the default session for the client: compact JSON, no newline.
     void messageOut(const QByteArray& message);
     void coreConnected();
 
 private:
-    // A call handed to the core and not answered yet.
-    struct Call {
-        McpToolCall call;
-        qint64 outputBytes = 0;
-        QStringList networkDenials;  // lines for the result text (SPEC §12: a denial names host and rule)
-    };
+    friend class McpSession;
 
     // An open_port handed to the core; answered in order (port_opened, or an error naming no call).
     struct PortRequest {
+        QPointer<McpSession> session;
         McpToolCall call;
-        bool cancelled = false;  // notifications/cancelled came: its answer is dropped
+        bool cancelled = false;  // notifications/cancelled came, or its session ended: its answer is dropped
     };
+
+    // For the sessions.
+    QString nextCallId();
+    void sendCall(McpSession* session, const QString& callId, const QJsonObject& frame);
+    void cancelCall(const QString& callId);
+    void callDone(const QString& callId) { m_callOwners.remove(callId); }
+    void requestPort(McpSession* session, const McpToolCall& call);
+    bool cancelPortRequest(const McpSession* session, const QJsonValue& requestId);
+    QList<QJsonValue> cancelPortRequests(const McpSession* session);
+    ToolHandler toolHandler(McpTool tool) const;
 
     void onNewConnection();
     void onCoreMessage(const QString& text);
-    void onToolOutput(const QJsonObject& message);
-    void onToolResult(const QJsonObject& message);
-    void onNetworkEvent(const QJsonObject& message);
     void onPortOpened(const QJsonObject& message);
     void onCoreError(const QJsonObject& message);
-    void startCall(const McpToolCall& call);
-    void answer(const QString& callId, const QJsonObject& result);
-    void cancelInCore(const QString& callId);
+    McpSession* ownerOf(const QString& callId) const;
     void sendToCore(const QJsonObject& message);
-    void emitMessage(const QJsonObject& message);
-    static QJsonObject unavailableResult(const McpToolCall& call);
 
     QTcpServer m_listener;  // 127.0.0.1: accepts, turns Nagle off, hands the socket to m_server
     QWebSocketServer m_server;
     QPointer<QWebSocket> m_core;
     QString m_token;
-    QString m_sessionId;
     QString m_defaultWorkingDirectory;
-    McpServerState m_state;
     quint64 m_nextCall = 0;
-    QHash<QString, Call> m_calls;        // call_id -> the call
-    QList<PortRequest> m_portRequests;   // in the order the core answers them
-    QList<QJsonObject> m_waitingFrames;  // for the core, before it connected
+    QHash<QString, QPointer<McpSession>> m_callOwners;  // call_id -> the session that made the call
+    QList<PortRequest> m_portRequests;                  // in the order the core answers them
+    QList<QJsonObject> m_waitingFrames;                 // for the core, before it connected
     std::map<McpTool, ToolHandler> m_toolHandlers;
-    quint64 m_nextHandled = 0;
-    QHash<quint64, McpToolCall> m_handledCalls;  // given to a tool handler and not answered yet
+    McpSession* m_default = nullptr;  // a child
 };
 
 }  // namespace zeus
