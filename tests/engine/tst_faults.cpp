@@ -1,9 +1,11 @@
 // Faults on real engines: the container removed from outside mid-command, and the engine
-// itself killed mid-command. The engine that is killed is this test's OWN private dockerd
-// (own socket, data-root, exec-root, pidfile), never the shared one.
+// itself killed mid-command. The engine that is killed is this test's OWN: a private dockerd
+// (own socket, data-root, exec-root, pidfile), or for Podman the test's own door to the CLI
+// (PodmanOutage), never the shared engine.
 #include "privatedockerd.h"
 #include "sessionfixture.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -18,6 +20,83 @@
 using namespace zeus;
 using namespace zeus::test;
 
+namespace {
+
+// Podman has no daemon to kill: the engine is its CLI, which starts a conmon monitor for each container and each
+// exec session, over its storage and runc. "The engine went away" is therefore all of these failing at once: the
+// CLI answers nothing but errors (an upgrade half done, its storage on a volume that went away) and the commands'
+// monitors die. The app is pointed at this test's own door to Podman, a script that execs the real CLI, or fails
+// as an engine that is not there while the file `down` exists; the monitors killed are those of the test's own
+// containers. So the outage is private: the shared Podman and other tests' containers go on untouched.
+class PodmanOutage {
+public:
+    // The door's words while the engine is away: a call's error carries them as the engine CLI's own.
+    static constexpr QLatin1String kWords{"the Podman engine is unavailable"};
+
+    bool setUp() {
+        const QString podman = QStandardPaths::findExecutable(QStringLiteral("podman"));
+        if (!m_dir.isValid() || podman.isEmpty()) {
+            return false;
+        }
+        QFile door(program());
+        if (!door.open(QIODevice::WriteOnly)) {
+            return false;
+        }
+        door.write(QStringLiteral("#!/bin/sh\n"
+                                  "if [ -e '%1/down' ]; then echo 'Error: %2' >&2; exit 125; fi\n"
+                                  "exec '%3' \"$@\"\n")
+                       .arg(m_dir.path(), kWords, podman)
+                       .toUtf8());
+        door.close();
+        return door.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    QString program() const { return m_dir.filePath(QStringLiteral("podman")); }
+
+    // The engine goes away at once: the door fails from now on, and the Podman CLIs this process runs (the agent
+    // channels, execs) and the conmon monitors of `containers` (full ids) die by SIGKILL, as in a crash.
+    void crash(const QStringList& containers) {
+        QFile down(m_dir.filePath(QStringLiteral("down")));
+        down.open(QIODevice::WriteOnly);
+        down.close();
+        const QString self = QString::number(::getpid());
+        const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        for (const QString& pid : entries) {
+            bool numeric = false;
+            const pid_t id = pid.toInt(&numeric);
+            if (!numeric) {
+                continue;
+            }
+            const QByteArray comm = readProc(pid, "comm").trimmed();
+            const QByteArray stat = readProc(pid, "stat");
+            // stat: "pid (comm) state ppid ...": the comm may hold spaces, so read after its closing parenthesis.
+            const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+            const bool ourCli = comm == "podman" && fields.size() > 1 && fields.at(1) == self.toLatin1();
+            const QByteArray cmdline = readProc(pid, "cmdline");
+            const bool ourMonitor =
+                comm == "conmon" && std::any_of(containers.cbegin(), containers.cend(), [&](const QString& c) {
+                    // conmon -c <container id>: /proc's cmdline separates the arguments with NULs.
+                    const QByteArray argument = QByteArray("-c", 2).append('\0').append(c.toLatin1()).append('\0');
+                    return cmdline.contains(argument);
+                });
+            if (ourCli || ourMonitor) {
+                ::kill(id, SIGKILL);
+            }
+        }
+    }
+    // It is back: the door execs the real CLI again.
+    void restore() { QFile::remove(m_dir.filePath(QStringLiteral("down"))); }
+
+private:
+    static QByteArray readProc(const QString& pid, const char* file) {
+        QFile f(QStringLiteral("/proc/%1/%2").arg(pid, QLatin1String(file)));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    QTemporaryDir m_dir;
+};
+
+}  // namespace
+
 class TestFaults : public QObject {
     Q_OBJECT
 
@@ -26,6 +105,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void containerRemovedMidCommand_data();
     void containerRemovedMidCommand();
+    void engineKilledMidCommand_data();
     void engineKilledMidCommand();
     void startFailureLeavesNothingBehind_data();
     void startFailureLeavesNothingBehind();
@@ -80,21 +160,54 @@ void TestFaults::containerRemovedMidCommand() {
     removeContainersOf(engine, owner);
 }
 
+void TestFaults::engineKilledMidCommand_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("causeWords");  // the engine CLI's words while it is away, kept in the calls' errors
+    QTest::newRow("docker: its private dockerd killed") << QStringLiteral("docker") << QStringLiteral("Docker daemon");
+    QTest::newRow("podman: its CLI failing and the monitors killed")
+        << QStringLiteral("podman") << QString(PodmanOutage::kWords);
+}
+
+// A burst when the engine dies (SPEC §3): the running calls fail with container_failed naming the cause, the waiting
+// ones (and one that comes meanwhile) wait for the engine and run once it is back, each call gets exactly one result,
+// and the containers that died with the engine are swept.
 void TestFaults::engineKilledMidCommand() {
-    ZEUS_REQUIRE_PRIVATE_DOCKERD();
-    ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));  // the shared engine holds the test image
-    PrivateDockerd dockerd;
-    QVERIFY2(dockerd.start(), "the private dockerd answers");
-    QVERIFY(dockerd.loadImageFromSharedEngine(testImage()));
+    QFETCH(QString, engine);
+    QFETCH(QString, causeWords);
+    std::unique_ptr<PrivateDockerd> dockerd;
+    std::unique_ptr<PodmanOutage> podman;
+    std::unique_ptr<ContainerRuntime> runtime;
+    if (engine == QLatin1String("docker")) {
+        ZEUS_REQUIRE_PRIVATE_DOCKERD();
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));  // the shared engine holds the test image
+        dockerd = std::make_unique<PrivateDockerd>();
+        QVERIFY2(dockerd->start(), "the private dockerd answers");
+        QVERIFY(dockerd->loadImageFromSharedEngine(testImage()));
+        runtime = ContainerRuntime::create(RuntimeKind::Docker);
+    } else {
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("podman"));
+        podman = std::make_unique<PodmanOutage>();
+        QVERIFY2(podman->setUp(), "the test's door to Podman");
+        runtime = ContainerRuntime::create(RuntimeKind::Podman, podman->program());
+    }
 
     // From here on this process (and the manager's CLI calls) talk to the private engine.
-    qputenv("DOCKER_HOST", dockerd.host().toUtf8());
+    if (dockerd) {
+        qputenv("DOCKER_HOST", dockerd->host().toUtf8());
+    }
     auto restoreHost = qScopeGuard([this] { qputenv("DOCKER_HOST", m_sharedDockerHost.toUtf8()); });
     const QString owner = uniqueOwner();
     SandboxConfig config = testConfig(owner);
     config.maxCallsPerSession = 2;
     config.maxCallsTotal = 4;
-    auto manager = std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Docker), config);
+    auto manager = std::make_unique<SessionManager>(std::move(runtime), config);
+    const auto cleanup = qScopeGuard([&] {
+        manager.reset();
+        if (podman) {
+            podman->restore();
+            removeContainersOf(engine, owner);
+        }
+    });
     Recorder rec(*manager);
     QSignalSpy queued(manager.get(), &SessionManager::callQueued);
     const QString ws = makeWorkspace(m_dir, QStringLiteral("engine"));
@@ -125,14 +238,19 @@ void TestFaults::engineKilledMidCommand() {
 
     QElapsedTimer clock;
     clock.start();
-    dockerd.crash();  // the engine dies at once (SIGKILL)
-    QVERIFY(!dockerd.isRunning());
+    if (dockerd) {
+        dockerd->crash();  // the engine dies at once (SIGKILL)
+        QVERIFY(!dockerd->isRunning());
+    } else {
+        podman->crash(containersOf(engine, owner));
+    }
     // The running calls fail with container_failed, within seconds, and say what happened.
     for (const QString& id : std::as_const(running)) {
         QVERIFY2(rec.waitFor(id, 30000), qPrintable(id));
         const ExecResult result = rec.results.value(id);
         QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
-        QVERIFY2(result.errorMessage.contains(QLatin1String("went away while the command ran")),
+        QVERIFY2(result.errorMessage.contains(QLatin1String("went away while the command ran"))
+                     && result.errorMessage.contains(causeWords),
                  qPrintable(result.errorMessage));
     }
     QVERIFY2(clock.elapsed() < 15000, "the running calls end within seconds of the engine's death");
@@ -148,7 +266,11 @@ void TestFaults::engineKilledMidCommand() {
     QCOMPARE(queued.count(), 7);  // call_state queued for each
 
     // The engine comes back: every waiting call runs, in a new container, and says so.
-    QVERIFY2(dockerd.start(), "the private dockerd restarts");
+    if (dockerd) {
+        QVERIFY2(dockerd->start(), "the private dockerd restarts");
+    } else {
+        podman->restore();
+    }
     for (const QString& id : waiting + QStringList{late}) {
         QVERIFY2(rec.waitFor(id, 120000), qPrintable(id));
         const ExecResult result = rec.results.value(id);
@@ -167,14 +289,13 @@ void TestFaults::engineKilledMidCommand() {
     }
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
-            const QStringList left = containersOf(QStringLiteral("docker"), owner);
+            const QStringList left = containersOf(engine, owner);
             return std::all_of(left.cbegin(), left.cend(), [&](const QString& id) {
                 return std::any_of(live.cbegin(), live.cend(),
                                    [&](const QString& mine) { return !mine.isEmpty() && id.startsWith(mine); });
             });
         }(),
-        30000);
-    manager.reset();
+        60000);
 }
 
 void TestFaults::startFailureLeavesNothingBehind_data() {
