@@ -107,6 +107,7 @@ private Q_SLOTS:
     void containerRemovedMidCommand();
     void engineKilledMidCommand_data();
     void engineKilledMidCommand();
+    void engineAwayPastTheWait();
     void startFailureLeavesNothingBehind_data();
     void startFailureLeavesNothingBehind();
     void containerDiesAtStart_data();
@@ -294,6 +295,65 @@ void TestFaults::engineKilledMidCommand() {
                 return std::any_of(live.cbegin(), live.cend(),
                                    [&](const QString& mine) { return !mine.isEmpty() && id.startsWith(mine); });
             });
+        }(),
+        60000);
+}
+
+// The engine stays away longer than a call may wait for it (sessions/engineWaitSeconds, 3 s here): the waiting calls
+// end with container_failed saying how long they waited and what the engine said, without having run; nothing hangs,
+// and once it is back the next call runs in a new container and the old one is swept. On Podman, whose outage the
+// test controls without a daemon to restart.
+void TestFaults::engineAwayPastTheWait() {
+    ZEUS_REQUIRE_ENGINE(QStringLiteral("podman"));
+    PodmanOutage podman;
+    QVERIFY2(podman.setUp(), "the test's door to Podman");
+    const QString owner = uniqueOwner();
+    SandboxConfig config = testConfig(owner);
+    config.maxCallsPerSession = 1;
+    config.engineWaitMs = 3000;
+    auto manager =
+        std::make_unique<SessionManager>(ContainerRuntime::create(RuntimeKind::Podman, podman.program()), config);
+    const auto cleanup = qScopeGuard([&] {
+        manager.reset();
+        podman.restore();
+        removeContainersOf(QStringLiteral("podman"), owner);
+    });
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("away"));
+    const QString running = rec.start(QStringLiteral("s"), ws, QStringLiteral("echo started; sleep 100"));
+    const QStringList waiting{rec.start(QStringLiteral("s"), ws, QStringLiteral("echo never-1")),
+                              rec.start(QStringLiteral("s"), ws, QStringLiteral("echo never-2"))};
+    QVERIFY(QTest::qWaitFor([&] { return rec.stdoutOf.value(running).contains(QLatin1String("started")); }, 30000));
+    const QString first = manager->containerId(QStringLiteral("s"));
+
+    QElapsedTimer clock;
+    clock.start();
+    podman.crash(containersOf(QStringLiteral("podman"), owner));
+    QVERIFY(rec.waitFor(running, 15000));
+    QCOMPARE(execErrorName(rec.results.value(running).errorCode), QStringLiteral("container_failed"));
+    for (const QString& id : waiting) {
+        QVERIFY2(rec.waitFor(id, 15000), qPrintable(id));
+        const ExecResult result = rec.results.value(id);
+        QCOMPARE(execErrorName(result.errorCode), QStringLiteral("container_failed"));
+        QVERIFY2(result.errorMessage.contains(QLatin1String("did not answer within 3 s"))
+                     && result.errorMessage.contains(PodmanOutage::kWords)
+                     && result.errorMessage.contains(QLatin1String("the call did not run")),
+                 qPrintable(result.errorMessage));
+        QVERIFY(rec.stdoutOf.value(id).isEmpty());
+    }
+    QVERIFY2(clock.elapsed() >= 3000, "the waiting calls waited for the engine first");
+    QCOMPARE(manager->queuedCalls(), 0);
+
+    podman.restore();
+    const ExecResult next = rec.run(QStringLiteral("s"), ws, QStringLiteral("echo back"));
+    QCOMPARE(next.output, QStringLiteral("back\n"));
+    QVERIFY(manager->containerId(QStringLiteral("s")) != first);
+    QCOMPARE(rec.results.size(), 1 + waiting.size() + 1);  // each call exactly one result
+    const QString live = manager->containerId(QStringLiteral("s"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const QStringList left = containersOf(QStringLiteral("podman"), owner);
+            return left.size() == 1 && left.first().startsWith(live);
         }(),
         60000);
 }
