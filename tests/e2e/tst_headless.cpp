@@ -6,6 +6,7 @@
 #include "diagnosticsections.h"
 #include "engine/containerruntime.h"
 #include "modes.h"
+#include "podmanoutage.h"
 #include "privatedockerd.h"
 #include "sandbox/workspaceguard.h"
 #include "testenvironment.h"
@@ -16,6 +17,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -893,17 +895,36 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return containersOfSession(busy, engine).isEmpty(); }, 30000));
     }
 
-    // The engine dies mid-burst and comes back (SPEC §3; the harness's private dockerd, killed with SIGKILL): through
-    // the real backend path the running calls end with container_failed naming the cause, the waiting ones are not
-    // failed against the dead engine but run once it is back, every call gets exactly one result, and no container
-    // of the app's is left on the engine but the session's live one.
+    // The engine dies mid-burst and comes back (SPEC §3): Docker's is the test's private dockerd, killed with SIGKILL;
+    // Podman's is the test's own door to the CLI, failing while the app's Podman CLIs and the session's conmon monitor
+    // are killed (PodmanOutage). Through the real backend path the running calls end with container_failed naming the
+    // cause, the waiting ones are not failed against the dead engine but run once it is back, every call gets exactly
+    // one result, and no container of the app's is left on the engine but the session's live one.
+    void engineRestartMidBurst_data() {
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QString>("causeWords");
+        QTest::newRow("docker") << QStringLiteral("docker") << QStringLiteral("Docker daemon");
+        QTest::newRow("podman") << QStringLiteral("podman") << QString(zeus::test::PodmanOutage::kWords);
+    }
     void engineRestartMidBurst() {
-        ZEUS_REQUIRE_PRIVATE_DOCKERD();
-        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));  // the shared engine holds the test image
-        zeus::test::PrivateDockerd dockerd;
-        QVERIFY2(dockerd.start(), "the private dockerd answers");
-        QVERIFY(dockerd.loadImageFromSharedEngine(zeus::test::testImage()));
-        auto rig = connectedRig({{QStringLiteral("DOCKER_HOST"), dockerd.host()}});
+        QFETCH(QString, engine);
+        QFETCH(QString, causeWords);
+        ZEUS_REQUIRE_ENGINE(engine);  // the shared engine holds the test image
+        std::unique_ptr<zeus::test::PrivateDockerd> dockerd;
+        zeus::test::PodmanOutage podman;
+        QList<QPair<QString, QString>> environment;
+        if (engine == QLatin1String("docker")) {
+            ZEUS_REQUIRE_PRIVATE_DOCKERD();
+            dockerd = std::make_unique<zeus::test::PrivateDockerd>();
+            QVERIFY2(dockerd->start(), "the private dockerd answers");
+            QVERIFY(dockerd->loadImageFromSharedEngine(zeus::test::testImage()));
+            environment << qMakePair(QStringLiteral("DOCKER_HOST"), dockerd->host());
+        } else {
+            QVERIFY2(podman.setUp(), "the test's door to Podman");
+            environment << qMakePair(QStringLiteral("PATH"), podman.folder() + u':' + qEnvironmentVariable("PATH"));
+        }
+        const auto restore = qScopeGuard([&] { podman.restore(); });
+        auto rig = connectedRig(environment, {}, engine);
         QVERIFY(rig);
         const QString s = session();
         QStringList running;
@@ -927,12 +948,16 @@ private Q_SLOTS:
                      60000),
                  qPrintable(rig->app.logText().right(2000)));
 
-        dockerd.crash();
+        if (dockerd) {
+            dockerd->crash();
+        } else {
+            podman.crash(containersOfSession(s, engine), pid_t(rig->app.process.processId()));
+        }
         for (const QString& id : std::as_const(running)) {
             QVERIFY2(rig->server.waitForResult(id, 30000), qPrintable(id));
             const QJsonObject error = firstResult(rig->server, id).value(QStringLiteral("error")).toObject();
             QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("container_failed"));
-            QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QLatin1String("Docker daemon")),
+            QVERIFY2(error.value(QStringLiteral("message")).toString().contains(causeWords),
                      qPrintable(error.value(QStringLiteral("message")).toString()));
         }
         QTest::qWait(3000);
@@ -944,7 +969,11 @@ private Q_SLOTS:
                                                                           .toString()));
         }
 
-        QVERIFY2(dockerd.start(), "the private dockerd restarts");
+        if (dockerd) {
+            QVERIFY2(dockerd->start(), "the private dockerd restarts");
+        } else {
+            podman.restore();
+        }
         for (const QString& id : std::as_const(waiting)) {
             QVERIFY2(rig->server.waitForResult(id, 120000), qPrintable(rig->app.logText().right(3000)));
             const QJsonObject result = firstResult(rig->server, id);
@@ -955,15 +984,16 @@ private Q_SLOTS:
             QCOMPARE(rig->server.resultsFor(id).size(), 1);
         }
         const auto onEngine = [&] {
-            return zeus::test::runProgram(
-                       QStringLiteral("docker"),
-                       {QStringLiteral("-H"), dockerd.host(), QStringLiteral("ps"), QStringLiteral("-aq"),
-                        QStringLiteral("--filter"), QStringLiteral("label=zeus.desktop.session=") + s})
+            const QStringList host = dockerd ? QStringList{QStringLiteral("-H"), dockerd->host()} : QStringList();
+            return zeus::test::runProgram(engine, host
+                                                      + QStringList{QStringLiteral("ps"), QStringLiteral("-aq"),
+                                                                    QStringLiteral("--filter"),
+                                                                    QStringLiteral("label=zeus.desktop.session=") + s})
                 .out.trimmed()
                 .split('\n')
                 .size();
         };
-        QVERIFY2(QTest::qWaitFor([&] { return onEngine() == 1; }, 30000), "only the session's live container is left");
+        QVERIFY2(QTest::qWaitFor([&] { return onEngine() == 1; }, 60000), "only the session's live container is left");
     }
 
     void oversizedFrameReconnectsAndLosesNothing() {

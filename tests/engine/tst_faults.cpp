@@ -2,10 +2,10 @@
 // itself killed mid-command. The engine that is killed is this test's OWN: a private dockerd
 // (own socket, data-root, exec-root, pidfile), or for Podman the test's own door to the CLI
 // (PodmanOutage), never the shared engine.
+#include "podmanoutage.h"
 #include "privatedockerd.h"
 #include "sessionfixture.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -19,83 +19,6 @@
 
 using namespace zeus;
 using namespace zeus::test;
-
-namespace {
-
-// Podman has no daemon to kill: the engine is its CLI, which starts a conmon monitor for each container and each
-// exec session, over its storage and runc. "The engine went away" is therefore all of these failing at once: the
-// CLI answers nothing but errors (an upgrade half done, its storage on a volume that went away) and the commands'
-// monitors die. The app is pointed at this test's own door to Podman, a script that execs the real CLI, or fails
-// as an engine that is not there while the file `down` exists; the monitors killed are those of the test's own
-// containers. So the outage is private: the shared Podman and other tests' containers go on untouched.
-class PodmanOutage {
-public:
-    // The door's words while the engine is away: a call's error carries them as the engine CLI's own.
-    static constexpr QLatin1String kWords{"the Podman engine is unavailable"};
-
-    bool setUp() {
-        const QString podman = QStandardPaths::findExecutable(QStringLiteral("podman"));
-        if (!m_dir.isValid() || podman.isEmpty()) {
-            return false;
-        }
-        QFile door(program());
-        if (!door.open(QIODevice::WriteOnly)) {
-            return false;
-        }
-        door.write(QStringLiteral("#!/bin/sh\n"
-                                  "if [ -e '%1/down' ]; then echo 'Error: %2' >&2; exit 125; fi\n"
-                                  "exec '%3' \"$@\"\n")
-                       .arg(m_dir.path(), kWords, podman)
-                       .toUtf8());
-        door.close();
-        return door.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    }
-    QString program() const { return m_dir.filePath(QStringLiteral("podman")); }
-
-    // The engine goes away at once: the door fails from now on, and the Podman CLIs this process runs (the agent
-    // channels, execs) and the conmon monitors of `containers` (full ids) die by SIGKILL, as in a crash.
-    void crash(const QStringList& containers) {
-        QFile down(m_dir.filePath(QStringLiteral("down")));
-        down.open(QIODevice::WriteOnly);
-        down.close();
-        const QString self = QString::number(::getpid());
-        const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-        for (const QString& pid : entries) {
-            bool numeric = false;
-            const pid_t id = pid.toInt(&numeric);
-            if (!numeric) {
-                continue;
-            }
-            const QByteArray comm = readProc(pid, "comm").trimmed();
-            const QByteArray stat = readProc(pid, "stat");
-            // stat: "pid (comm) state ppid ...": the comm may hold spaces, so read after its closing parenthesis.
-            const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-            const bool ourCli = comm == "podman" && fields.size() > 1 && fields.at(1) == self.toLatin1();
-            const QByteArray cmdline = readProc(pid, "cmdline");
-            const bool ourMonitor =
-                comm == "conmon" && std::any_of(containers.cbegin(), containers.cend(), [&](const QString& c) {
-                    // conmon -c <container id>: /proc's cmdline separates the arguments with NULs.
-                    const QByteArray argument = QByteArray("-c", 2).append('\0').append(c.toLatin1()).append('\0');
-                    return cmdline.contains(argument);
-                });
-            if (ourCli || ourMonitor) {
-                ::kill(id, SIGKILL);
-            }
-        }
-    }
-    // It is back: the door execs the real CLI again.
-    void restore() { QFile::remove(m_dir.filePath(QStringLiteral("down"))); }
-
-private:
-    static QByteArray readProc(const QString& pid, const char* file) {
-        QFile f(QStringLiteral("/proc/%1/%2").arg(pid, QLatin1String(file)));
-        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-    }
-
-    QTemporaryDir m_dir;
-};
-
-}  // namespace
 
 class TestFaults : public QObject {
     Q_OBJECT
@@ -243,7 +166,7 @@ void TestFaults::engineKilledMidCommand() {
         dockerd->crash();  // the engine dies at once (SIGKILL)
         QVERIFY(!dockerd->isRunning());
     } else {
-        podman->crash(containersOf(engine, owner));
+        podman->crash(containersOf(engine, owner), ::getpid());
     }
     // The running calls fail with container_failed, within seconds, and say what happened.
     for (const QString& id : std::as_const(running)) {
@@ -328,7 +251,7 @@ void TestFaults::engineAwayPastTheWait() {
 
     QElapsedTimer clock;
     clock.start();
-    podman.crash(containersOf(QStringLiteral("podman"), owner));
+    podman.crash(containersOf(QStringLiteral("podman"), owner), ::getpid());
     QVERIFY(rec.waitFor(running, 15000));
     QCOMPARE(execErrorName(rec.results.value(running).errorCode), QStringLiteral("container_failed"));
     for (const QString& id : waiting) {
