@@ -17,9 +17,9 @@ namespace zeus {
 
 bool wantsConsoleMode(int argc, char** argv) {
     static const char* const consoleFlags[] = {
-        "--version",      "-v",        "--diagnose",    "--exec",       "--headless",
-        "--help",         "-h",        "--build-image", "--set-secret", "--delete-secret",
-        "--list-secrets", "--changes", "--apply",       "--discard",    "--mcp"};
+        "--version",     "-v",           "--diagnose",      "--exec",         "--headless", "--help",  "-h",
+        "--build-image", "--set-secret", "--delete-secret", "--list-secrets", "--changes",  "--apply", "--discard",
+        "--mcp",         "--mcp-http"};
     for (int i = 1; i < argc; ++i) {
         for (const char* flag : consoleFlags) {
             if (std::strcmp(argv[i], flag) == 0) {
@@ -70,6 +70,14 @@ QString checkTimeout(const QString& value) {
     const int seconds = value.toInt(&ok);
     return ok && seconds > 0 ? QString()
                              : translated(QT_TRANSLATE_NOOP("main", "--timeout needs a positive number of seconds"));
+}
+
+QString checkMcpHttpPort(const QString& value) {
+    bool ok = false;
+    const int port = value.toInt(&ok);
+    return ok && port >= 0 && port <= 65535 && !value.startsWith(QLatin1Char('+'))
+               ? QString()
+               : translated(QT_TRANSLATE_NOOP("main", "--mcp-http needs a port from 0 to 65535"));
 }
 
 QString checkCommandPrefix(const QString& prefix) {
@@ -161,6 +169,16 @@ const OptionDescriptor kHeadless{"headless", QT_TRANSLATE_NOOP("main", "Serve to
 const OptionDescriptor kMcp{"mcp", QT_TRANSLATE_NOOP("main",
                                                      "Be an MCP server on stdin and stdout for an agent on this "
                                                      "computer; --workspace is repeatable.")};
+const OptionDescriptor kMcpHttp{
+    "mcp-http",
+    QT_TRANSLATE_NOOP("main",
+                      "Be an MCP server over HTTP on 127.0.0.1:PORT only (0: a free port, said on stderr), with the "
+                      "bearer token kept in the keychain; --workspace is repeatable."),
+    "port",
+    nullptr,
+    &AppOptions::mcpHttpPort,
+    nullptr,
+    checkMcpHttpPort};
 const OptionDescriptor kSetSecret{
     "set-secret", QT_TRANSLATE_NOOP("main", "Store a secret in the OS keychain; its value is read from stdin."),
     "NAME"};
@@ -187,6 +205,10 @@ const std::vector<OptionDescriptor>& optionTable() {
         kBuildImage,
         kHeadless,
         kMcp,
+        kMcpHttp,
+        {"mcp-http-token-reset",
+         QT_TRANSLATE_NOOP("main", "With --mcp-http: make a new token, keep it in the keychain and show it once."),
+         nullptr, &AppOptions::mcpHttpTokenReset},
         {"backend", QT_TRANSLATE_NOOP("main", "Backend WebSocket URL (wss://, or ws:// to loopback)."), "url", nullptr,
          &AppOptions::backend},
         {"network", QT_TRANSLATE_NOOP("main", "The sandbox's network: allowlist (default), none or open."), "mode",
@@ -383,6 +405,8 @@ void readMode(const QCommandLineParser& parser, const QCommandLineOption& versio
         }
     } else if (isSet(parser, kBuildImage)) {
         options.mode = AppOptions::Mode::BuildImage;
+    } else if (isSet(parser, kMcpHttp)) {
+        options.mode = AppOptions::Mode::McpHttp;
     } else if (isSet(parser, kMcp)) {
         options.mode = AppOptions::Mode::Mcp;
     } else if (isSet(parser, kHeadless)) {

@@ -18,7 +18,7 @@ namespace zeus {
 // enum's words (support/vocabulary.h) is read into that enum here: a word that is not one is a usage error, so no
 // mode ever sees one. Unset (nullopt): the settings decide.
 struct AppOptions {
-    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets, Review, Mcp };
+    enum class Mode { Gui, Version, Diagnose, Exec, BuildImage, Headless, Secrets, Review, Mcp, McpHttp };
     // What --set-secret, --delete-secret and --list-secrets ask for (Mode::Secrets).
     enum class SecretAction { None, Set, Delete, List };
 
@@ -45,8 +45,10 @@ struct AppOptions {
     bool noHostCa = false;                      // --no-host-ca: not this computer's trusted certificates
     QStringList publish;                        // --publish [HOST_PORT:]CONTAINER_PORT (repeatable), SPEC §8 "Ports"
     bool allowPublish = false;                  // --allow-publish: headless, the backend's open_port is approved
-    bool allowApply = false;  // --allow-apply: with --mcp, apply_changes may copy the review copy's changes home
-    QStringList exposeHost;   // --expose-host HOST_PORT[:CONTAINER_PORT] (repeatable), SPEC §8 "Ports"
+    bool allowApply = false;         // --allow-apply: with --mcp, apply_changes may copy the review copy's changes home
+    QString mcpHttpPort;             // --mcp-http PORT: MCP over HTTP on 127.0.0.1:PORT (0: a free port)
+    bool mcpHttpTokenReset = false;  // --mcp-http-token-reset: a new token replaces the kept one
+    QStringList exposeHost;          // --expose-host HOST_PORT[:CONTAINER_PORT] (repeatable), SPEC §8 "Ports"
     SecretAction secretAction = SecretAction::None;
     QString secretName;                    // --set-secret NAME, --delete-secret NAME
     QStringList allowedSecrets;            // --allow-secret NAME (repeatable): headless pre-approval

@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
             return zeus::runReviewMode(options);
         case zeus::AppOptions::Mode::Mcp:
             return zeus::runMcpMode(options);
+        case zeus::AppOptions::Mode::McpHttp:
+            return zeus::runMcpHttpMode(options);
         case zeus::AppOptions::Mode::Gui:
 #ifdef ZEUS_HAS_GUI
             return zeus::runGuiMode(options);

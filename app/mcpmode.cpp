@@ -363,14 +363,11 @@ void applyChanges(ReviewService& reviews, bool directMode, bool allowed, const M
 
 }  // namespace
 
-int runMcpMode(const AppOptions& options) {
-    installHeadlessLogFormat();
-    AppSettings settings;
-
+int mcpWorkspaces(const AppOptions& options, AppSettings& settings, QStringList& workspaces) {
     // The folders of this run: the command line's, each checked; without any, those approved in the tray app.
     const bool fromSettings = options.workspaces.isEmpty();
     const QStringList given = fromSettings ? settings.approvedWorkspaces() : options.workspaces;
-    QStringList workspaces;
+    workspaces.clear();
     for (const QString& folder : given) {
         const WorkspaceGuard::Result guard = WorkspaceGuard::check(folder);
         if (guard.accepted()) {
@@ -385,8 +382,36 @@ int runMcpMode(const AppOptions& options) {
     }
     workspaces.removeDuplicates();
     if (workspaces.isEmpty()) {
-        printToStderr(QStringLiteral("--mcp needs --workspace DIR, or a folder approved in the tray app"));
+        printToStderr(QStringLiteral("%1 needs --workspace DIR, or a folder approved in the tray app")
+                          .arg(options.mode == AppOptions::Mode::McpHttp ? QStringLiteral("--mcp-http")
+                                                                         : QStringLiteral("--mcp")));
         return kExitUsage;
+    }
+    return 0;
+}
+
+void wireMcpReviewTools(McpLocalBackend& backend, AgentHostService& service, bool directMode, bool allowApply) {
+    backend.setToolHandler(McpTool::ListChanges, [&service, directMode](const McpToolCall&, const QString& session,
+                                                                        const McpLocalBackend::Answer& answer) {
+        listChanges(service.reviews(), directMode, session, answer);
+    });
+    backend.setToolHandler(McpTool::DiscardChanges, [&service, directMode](const McpToolCall&, const QString& session,
+                                                                           const McpLocalBackend::Answer& answer) {
+        discardChanges(service, directMode, session, answer);
+    });
+    backend.setToolHandler(McpTool::ApplyChanges,
+                           [&service, directMode, allowApply](const McpToolCall& call, const QString& session,
+                                                              const McpLocalBackend::Answer& answer) {
+                               applyChanges(service.reviews(), directMode, allowApply, call, session, answer);
+                           });
+}
+
+int runMcpMode(const AppOptions& options) {
+    installHeadlessLogFormat();
+    AppSettings settings;
+    QStringList workspaces;
+    if (const int exitCode = mcpWorkspaces(options, settings, workspaces); exitCode != 0) {
+        return exitCode;
     }
 
     McpLocalBackend backend;
@@ -413,20 +438,7 @@ int runMcpMode(const AppOptions& options) {
         options.workspaceMode.value_or(settings.workspaceMode(workspaces.constFirst())) == WorkspaceMode::Direct;
     core.wire = [&backend, &stdinLines, &onEnd, directMode, allowApply = options.allowApply](
                     AgentHostService& service, const std::function<void(int)>& endWith) {
-        backend.setToolHandler(McpTool::ListChanges, [&service, directMode](const McpToolCall&, const QString& session,
-                                                                            const McpLocalBackend::Answer& answer) {
-            listChanges(service.reviews(), directMode, session, answer);
-        });
-        backend.setToolHandler(
-            McpTool::DiscardChanges,
-            [&service, directMode](const McpToolCall&, const QString& session, const McpLocalBackend::Answer& answer) {
-                discardChanges(service, directMode, session, answer);
-            });
-        backend.setToolHandler(McpTool::ApplyChanges,
-                               [&service, directMode, allowApply](const McpToolCall& call, const QString& session,
-                                                                  const McpLocalBackend::Answer& answer) {
-                                   applyChanges(service.reviews(), directMode, allowApply, call, session, answer);
-                               });
+        wireMcpReviewTools(backend, service, directMode, allowApply);
         onEnd = [&backend, endWith] {
             qCInfo(lcApp) << "stdin closed: ending";
             backend.cancelAll();

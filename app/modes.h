@@ -15,6 +15,7 @@ namespace zeus {
 
 class AgentHostService;
 class AppSettings;
+class McpLocalBackend;
 class ToolDispatcher;
 struct DetectionResult;
 
@@ -26,6 +27,13 @@ int runHeadlessMode(const AppOptions& options);    // headlessmode.cpp
 int runSecretsMode(const AppOptions& options);     // secretsmode.cpp
 int runReviewMode(const AppOptions& options);      // reviewmode.cpp
 int runMcpMode(const AppOptions& options);         // mcpmode.cpp
+int runMcpHttpMode(const AppOptions& options);     // mcphttpmode.cpp
+
+// --mcp and --mcp-http alike (mcpmode.cpp): the run's folders (each --workspace checked by WorkspaceGuard; without
+// any, the tray app's approved ones), or the exit code a refusal ends the run with (0 when there are folders).
+int mcpWorkspaces(const AppOptions& options, AppSettings& settings, QStringList& workspaces);
+// The review tools (list_changes, apply_changes, discard_changes) every MCP session of the run answers.
+void wireMcpReviewTools(McpLocalBackend& backend, AgentHostService& service, bool directMode, bool allowApply);
 #ifdef ZEUS_HAS_GUI
 int runGuiMode(const AppOptions& options);  // guimode.cpp (Widgets builds only)
 #endif
