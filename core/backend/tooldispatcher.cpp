@@ -1,25 +1,14 @@
 #include "backend/tooldispatcher.h"
 
-#include "approval/approvalqueue.h"
-#include "approval/commandanalyser.h"
 #include "backend/backendconnection.h"
 #include "backend/protocol.h"
 #include "backend/resultjournal.h"
 #include "sandbox/sessionmanager.h"
-#include "sandbox/workspaceguard.h"
 #include "support/logging.h"
-
-#include <QDir>
 
 #include <algorithm>
 
 namespace zeus {
-
-namespace {
-
-constexpr int kApprovalHistoryLimit = 200;
-
-}  // namespace
 
 ToolDispatcher::ToolDispatcher(BackendConnection* connection, QObject* parent)
     : QObject(parent), m_connection(connection) {
@@ -28,6 +17,17 @@ ToolDispatcher::ToolDispatcher(BackendConnection* connection, QObject* parent)
     connect(connection, &BackendConnection::connected, this, &ToolDispatcher::onConnected);
     connect(connection, &BackendConnection::messageReceived, this, &ToolDispatcher::onMessage);
     connect(connection, &BackendConnection::pendingWriteBytesChanged, this, &ToolDispatcher::onPendingWriteBytes);
+    connect(&m_secrets, &SecretGate::granted, this, &ToolDispatcher::onToolCall);
+    connect(&m_secrets, &SecretGate::refused, this, &ToolDispatcher::onRefused);
+    connect(&m_secrets, &SecretGate::cancelled, this, &ToolDispatcher::onCancelledBeforeRun);
+    connect(&m_commands, &CommandApprovalGate::released, this, &ToolDispatcher::onToolCall);
+    connect(&m_commands, &CommandApprovalGate::waitingForUser, this,
+            [this](const QString& callId) { send(Protocol::makeCallState(callId, CallState::WaitingApproval)); });
+    connect(&m_commands, &CommandApprovalGate::refused, this, &ToolDispatcher::onRefused);
+    connect(&m_commands, &CommandApprovalGate::cancelled, this, &ToolDispatcher::onCancelledBeforeRun);
+    connect(&m_commands, &CommandApprovalGate::decided, this, &ToolDispatcher::approvalDecided);
+    connect(&m_commands, &CommandApprovalGate::rulesMatched, this, &ToolDispatcher::approvalRulesMatched);
+    connect(&m_commands, &CommandApprovalGate::ruleAdded, this, &ToolDispatcher::approvalRuleAdded);
 }
 
 ToolDispatcher::~ToolDispatcher() = default;
@@ -55,38 +55,17 @@ void ToolDispatcher::setClientInfo(const HelloMessage& info) {
 }
 
 void ToolDispatcher::setApprovedWorkspaces(const QStringList& workspaces) {
-    // Strings only: resolving them here would turn an approval whose component was swapped for a symlink into an
-    // approval of the symlink's target (issue: a nested approval became ~/.local/bin after a restart).
-    const QStringList before = m_approved;
-    m_approved.clear();
-    for (const QString& path : workspaces) {
-        const QString lexical = WorkspaceApproval::lexicalForm(path);
-        if (!lexical.isEmpty() && !m_approved.contains(lexical)) {
-            m_approved.append(lexical);
-        }
-    }
+    const QStringList revokedNow = m_workspaces.setApproved(workspaces);
     // A revoked approval ends every session on that folder at once (SPEC §3), background jobs included: the
     // containers are removed, not left to the idle timeout.
-    for (const QString& revoked : before) {
-        if (!m_approved.contains(revoked) && m_manager) {
+    for (const QString& revoked : revokedNow) {
+        if (m_manager) {
             const int ended = m_manager->endSessionsIn(revoked);
             if (ended > 0) {
                 qCInfo(lcBackend).noquote() << "approval of" << revoked << "revoked:" << ended << "sessions ended";
             }
         }
     }
-}
-
-QStringList ToolDispatcher::activeWorkspaces() const {
-    const Qt::CaseSensitivity cs =
-        WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
-    QStringList active;
-    for (const QString& approved : m_approved) {
-        if (WorkspaceApproval::stateAmong(approved, m_approved, m_resolver, cs) == WorkspaceApproval::State::Active) {
-            active.append(approved);
-        }
-    }
-    return active;
 }
 
 void ToolDispatcher::setResultLimits(const ResultStore::Limits& limits) {
@@ -133,29 +112,16 @@ void ToolDispatcher::forget(const QString& callId) {
     }
 }
 
-void ToolDispatcher::setSecretBroker(SecretBroker* broker) {
-    if (m_secretBroker) {
-        m_secretBroker->disconnect(this);
-    }
-    m_secretBroker = broker;
-    if (broker) {
-        connect(broker, &SecretBroker::answered, this, &ToolDispatcher::onSecretsAnswered);
-    }
-}
-
 HelloMessage ToolDispatcher::hello() const {
     HelloMessage hello = m_client;
-    hello.secrets = m_secretBroker ? m_secretBroker->knownNames() : QStringList();
+    hello.secrets = m_secrets.knownNames();
     hello.workspaces = activeWorkspaces();
     hello.pending = m_results.pendingIds();
     return hello;
 }
 
 void ToolDispatcher::cancelAll() {
-    const QStringList waiting = m_waiting.keys();
-    for (const QString& id : waiting) {
-        endWaiting(id, QStringLiteral("the app is stopping"));
-    }
+    m_commands.endAllWaiting(QStringLiteral("the app is stopping"));
     if (m_running.isEmpty()) {
         Q_EMIT idle();
         return;
@@ -211,28 +177,6 @@ ProtocolErrorCode ToolDispatcher::protocolErrorFor(ExecError error) {
             return ProtocolErrorCode::ContainerFailed;
     }
     return ProtocolErrorCode::ContainerFailed;  // not reached: the switch handles every value
-}
-
-ToolDispatcher::ApprovalCheck ToolDispatcher::approvalOf(const QString& workingDirectory) const {
-    const Qt::CaseSensitivity cs =
-        WorkspaceGuard::hostEnvironment().caseInsensitive ? Qt::CaseInsensitive : Qt::CaseSensitive;
-    // Lexical first: a path that names no approval is refused without a stat, a canonicalisation or a mount (a
-    // network path would leak the user's credentials or hang, an automounter would fire).
-    const QString approved = WorkspaceApproval::match(workingDirectory, m_approved, cs);
-    if (approved.isEmpty()) {
-        return {};
-    }
-    switch (WorkspaceApproval::stateAmong(approved, m_approved, m_resolver, cs)) {
-        case WorkspaceApproval::State::Active:
-            return {Approval::Approved, approved};
-        case WorkspaceApproval::State::Missing:
-            return {Approval::Gone, approved};
-        case WorkspaceApproval::State::Changed:
-            return {Approval::Changed, approved};
-        case WorkspaceApproval::State::Nested:
-            return {Approval::Nested, approved};
-    }
-    return {};
 }
 
 bool ToolDispatcher::send(const QJsonObject& message) {
@@ -296,8 +240,7 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
                                  call.callId));
         return;
     }
-    if (m_running.contains(call.callId)
-        || (m_waiting.contains(call.callId) && !m_approvedCalls.contains(call.callId))) {
+    if (m_running.contains(call.callId) || (m_commands.isWaiting(call.callId) && !m_commands.isReleased(call.callId))) {
         qCInfo(lcBackend) << "call" << call.callId << "is already running or waiting for approval; not run again";
         return;
     }
@@ -321,42 +264,9 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
                                  call.callId));
         return;
     }
-    const ApprovalCheck check = approvalOf(call.workingDirectory);
-    if (check.approval == Approval::Gone) {
-        qCWarning(lcBackend) << "call" << call.callId << "refused: the approved folder no longer exists";
-        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceInvalid,
-                       tr("The approved folder %1 no longer exists on this computer (deleted, moved or replaced by a "
-                          "file). Restore it, or approve another folder in Zeus Desktop.")
-                           .arg(check.approved)));
-        return;
-    }
-    if (check.approval == Approval::Changed) {
-        qCWarning(lcBackend).noquote() << "call" << call.callId << "refused: the approved folder" << check.approved
-                                       << "changed since approval";
-        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
-                       tr("The approved folder %1 changed since it was approved (a part of its path is now a symbolic "
-                          "link to somewhere else). It stays inactive until the user approves it again in Zeus "
-                          "Desktop.")
-                           .arg(check.approved)));
-        return;
-    }
-    if (check.approval == Approval::Nested) {
-        qCWarning(lcBackend).noquote() << "call" << call.callId << "refused: the approved folder" << check.approved
-                                       << "is inside or around another approval";
-        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
-                       tr("The approved folder %1 is inside or around another approved folder (approved before Zeus "
-                          "Desktop refused that). Neither is used until the user revokes one of them in Zeus "
-                          "Desktop.")
-                           .arg(check.approved)));
-        return;
-    }
-    if (check.approval != Approval::Approved) {
-        qCWarning(lcBackend) << "call" << call.callId << "refused: working directory not approved";
-        const QStringList active = activeWorkspaces();
-        finish(refusal(call.callId, ProtocolErrorCode::WorkspaceNotApproved,
-                       QStringLiteral("The working directory is not one the user approved in Zeus Desktop. "
-                                      "Approved: %1")
-                           .arg(active.isEmpty() ? QStringLiteral("none") : active.join(QStringLiteral(", ")))));
+    const WorkspaceGate::Check check = m_workspaces.check(call.workingDirectory);
+    if (const std::optional<WorkspaceGate::Refusal> refused = m_workspaces.refusalFor(call.callId, check)) {
+        finish(refusal(call.callId, refused->code, refused->message));
         return;
     }
     if (!m_manager) {
@@ -368,11 +278,11 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
         finish(refusal(call.callId, ProtocolErrorCode::NoRuntime, reason));
         return;
     }
-    if (!call.secrets.isEmpty() && !m_grantedSecrets.contains(call.callId)) {
-        awaitSecrets(call, check.approved);
+    if (m_secrets.mustAsk(call)) {
+        m_secrets.ask(call, check.approved);
         return;
     }
-    if (!passesApproval(call, check.approved)) {
+    if (!m_commands.passes(call, check.approved)) {
         return;
     }
     ExecRequest request;
@@ -381,7 +291,7 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
     request.workspace = check.approved;  // the approval's string, never the backend's spelling
     request.command = call.command;
     request.timeoutSeconds = call.timeoutMs ? int((*call.timeoutMs + 999) / 1000) : 0;
-    request.secrets = m_grantedSecrets.take(call.callId);
+    request.secrets = m_secrets.take(call.callId);
     m_running.insert(call.callId, RunningCall{call.sessionId, 0});
     m_backendSessions.insert(call.sessionId);
     if (m_journal && !m_journal->recordStarted(call.callId)) {
@@ -392,13 +302,12 @@ void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
 }
 
 void ToolDispatcher::onCancel(const CancelMessage& cancel) {
-    if (m_waiting.contains(cancel.callId)) {
-        endWaiting(cancel.callId, QStringLiteral("cancelled by the backend while waiting for approval"));
+    if (m_commands.isWaiting(cancel.callId)) {
+        m_commands.endWaiting(cancel.callId, QStringLiteral("cancelled by the backend while waiting for approval"));
         return;
     }
-    if (m_awaitingSecrets.contains(cancel.callId) && m_secretBroker) {
-        m_secretBroker->cancel(cancel.callId);  // its answer ends the call as cancelled
-        return;
+    if (m_secrets.cancel(cancel.callId)) {
+        return;  // its answer ends the call as cancelled
     }
     if (m_running.contains(cancel.callId)) {
         qCInfo(lcBackend) << "cancel of call" << cancel.callId;
@@ -416,17 +325,8 @@ void ToolDispatcher::onCancel(const CancelMessage& cancel) {
 
 void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
     qCInfo(lcBackend) << "session_end" << end.sessionId;
-    for (auto it = m_waiting.cbegin(); it != m_waiting.cend();) {
-        const QString callId = it.key();
-        const bool ofSession = it->sessionId == end.sessionId;
-        ++it;  // endWaiting removes the entry
-        if (ofSession) {
-            endWaiting(callId, QStringLiteral("its session ended while it waited for approval"));
-        }
-    }
-    if (m_secretBroker) {
-        m_secretBroker->endSession(end.sessionId);
-    }
+    m_commands.endWaitingInSession(end.sessionId, QStringLiteral("its session ended while it waited for approval"));
+    m_secrets.endSession(end.sessionId);
     if (isLocalSessionId(end.sessionId)) {
         send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
                                  QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
@@ -539,53 +439,6 @@ void ToolDispatcher::onExecFinished(const ExecResult& exec) {
     }
 }
 
-void ToolDispatcher::awaitSecrets(const ToolCallMessage& call, const QString& folder) {
-    if (m_awaitingSecrets.contains(call.callId)) {
-        qCInfo(lcBackend) << "call" << call.callId << "already waits for its secrets; not asked again";
-        return;
-    }
-    if (!m_secretBroker) {
-        finish(
-            refusal(call.callId, ProtocolErrorCode::SecretUnknown,
-                    tr("No secret named %1 is stored on this computer.").arg(call.secrets.join(QStringLiteral(", ")))));
-        return;
-    }
-    m_awaitingSecrets.insert(call.callId, call);
-    m_secretBroker->request(SecretBroker::Request{call.callId, call.sessionId, folder, call.command, call.secrets});
-}
-
-void ToolDispatcher::onSecretsAnswered(const SecretBroker::Answer& answer) {
-    const auto it = m_awaitingSecrets.find(answer.id);
-    if (it == m_awaitingSecrets.end()) {
-        return;
-    }
-    const ToolCallMessage call = *it;
-    m_awaitingSecrets.erase(it);
-    switch (answer.outcome) {
-        case SecretBroker::Outcome::Granted:
-            m_grantedSecrets.insert(call.callId, answer.values);
-            onToolCall(call);  // every check again: the folder or the runtime may have gone meanwhile
-            m_grantedSecrets.remove(call.callId);
-            return;
-        case SecretBroker::Outcome::Cancelled: {
-            ToolResultMessage result;
-            result.callId = call.callId;
-            result.status = ExecStatus::Cancelled;
-            finish(result);
-            return;
-        }
-        case SecretBroker::Outcome::Unknown:
-            qCInfo(lcBackend) << "call" << call.callId << "refused: unknown secret";
-            finish(refusal(call.callId, ProtocolErrorCode::SecretUnknown, answer.message));
-            return;
-        case SecretBroker::Outcome::Denied:
-        case SecretBroker::Outcome::Failed:
-            qCInfo(lcBackend) << "call" << call.callId << "refused: secret not approved or not readable";
-            finish(refusal(call.callId, ProtocolErrorCode::SecretDenied, answer.message));
-            return;
-    }
-}
-
 void ToolDispatcher::finish(const ToolResultMessage& result) {
     const QStringList dropped = m_results.add(result);
     for (const QString& id : dropped) {
@@ -637,179 +490,15 @@ void ToolDispatcher::onSessionStateChanged(const QString& sessionId, SessionStat
     send(Protocol::makeSessionState(sessionId, state, containerId));
 }
 
-// ---- command approval (SPEC §11) --------------------------------------------------------------------------
-
-void ToolDispatcher::setApprovalPolicies(const QHash<QString, ApprovalPolicy>& byFolder) {
-    m_approvalPolicies.clear();
-    for (auto it = byFolder.cbegin(); it != byFolder.cend(); ++it) {
-        // Keys are approvals as stored: exact strings, compared lexically like the approvals themselves (SPEC §3).
-        m_approvalPolicies.insert(QDir::cleanPath(it.key()), it.value());
-    }
+void ToolDispatcher::onRefused(const QString& callId, ProtocolErrorCode code, const QString& message) {
+    finish(refusal(callId, code, message));
 }
 
-void ToolDispatcher::setApprovalOverrides(const ApprovalPolicy& rules, std::optional<ApprovalMode> mode) {
-    m_approvalOverrides = rules;
-    m_approvalModeOverride = mode;
-}
-
-ApprovalPolicy ToolDispatcher::approvalPolicyFor(const QString& folder) const {
-    ApprovalPolicy policy = m_approvalPolicies.value(folder).mergedWith(m_approvalOverrides);
-    if (m_approvalModeOverride) {
-        policy.mode = *m_approvalModeOverride;
-    }
-    return policy;
-}
-
-void ToolDispatcher::setApprovalQueue(ApprovalQueue* queue) {
-    if (m_approvals) {
-        m_approvals->disconnect(this);
-    }
-    m_approvals = queue;
-    if (queue) {
-        connect(queue, &ApprovalQueue::answered, this, &ToolDispatcher::onApprovalAnswered);
-    }
-}
-
-bool ToolDispatcher::passesApproval(const ToolCallMessage& call, const QString& folder) {
-    if (m_approvedCalls.remove(call.callId)) {
-        return true;  // the user said yes: it runs now, and its timeout starts now
-    }
-    const ApprovalPolicy policy = approvalPolicyFor(folder);
-    const ApprovalDecision decision = CommandAnalyser::decide(call.command, policy);
-    switch (decision.verdict) {
-        case ApprovalDecision::Verdict::Allow:
-            if (!decision.matchedRules.isEmpty()) {
-                Q_EMIT approvalRulesMatched(folder, decision.matchedRules);
-            }
-            if (policy.mode != ApprovalMode::Auto) {
-                recordApproval(
-                    call, folder, decision.verdict,
-                    decision.matchedRules.isEmpty() ? QStringLiteral("read-only list") : QStringLiteral("rule"),
-                    decision.matchedRules.join(QStringLiteral(", ")), decision.reason);
-            }
-            return true;
-        case ApprovalDecision::Verdict::Deny:
-            recordApproval(call, folder, decision.verdict, QStringLiteral("rule"), decision.rule, decision.reason);
-            finish(refusal(call.callId, ProtocolErrorCode::ApprovalDenied, decision.reason));
-            return false;
-        case ApprovalDecision::Verdict::Ask:
-            break;
-    }
-    m_waiting.insert(call.callId, call);
-    if (!m_approvals || !m_approvals->isInteractive()) {
-        // Headless: there is nobody to ask, so what would be asked is denied at once.
-        ApprovalAnswer nobody;
-        nobody.by = ApprovalAnswer::By::Nobody;
-        onApprovalAnswered(call.callId, nobody);
-        return false;
-    }
-    recordApproval(call, folder, decision.verdict, QStringLiteral("policy ") + approvalModeName(policy.mode), QString(),
-                   decision.reason);
-    send(Protocol::makeCallState(call.callId, CallState::WaitingApproval));
-    ApprovalQuestion question;
-    question.callId = call.callId;
-    question.sessionId = call.sessionId;
-    question.command = call.command;
-    question.folder = folder;
-    question.decision = decision;
-    m_approvals->ask(question);
-    return false;
-}
-
-void ToolDispatcher::onApprovalAnswered(const QString& callId, const ApprovalAnswer& answer) {
-    const auto it = m_waiting.constFind(callId);
-    if (it == m_waiting.cend()) {
-        return;
-    }
-    // A copy: the map changes below (the call leaves it, onToolCall may add others).
-    const ToolCallMessage call = m_waiting.value(callId);
-    const QString folder = approvalOf(call.workingDirectory).approved;  // lexical: no file system access
-    if (answer.kind == ApprovalAnswer::Kind::Deny) {
-        m_waiting.remove(callId);
-        QString by;
-        QString reason;
-        switch (answer.by) {
-            case ApprovalAnswer::By::User:
-                by = QStringLiteral("user");
-                reason = QStringLiteral(
-                    "The user denied this command in Zeus Desktop. Do not retry it as is; ask the "
-                    "user, or do the task another way.");
-                break;
-            case ApprovalAnswer::By::Timeout:
-                by = QStringLiteral("timeout");
-                reason = QStringLiteral(
-                    "Nobody approved this command in Zeus Desktop in time, so it was denied. Ask "
-                    "the user to approve it, or to allow it with a rule.");
-                break;
-            case ApprovalAnswer::By::Nobody:
-                by = QStringLiteral("no one to ask");
-                reason = QStringLiteral(
-                    "Command approval is on for this folder and nobody can be asked here (headless). "
-                    "Only commands its allow rules cover run (--allow-command PREFIX).");
-                break;
-        }
-        const ApprovalDecision decision = CommandAnalyser::decide(call.command, approvalPolicyFor(folder));
-        if (!decision.reason.isEmpty() && decision.verdict == ApprovalDecision::Verdict::Ask) {
-            reason += QStringLiteral(" Why it needed approval: ") + decision.reason + QLatin1Char('.');
-        }
-        recordApproval(call, folder, ApprovalDecision::Verdict::Deny, by, QString(), reason);
-        finish(refusal(callId, ProtocolErrorCode::ApprovalDenied, reason));
-        return;
-    }
-    QString rule;
-    if (answer.kind == ApprovalAnswer::Kind::AlwaysAllow && !CommandAnalyser::ruleWords(answer.prefix).isEmpty()) {
-        rule = answer.prefix.simplified();
-        ApprovalPolicy& policy = m_approvalPolicies[folder];
-        if (!policy.allow.contains(rule)) {
-            policy.allow.append(rule);  // at once: the next call need not wait for the settings to come back
-        }
-        Q_EMIT approvalRuleAdded(folder, rule);
-    }
-    recordApproval(
-        call, folder, ApprovalDecision::Verdict::Allow, QStringLiteral("user"), rule,
-        answer.kind == ApprovalAnswer::Kind::RunOnce ? QStringLiteral("run once") : QStringLiteral("always allowed"));
-    m_approvedCalls.insert(callId);
-    onToolCall(call);  // checked again (the folder may be gone); passes the gate once
-    m_waiting.remove(callId);
-    m_approvedCalls.remove(callId);
-}
-
-void ToolDispatcher::endWaiting(const QString& callId, const QString& why) {
-    const auto it = m_waiting.constFind(callId);
-    if (it == m_waiting.cend()) {
-        return;
-    }
-    m_waiting.remove(callId);
-    if (m_approvals) {
-        m_approvals->withdraw(callId);
-    }
-    qCInfo(lcApproval) << "call" << callId << "no longer waits for approval:" << why;
+void ToolDispatcher::onCancelledBeforeRun(const QString& callId) {
     ToolResultMessage result;
     result.callId = callId;
     result.status = ExecStatus::Cancelled;
     finish(result);
-}
-
-void ToolDispatcher::recordApproval(const ToolCallMessage& call, const QString& folder,
-                                    ApprovalDecision::Verdict verdict, const QString& by, const QString& rule,
-                                    const QString& reason) {
-    ApprovalRecord record;
-    record.time = QDateTime::currentDateTimeUtc();
-    record.callId = call.callId;
-    record.sessionId = call.sessionId;
-    record.folder = folder;
-    record.command = call.command;
-    record.verdict = verdict;
-    record.decidedBy = by;
-    record.rule = rule;
-    record.reason = reason;
-    qCInfo(lcApproval).noquote() << "call" << call.callId << "of session" << call.sessionId << "in" << folder
-                                 << record.summary();
-    m_approvalHistory.append(record);
-    while (m_approvalHistory.size() > kApprovalHistoryLimit) {
-        m_approvalHistory.removeFirst();
-    }
-    Q_EMIT approvalDecided(record);
 }
 
 }  // namespace zeus

@@ -3,9 +3,12 @@
 #include "approval/approvalpolicy.h"
 #include "approval/approvalquestion.h"
 #include "backend/backendconnection.h"
+#include "backend/commandapprovalgate.h"
 #include "backend/protocol.h"
 #include "backend/protocolmessages.h"
 #include "backend/resultstore.h"
+#include "backend/secretgate.h"
+#include "backend/workspacegate.h"
 #include "sandbox/commandexecution.h"
 #include "sandbox/workspaceapproval.h"
 #include "secrets/secretbroker.h"
@@ -27,6 +30,11 @@ struct EgressEvent;
 class SessionManager;
 
 // Serves the backend's tool calls (SPEC §5): the object between BackendConnection and SessionManager.
+//
+// A tool_call passes its gates in order before it runs: WorkspaceGate (the folder), the runtime, SecretGate
+// (args.secrets), CommandApprovalGate (SPEC §11). Each gate is its own class and decides only its own question; a gate
+// that held a call back (secrets granted, command approved) hands it to onToolCall again, which checks everything anew.
+// The dispatcher keeps the order, the calls that run and the result pump.
 //
 // It owns the dispatch rules: a tool_call runs only in a working directory the user approved
 // (else workspace_not_approved; an approved folder that no longer exists: workspace_invalid) and only when a runtime is
@@ -62,15 +70,15 @@ public:
     // strings"). A working_directory is matched against them lexically before anything touches the file system;
     // the matched string is what the container mounts. hello lists the active ones.
     void setApprovedWorkspaces(const QStringList& workspaces);
-    QStringList approvedWorkspaces() const { return m_approved; }
+    QStringList approvedWorkspaces() const { return m_workspaces.approved(); }
     // The approved folders that resolve to themselves now (what hello.workspaces says).
-    QStringList activeWorkspaces() const;
+    QStringList activeWorkspaces() const { return m_workspaces.active(); }
     // The file system seam of the approval checks (tests count and steer what is resolved).
-    void setPathResolver(const WorkspaceApproval::Resolver& resolver) { m_resolver = resolver; }
+    void setPathResolver(const WorkspaceApproval::Resolver& resolver) { m_workspaces.setResolver(resolver); }
     void setResultLimits(const ResultStore::Limits& limits);
     // Who decides a call's args.secrets (SPEC §9); null: every call that asks for one gets secret_unknown.
     // hello.secrets lists its known names.
-    void setSecretBroker(SecretBroker* broker);
+    void setSecretBroker(SecretBroker* broker) { m_secrets.setBroker(broker); }
     // Keeps the unacknowledged results, and which calls run, in a journal at `path` (SPEC §5 "Results survive
     // the app"): loads what an earlier run left there -- its results are kept and re-sent as after a reconnect,
     // and the calls it left running end as interrupted (error, container_failed) -- and records from then on.
@@ -110,14 +118,16 @@ public:
     // Command approval (SPEC §11, docs/command-approval.md), checked after the workspace and before the call reaches
     // the sessions: the policy of each approved folder (any spelling; looked up after resolving symlinks), and this
     // run's command-line rules added to every folder's, its mode (when given) over every folder's.
-    void setApprovalPolicies(const QHash<QString, ApprovalPolicy>& byFolder);
-    void setApprovalOverrides(const ApprovalPolicy& rules, std::optional<ApprovalMode> mode);
-    ApprovalPolicy approvalPolicyFor(const QString& folder) const;
+    void setApprovalPolicies(const QHash<QString, ApprovalPolicy>& byFolder) { m_commands.setPolicies(byFolder); }
+    void setApprovalOverrides(const ApprovalPolicy& rules, std::optional<ApprovalMode> mode) {
+        m_commands.setOverrides(rules, mode);
+    }
+    ApprovalPolicy approvalPolicyFor(const QString& folder) const { return m_commands.policyFor(folder); }
     // Where questions go (the UI answers them); without one, what would be asked is denied at once.
-    void setApprovalQueue(ApprovalQueue* queue);
+    void setApprovalQueue(ApprovalQueue* queue) { m_commands.setQueue(queue); }
     // The latest approval decisions, oldest first (bounded): for diagnostics.
-    QList<ApprovalRecord> approvalHistory() const { return m_approvalHistory; }
-    QStringList waitingCallIds() const { return m_waiting.keys(); }
+    QList<ApprovalRecord> approvalHistory() const { return m_commands.history(); }
+    QStringList waitingCallIds() const { return m_commands.waitingCallIds(); }
 
     // Cancels every running call of this dispatcher (their results follow as cancelled).
     void cancelAll();
@@ -176,36 +186,16 @@ private:
     // Puts a kept result in line to be sent (once) and sends what the connection has room for.
     void queueResult(const QString& callId);
     void pumpResults();
-    // Approved: it names an approval that resolves to itself; Gone: it names an approved folder that no longer
-    // exists (deleted, moved, replaced by a file): workspace_invalid; Changed: it names an approval that resolves
-    // elsewhere now (a component became a symlink): inactive until approved again; NotApproved: anything else,
-    // decided without touching the file system.
-    enum class Approval { Approved, Gone, Changed, Nested, NotApproved };
-    struct ApprovalCheck {
-        Approval approval = Approval::NotApproved;
-        QString approved;  // the approval's string, when one matched
-    };
-    ApprovalCheck approvalOf(const QString& workingDirectory) const;
-    // SPEC §9: asks the broker for the call's secrets (folder: the approval the call runs in); the call runs
-    // (onToolCall again, with the values) only once they are granted, else it ends as secret_unknown / secret_denied,
-    // never having run.
-    void awaitSecrets(const ToolCallMessage& call, const QString& folder);
-    void onSecretsAnswered(const SecretBroker::Answer& answer);
-    // The approval gate: true when the call may run now; otherwise it was refused or waits for the user.
-    bool passesApproval(const ToolCallMessage& call, const QString& folder);
-    void onApprovalAnswered(const QString& callId, const ApprovalAnswer& answer);
-    void recordApproval(const ToolCallMessage& call, const QString& folder, ApprovalDecision::Verdict verdict,
-                        const QString& by, const QString& rule, const QString& reason);
-    // A waiting call ends without running (cancel, session_end, shutdown).
-    void endWaiting(const QString& callId, const QString& why);
+    // A gate ended the call before it ran.
+    void onRefused(const QString& callId, ProtocolErrorCode code, const QString& message);
+    void onCancelledBeforeRun(const QString& callId);
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
 
     QPointer<BackendConnection> m_connection;
     QPointer<SessionManager> m_manager;
     HelloMessage m_client;
-    QStringList m_approved;  // as the settings hold them (canonical when approved), cleaned
-    WorkspaceApproval::Resolver m_resolver = WorkspaceApproval::hostResolver();
+    WorkspaceGate m_workspaces;
     ResultStore m_results;
     std::unique_ptr<ResultJournal> m_journal;
     QHash<QString, RunningCall> m_running;
@@ -219,16 +209,8 @@ private:
     FlowControl m_flow;
     bool m_outputPaused = false;
     qint64 m_pauses = 0;
-    QHash<QString, ApprovalPolicy> m_approvalPolicies;  // by canonical folder
-    ApprovalPolicy m_approvalOverrides;
-    std::optional<ApprovalMode> m_approvalModeOverride;
-    QPointer<ApprovalQueue> m_approvals;
-    QHash<QString, ToolCallMessage> m_waiting;  // calls whose question is in m_approvals
-    QSet<QString> m_approvedCalls;              // answered Run once / Always allow: the next pass runs them
-    QList<ApprovalRecord> m_approvalHistory;
-    QPointer<SecretBroker> m_secretBroker;
-    QHash<QString, ToolCallMessage> m_awaitingSecrets;    // calls whose secrets are being decided
-    QHash<QString, QList<SecretValue>> m_grantedSecrets;  // granted values, until the call's ExecRequest takes them
+    CommandApprovalGate m_commands{m_workspaces};  // after m_workspaces, which it reads
+    SecretGate m_secrets;
 };
 
 }  // namespace zeus
