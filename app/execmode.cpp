@@ -40,6 +40,107 @@ void refuse(const QString& message) {
     writeTo(stderr, QStringLiteral("zeus-desktop: ") + message + QLatin1Char('\n'));
 }
 
+// The guard decides on the absolute path; a relative one is taken from the current directory.
+QString absoluteWorkspace(const QString& workspace) {
+    return QDir::isAbsolutePath(workspace) || workspace.contains(QLatin1Char('\n'))
+               ? workspace
+               : QFileInfo(workspace).absoluteFilePath();
+}
+
+void refuseAndExit(const QString& message) {
+    refuse(message);
+    QCoreApplication::exit(kRefused);
+}
+
+// What one --exec run holds while the event loop runs.
+struct ExecRun {
+    const AppOptions& options;
+    QString workspace;  // the guard's canonical path
+    QString sessionId;
+    SandboxConfig config;  // the manager's, once detection is done
+    std::unique_ptr<SessionManager> manager;
+    int exitCode = kRefused;
+};
+
+// The process's exit code for the call's end; the reason of a timeout or an error goes to stderr.
+int exitCodeOf(const ExecResult& call) {
+    switch (call.status) {
+        case ExecStatus::Ok:
+            return call.exitCode.value_or(kRefused);
+        case ExecStatus::Timeout:
+            refuse(call.errorMessage);
+            return kTimedOut;
+        case ExecStatus::Cancelled:
+            return kCancelled;
+        case ExecStatus::Error:
+            refuse(call.errorMessage + QStringLiteral(" [") + execErrorName(call.errorCode) + QLatin1Char(']'));
+            return kRefused;
+    }
+    return kRefused;
+}
+
+QString reviewCopyMessage(const QString& session, const QString& folder, int changeCount) {
+    return QStringLiteral(
+               "review mode: %1 kept for review in session %2; see them with "
+               "zeus-desktop --changes %2, apply with --apply %2, drop with "
+               "--discard %2")
+        .arg(changeCount < 0 ? QStringLiteral("the changes to %1").arg(folder)
+                             : QStringLiteral("%1 changed files of %2").arg(changeCount).arg(folder),
+             session);
+}
+
+// A fallback is said (SPEC §7): the agent was expected and did not start.
+QString fallbackMessage(const QString& execPath, const SandboxConfig& config) {
+    return QStringLiteral(
+               "the sandbox agent is not available (%1): the command runs with a "
+               "plain exec%2")
+        .arg(execPath.mid(6), config.effectiveNetworkMode() == NetworkMode::Allowlist
+                                  ? QStringLiteral("; no network: the allowlist reaches the container "
+                                                   "only through the agent")
+                                  : QString());
+}
+
+// The command's output goes to stdout/stderr as it comes; its end decides the exit code and removes the container.
+void connectManager(ExecRun& run) {
+    SessionManager* manager = run.manager.get();
+    QObject::connect(manager, &SessionManager::output, [](const QString&, OutputStream stream, const QString& text) {
+        writeTo(stream == OutputStream::Stdout ? stdout : stderr, text);
+    });
+    QObject::connect(manager, &SessionManager::callFinished, [&run](const ExecResult& call) {
+        run.exitCode = exitCodeOf(call);
+        if (call.truncated) {
+            refuse(QStringLiteral("output truncated: %1 bytes in all, the first %2 shown")
+                       .arg(call.stdoutBytes + call.stderrBytes)
+                       .arg(run.config.outputCapBytes));
+        }
+        run.manager->shutdown();  // removes the container, then quits
+    });
+    QObject::connect(manager, &SessionManager::reviewCopyKept,
+                     [](const QString& session, const QString& folder, int changeCount) {
+                         refuse(reviewCopyMessage(session, folder, changeCount));
+                     });
+    QObject::connect(manager, &SessionManager::shutdownFinished, [&run] { QCoreApplication::exit(run.exitCode); });
+    QObject::connect(manager, &SessionManager::sessionExecPathChanged, [&run](const QString&, const QString& execPath) {
+        if (execPath.startsWith(QLatin1String("exec: "))) {
+            refuse(fallbackMessage(execPath, run.config));
+        }
+    });
+}
+
+void startRun(ExecRun& run, SandboxSetup setup) {
+    run.config = setup.config;
+    run.manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config);
+    connectManager(run);
+    ExecRequest request;
+    request.callId = QStringLiteral("exec");
+    request.sessionId = run.sessionId;
+    request.workspace = run.workspace;
+    request.command = run.options.command;
+    request.timeoutSeconds =
+        run.options.timeoutSeconds > 0 ? run.options.timeoutSeconds : run.config.defaultTimeoutSeconds;
+    run.manager->execute(request);
+}
+
 }  // namespace
 
 SandboxSetup execSandboxSetup(const AppOptions& options, AppSettings& settings, const DetectionResult& detection) {
@@ -51,88 +152,22 @@ int runExecMode(const AppOptions& options) {
     // stdout and stderr belong to the command: only warnings of the app itself appear
     // (QT_LOGGING_RULES can still turn the rest on).
     QLoggingCategory::setFilterRules(QStringLiteral("zeus.*.debug=false\nzeus.*.info=false"));
-    // The guard decides on the absolute path; a relative one is taken from the current directory.
-    const QString workspace = QDir::isAbsolutePath(options.workspace) || options.workspace.contains(QLatin1Char('\n'))
-                                  ? options.workspace
-                                  : QFileInfo(options.workspace).absoluteFilePath();
-    const WorkspaceGuard::Result guard = WorkspaceGuard::check(workspace);
+    const WorkspaceGuard::Result guard = WorkspaceGuard::check(absoluteWorkspace(options.workspace));
     if (!guard.accepted()) {
         refuse(guard.message + QStringLiteral(" (rule: ") + WorkspaceGuard::ruleName(guard.rule) + QLatin1Char(')'));
         return kRefused;
     }
 
     AppSettings settings;
-    SandboxConfig config;  // the manager's, once detection is done
     RuntimeDetector detector;
     detector.setPreference(options.runtimePreference.value_or(RuntimePreference::Auto));
-    std::unique_ptr<SessionManager> manager;
-    int exitCode = kRefused;
-    const QString sessionId = QStringLiteral("exec-") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    ExecRun run{options,
+                guard.canonicalPath,
+                QStringLiteral("exec-") + QUuid::createUuid().toString(QUuid::Id128).left(12),
+                {},
+                nullptr,
+                kRefused};
 
-    const auto run = [&](SandboxSetup setup) {
-        config = setup.config;
-        manager = std::make_unique<SessionManager>(std::move(setup.runtime), setup.config);
-        QObject::connect(manager.get(), &SessionManager::output,
-                         [](const QString&, OutputStream stream, const QString& text) {
-                             writeTo(stream == OutputStream::Stdout ? stdout : stderr, text);
-                         });
-        QObject::connect(manager.get(), &SessionManager::callFinished, [&](const ExecResult& call) {
-            switch (call.status) {
-                case ExecStatus::Ok:
-                    exitCode = call.exitCode.value_or(kRefused);
-                    break;
-                case ExecStatus::Timeout:
-                    refuse(call.errorMessage);
-                    exitCode = kTimedOut;
-                    break;
-                case ExecStatus::Cancelled:
-                    exitCode = kCancelled;
-                    break;
-                case ExecStatus::Error:
-                    refuse(call.errorMessage + QStringLiteral(" [") + execErrorName(call.errorCode) + QLatin1Char(']'));
-                    exitCode = kRefused;
-                    break;
-            }
-            if (call.truncated) {
-                refuse(QStringLiteral("output truncated: %1 bytes in all, the first %2 shown")
-                           .arg(call.stdoutBytes + call.stderrBytes)
-                           .arg(config.outputCapBytes));
-            }
-            manager->shutdown();  // removes the container, then quits
-        });
-        QObject::connect(
-            manager.get(), &SessionManager::reviewCopyKept,
-            [&](const QString& session, const QString& folder, int changeCount) {
-                refuse(QStringLiteral("review mode: %1 kept for review in session %2; see them with "
-                                      "zeus-desktop --changes %2, apply with --apply %2, drop with "
-                                      "--discard %2")
-                           .arg(changeCount < 0 ? QStringLiteral("the changes to %1").arg(folder)
-                                                : QStringLiteral("%1 changed files of %2").arg(changeCount).arg(folder),
-                                session));
-            });
-        QObject::connect(manager.get(), &SessionManager::shutdownFinished, [&] { QCoreApplication::exit(exitCode); });
-        // A fallback is said (SPEC §7): the agent was expected and did not start.
-        QObject::connect(
-            manager.get(), &SessionManager::sessionExecPathChanged, [&](const QString&, const QString& execPath) {
-                if (!execPath.startsWith(QLatin1String("exec: "))) {
-                    return;
-                }
-                refuse(
-                    QStringLiteral("the sandbox agent is not available (%1): the command runs with a "
-                                   "plain exec%2")
-                        .arg(execPath.mid(6), config.effectiveNetworkMode() == NetworkMode::Allowlist
-                                                  ? QStringLiteral("; no network: the allowlist reaches the container "
-                                                                   "only through the agent")
-                                                  : QString()));
-            });
-        ExecRequest request;
-        request.callId = QStringLiteral("exec");
-        request.sessionId = sessionId;
-        request.workspace = guard.canonicalPath;
-        request.command = options.command;
-        request.timeoutSeconds = options.timeoutSeconds > 0 ? options.timeoutSeconds : config.defaultTimeoutSeconds;
-        manager->execute(request);
-    };
     // Without an agent it can use, the run refuses unless plain exec was asked for (SPEC §7): on an engine of
     // this host with no agent beside the app, the image must carry its own.
     ImageInspector inspector;
@@ -144,22 +179,19 @@ int runExecMode(const AppOptions& options) {
         SandboxSetup setup = std::move(*pending);
         pending.reset();
         if (const QString problem = missingAgentProblem(setup, inspection); !problem.isEmpty()) {
-            refuse(problem);
-            QCoreApplication::exit(kRefused);
+            refuseAndExit(problem);
             return;
         }
-        run(std::move(setup));
+        startRun(run, std::move(setup));
     });
     QObject::connect(&detector, &RuntimeDetector::detectionFinished, &detector, [&](const DetectionResult& result) {
         if (!result.isUsable()) {
-            refuse(result.unusableReason());
-            QCoreApplication::exit(kRefused);
+            refuseAndExit(result.unusableReason());
             return;
         }
         SandboxSetup setup = execSandboxSetup(options, settings, result);
         if (!setup.runtime) {
-            refuse(setup.report.reason);
-            QCoreApplication::exit(kRefused);
+            refuseAndExit(setup.report.reason);
             return;
         }
         if (agentNeedsImageCheck(setup)) {
@@ -167,21 +199,21 @@ int runExecMode(const AppOptions& options) {
             inspector.inspect(*pending->runtime, pending->config.image);
             return;
         }
-        run(std::move(setup));
+        startRun(run, std::move(setup));
     });
     // Ctrl-C, a TERM or a closed terminal must not leave the container behind: cancel the call, whose end
     // removes the container.
     QuitSignals quitSignals;
     quitSignals.install(QuitSignals::Hangup::Quit);
     QObject::connect(&quitSignals, &QuitSignals::quitRequested, &detector, [&] {
-        if (manager && manager->cancel(QStringLiteral("exec"))) {
+        if (run.manager && run.manager->cancel(QStringLiteral("exec"))) {
             return;  // callFinished follows: container removed, exit 130
         }
         QCoreApplication::exit(kCancelled);
     });
     QTimer::singleShot(0, &detector, &RuntimeDetector::detect);
     const int loopResult = QCoreApplication::exec();
-    manager.reset();
+    run.manager.reset();
     return loopResult;
 }
 
