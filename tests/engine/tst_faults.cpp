@@ -264,7 +264,8 @@ void TestFaults::engineAwayPastTheWait() {
                  qPrintable(result.errorMessage));
         QVERIFY(rec.stdoutOf.value(id).isEmpty());
     }
-    QVERIFY2(clock.elapsed() >= 3000, "the waiting calls waited for the engine first");
+    // A coarse timer of 3 s may fire up to 5 % early.
+    QVERIFY2(clock.elapsed() >= 2800, "the waiting calls waited for the engine first");
     QCOMPARE(manager->queuedCalls(), 0);
 
     podman.restore();
