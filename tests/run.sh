@@ -34,6 +34,7 @@ ensure_remote_docker || echo "harness: WARNING: the remote-engine tests will ski
 ensure_podman && ensure_test_image podman || echo "harness: WARNING: Podman engine tests will skip (not under CI)"
 ensure_distro_image || echo "harness: WARNING: tst_distroimage builds its image itself or skips (not under CI)"
 ensure_mcp_sdk || echo "harness: WARNING: the MCP SDK client test will skip (not under CI)"
+ensure_mcp_conformance || echo "harness: WARNING: the MCP conformance test will skip (not under CI)"
 
 status=0
 failed_steps=()

@@ -261,6 +261,28 @@ ensure_mcp_sdk() {
     echo "harness: @modelcontextprotocol/sdk $(node -p "require('$prefix/node_modules/@modelcontextprotocol/sdk/package.json').version")"
 }
 
+# The official MCP conformance suite (@modelcontextprotocol/conformance, pinned) from the npm registry, in the same
+# cache as the SDK; exports ZEUS_TEST_MCP_CONFORMANCE for tests/e2e/mcp/conformance.sh.
+ensure_mcp_conformance() {
+    local version=0.1.16
+    local prefix="${XDG_CACHE_HOME:-$HOME/.cache}/zeus-test-tools/mcp-conformance"
+    local installed="$prefix/node_modules/@modelcontextprotocol/conformance/package.json"
+    if [ -n "${ZEUS_TEST_MCP_CONFORMANCE:-}" ] && [ -f "$ZEUS_TEST_MCP_CONFORMANCE/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+        return 0
+    fi
+    if [ ! -f "$installed" ] || [ "$(node -p "require('$installed').version" 2>/dev/null)" != "$version" ]; then
+        command -v npm >/dev/null 2>&1 \
+            || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null \
+            || { harness_fail "could not install npm"; return 1; }
+        mkdir -p "$prefix" && echo '{"private": true}' > "$prefix/package.json"
+        npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error "@modelcontextprotocol/conformance@$version" >/dev/null \
+            || { harness_fail "could not install @modelcontextprotocol/conformance from the npm registry"; return 1; }
+    fi
+    ZEUS_TEST_MCP_CONFORMANCE="$prefix"
+    export ZEUS_TEST_MCP_CONFORMANCE
+    echo "harness: @modelcontextprotocol/conformance $version"
+}
+
 stop_engines() {
     set +e  # best effort: a process that is already gone is fine
     stop_remote_dockerd
