@@ -188,6 +188,25 @@ check((await settled(workspace, 0)).length === 0, 'no container is left once the
 check(stderr.split(token).length - 1 === 1, 'the token appears once on stderr (the line that shows it), never in a log line',
       stderr.split(token).length - 1);
 
+// The next run reads the token from the keychain: it works again and is shown no more.
+const rerun = spawn(app, ['--mcp-http', '0', '--workspace', workspace, '--runtime', runtime, '--image', image],
+                    { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+let rerunErr = '';
+rerun.stderr.on('data', (chunk) => {
+    rerunErr += chunk;
+});
+for (let i = 0; i < 300 && !/MCP over HTTP at (\S+)/.test(rerunErr); i += 1) {
+    await sleep(100);
+}
+const rerunUrl = (rerunErr.match(/MCP over HTTP at (\S+)/) || [])[1];
+const reused = rerunUrl && await fetch(rerunUrl, { method: 'POST', body: initialize,
+                                                   headers: { ...headers, 'Content-Type': 'application/json',
+                                                              Accept: 'application/json, text/event-stream' } });
+check(reused?.status === 200, 'a later run takes the kept token from the keychain', reused?.status);
+check(!rerunErr.includes(token) && !rerunErr.includes('shown only now'), 'a later run never shows the token', rerunErr);
+rerun.kill('SIGTERM');
+await new Promise((resolve) => rerun.on('exit', resolve));
+
 clearTimeout(deadline);
 execFileSync(app, ['--delete-secret', secretName], { env: appEnv });
 rmSync(workspace, { recursive: true, force: true });
