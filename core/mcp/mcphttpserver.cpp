@@ -89,7 +89,7 @@ struct McpHttpServer::Connection {
     bool closing = false;
 };
 
-McpHttpServer::McpHttpServer(McpLocalBackend& backend, QByteArray token, QObject* parent)
+McpHttpServer::McpHttpServer(McpLocalBackend& backend, const QByteArray& token, QObject* parent)
     : QObject(parent), m_backend(backend), m_expectedAuthorization(QByteArray("Bearer ") + token) {
     m_listener.setMaxPendingConnections(kMaxConnections);
     connect(&m_listener, &QTcpServer::newConnection, this, &McpHttpServer::onNewConnection);
@@ -237,7 +237,7 @@ void McpHttpServer::post(Connection& connection, const McpHttpRequest& request) 
         respond(connection, 400, "application/json", McpCodec::toBytes(McpCodec::makeError(*error)));
         return;
     }
-    const McpMessage& message = std::get<McpMessage>(parsed);
+    const auto& message = std::get<McpMessage>(parsed);
     const QByteArray id = request.header("mcp-session-id");
     McpSession* session = nullptr;
     const bool initialize = message.kind == McpMessage::Kind::Request && message.method == QLatin1String("initialize");

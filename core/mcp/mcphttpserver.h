@@ -39,7 +39,7 @@ public:
     static constexpr int kSessionIdBytes = 16;
 
     // `backend` must outlive the server; `token` is what `Authorization: Bearer` must carry.
-    McpHttpServer(McpLocalBackend& backend, QByteArray token, QObject* parent = nullptr);
+    McpHttpServer(McpLocalBackend& backend, const QByteArray& token, QObject* parent = nullptr);
     ~McpHttpServer() override;
 
     // Listens on 127.0.0.1:port (0: a free one); false when it cannot.

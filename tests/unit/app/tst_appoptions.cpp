@@ -20,6 +20,8 @@ private Q_SLOTS:
     void publish();
     void exposeHost();
     void mcpModeTakesEveryWorkspace();
+    void mcpHttpPort_data();
+    void mcpHttpPort();
 };
 
 void TestAppOptions::versionRunsWithoutDisplay() {
@@ -240,6 +242,40 @@ void TestAppOptions::mcpModeTakesEveryWorkspace() {
     QByteArray flag("--mcp");
     char* argv[] = {program.data(), flag.data()};
     QVERIFY(zeus::wantsConsoleMode(2, argv));  // an MCP server never needs a display
+}
+
+void TestAppOptions::mcpHttpPort_data() {
+    QTest::addColumn<QString>("port");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("a port") << QStringLiteral("8765") << true;
+    QTest::newRow("zero: a free one") << QStringLiteral("0") << true;
+    QTest::newRow("highest") << QStringLiteral("65535") << true;
+    QTest::newRow("too high") << QStringLiteral("65536") << false;
+    QTest::newRow("negative") << QStringLiteral("-1") << false;
+    QTest::newRow("plus sign") << QStringLiteral("+80") << false;
+    QTest::newRow("a word") << QStringLiteral("http") << false;
+    QTest::newRow("an address") << QStringLiteral("0.0.0.0:80") << false;
+}
+
+// --mcp-http PORT: the HTTP MCP server, every --workspace kept as --mcp does, never a display.
+void TestAppOptions::mcpHttpPort() {
+    QFETCH(QString, port);
+    QFETCH(bool, accepted);
+    const zeus::AppOptions options =
+        zeus::parseAppOptions({QStringLiteral("zeus-desktop"), QStringLiteral("--mcp-http"), port,
+                               QStringLiteral("--workspace"), QStringLiteral("/a"), QStringLiteral("--workspace"),
+                               QStringLiteral("/b"), QStringLiteral("--mcp-http-token-reset")});
+    QCOMPARE(options.error.isEmpty(), accepted);
+    if (accepted) {
+        QCOMPARE(options.mode, zeus::AppOptions::Mode::McpHttp);
+        QCOMPARE(options.mcpHttpPort, port);
+        QVERIFY(options.mcpHttpTokenReset);
+        QCOMPARE(options.workspaces, (QStringList{QStringLiteral("/a"), QStringLiteral("/b")}));
+    }
+    QByteArray program("zeus-desktop");
+    QByteArray flag("--mcp-http");
+    char* argv[] = {program.data(), flag.data()};
+    QVERIFY(zeus::wantsConsoleMode(2, argv));
 }
 
 void TestAppOptions::usageErrors() {
