@@ -12,11 +12,15 @@ namespace zeus {
 
 OrphanSweep::Plan OrphanSweep::plan(const QList<ContainerInfo>& containers, const QString& ownerId,
                                     const QStringList& liveIds,
-                                    const std::function<bool(const QString& containerId)>& isReviewContainer) {
+                                    const std::function<bool(const QString& containerId)>& isReviewContainer,
+                                    const QStringList& creatingSessions) {
     Plan plan;
     for (const ContainerInfo& info : containers) {
         if (info.labels.value(labels::owner()) != ownerId) {
             continue;  // Apple's list cannot filter by label
+        }
+        if (creatingSessions.contains(info.labels.value(labels::session()))) {
+            continue;  // maybe the container under way, which its session does not know yet
         }
         const bool owned = std::any_of(liveIds.cbegin(), liveIds.cend(), [&info](const QString& id) {
             return !id.isEmpty() && (id.startsWith(info.id) || info.id.startsWith(id));
@@ -34,17 +38,19 @@ OrphanSweep::Plan OrphanSweep::plan(const QList<ContainerInfo>& containers, cons
 }
 
 void OrphanSweep::run(EngineCalls& engine, const ContainerRuntime& runtime, const QString& ownerId,
-                      const ReviewContainers& reviews, std::function<QStringList()> liveIds,
+                      const ReviewContainers& reviews, std::function<Owners()> owners,
                       std::function<void(int removed)> done) {
-    engine.run(runtime.listArguments(ownerId), [&engine, &runtime, &reviews, ownerId, liveIds = std::move(liveIds),
+    engine.run(runtime.listArguments(ownerId), [&engine, &runtime, &reviews, ownerId, owners = std::move(owners),
                                                 done = std::move(done)](EngineCommand& list) {
         if (!list.succeeded()) {
             qCWarning(lcSession) << "listing containers failed:" << list.diagnostic();
             done(0);
             return;
         }
-        const Plan todo = plan(runtime.parseList(list.standardOutput()), ownerId, liveIds(),
-                               [&reviews](const QString& id) { return reviews.isReviewContainer(id); });
+        const Owners live = owners();
+        const Plan todo = plan(
+            runtime.parseList(list.standardOutput()), ownerId, live.containerIds,
+            [&reviews](const QString& id) { return reviews.isReviewContainer(id); }, live.creatingSessions);
         if (!todo.stop.isEmpty()) {
             qCInfo(lcSession) << "stopping" << todo.stop.size() << "review containers no session runs";
             engine.run(runtime.stopArguments(todo.stop), [](EngineCommand& stop) {

@@ -25,14 +25,24 @@ public:
         QStringList stop;    // running review containers no session runs: stopped, kept for review
     };
 
-    // `liveIds`: the containers the live sessions own (full or short ids: engines print either).
+    // What the live sessions own when the listing returns.
+    struct Owners {
+        QStringList containerIds;  // full or short ids: engines print either
+        // Sessions making a container now: one labelled with such a session may be the one under way, whose id the
+        // session learns only when `run` returns (a sweep listing in between saw it). Such a session removes its own
+        // stale container before it makes one, so the sweep leaves every container of it alone.
+        QStringList creatingSessions;
+    };
+
+    // `liveIds`: the containers the live sessions own; `creatingSessions`: see Owners.
     static Plan plan(const QList<ContainerInfo>& containers, const QString& ownerId, const QStringList& liveIds,
-                     const std::function<bool(const QString& containerId)>& isReviewContainer);
+                     const std::function<bool(const QString& containerId)>& isReviewContainer,
+                     const QStringList& creatingSessions = {});
 
     // Lists this install's containers, then stops and removes as plan() says; `done` gets how many were removed
-    // (0 when the listing or the removal failed, which is logged). `liveIds` is asked when the listing returns.
+    // (0 when the listing or the removal failed, which is logged). `owners` is asked when the listing returns.
     static void run(EngineCalls& engine, const ContainerRuntime& runtime, const QString& ownerId,
-                    const ReviewContainers& reviews, std::function<QStringList()> liveIds,
+                    const ReviewContainers& reviews, std::function<Owners()> owners,
                     std::function<void(int removed)> done);
 };
 

@@ -490,7 +490,10 @@ void SessionManager::sweepOrphans() {
         [this] {
             QStringList live;
             for (const auto& entry : m_sessions) {
-                live << entry.second->containerId();
+                owners.containerIds << entry.second->containerId();
+                if (entry.second->phase() == SandboxSession::Phase::Creating) {
+                    owners.creatingSessions << entry.first;
+                }
             }
             return live;
         },

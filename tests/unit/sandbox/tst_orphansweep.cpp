@@ -63,6 +63,21 @@ private Q_SLOTS:
         QCOMPARE(plan.remove, removed);
         QCOMPARE(plan.stop, stopped);
     }
+
+    // A session making a container: the listing may already show the container under way, whose id the session
+    // learns only when `run` returns; none of that session's containers is swept, another session's old one is.
+    void aContainerUnderWayStays() {
+        ContainerInfo underWay = container(QStringLiteral("new1"), QStringLiteral("me"));
+        underWay.labels.insert(labels::session(), QStringLiteral("s"));
+        ContainerInfo old = container(QStringLiteral("old1"), QStringLiteral("me"));
+        old.labels.insert(labels::session(), QStringLiteral("t"));
+        const auto noReviews = [](const QString&) { return false; };
+        const OrphanSweep::Plan plan =
+            OrphanSweep::plan({underWay, old}, QStringLiteral("me"), {QString()}, noReviews, {QStringLiteral("s")});
+        QCOMPARE(plan.remove, QStringList{QStringLiteral("old1")});
+        QCOMPARE(OrphanSweep::plan({underWay, old}, QStringLiteral("me"), {QString()}, noReviews).remove,
+                 (QStringList{QStringLiteral("new1"), QStringLiteral("old1")}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOrphanSweep)
