@@ -488,7 +488,7 @@ void SessionManager::sweepOrphans() {
     OrphanSweep::run(
         m_engine, *m_runtime, m_config.ownerId, m_reviews,
         [this] {
-            QStringList live;
+            OrphanSweep::Owners owners;
             for (const auto& entry : m_sessions) {
                 owners.containerIds << entry.second->containerId();
                 if (entry.second->phase() == SandboxSession::Phase::Creating) {
