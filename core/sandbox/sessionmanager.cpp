@@ -495,7 +495,7 @@ void SessionManager::sweepOrphans() {
                     owners.creatingSessions << entry.first;
                 }
             }
-            return live;
+            return owners;
         },
         [this](int removed) { Q_EMIT orphanSweepFinished(removed); });
 }
