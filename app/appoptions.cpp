@@ -462,7 +462,7 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.publish = options.publish;
     overrides.exposeHost = options.exposeHost;
     // The per-folder setting is the tray app's; headless and --exec take the command line's word alone.
-    overrides.folderGitWritesFromSettings = options.mode == AppOptions::Mode::Gui;
+    overrides.folderAccessFromSettings = options.mode == AppOptions::Mode::Gui;
     return overrides;
 }
 

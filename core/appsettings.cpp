@@ -48,6 +48,8 @@ void AppSettings::open() {
     connect(m_folderPolicies.get(), &FolderPolicies::approvalRuleMatched, this, &AppSettings::approvalRuleMatched);
     connect(m_folderPolicies.get(), &FolderPolicies::workspaceModesChanged, this, &AppSettings::workspaceModesChanged);
     connect(m_folderPolicies.get(), &FolderPolicies::gitWritesChanged, this, &AppSettings::gitWritesChanged);
+    connect(m_folderPolicies.get(), &FolderPolicies::exposedHostPortsChanged, this,
+            &AppSettings::exposedHostPortsChanged);
     connect(m_secrets.get(), &SecretIndex::changed, this, &AppSettings::secretsChanged);
 }
 

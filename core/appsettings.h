@@ -159,6 +159,10 @@ public:
     }
     bool gitWrites(const QString& folder) const { return m_folderPolicies->gitWrites(folder); }
     void setGitWrites(const QString& folder, bool allowed) { m_folderPolicies->setGitWrites(folder, allowed); }
+    QStringList exposedHostPorts(const QString& folder) const { return m_folderPolicies->exposedHostPorts(folder); }
+    void setExposedHostPorts(const QString& folder, const QStringList& specs) {
+        m_folderPolicies->setExposedHostPorts(folder, specs);
+    }
 
     // SecretIndex.
     QStringList secretNames() const { return m_secrets->names(); }
@@ -186,6 +190,7 @@ Q_SIGNALS:
     void approvalRuleMatched(const QString& folder, const QString& prefix);
     void workspaceModesChanged();
     void gitWritesChanged();
+    void exposedHostPortsChanged();
     // A secret was added or removed, used, or approved for a folder.
     void secretsChanged();
 

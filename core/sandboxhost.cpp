@@ -34,11 +34,14 @@ SandboxHost::SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObj
             m_manager->setWorkspaceModes(m_settings->workspaceModes());
         }
     });
-    connect(m_settings, &AppSettings::gitWritesChanged, this, [this] {
+    const auto folderAccessChanged = [this] {
         if (m_manager) {
-            m_manager->setGitWriteFolders(SandboxSetup::configFrom(*m_settings, m_overrides).folderGitWrites);
+            const SandboxConfig config = SandboxSetup::configFrom(*m_settings, m_overrides);
+            m_manager->setFolderAccess(config.folderGitWrites, config.folderExposeHost);
         }
-    });
+    };
+    connect(m_settings, &AppSettings::gitWritesChanged, this, folderAccessChanged);
+    connect(m_settings, &AppSettings::exposedHostPortsChanged, this, folderAccessChanged);
 }
 
 SandboxHost::~SandboxHost() {

@@ -62,8 +62,16 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
     config.egress = egressPolicyFrom(settings, overrides, config.effectiveNetworkMode());
     config.folderAllow = settings.network().allFolderAllowedHosts();
     config.folderWorkspaceModes = settings.folderPolicies().workspaceModes();
-    if (overrides.folderGitWritesFromSettings) {
+    if (overrides.folderAccessFromSettings) {
         config.folderGitWrites = settings.folderPolicies().gitWriteFolders();
+        const QHash<QString, QStringList> exposed = settings.folderPolicies().exposedHostPorts();
+        for (auto it = exposed.cbegin(); it != exposed.cend(); ++it) {
+            for (const QString& text : it.value()) {
+                if (const std::optional<ExposeSpec> spec = ExposeSpec::parse(text)) {  // a damaged entry is none
+                    config.folderExposeHost[it.key()].append(*spec);
+                }
+            }
+        }
     }
     config.gitWritesForced = overrides.allowGitWrites;
     for (const QString& text : overrides.publish) {

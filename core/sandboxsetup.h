@@ -32,8 +32,8 @@ struct SandboxOverrides {
     QStringList resolve;
     QString upstreamProxy;  // --upstream-proxy URL|none; empty: the setting, then the environment (SPEC §8)
     // --allow-git-writes: the sandbox may write `.git` in every folder of this run (SPEC §3). Without it, only the
-    // folders the user set so in the tray app, and only when folderGitWritesFromSettings (the tray app; headless
-    // and --exec take the command line's word alone).
+    // folders the user set so in the tray app, and only when folderAccessFromSettings (the tray app; headless
+    // and --exec take the command line's word alone, for `.git` and for exposed host services alike).
     bool allowGitWrites = false;
     // --no-host-ca: no container gets this computer's trusted certificates (SPEC §8), whatever the setting says.
     bool noHostCertificates = false;
@@ -41,7 +41,7 @@ struct SandboxOverrides {
     QStringList publish;
     // --expose-host HOST_PORT[:CONTAINER_PORT] (repeatable, SPEC §8 "Ports"): host services for every session.
     QStringList exposeHost;
-    bool folderGitWritesFromSettings = true;
+    bool folderAccessFromSettings = true;
 };
 
 // The one composition of detection, settings and command-line overrides into the sandbox every mode runs

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QtGlobal>
 
+#include <algorithm>
+
 #if defined(Q_OS_LINUX)
 #include <unistd.h>
 #endif
@@ -40,6 +42,35 @@ QString SandboxConfig::workspaceModeRefusal(const QString& folder) const {
             .arg(where, folder);
     }
     return {};
+}
+
+QList<ExposeSpec> SandboxConfig::exposeHostFor(const QString& folder) const {
+    QList<ExposeSpec> specs;
+    const QList<ExposeSpec> ofFolder = folderExposeHost.value(folder);
+    for (const QList<ExposeSpec>* source : {&exposeHost, &ofFolder}) {
+        for (const ExposeSpec& spec : *source) {
+            const bool taken = std::any_of(specs.cbegin(), specs.cend(), [&spec](const ExposeSpec& s) {
+                return s.containerPort == spec.containerPort;
+            });
+            if (!taken && specs.size() < ExposeSpec::kMaxExposed) {
+                specs.append(spec);
+            }
+        }
+    }
+    return specs;
+}
+
+QString SandboxConfig::folderAccessChange(const SandboxConfig& before, const QString& folder, bool reviewCopy) const {
+    if (exposeHostFor(folder) != before.exposeHostFor(folder)) {
+        return QStringLiteral("The host services reachable from the sandbox of %1 changed.").arg(folder);
+    }
+    const bool now = gitWritesFor(folder);
+    if (reviewCopy || before.gitWritesFor(folder) == now) {
+        return {};  // a review copy's .git is the copy's own
+    }
+    return (now ? QStringLiteral("The sandbox of %1 may now write the repository's metadata.")
+                : QStringLiteral("The repository's metadata of %1 is read-only again."))
+        .arg(folder);
 }
 
 QStringList SandboxConfig::proxyEnvironment() const {

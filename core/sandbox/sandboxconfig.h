@@ -97,6 +97,14 @@ struct SandboxConfig {
     // SPEC §8 "Ports": `--expose-host HOST_PORT[:CONTAINER_PORT]`, this computer's 127.0.0.1:HOST_PORT reachable at
     // 127.0.0.1:CONTAINER_PORT in every session's container, through the agent (any network mode).
     QList<ExposeSpec> exposeHost;
+    // The same per approved folder (the exact approval string), as the user set it in the tray app's settings.
+    QHash<QString, QList<ExposeSpec>> folderExposeHost;
+    // What a session of `folder` exposes: the run's, then the folder's, each container port once (the run's wins),
+    // at most ExposeSpec::kMaxExposed (the agent's listeners).
+    QList<ExposeSpec> exposeHostFor(const QString& folder) const;
+    // What a live session of `folder` made under `before` cannot keep (its `.git` rule or its exposed host
+    // services changed), said for its log; empty when nothing it was made with changed.
+    QString folderAccessChange(const SandboxConfig& before, const QString& folder, bool reviewCopy) const;
 
     // Workspace mode (SPEC §10): per approved folder (the exact approval string), else `workspaceMode`. With
     // `workspaceModeForced` (--workspace-mode) the one mode holds for every folder of this run.

@@ -181,7 +181,7 @@ void SandboxSession::becomeReady() {
             logEvent(QStringLiteral("Port %1 not published: %2.").arg(spec.text(), error));
         }
     }
-    if (!m_config.exposeHost.isEmpty() && !m_agent && m_config.execMode != ExecMode::Exec
+    if (!m_config.exposeHostFor(m_workspace).isEmpty() && !m_agent && m_config.execMode != ExecMode::Exec
         && m_agentFallback.isEmpty()) {
         startAgent();  // the exposed host ports need its listeners now, not at the next command
     }
@@ -278,7 +278,8 @@ void SandboxSession::onAgentFailed(AgentChannel* agent, const QString& reason) {
     runAgentWaiting();
     if (!m_agentFallback.isEmpty()) {
         m_ports->setUnavailable();
-    } else if (!m_agent && (!m_ports->isEmpty() || !m_config.exposeHost.isEmpty()) && m_phase == Phase::Ready) {
+    } else if (!m_agent && (!m_ports->isEmpty() || !m_config.exposeHostFor(m_workspace).isEmpty())
+               && m_phase == Phase::Ready) {
         startAgent();  // published and exposed ports need it now, not at the next command
     }
 }
@@ -325,7 +326,7 @@ void SandboxSession::startEgress(AgentChannel* agent) {
 void SandboxSession::startExposed(AgentChannel* agent) {
     // Made even with nothing to expose: a tunnel of an exposed port this session never asked for is then refused
     // aloud rather than dropped. A child of the channel, like the egress proxy.
-    auto* exposed = new ExposedPorts(m_id, agent, m_config.exposeHost, agent);
+    auto* exposed = new ExposedPorts(m_id, agent, m_config.exposeHostFor(m_workspace), agent);
     connect(exposed, &ExposedPorts::decided, this, [this](const EgressEvent& event) {
         if (!event.allowed) {
             logEvent(QStringLiteral("Network: %1:%2 denied (%3).").arg(event.host).arg(event.port).arg(event.rule));
@@ -336,7 +337,7 @@ void SandboxSession::startExposed(AgentChannel* agent) {
         logEvent(QStringLiteral("Exposed host port: %1; it is not reachable in the container.").arg(reason));
     });
     exposed->start();
-    for (const ExposeSpec& spec : m_config.exposeHost) {
+    for (const ExposeSpec& spec : m_config.exposeHostFor(m_workspace)) {
         logEvent(QStringLiteral("This computer's 127.0.0.1:%1 is reachable in the container at 127.0.0.1:%2.")
                      .arg(spec.hostPort)
                      .arg(spec.containerPort));
@@ -438,7 +439,7 @@ void SandboxSession::announceExecPath() {
                                       "reaches the container only through it.")
                            .arg(m_agentFallback));
     }
-    if (path.startsWith(QLatin1String("exec")) && !m_config.exposeHost.isEmpty()) {
+    if (path.startsWith(QLatin1String("exec")) && !m_config.exposeHostFor(m_workspace).isEmpty()) {
         logEvent(QStringLiteral("expose-host needs the sandbox agent (%1): no host port is reachable in the "
                                 "container.")
                      .arg(m_config.execMode == ExecMode::Exec ? QStringLiteral("exec mode") : m_agentFallback));

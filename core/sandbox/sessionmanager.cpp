@@ -400,16 +400,13 @@ void SessionManager::setWorkspaceModes(const QHash<QString, WorkspaceMode>& byFo
     });
 }
 
-void SessionManager::setGitWriteFolders(const QSet<QString>& folders) {
+void SessionManager::setFolderAccess(const QSet<QString>& gitWrites,
+                                     const QHash<QString, QList<ExposeSpec>>& exposeHost) {
     const SandboxConfig before = m_config;
-    m_config.folderGitWrites = folders;
+    m_config.folderGitWrites = gitWrites;
+    m_config.folderExposeHost = exposeHost;
     endLiveSessions([this, &before](const SandboxSession& s) {
-        const bool now = m_config.gitWritesFor(s.workspace());
-        if (s.reviewCopy() || before.gitWritesFor(s.workspace()) == now) {
-            return QString();
-        }
-        return now ? QStringLiteral("The sandbox of %1 may now write the repository's metadata.").arg(s.workspace())
-                   : QStringLiteral("The repository's metadata of %1 is read-only again.").arg(s.workspace());
+        return m_config.folderAccessChange(before, s.workspace(), s.reviewCopy());
     });
 }
 

@@ -117,9 +117,10 @@ public:
     void setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow);
     // The per-folder workspace modes (SPEC §10) from the settings; they apply to the next container of a folder.
     void setWorkspaceModes(const QHash<QString, WorkspaceMode>& byFolder);
-    // The folders whose sandbox may write `.git` (SPEC §3). A live container made under the other rule ends (its
-    // session comes back with a new container on its next call): turning it off must take effect at once.
-    void setGitWriteFolders(const QSet<QString>& folders);
+    // What each folder's sandbox may reach beyond the folder: whether it may write `.git` (SPEC §3), and the host
+    // services exposed to it (SPEC §8 "Ports"). A live container made under another rule ends (its session comes
+    // back with a new container on its next call): taking either away must take effect at once.
+    void setFolderAccess(const QSet<QString>& gitWrites, const QHash<QString, QList<ExposeSpec>>& exposeHost);
     // "Allow for this session": the rule is added to this session's policy only.
     void allowHostForSession(const QString& sessionId, const QString& rule);
     // "Allow once": the next request of this session for host:port passes.

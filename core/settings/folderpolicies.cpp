@@ -12,6 +12,8 @@ namespace zeus {
 const QLatin1String FolderPolicies::kWorkspaceModes("workspaces/folderModes");
 const QLatin1String FolderPolicies::kApprovalPolicies("approval/policies");
 const QLatin1String FolderPolicies::kGitWriteFolders("workspaces/gitWrites");
+const QLatin1String FolderPolicies::kExposeHost("workspaces/exposeHost");
+const QLatin1String FolderPolicies::kPortsKey("ports");
 const QLatin1String FolderPolicies::kFolderKey("folder");
 const QLatin1String FolderPolicies::kModeKey("mode");
 const QLatin1String FolderPolicies::kPrefixKey("prefix");
@@ -330,6 +332,51 @@ void FolderPolicies::setGitWrites(const QString& folder, bool allowed) {
     m_store.setValue(kGitWriteFolders, list);
     qCInfo(lcApp).noquote() << "git writes of" << folder << (allowed ? "allowed" : "refused");
     Q_EMIT gitWritesChanged();
+}
+
+QHash<QString, QStringList> FolderPolicies::exposedHostPorts() const {
+    QHash<QString, QStringList> byFolder;
+    const int size = m_store.beginReadArray(kExposeHost);
+    for (int i = 0; i < size && byFolder.size() < kMaxFolders; ++i) {
+        m_store.setArrayIndex(i);
+        const QString folder = m_store.value(kFolderKey).toString();
+        const QStringList specs = m_store.value(kPortsKey).toStringList().mid(0, kMaxExposedPerFolder);
+        if (!folder.isEmpty() && !specs.isEmpty()) {
+            byFolder.insert(folder, specs);
+        }
+    }
+    m_store.endArray();
+    return byFolder;
+}
+
+QStringList FolderPolicies::exposedHostPorts(const QString& folder) const {
+    return exposedHostPorts().value(folder);
+}
+
+void FolderPolicies::setExposedHostPorts(const QString& folder, const QStringList& specs) {
+    QHash<QString, QStringList> byFolder = exposedHostPorts();
+    const QStringList kept = specs.mid(0, kMaxExposedPerFolder);
+    if (folder.isEmpty() || byFolder.value(folder) == kept) {
+        return;
+    }
+    if (kept.isEmpty()) {
+        byFolder.remove(folder);
+    } else {
+        byFolder.insert(folder, kept);
+    }
+    QStringList folders = byFolder.keys();
+    folders.sort();
+    m_store.remove(kExposeHost);
+    m_store.beginWriteArray(kExposeHost, int(folders.size()));
+    for (int i = 0; i < folders.size(); ++i) {
+        m_store.setArrayIndex(i);
+        m_store.setValue(kFolderKey, folders.at(i));
+        m_store.setValue(kPortsKey, byFolder.value(folders.at(i)));
+    }
+    m_store.endArray();
+    qCInfo(lcApp).noquote() << "host services exposed to" << folder << ":"
+                            << (kept.isEmpty() ? QStringLiteral("none") : kept.join(QStringLiteral(", ")));
+    Q_EMIT exposedHostPortsChanged();
 }
 
 }  // namespace zeus

@@ -35,6 +35,8 @@ public:
     static const QLatin1String kApprovalPolicies;
     // A plain list of folders; folders not in it keep `.git` read-only.
     static const QLatin1String kGitWriteFolders;
+    static const QLatin1String kExposeHost;
+    static const QLatin1String kPortsKey;
     static const QLatin1String kFolderKey;
     static const QLatin1String kModeKey;
     static const QLatin1String kPrefixKey;
@@ -86,12 +88,21 @@ public:
     bool gitWrites(const QString& folder) const;
     void setGitWrites(const QString& folder, bool allowed);
 
+    // Host services exposed to a folder's sandbox (SPEC §8 "Ports"): `--expose-host` spellings ("5432",
+    // "15432:5432"), as the user set them; the sandbox setup parses them and drops what does not parse. None by
+    // default. At most kMaxExposedPerFolder per folder.
+    static constexpr int kMaxExposedPerFolder = 16;
+    QHash<QString, QStringList> exposedHostPorts() const;
+    QStringList exposedHostPorts(const QString& folder) const;
+    void setExposedHostPorts(const QString& folder, const QStringList& specs);
+
 Q_SIGNALS:
     // A mode or a rule changed (not emitted for "last matched" times: approvalRuleMatched).
     void approvalPoliciesChanged();
     void approvalRuleMatched(const QString& folder, const QString& prefix);
     void workspaceModesChanged();
     void gitWritesChanged();
+    void exposedHostPortsChanged();
 
 private:
     QSettings& m_store;

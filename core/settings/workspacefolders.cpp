@@ -191,6 +191,13 @@ void WorkspaceFolders::revoke(const QString& path) {
             m_policies.setGitWrites(folder, false);
         }
     }
+    // Nor do the host services exposed to it.
+    const QStringList exposing = m_policies.exposedHostPorts().keys();
+    for (const QString& folder : exposing) {
+        if (matches(folder)) {
+            m_policies.setExposedHostPorts(folder, {});
+        }
+    }
 }
 
 }  // namespace zeus

@@ -231,6 +231,26 @@
         <source>Make a service on this computer&apos;s 127.0.0.1:HOST_PORT reachable at 127.0.0.1:CONTAINER_PORT inside every session&apos;s container (HOST_PORT[:CONTAINER_PORT]; the same port when CONTAINER_PORT is left out); logged like egress; needs the sandbox agent; repeatable, at most 16.</source>
         <translation>使本机 127.0.0.1:HOST_PORT 上的服务可在每个会话容器内的 127.0.0.1:CONTAINER_PORT 访问（HOST_PORT[:CONTAINER_PORT]；省略 CONTAINER_PORT 时使用相同端口）；像出站连接一样记录；需要沙箱代理；可重复，最多 16 个。</translation>
     </message>
+    <message>
+        <source>--mcp-http needs a port from 0 to 65535</source>
+        <translation>--mcp-http 需要 0 到 65535 之间的端口</translation>
+    </message>
+    <message>
+        <source>Be an MCP server on stdin and stdout for an agent on this computer; --workspace is repeatable.</source>
+        <translation>作为本机代理的 MCP 服务器，通过标准输入和标准输出通信；--workspace 可重复。</translation>
+    </message>
+    <message>
+        <source>Be an MCP server over HTTP on 127.0.0.1:PORT only (0: a free port, said on stderr), with the bearer token kept in the keychain; --workspace is repeatable.</source>
+        <translation>仅在 127.0.0.1:PORT 上通过 HTTP 作为 MCP 服务器（0：任选空闲端口，并在标准错误输出中说明），持有者令牌保存在钥匙串中；--workspace 可重复。</translation>
+    </message>
+    <message>
+        <source>With --mcp-http: make a new token, keep it in the keychain and show it once.</source>
+        <translation>与 --mcp-http 一起使用：生成新令牌，保存在钥匙串中，并只显示一次。</translation>
+    </message>
+    <message>
+        <source>With --mcp: let the client&apos;s apply_changes copy a review copy&apos;s changes into the folder (nobody is asked).</source>
+        <translation>与 --mcp 一起使用：允许客户端的 apply_changes 将审阅副本的更改复制到文件夹中（不询问任何人）。</translation>
+    </message>
 </context>
 <context>
     <name>zeus</name>
@@ -585,6 +605,34 @@
     <message>
         <source>The repository&apos;s metadata (.git) is read-only in the sandbox, so nothing the agent writes can make your git run code: git status, log and diff work, git add, commit and checkout fail. Use review mode to let the agent commit; its commits come home under refs/zeus/&lt;session&gt;/. Build files, editor tasks and .pre-commit-config.yaml are still writable here: review mode checks those too.</source>
         <translation>仓库的元数据（.git）在沙盒中是只读的，因此代理写入的任何内容都无法让你的 git 运行代码：git status、log 和 diff 可用，git add、commit 和 checkout 会失败。要让代理提交，请使用审阅模式；它的提交会带回到 refs/zeus/&lt;session&gt;/ 之下。构建文件、编辑器任务和 .pre-commit-config.yaml 在此仍可写入：审阅模式也会检查它们。</translation>
+    </message>
+    <message>
+        <source>Host services reachable in the sandbox</source>
+        <translation>沙箱中可访问的主机服务</translation>
+    </message>
+    <message>
+        <source>none (e.g. 5432, 18080:8080)</source>
+        <translation>无（例如 5432, 18080:8080）</translation>
+    </message>
+    <message>
+        <source>Ports of services on this computer&apos;s 127.0.0.1 (a database, a local model server) that commands of this folder may reach inside the sandbox, at 127.0.0.1 there: PORT, or HOST_PORT:CONTAINER_PORT. Anything the sandbox runs can use them with whatever they allow a local client. Every connection is in the network log. A change ends this folder&apos;s running sandboxes.</source>
+        <translation>本机 127.0.0.1 上的服务端口（数据库、本地模型服务器），此文件夹的命令可在沙箱内通过 127.0.0.1 访问：PORT 或 HOST_PORT:CONTAINER_PORT。沙箱中运行的任何程序都能以这些服务允许本地客户端的权限使用它们。每个连接都会记录在网络日志中。更改会结束此文件夹正在运行的沙箱。</translation>
+    </message>
+    <message>
+        <source>Host &amp;services:</source>
+        <translation>主机服务(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: port %2 in the sandbox is given twice</source>
+        <translation>%1：沙箱中的端口 %2 重复指定</translation>
+    </message>
+    <message>
+        <source>at most %1 host services per folder</source>
+        <translation>每个文件夹最多 %1 个主机服务</translation>
     </message>
 </context>
 <context>

@@ -60,6 +60,8 @@ private Q_SLOTS:
     void cleanup();
     void reachesTheHostService_data();
     void reachesTheHostService();
+    void perFolderAndTakenAway_data();
+    void perFolderAndTakenAway();
     void execModeSaysSo_data();
     void execModeSaysSo();
 
@@ -160,6 +162,47 @@ void TestExposeHost::reachesTheHostService() {
     QCOMPARE(several.exitCode.value_or(-1), 0);
     QCOMPARE(rec.stdoutOf.value(several.callId).count(QStringLiteral("hello-from-the-host")), 4);
     QTRY_COMPARE_WITH_TIMEOUT(m_events.size(), 5, 5000);
+}
+
+void TestExposeHost::perFolderAndTakenAway_data() {
+    QTest::addColumn<QString>("engine");
+    for (const QString& engine : {QStringLiteral("docker"), QStringLiteral("podman")}) {
+        QTest::newRow(qPrintable(engine)) << engine;
+    }
+}
+
+// The tray app's per-folder setting (Settings → Approval, "Host services"): the folder's sandbox reaches the service,
+// another folder's does not, and taking it away ends the live session, whose next container has no listener there.
+void TestExposeHost::perFolderAndTakenAway() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    if (qEnvironmentVariable("ZEUS_TEST_EXEC_MODE") == QStringLiteral("exec")) {
+        QSKIP("expose-host needs the agent (execModeSaysSo)");
+    }
+    HostHttpServer service;
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("expose-folder"));
+    const QString other = makeWorkspace(m_dir, QStringLiteral("expose-other"));
+    SandboxConfig config = testConfig(QString());
+    config.networkMode = NetworkMode::None;
+    config.folderExposeHost.insert(ws, {ExposeSpec{service.port(), kContainerPort}});
+    auto manager = makeManager(engine, config);
+    Recorder rec(*manager);
+    const QString fetch = QStringLiteral("wget -Y off -qO- http://127.0.0.1:%1/").arg(kContainerPort);
+
+    const ExecResult fetched = rec.run(QStringLiteral("f"), ws, fetch);
+    QVERIFY2(fetched.exitCode.value_or(-1) == 0, qPrintable(rec.stderrOf.value(fetched.callId)));
+    QCOMPARE(rec.stdoutOf.value(fetched.callId), QStringLiteral("hello-from-the-host\n"));
+    const ExecResult elsewhere = rec.run(QStringLiteral("o"), other, fetch);
+    QVERIFY(elsewhere.exitCode.value_or(0) != 0);
+    QCOMPARE(service.accepted, 1);
+
+    manager->setFolderAccess({}, {});
+    QCOMPARE(manager->sessionState(QStringLiteral("f")), SessionState::Stopped);
+    const ExecResult after = rec.run(QStringLiteral("f"), ws, fetch);
+    QVERIFY(after.exitCode.value_or(0) != 0);
+    QVERIFY2(rec.stderrOf.value(after.callId).contains(QLatin1String("refused")),
+             qPrintable(rec.stderrOf.value(after.callId)));
+    QCOMPARE(service.accepted, 1);
 }
 
 void TestExposeHost::execModeSaysSo_data() {

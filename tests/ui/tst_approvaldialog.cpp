@@ -310,9 +310,10 @@ private Q_SLOTS:
         rig->settings->addApprovalRule(rig->workspace, ApprovalRuleKind::Allow, QStringLiteral("make"));
         rig->settings->addApprovalRule(rig->workspace, ApprovalRuleKind::Deny, QStringLiteral("git push"));
         rig->settings->noteApprovalRulesMatched(rig->workspace, {QStringLiteral("npm run test")});
+        rig->settings->setExposedHostPorts(rig->workspace, {QStringLiteral("5432"), QStringLiteral("18080:8080")});
         ApprovalSettingsPanel panel(rig->settings.get());
         panel.selectFolder(rig->workspace);
-        panel.resize(640, 420);
+        panel.resize(640, 480);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QVERIFY(panel.grab().save(shots + QStringLiteral("/approval-settings.png")));

@@ -110,6 +110,7 @@ private Q_SLOTS:
     void startAtLoginWritesAndRemovesEntry();
     void revokesApprovedFolder();
     void gitWritesPerFolder();
+    void exposedHostPortsPerFolder();
     void screenshot();
 
 private:
@@ -355,6 +356,53 @@ void TestSettingsDialog::gitWritesPerFolder() {
     box->click();
     m_settings->revokeWorkspace(folder);  // does not come back by itself with a new approval
     QVERIFY(!m_settings->gitWrites(folder));
+}
+
+// SPEC §8 "Ports": the host services a folder's sandbox may reach are none by default, typed per folder as
+// --expose-host spells them (what the user types is the approval), stored only when every entry is valid, and
+// gone with the folder's approval.
+void TestSettingsDialog::exposedHostPortsPerFolder() {
+    QTemporaryDir project;
+    QVERIFY(m_settings->approveWorkspace(project.path()));
+    const QString folder = m_settings->approvedWorkspaces().value(0);
+    FakeTokenStore tokens;
+    SettingsDialog dialog(m_settings.get(), &tokens);
+    auto* ports = field<QLineEdit>(dialog, "exposedHostPorts");
+    auto* problem = field<QLabel>(dialog, "exposedHostPortsProblem");
+    QVERIFY(ports->text().isEmpty());
+    QVERIFY(ports->toolTip().contains(QLatin1String("127.0.0.1")));
+    QSignalSpy changed(m_settings.get(), &AppSettings::exposedHostPortsChanged);
+
+    ports->setText(QStringLiteral("5432, 18080:8080"));
+    Q_EMIT ports->editingFinished();
+    QCOMPARE(m_settings->exposedHostPorts(folder), (QStringList{QStringLiteral("5432"), QStringLiteral("18080:8080")}));
+    QCOMPARE(changed.size(), 1);
+    QVERIFY(problem->isHidden());
+
+    // Nothing is stored unless every entry is valid: a bad port, the agent's own proxy port, a port given twice.
+    for (const QString& bad : {QStringLiteral("5432, 70000"), QStringLiteral("3128"), QStringLiteral("8080 9090:8080"),
+                               QStringLiteral("127.0.0.1:5432")}) {
+        ports->setText(bad);
+        Q_EMIT ports->editingFinished();
+        QVERIFY2(!problem->isHidden(), qPrintable(bad));
+        QCOMPARE(m_settings->exposedHostPorts(folder),
+                 (QStringList{QStringLiteral("5432"), QStringLiteral("18080:8080")}));
+    }
+    QCOMPARE(changed.size(), 1);
+
+    // A second dialog shows what is stored; emptying the field exposes nothing.
+    SettingsDialog again(m_settings.get(), &tokens);
+    auto* shown = field<QLineEdit>(again, "exposedHostPorts");
+    QCOMPARE(shown->text(), QStringLiteral("5432, 18080:8080"));
+    shown->clear();
+    Q_EMIT shown->editingFinished();
+    QVERIFY(m_settings->exposedHostPorts(folder).isEmpty());
+
+    shown->setText(QStringLiteral("6379"));
+    Q_EMIT shown->editingFinished();
+    QCOMPARE(m_settings->exposedHostPorts(folder), QStringList{QStringLiteral("6379")});
+    m_settings->revokeWorkspace(folder);  // does not come back by itself with a new approval
+    QVERIFY(m_settings->exposedHostPorts(folder).isEmpty());
 }
 
 void TestSettingsDialog::screenshot() {

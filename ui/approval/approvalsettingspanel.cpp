@@ -2,6 +2,7 @@
 
 #include "approval/commandanalyser.h"
 #include "appsettings.h"
+#include "sandbox/exposespec.h"
 #include "support/vocabulary.h"
 
 #include <QCheckBox>
@@ -16,6 +17,8 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSet>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -85,11 +88,8 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
     m_workspaceModeDescription = new QLabel(this);
     m_workspaceModeDescription->setObjectName(QStringLiteral("workspaceModeDescription"));
     m_workspaceModeDescription->setWordWrap(true);
-    m_gitWrites = new QCheckBox(tr("Let the sandbox write this repository's metadata (.git)"), this);
-    m_gitWrites->setObjectName(QStringLiteral("gitWrites"));
-    m_gitWrites->setToolTip(
-        tr("Off by default. When on, the host's git may run code the agent writes into .git "
-           "(hooks, config, commondir) the next time you or your shell prompt run git here."));
+
+    createFolderAccess();
 
     m_rules = new QTableWidget(0, 3, this);
     m_rules->setObjectName(QStringLiteral("approvalRules"));
@@ -129,6 +129,8 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
     form->addRow(tr("&Workspace:"), m_workspaceMode);
     form->addRow(QString(), m_workspaceModeDescription);
     form->addRow(QString(), m_gitWrites);
+    form->addRow(tr("Host &services:"), m_exposedPorts);
+    form->addRow(QString(), m_exposedProblem);
     auto* addRow = new QHBoxLayout;
     addRow->addWidget(m_newKind);
     addRow->addWidget(m_newPrefix, 1);
@@ -166,13 +168,6 @@ ApprovalSettingsPanel::ApprovalSettingsPanel(AppSettings* settings, QWidget* par
         }
     });
     connect(m_settings, &AppSettings::workspaceModesChanged, this, &ApprovalSettingsPanel::reloadPolicy);
-    connect(m_gitWrites, &QCheckBox::toggled, this, [this](bool on) {
-        updateWorkspaceModeDescription();
-        if (!m_loading && !currentFolder().isEmpty()) {
-            m_settings->setGitWrites(currentFolder(), on);
-        }
-    });
-    connect(m_settings, &AppSettings::gitWritesChanged, this, &ApprovalSettingsPanel::reloadPolicy);
     connect(m_add, &QPushButton::clicked, this, &ApprovalSettingsPanel::addRule);
     connect(m_newPrefix, &QLineEdit::returnPressed, this, &ApprovalSettingsPanel::addRule);
     connect(m_remove, &QPushButton::clicked, this, &ApprovalSettingsPanel::removeSelectedRules);
@@ -230,6 +225,9 @@ void ApprovalSettingsPanel::reloadPolicy() {
     const WorkspaceMode workspaceMode = have ? m_settings->workspaceMode(folder) : WorkspaceMode::Direct;
     m_workspaceMode->setCurrentIndex(qMax(0, m_workspaceMode->findData(wordOf(workspaceMode))));
     m_gitWrites->setChecked(have && m_settings->gitWrites(folder));
+    m_exposedPorts->setEnabled(have);
+    m_exposedPorts->setText(have ? m_settings->exposedHostPorts(folder).join(QStringLiteral(", ")) : QString());
+    m_exposedProblem->hide();
     m_rules->setRowCount(0);
     for (const ApprovalRuleKind kind : {ApprovalRuleKind::Deny, ApprovalRuleKind::Ask, ApprovalRuleKind::Allow}) {
         for (const QString& prefix : policy.rules(kind)) {
@@ -276,6 +274,72 @@ void ApprovalSettingsPanel::updateWorkspaceModeDescription() {
                             "writable here: review mode checks those too."));
     }
     m_workspaceModeDescription->setText(text);
+}
+
+void ApprovalSettingsPanel::createFolderAccess() {
+    m_gitWrites = new QCheckBox(tr("Let the sandbox write this repository's metadata (.git)"), this);
+    m_gitWrites->setObjectName(QStringLiteral("gitWrites"));
+    m_gitWrites->setToolTip(
+        tr("Off by default. When on, the host's git may run code the agent writes into .git "
+           "(hooks, config, commondir) the next time you or your shell prompt run git here."));
+    connect(m_gitWrites, &QCheckBox::toggled, this, [this](bool on) {
+        updateWorkspaceModeDescription();
+        if (!m_loading && !currentFolder().isEmpty()) {
+            m_settings->setGitWrites(currentFolder(), on);
+        }
+    });
+    connect(m_settings, &AppSettings::gitWritesChanged, this, &ApprovalSettingsPanel::reloadPolicy);
+    m_exposedPorts = new QLineEdit(this);
+    m_exposedPorts->setObjectName(QStringLiteral("exposedHostPorts"));
+    m_exposedPorts->setAccessibleName(tr("Host services reachable in the sandbox"));
+    m_exposedPorts->setPlaceholderText(tr("none (e.g. 5432, 18080:8080)"));
+    m_exposedPorts->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_exposedPorts->setToolTip(
+        tr("Ports of services on this computer's 127.0.0.1 (a database, a local model server) that commands of "
+           "this folder may reach inside the sandbox, at 127.0.0.1 there: PORT, or HOST_PORT:CONTAINER_PORT. "
+           "Anything the sandbox runs can use them with whatever they allow a local client. Every connection is in "
+           "the network log. A change ends this folder's running sandboxes."));
+    m_exposedProblem = new QLabel(this);
+    m_exposedProblem->setObjectName(QStringLiteral("exposedHostPortsProblem"));
+    m_exposedProblem->setWordWrap(true);
+    m_exposedProblem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_exposedProblem->hide();
+    connect(m_exposedPorts, &QLineEdit::editingFinished, this, &ApprovalSettingsPanel::applyExposedPorts);
+    connect(m_settings, &AppSettings::exposedHostPortsChanged, this, &ApprovalSettingsPanel::reloadPolicy);
+}
+
+void ApprovalSettingsPanel::applyExposedPorts() {
+    if (m_loading || currentFolder().isEmpty()) {
+        return;
+    }
+    // Each entry as --expose-host spells it; nothing is stored unless every entry is valid.
+    static const QRegularExpression kSeparators(QStringLiteral("[,\\s]+"));
+    const QStringList entries = m_exposedPorts->text().split(kSeparators, Qt::SkipEmptyParts);
+    QStringList specs;
+    QSet<quint16> inside;
+    QString problem;
+    for (const QString& entry : entries) {
+        QString error;
+        const std::optional<ExposeSpec> spec = ExposeSpec::parse(entry, &error);
+        if (!spec) {
+            problem = tr("%1: %2").arg(entry, error);
+        } else if (inside.contains(spec->containerPort)) {
+            problem = tr("%1: port %2 in the sandbox is given twice").arg(entry).arg(spec->containerPort);
+        } else {
+            inside.insert(spec->containerPort);
+            specs << spec->text();
+            continue;
+        }
+        break;
+    }
+    if (problem.isEmpty() && specs.size() > ExposeSpec::kMaxExposed) {
+        problem = tr("at most %1 host services per folder").arg(ExposeSpec::kMaxExposed);
+    }
+    m_exposedProblem->setText(problem);
+    m_exposedProblem->setVisible(!problem.isEmpty());
+    if (problem.isEmpty()) {
+        m_settings->setExposedHostPorts(currentFolder(), specs);
+    }
 }
 
 void ApprovalSettingsPanel::updateModeDescription() {

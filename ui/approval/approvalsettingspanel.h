@@ -17,9 +17,10 @@ namespace zeus {
 class AppSettings;
 
 // The Approval page of Settings (SPEC §11): per approved folder, the approval mode and the allow / ask / deny rules
-// with the time each last matched, and the folder's workspace mode (SPEC §10). Changes are written to AppSettings at
-// once (as revoking a folder is), so the dispatcher follows them without OK. It owns only its widgets and never decides
-// about a command.
+// with the time each last matched, the folder's workspace mode (SPEC §10), whether its sandbox may write `.git` and
+// the host services exposed to it (SPEC §8 "Ports": what the user types here is the approval). Changes are written to
+// AppSettings at once (as revoking a folder is), so the dispatcher follows them without OK. It owns only its widgets
+// and never decides about a command.
 class ApprovalSettingsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -38,6 +39,9 @@ private:
     void removeSelectedRules();
     void updateModeDescription();
     void updateWorkspaceModeDescription();
+    // What the folder's sandbox may reach beyond the folder: its .git, host services.
+    void createFolderAccess();
+    void applyExposedPorts();
 
     AppSettings* m_settings;
     QComboBox* m_folder = nullptr;
@@ -46,6 +50,9 @@ private:
     QComboBox* m_workspaceMode = nullptr;
     QLabel* m_workspaceModeDescription = nullptr;
     QCheckBox* m_gitWrites = nullptr;  // the folder's "let the sandbox write .git" (SPEC §3), off by default
+    QLineEdit* m_exposedPorts =
+        nullptr;  // the folder's host services in the sandbox (SPEC §8 "Ports"), none by default
+    QLabel* m_exposedProblem = nullptr;
     QTableWidget* m_rules = nullptr;
     QComboBox* m_newKind = nullptr;
     QLineEdit* m_newPrefix = nullptr;

@@ -618,6 +618,61 @@ private Q_SLOTS:
         QCOMPARE(direct->status, ExecStatus::Ok);
     }
 
+    // What a folder's sandbox may reach beyond the folder (its `.git`, the host services exposed to it) is fixed when
+    // its container is made: a change ends that folder's live sessions (their next call gets a new container) and
+    // says why in their log; other folders' sessions, and a change that changes nothing for them, go on.
+    void changingFolderAccessEndsLiveSessions_data() {
+        QTest::addColumn<QString>(
+            "before");  // exposed to m_workspace before: "" or --expose-host spellings, comma-separated
+        QTest::addColumn<QString>("after");
+        QTest::addColumn<bool>("gitWrites");  // m_workspace's .git made writable by the change
+        QTest::addColumn<QString>("said");    // in the ended session's log; empty: it goes on
+        QTest::newRow("a host service exposed") << ""
+                                                << "5432" << false << "The host services reachable";
+        QTest::newRow("one taken away") << "5432,6379"
+                                        << "5432" << false << "The host services reachable";
+        QTest::newRow("another host port") << "15432:5432"
+                                           << "25432:5432" << false << "The host services reachable";
+        QTest::newRow("all taken away") << "5432"
+                                        << "" << false << "The host services reachable";
+        QTest::newRow(".git made writable") << ""
+                                            << "" << true << "may now write the repository's metadata";
+        QTest::newRow("nothing changed") << "5432"
+                                         << "5432" << false << "";
+    }
+
+    void changingFolderAccessEndsLiveSessions() {
+        QFETCH(QString, before);
+        QFETCH(QString, after);
+        QFETCH(bool, gitWrites);
+        QFETCH(QString, said);
+        const auto exposed = [this](const QString& specs) {
+            QHash<QString, QList<ExposeSpec>> byFolder;
+            for (const QString& text : specs.split(u',', Qt::SkipEmptyParts)) {
+                byFolder[m_workspace].append(*ExposeSpec::parse(text));
+            }
+            return byFolder;
+        };
+        auto manager = makeManager(8, [&](SandboxConfig& config) { config.folderExposeHost = exposed(before); });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QVERIFY(waitFor(finished, start(*manager, QStringLiteral("f1"), QStringLiteral("true"))));
+        QVERIFY(waitFor(finished, start(*manager, QStringLiteral("f2"), QStringLiteral("true"), m_other)));
+        const QSet<QString> writable = gitWrites ? QSet<QString>{m_workspace} : QSet<QString>{};
+        manager->setFolderAccess(writable, exposed(after));
+        QCOMPARE(manager->sessionState(QStringLiteral("f2")), SessionState::Running);
+        if (said.isEmpty()) {
+            QCOMPARE(manager->sessionState(QStringLiteral("f1")), SessionState::Running);
+            return;
+        }
+        QCOMPARE(manager->sessionState(QStringLiteral("f1")), SessionState::Stopped);
+        const QList<SessionLogEntry> entries = manager->sessionLog(QStringLiteral("f1"));
+        QVERIFY(std::any_of(entries.cbegin(), entries.cend(),
+                            [&](const SessionLogEntry& entry) { return entry.message.contains(said); }));
+        const auto again = waitFor(finished, start(*manager, QStringLiteral("f1"), QStringLiteral("true")));
+        QVERIFY(again);
+        QCOMPARE(again->status, ExecStatus::Ok);  // a new container under the new rule
+    }
+
     // SPEC §3 "Bounded, and queued rather than refused": past a queue bound (or a call id twice, or another folder
     // while the session is busy) a call is refused with busy at once, naming the bound, and what runs or waits goes
     // on.
