@@ -460,15 +460,7 @@ DiagnosticSection DiagnosticSections::network(const SandboxConfig& config, const
         }
     }
     value.insert(QStringLiteral("host_certificates"), certificates);
-    // SPEC §8 "Upstream": where allowed connections leave this computer; whether credentials are set, never them.
-    const UpstreamProxy::Summary upstream = policy.upstream.summary();
-    value.insert(QStringLiteral("upstream_proxy"), upstream.toJson());
-    text += QLatin1Char('\n')
-            + tr("Upstream proxy: %1 (from: %2; credentials: %3; NO_PROXY: %4)")
-                  .arg(!upstream.proxy.isEmpty()  ? upstream.proxy
-                       : upstream.error.isEmpty() ? tr("straight to the host")
-                                                  : upstream.error,
-                       upstream.source, upstream.credentials ? tr("yes") : tr("no"), upstream.noProxy);
+    routes(config, value, text);
     if (config.wantsHostCertificates()) {
         text += QLatin1Char('\n')
                 + tr("This computer's %1 trusted root certificates go into each container (%2).")

@@ -172,6 +172,10 @@ public:
 
     // "recent_errors" (no check row: the errors are evidence, the checks above say what is wrong now).
     static DiagnosticSection recentErrors(const QStringList& errors);
+
+private:
+    // The network section's upstream proxy and exposed host services (diagnosticsectionsroutes.cpp).
+    static void routes(const SandboxConfig& config, QJsonObject& value, QString& text);
 };
 
 }  // namespace zeus

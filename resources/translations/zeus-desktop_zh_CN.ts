@@ -2059,6 +2059,18 @@ History:
         <source>no</source>
         <translation>否</translation>
     </message>
+    <message>
+        <source>every folder: %1</source>
+        <translation>所有文件夹：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Host services reachable in the sandbox: %1</source>
+        <translation>沙箱中可访问的主机服务：%1</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>

@@ -115,6 +115,7 @@ private Q_SLOTS:
     void badRuntimeName();
     void networkPolicyInForce();
     void upstreamProxyWithoutCredentials();
+    void exposedHostPorts();
     void hostRootsTheImageLacks();
 };
 
@@ -417,6 +418,28 @@ void TestDiagnose::networkPolicyInForce() {
     const QJsonObject pickedNetwork = parse(picked).value(QLatin1String("network")).toObject();
     QCOMPARE(pickedNetwork.value(QLatin1String("mode")).toString(), QStringLiteral("allowlist"));
     QCOMPARE(pickedNetwork.value(QLatin1String("chosen_by")).toString(), QStringLiteral("setting"));
+}
+
+// SPEC §8 "Ports": the network section says which host services the sandbox reaches, none by default.
+void TestDiagnose::exposedHostPorts() {
+    const auto exposedOf = [](const Run& run) {
+        return parse(run)
+            .value(QLatin1String("network"))
+            .toObject()
+            .value(QLatin1String("exposed_host_ports"))
+            .toObject();
+    };
+    const QJsonObject none = exposedOf(runApp({QStringLiteral("--diagnose"), QStringLiteral("--json")}));
+    QCOMPARE(none.value(QLatin1String("run")).toArray().size(), 0);
+    const QStringList flags = {QStringLiteral("--expose-host"), QStringLiteral("5432"), QStringLiteral("--expose-host"),
+                               QStringLiteral("18080:8080")};
+    const QJsonObject two =
+        exposedOf(runApp(QStringList{QStringLiteral("--diagnose"), QStringLiteral("--json")} + flags));
+    QCOMPARE(two.value(QLatin1String("run")).toArray(),
+             (QJsonArray{QStringLiteral("5432"), QStringLiteral("18080:8080")}));
+    const Run text = runApp(QStringList{QStringLiteral("--diagnose")} + flags);
+    QVERIFY2(text.out.contains("Host services reachable in the sandbox: every folder: 5432, 18080:8080"),
+             text.out.constData());
 }
 
 // SPEC §8 "Upstream": the network section says where allowed connections leave (flag, setting, environment,
