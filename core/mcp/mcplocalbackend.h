@@ -83,6 +83,8 @@ public:
     static bool sameToken(const QByteArray& a, const QByteArray& b);
     // `bytes` random bytes from the system's generator, as hex.
     static QString randomHex(int bytes);
+    // The session that made a call handed to the core (a command approval asks that session's client), or null.
+    McpSession* ownerOf(const QString& callId) const;
 
 Q_SIGNALS:
     // One MCP message of the default session for the client: compact JSON, no newline.
@@ -113,7 +115,6 @@ private:
     void onCoreMessage(const QString& text);
     void onPortOpened(const QJsonObject& message);
     void onCoreError(const QJsonObject& message);
-    McpSession* ownerOf(const QString& callId) const;
     void sendToCore(const QJsonObject& message);
 
     QTcpServer m_listener;  // 127.0.0.1: accepts, turns Nagle off, hands the socket to m_server
