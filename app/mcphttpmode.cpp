@@ -6,6 +6,7 @@
 // session, remove the containers and exit 0.
 #include "agenthostservice.h"
 #include "appsettings.h"
+#include "mcp/mcpapprovals.h"
 #include "mcp/mcphttpserver.h"
 #include "mcp/mcphttptoken.h"
 #include "mcp/mcplocalbackend.h"
@@ -45,6 +46,7 @@ int runMcpHttpMode(const AppOptions& options) {
     }
     backend.setDefaultWorkingDirectory(workspaces.constFirst());
     McpHttpToken tokenStore;
+    McpApprovals approvals(backend);        // a command to ask about is asked of the client's user (elicitation)
     std::unique_ptr<McpHttpServer> server;  // made once the token is known; goes before the backend
 
     HeadlessCore core;
@@ -56,10 +58,11 @@ int runMcpHttpMode(const AppOptions& options) {
     core.description = QStringLiteral("mcp-http: serving %1 on 127.0.0.1").arg(workspaces.join(QStringLiteral(", ")));
     const bool directMode =
         options.workspaceMode.value_or(settings.workspaceMode(workspaces.constFirst())) == WorkspaceMode::Direct;
-    core.wire = [&backend, &tokenStore, &server, port, directMode, allowApply = options.allowApply,
+    core.wire = [&backend, &approvals, &tokenStore, &server, port, directMode, allowApply = options.allowApply,
                  reset = options.mcpHttpTokenReset](AgentHostService& service,
                                                     const std::function<void(int)>& endWith) {
         wireMcpReviewTools(backend, service, directMode, allowApply);
+        service.dispatcher().setApprovalQueue(&approvals.queue());
         QObject::connect(
             &tokenStore, &McpHttpToken::ready, &backend,
             [&backend, &server, port, endWith](McpHttpToken::Status status, const QString& token,

@@ -70,11 +70,13 @@ bool accepts(const QByteArray& accept, const char* type) {
     return accept.toLower().contains(type);
 }
 
-// Whether the POST's tools/call asked for progress: only then can notifications come, and only then is the
-// answer an event stream.
-bool wantsProgress(const McpMessage& message) {
+// Whether the POST's tools/call may be followed by messages before its result: progress notifications (it asked
+// for them) or a question to the client's user (elicitation/create, when the client declared it). Only then is
+// the answer an event stream.
+bool streamsBeforeResult(const McpMessage& message, const McpSession& session) {
     return message.method == QLatin1String("tools/call")
-           && message.params.value(QStringLiteral("_meta")).toObject().contains(QStringLiteral("progressToken"));
+           && (message.params.value(QStringLiteral("_meta")).toObject().contains(QStringLiteral("progressToken"))
+               || session.state().clientSupportsElicitation());
 }
 
 }  // namespace
@@ -271,7 +273,7 @@ void McpHttpServer::post(Connection& connection, const McpHttpRequest& request) 
     }
     connection.session = session;
     connection.awaiting = message.id;
-    connection.sse = wantsProgress(message) && accepts(request.header("accept"), "text/event-stream");
+    connection.sse = streamsBeforeResult(message, *session) && accepts(request.header("accept"), "text/event-stream");
     if (connection.sse) {
         connection.socket->write(
             "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"

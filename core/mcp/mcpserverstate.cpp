@@ -54,7 +54,10 @@ McpServerState::Outcome McpServerState::handle(const McpParsed& parsed) {
             break;
         case McpMessage::Kind::Response:
         case McpMessage::Kind::ErrorResponse:
-            // This server sends no requests yet, so no response is awaited; JSON-RPC never answers a response.
+            // JSON-RPC never answers a response; before initialize this server has asked nothing.
+            if (m_phase == Phase::Initialized) {
+                outcome.response = message;
+            }
             break;
     }
     return outcome;

@@ -30,6 +30,9 @@ public:
         QJsonObject reply;
         std::optional<McpToolCall> call;  // to run; answer it with McpCodec::makeResult(call.requestId, ...)
         std::optional<McpCancel> cancel;  // a running call to stop; it is answered no more (MCP)
+        // The client's answer to a request this server sent (elicitation/create): never answered itself; the
+        // session matches its id to the request it sent, and drops an answer to none.
+        std::optional<McpMessage> response;
     };
 
     static constexpr int kMaxRunningCalls = 256;  // tool calls handed out and not yet finished

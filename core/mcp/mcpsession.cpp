@@ -37,6 +37,49 @@ void McpSession::handleMessage(const QByteArray& text) {
     if (outcome.call) {
         startCall(*outcome.call);
     }
+    if (outcome.response) {
+        onResponse(*outcome.response);
+    }
+}
+
+bool McpSession::elicit(const QString& callId, const QString& message, const QJsonObject& requestedSchema,
+                        Elicited done) {
+    const auto call = m_calls.constFind(callId);
+    if (!m_state.clientSupportsElicitation() || call == m_calls.cend() || m_elicitations.size() >= kMaxElicitations) {
+        return false;
+    }
+    // A string id of our own: it cannot be mistaken for one of the client's requests, and a guessed one only
+    // answers a question that is open anyway.
+    const QString id = QStringLiteral("zeus-elicit-%1").arg(++m_nextElicitation);
+    m_elicitations.insert(id, Elicitation{callId, std::move(done)});
+    const QJsonObject request{
+        {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+        {QStringLiteral("id"), id},
+        {QStringLiteral("method"), QStringLiteral("elicitation/create")},
+        {QStringLiteral("params"),
+         QJsonObject{{QStringLiteral("message"), message}, {QStringLiteral("requestedSchema"), requestedSchema}}}};
+    emitMessage(call->call.requestId, request);
+    return true;
+}
+
+void McpSession::withdrawElicitation(const QString& callId) {
+    for (auto it = m_elicitations.begin(); it != m_elicitations.end();) {
+        it = it->callId == callId ? m_elicitations.erase(it) : std::next(it);
+    }
+}
+
+void McpSession::onResponse(const McpMessage& response) {
+    const auto it = m_elicitations.find(response.id.toString());
+    if (!response.id.isString() || it == m_elicitations.end()) {
+        return;  // an answer to nothing this session asked (or asked no more): JSON-RPC never answers a response
+    }
+    const Elicited done = std::move(it->done);
+    m_elicitations.erase(it);
+    if (response.kind == McpMessage::Kind::Response && response.result.isObject()) {
+        done(response.result.toObject());
+    } else {
+        done(std::nullopt);
+    }
 }
 
 void McpSession::cancel(const QJsonValue& requestId) {
@@ -81,6 +124,7 @@ void McpSession::cancelAll() {
         m_state.callFinished(call.requestId);
     }
     m_handledCalls.clear();
+    m_elicitations.clear();  // their calls are cancelled: the questions about them are withdrawn by the core
 }
 
 QJsonObject McpSession::unavailableResult(const McpToolCall& call) {
@@ -210,6 +254,7 @@ void McpSession::answer(const QString& callId, const QJsonObject& result) {
     }
     const QJsonValue requestId = it->call.requestId;
     m_calls.erase(it);
+    withdrawElicitation(callId);
     m_backend.callDone(callId);
     finish(requestId, result);
 }

@@ -11,6 +11,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+#include <optional>
+
 namespace zeus {
 
 class McpLocalBackend;
@@ -38,6 +41,17 @@ public:
     void refuseOversizedMessage();
     // The client is gone: every running call is cancelled, and none is answered.
     void cancelAll();
+
+    // Asks the client's user a question about the running call `callId` (MCP elicitation/create, sent as part of
+    // that call, so HTTP carries it on the call's event stream). `done` gets the client's result (`action`, and
+    // `content` when accepted), or nullopt when the client answered with an error. False, and `done` is never
+    // called, when the client did not declare elicitation, the call is not this session's, or kMaxElicitations
+    // questions are open already.
+    using Elicited = std::function<void(const std::optional<QJsonObject>& result)>;
+    static constexpr int kMaxElicitations = 16;
+    bool elicit(const QString& callId, const QString& message, const QJsonObject& requestedSchema, Elicited done);
+    // The question about `callId` is settled elsewhere (timed out, the call was cancelled): a late answer is dropped.
+    void withdrawElicitation(const QString& callId);
 
 Q_SIGNALS:
     // One MCP message for the client: compact JSON, no newline.
@@ -76,6 +90,14 @@ private:
     QString m_sessionId;
     McpServerState m_state;
     QHash<QString, Call> m_calls;  // call_id -> the call
+    // Questions sent to the client and not answered yet: their request id -> the call, and who waits.
+    struct Elicitation {
+        QString callId;
+        Elicited done;
+    };
+    void onResponse(const McpMessage& response);
+    QHash<QString, Elicitation> m_elicitations;
+    quint64 m_nextElicitation = 0;
     quint64 m_nextHandled = 0;
     QHash<quint64, McpToolCall> m_handledCalls;  // given to a tool handler and not answered yet
 };

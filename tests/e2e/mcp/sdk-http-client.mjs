@@ -20,6 +20,7 @@ if (!app || !sdkRoot) {
 const require = createRequire(join(sdkRoot, 'package.json'));
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 const sdkVersion = JSON.parse(readFileSync(join(sdkRoot, 'node_modules/@modelcontextprotocol/sdk/package.json'))).version;
 const image = process.env.ZEUS_TEST_IMAGE || 'zeus-desktop-sandbox:test';
 
@@ -36,7 +37,8 @@ const containersOf = (folder) =>
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function settled(folder, count) {
     let now = containersOf(folder);
-    for (let i = 0; i < 50 && now.length !== count; i += 1) {
+    // Up to 30 s: removing a container takes the engine a while on a loaded machine (Podman on vfs most).
+    for (let i = 0; i < 150 && now.length !== count; i += 1) {
         await sleep(200);
         now = containersOf(folder);
     }
@@ -152,7 +154,13 @@ try {
         rejected = true;
     }
     check(rejected && Date.now() - started < 10000, 'an aborted call ends at once', Date.now() - started);
-    const ps = await client.callTool({ name: 'run_command', arguments: { command: 'ps' } });
+    // The SDK posts the cancel on a connection of its own, so the next call may reach the server first: the
+    // command must be gone within a few seconds, not before the next POST.
+    let ps = await client.callTool({ name: 'run_command', arguments: { command: 'ps' } });
+    for (let i = 0; i < 20 && ps.structuredContent?.exit_code === 0 && textOf(ps).includes('sleep 60'); i += 1) {
+        await sleep(250);
+        ps = await client.callTool({ name: 'run_command', arguments: { command: 'ps' } });
+    }
     check(ps.structuredContent?.exit_code === 0 && !textOf(ps).includes('sleep 60'),
           'the cancelled command is not left running, and the next call runs', textOf(ps));
 
@@ -188,8 +196,10 @@ check((await settled(workspace, 0)).length === 0, 'no container is left once the
 check(stderr.split(token).length - 1 === 1, 'the token appears once on stderr (the line that shows it), never in a log line',
       stderr.split(token).length - 1);
 
-// The next run reads the token from the keychain: it works again and is shown no more.
-const rerun = spawn(app, ['--mcp-http', '0', '--workspace', workspace, '--runtime', runtime, '--image', image],
+// The next run reads the token from the keychain: it works again and is shown no more. It asks before every
+// command (--approval ask-all): a client that declared elicitation is asked (SPEC §12 "Same gates").
+const rerun = spawn(app, ['--mcp-http', '0', '--workspace', workspace, '--runtime', runtime, '--image', image,
+                          '--approval', 'ask-all', '--deny-command', 'rm'],
                     { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] });
 let rerunErr = '';
 rerun.stderr.on('data', (chunk) => {
@@ -204,6 +214,55 @@ const reused = rerunUrl && await fetch(rerunUrl, { method: 'POST', body: initial
                                                               Accept: 'application/json, text/event-stream' } });
 check(reused?.status === 200, 'a later run takes the kept token from the keychain', reused?.status);
 check(!rerunErr.includes(token) && !rerunErr.includes('shown only now'), 'a later run never shows the token', rerunErr);
+
+// Command approval through the client's user: elicitation/create on the call's stream, answered as the user chose.
+try {
+    const questions = [];
+    let choice = 'run_once';
+    const asking = new Client({ name: 'zeus-sdk-http-elicitation', version: '1.0.0' },
+                              { capabilities: { elicitation: {} } });
+    asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+        questions.push(request.params);
+        return choice === 'decline' ? { action: 'decline' } : { action: 'accept', content: { decision: choice } };
+    });
+    await asking.connect(new StreamableHTTPClientTransport(new URL(rerunUrl), { requestInit: { headers } }));
+    const once = await asking.callTool({ name: 'run_command', arguments: { command: 'echo approved-once' } });
+    const asked = questions[0] || {};
+    const choices = asked.requestedSchema?.properties?.decision?.enum || [];
+    check(questions.length === 1 && asked.message?.includes('echo approved-once') && asked.message?.includes(workspace)
+              && JSON.stringify(choices) === JSON.stringify(['run_once', 'always_allow', 'deny']),
+          'the client is asked once, with the command, the folder and the three choices', asked);
+    check(!once.isError && textOf(once).includes('approved-once'), '"run_once" runs the command', once);
+    choice = 'decline';
+    const declined = await asking.callTool({ name: 'run_command', arguments: { command: 'echo never-shown' } });
+    check(declined.isError && textOf(declined).includes('approval_denied') && declined.structuredContent?.output === ''
+              && declined.structuredContent?.exit_code === null,
+          'a declined question is approval_denied and nothing runs', declined);
+    const before = questions.length;
+    const denied = await asking.callTool({ name: 'run_command', arguments: { command: 'rm -rf /workspace/hello.txt' } });
+    check(denied.isError && textOf(denied).includes('approval_denied') && questions.length === before
+              && readFileSync(join(workspace, 'hello.txt'), 'utf8').includes('hello'),
+          'a deny rule refuses without asking, and the file stays', { denied, asked: questions.length - before });
+    choice = 'always_allow';
+    // The prefix offered for `echo always` is "echo always"; a command it covers is no longer asked about.
+    await asking.callTool({ name: 'run_command', arguments: { command: 'echo always' } });
+    const asks = questions.length;
+    const second = await asking.callTool({ name: 'run_command', arguments: { command: 'echo always again' } });
+    check(!second.isError && textOf(second).includes('always again') && questions.length === asks,
+          '"always_allow" adds the prefix: a command it covers runs without a question',
+          { second, asked: questions.length - asks });
+    await asking.close();
+    // A client that cannot be asked is denied at once, as headless mode denies.
+    const mute = new Client({ name: 'zeus-sdk-http-no-elicitation', version: '1.0.0' });
+    await mute.connect(new StreamableHTTPClientTransport(new URL(rerunUrl), { requestInit: { headers } }));
+    const started = Date.now();
+    const refused = await mute.callTool({ name: 'run_command', arguments: { command: 'touch /workspace/mute' } });
+    check(refused.isError && textOf(refused).includes('approval_denied') && Date.now() - started < 10000,
+          'without elicitation the question is denied at once', { refused, ms: Date.now() - started });
+    await mute.close();
+} catch (error) {
+    check(false, 'the approval questions ran without a protocol error', String(error?.stack || error));
+}
 rerun.kill('SIGTERM');
 await new Promise((resolve) => rerun.on('exit', resolve));
 
