@@ -6,6 +6,7 @@
 #include "agenthostservice.h"
 #include "appsettings.h"
 #include "mcp/mcpcodec.h"
+#include "mcp/mcpapprovals.h"
 #include "mcp/mcplocalbackend.h"
 #include "modes.h"
 #include "sandbox/review/reviewservice.h"
@@ -436,9 +437,11 @@ int runMcpMode(const AppOptions& options) {
                            .arg(workspaces.join(QStringLiteral(", ")), backend.sessionId());
     const bool directMode =
         options.workspaceMode.value_or(settings.workspaceMode(workspaces.constFirst())) == WorkspaceMode::Direct;
-    core.wire = [&backend, &stdinLines, &onEnd, directMode, allowApply = options.allowApply](
+    McpApprovals approvals(backend);  // a command to ask about is asked of the client's user (elicitation)
+    core.wire = [&backend, &approvals, &stdinLines, &onEnd, directMode, allowApply = options.allowApply](
                     AgentHostService& service, const std::function<void(int)>& endWith) {
         wireMcpReviewTools(backend, service, directMode, allowApply);
+        service.dispatcher().setApprovalQueue(&approvals.queue());
         onEnd = [&backend, endWith] {
             qCInfo(lcApp) << "stdin closed: ending";
             backend.cancelAll();
