@@ -7,6 +7,8 @@
 //      64 MiB stream over the WebSocket as tool_output, the result keeps the first 1 MiB) and once with the cap
 //      raised so the final tool_result carries all 64 MiB a second time;
 //   1b. the same command as an MCP tools/call over stdio (zeus-desktop --mcp), next to 1. (goal: <= 2 ms more);
+//   1c. the same over Streamable HTTP (zeus-desktop --mcp-http, one keep-alive connection; needs a keychain for
+//       its token, as the tests' private keyring gives), next to 1. (goal: <= 2 ms more);
 //   3. the app's resident memory (VmRSS from /proc/PID/status) before and at its peak while it streams (flat: the
 //      app pauses reading the command's output while the socket's write queue is full).
 // Usage: bench_backend [--iterations N] [--engine docker|podman] [--image IMAGE]   (DOCKER_HOST and ZEUS_TEST_IMAGE as
@@ -25,6 +27,7 @@
 #include <QPointer>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
@@ -263,6 +266,120 @@ private:
         }
         return {};
     }
+    int m_nextId = 0;
+};
+
+// `zeus-desktop --mcp-http 0` (SPEC §12 "Streamable HTTP"), spoken to as an HTTP client does: one keep-alive
+// connection to 127.0.0.1, POST /mcp with the bearer token the run shows once and the session id initialize gave.
+class McpHttpApp {
+public:
+    ~McpHttpApp() {
+        socket.abort();
+        process.terminate();  // SIGTERM: the server ends its sessions, removes the containers and exits
+        if (!process.waitForFinished(20000)) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+    }
+    // Empty when it serves, else why not.
+    QString start(const QString& workspace, const QString& configHome) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+        environment.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("zeus.*.info=false"));
+        process.setProcessEnvironment(environment);
+        process.start(
+            QStringLiteral(ZEUS_APP_BINARY),
+            {QStringLiteral("--mcp-http"), QStringLiteral("0"), QStringLiteral("--mcp-http-token-reset"),
+             QStringLiteral("--workspace"), workspace, QStringLiteral("--runtime"), benchEngine(),
+             QStringLiteral("--image"), benchImage(), QStringLiteral("--profile"), QStringLiteral("hardened"),
+             QStringLiteral("--exec-mode"), qEnvironmentVariable("ZEUS_BENCH_EXEC_MODE", QStringLiteral("agent"))});
+        const QRegularExpression urlLine(QStringLiteral("MCP over HTTP at http://127\\.0\\.0\\.1:(\\d+)/mcp"));
+        const QRegularExpression tokenLine(QStringLiteral("shown only now\\): (\\S+)"));
+        QByteArray stderrText;
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 30000 && !urlLine.match(QString::fromUtf8(stderrText)).hasMatch()) {
+            if (process.state() == QProcess::NotRunning) {
+                break;
+            }
+            process.waitForReadyRead(200);
+            stderrText += process.readAllStandardError();
+        }
+        const QString text = QString::fromUtf8(stderrText);
+        const auto url = urlLine.match(text);
+        const auto token = tokenLine.match(text);
+        if (!url.hasMatch() || !token.hasMatch()) {
+            return QStringLiteral("zeus-desktop --mcp-http did not serve (a keychain is needed for its token): ")
+                   + text.trimmed().right(300);
+        }
+        m_authorization = "Bearer " + token.captured(1).toLatin1();
+        socket.connectToHost(QStringLiteral("127.0.0.1"), quint16(url.captured(1).toUInt()));
+        if (!socket.waitForConnected(5000)) {
+            return QStringLiteral("cannot connect to the MCP HTTP port");
+        }
+        socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        const QJsonObject init = request(
+            QStringLiteral("initialize"),
+            QJsonObject{
+                {QStringLiteral("protocolVersion"), QStringLiteral("2025-06-18")},
+                {QStringLiteral("capabilities"), QJsonObject()},
+                {QStringLiteral("clientInfo"), QJsonObject{{QStringLiteral("name"), QStringLiteral("bench_backend")},
+                                                           {QStringLiteral("version"), QStringLiteral("1")}}}},
+            30000);
+        return init.contains(QLatin1String("result")) && !m_session.isEmpty()
+                   ? QString()
+                   : QStringLiteral("initialize over HTTP failed");
+    }
+    QJsonObject run(const QString& command, int timeoutMs) {
+        return request(QStringLiteral("tools/call"),
+                       QJsonObject{{QStringLiteral("name"), QStringLiteral("run_command")},
+                                   {QStringLiteral("arguments"), QJsonObject{{QStringLiteral("command"), command}}}},
+                       timeoutMs);
+    }
+    QProcess process;
+    QTcpSocket socket;
+
+private:
+    // One POST and its JSON answer (Content-Length framed), or an empty object after `timeoutMs`.
+    QJsonObject request(const QString& method, const QJsonObject& params, int timeoutMs) {
+        const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                                          {QStringLiteral("id"), ++m_nextId},
+                                                          {QStringLiteral("method"), method},
+                                                          {QStringLiteral("params"), params}})
+                                    .toJson(QJsonDocument::Compact);
+        QByteArray head =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\nAuthorization: "
+            + m_authorization + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
+        if (!m_session.isEmpty()) {
+            head += "Mcp-Session-Id: " + m_session + "\r\nMCP-Protocol-Version: 2025-06-18\r\n";
+        }
+        socket.write(head + "\r\n" + body);
+        QByteArray in;
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < timeoutMs) {
+            in += socket.readAll();
+            const qsizetype end = in.indexOf("\r\n\r\n");
+            if (end >= 0) {
+                const QByteArray headers = in.left(end).toLower();
+                const qsizetype at = headers.indexOf("content-length:");
+                const qsizetype length =
+                    at < 0 ? -1 : headers.mid(at + 15, headers.indexOf('\r', at) - at - 15).trimmed().toLongLong();
+                if (length >= 0 && in.size() >= end + 4 + length) {
+                    const qsizetype sid = headers.indexOf("mcp-session-id:");
+                    if (sid >= 0) {
+                        m_session = in.mid(sid + 15, in.indexOf('\r', sid) - sid - 15).trimmed();
+                    }
+                    return QJsonDocument::fromJson(in.mid(end + 4, length)).object();
+                }
+            }
+            socket.waitForReadyRead(int(std::max<qint64>(1, timeoutMs - clock.elapsed())));
+        }
+        return {};
+    }
+    QByteArray m_authorization;
+    QByteArray m_session;
     int m_nextId = 0;
 };
 
@@ -506,6 +623,35 @@ int main(int argc, char** argv) {
         out() << QStringLiteral("   MCP minus the backend path above: %1 ms median (goal <= 2 ms): %2\n\n")
                      .arg(overBackend, 0, 'f', 1)
                      .arg(overBackend <= 2 ? QStringLiteral("met") : QStringLiteral("NOT met"));
+    }
+
+    // ---- 1c. the same over Streamable HTTP (SPEC §12) -------------------------------------------------------------
+    {
+        McpHttpApp http;
+        const QString problem = http.start(workspace, config);
+        out()
+            << "1c. the same `true` as an MCP tools/call run_command over Streamable HTTP (zeus-desktop --mcp-http)\n";
+        if (!problem.isEmpty() || http.run(QStringLiteral("true"), 60000).isEmpty()) {
+            out() << "   not measured: "
+                  << (problem.isEmpty() ? QStringLiteral("no answer to the first call") : problem) << "\n\n";
+        } else {
+            QList<double> httpMs;
+            for (int i = 0; i < iterations; ++i) {
+                QElapsedTimer clock;
+                clock.start();
+                if (http.run(QStringLiteral("true"), 30000).isEmpty()) {
+                    out() << "no MCP HTTP answer for call " << i << "\n";
+                    return 1;
+                }
+                httpMs.append(double(clock.nsecsElapsed()) / 1e6);
+            }
+            const double overBackend = median(httpMs) - median(appMs);
+            out() << "   MCP over HTTP:                    " << spread(httpMs) << "\n";
+            out() << QStringLiteral(
+                         "   MCP over HTTP minus the backend path above: %1 ms median (goal <= 2 ms): %2\n\n")
+                         .arg(overBackend, 0, 'f', 1)
+                         .arg(overBackend <= 2 ? QStringLiteral("met") : QStringLiteral("NOT met"));
+        }
     }
 
     // ---- 2. and 3. throughput and memory ---------------------------------------------------------------------
