@@ -54,9 +54,40 @@ void SandboxHost::setDispatcher(ToolDispatcher* dispatcher) {
     m_dispatcher = dispatcher;
     if (m_dispatcher) {
         m_dispatcher->setRuntimeReport(effectiveReport());
-        m_dispatcher->setSessionManager(
-            m_detection && m_detection->isUsable() && m_readinessProblem.isEmpty() ? m_manager.get() : nullptr);
+        m_dispatcher->setSessionManager(servingManager());
     }
+}
+
+void SandboxHost::addDispatcher(ToolDispatcher* dispatcher) {
+    if (!dispatcher || dispatchers().contains(dispatcher)) {
+        return;
+    }
+    m_addedDispatchers.append(dispatcher);
+    dispatcher->setRuntimeReport(effectiveReport());
+    dispatcher->setSessionManager(servingManager());
+}
+
+void SandboxHost::removeDispatcher(ToolDispatcher* dispatcher) {
+    if (m_addedDispatchers.removeAll(dispatcher) > 0 && dispatcher) {
+        dispatcher->setSessionManager(nullptr);
+    }
+}
+
+QList<ToolDispatcher*> SandboxHost::dispatchers() const {
+    QList<ToolDispatcher*> all;
+    if (m_dispatcher) {
+        all.append(m_dispatcher.data());
+    }
+    for (const QPointer<ToolDispatcher>& added : m_addedDispatchers) {
+        if (added) {
+            all.append(added.data());
+        }
+    }
+    return all;
+}
+
+SessionManager* SandboxHost::servingManager() const {
+    return m_detection && m_detection->isUsable() && m_readinessProblem.isEmpty() ? m_manager.get() : nullptr;
 }
 
 void SandboxHost::setStatsPollingEnabled(bool enabled) {
@@ -73,8 +104,8 @@ SandboxSetup SandboxHost::setupFor(const DetectionResult& detection) const {
 void SandboxHost::setDetection(const DetectionResult& detection) {
     m_detection = detection;
     m_report = SandboxSetup::runtimeReport(detection);
-    if (m_dispatcher) {
-        m_dispatcher->setRuntimeReport(effectiveReport());
+    for (ToolDispatcher* dispatcher : dispatchers()) {
+        dispatcher->setRuntimeReport(effectiveReport());
     }
     if (m_state == State::ShuttingDown || m_state == State::Stopped) {
         return;
@@ -104,8 +135,8 @@ void SandboxHost::setReadinessProblem(const QString& problem) {
     if (!problem.isEmpty()) {
         qCWarning(lcApp).noquote() << "the sandbox is not ready:" << problem;
     }
-    if (m_dispatcher) {
-        m_dispatcher->setRuntimeReport(effectiveReport());
+    for (ToolDispatcher* dispatcher : dispatchers()) {
+        dispatcher->setRuntimeReport(effectiveReport());
     }
     if (m_state != State::ShuttingDown && m_state != State::Stopped && m_detection && m_detection->isUsable()) {
         serve(m_manager.get());
@@ -167,9 +198,9 @@ bool SandboxHost::runtimeChanged() const {
 }
 
 void SandboxHost::serve(SessionManager* manager) {
-    if (m_dispatcher) {
-        // The manager is kept while a readiness problem stands; it only stops taking calls.
-        m_dispatcher->setSessionManager(m_readinessProblem.isEmpty() ? manager : nullptr);
+    // The manager is kept while a readiness problem stands; it only stops taking calls.
+    for (ToolDispatcher* dispatcher : dispatchers()) {
+        dispatcher->setSessionManager(m_readinessProblem.isEmpty() ? manager : nullptr);
     }
 }
 

@@ -47,6 +47,11 @@ public:
 
     // The dispatcher that gets the serving manager (null while no runtime is usable) and hello's runtime report.
     void setDispatcher(ToolDispatcher* dispatcher);
+    // Another dispatcher that gets the same (the tray app's MCP door, GuiMcpHost): every rebuild, readiness change
+    // and detection reaches it as it reaches the first. The dispatchers share the manager and tell their calls and
+    // sessions apart by id (ToolDispatcher::setIdNamespace()). Removed with removeDispatcher() or its destruction.
+    void addDispatcher(ToolDispatcher* dispatcher);
+    void removeDispatcher(ToolDispatcher* dispatcher);
     // The review worker every manager it builds shares with the core service's ReviewService (set before the first
     // detection; without one each manager makes its own).
     void setReviewWorker(std::shared_ptr<ReviewWorker> worker) { m_reviewWorker = std::move(worker); }
@@ -92,10 +97,15 @@ private:
     void updateState();
     // The detection's report, unless a readiness problem keeps the sandbox from serving.
     RuntimeReport effectiveReport() const;
+    // The first dispatcher and the added ones that still exist.
+    QList<ToolDispatcher*> dispatchers() const;
+    // The manager a dispatcher serves with now: none while no runtime is usable or a readiness problem stands.
+    SessionManager* servingManager() const;
 
     AppSettings* m_settings;
     SandboxOverrides m_overrides;
     QPointer<ToolDispatcher> m_dispatcher;
+    QList<QPointer<ToolDispatcher>> m_addedDispatchers;
     std::optional<DetectionResult> m_detection;
     RuntimeReport m_report;
     QString m_readinessProblem;

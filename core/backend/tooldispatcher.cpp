@@ -230,14 +230,27 @@ bool ToolDispatcher::isLocalSessionId(const QString& sessionId) {
     return sessionId.startsWith(localSessionPrefix(), Qt::CaseInsensitive);
 }
 
+QString ToolDispatcher::namespaceProblem(const char* field, const QString& id) const {
+    const QString name = QLatin1String(field);
+    if (m_idNamespace.isEmpty()) {
+        return isLocalSessionId(id)
+                   ? QStringLiteral("%1 must not start with \"%2\": those %3 belong to this computer")
+                         .arg(name, localSessionPrefix(),
+                              name == QLatin1String("call_id") ? QStringLiteral("calls") : QStringLiteral("sessions"))
+                   : QString();
+    }
+    return id.startsWith(m_idNamespace) ? QString()
+                                        : QStringLiteral("%1 must start with \"%2\" here").arg(name, m_idNamespace);
+}
+
 void ToolDispatcher::onToolCall(const ToolCallMessage& call) {
-    if (isLocalSessionId(call.sessionId)) {
-        qCWarning(lcBackend) << "call" << call.callId << "refused: session id in this computer's own namespace";
-        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
-                                 QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
-                                                "this computer")
-                                     .arg(localSessionPrefix()),
-                                 call.callId));
+    QString problem = namespaceProblem("session_id", call.sessionId);
+    if (problem.isEmpty()) {
+        problem = namespaceProblem("call_id", call.callId);
+    }
+    if (!problem.isEmpty()) {
+        qCWarning(lcBackend).noquote() << "call" << call.callId << "refused:" << problem;
+        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage, problem, call.callId));
         return;
     }
     if (m_running.contains(call.callId) || (m_commands.isWaiting(call.callId) && !m_commands.isReleased(call.callId))) {
@@ -325,15 +338,14 @@ void ToolDispatcher::onCancel(const CancelMessage& cancel) {
 
 void ToolDispatcher::onSessionEnd(const SessionEndMessage& end) {
     qCInfo(lcBackend) << "session_end" << end.sessionId;
-    m_commands.endWaitingInSession(end.sessionId, QStringLiteral("its session ended while it waited for approval"));
-    m_secrets.endSession(end.sessionId);
-    if (isLocalSessionId(end.sessionId)) {
-        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage,
-                                 QStringLiteral("session_id must not start with \"%1\": those sessions belong to "
-                                                "this computer")
-                                     .arg(localSessionPrefix())));
+    // Checked first: the secret broker is shared with the other dispatcher, so ending another namespace's
+    // session there would withdraw its questions.
+    if (const QString problem = namespaceProblem("session_id", end.sessionId); !problem.isEmpty()) {
+        send(Protocol::makeError(ProtocolErrorCode::InvalidMessage, problem));
         return;
     }
+    m_commands.endWaitingInSession(end.sessionId, QStringLiteral("its session ended while it waited for approval"));
+    m_secrets.endSession(end.sessionId);
     if (m_manager && m_manager->sessionIds().contains(end.sessionId)
         && m_manager->sessionState(end.sessionId) != SessionState::Stopped) {
         m_manager->endSession(end.sessionId);  // session_state follows from the manager

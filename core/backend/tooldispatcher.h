@@ -91,6 +91,15 @@ public:
     // can reach the other's sessions by choosing an id.
     static QString localSessionPrefix() { return QStringLiteral("local-"); }
     static bool isLocalSessionId(const QString& sessionId);
+    // The namespace of the MCP clients the tray app serves (GuiMcpHost): their session ids and call ids.
+    static QString mcpSessionPrefix() { return QStringLiteral("local-mcp-"); }
+    // Whose ids this dispatcher takes. Empty (the backend's, the default): no session_id or call_id may start with
+    // localSessionPrefix(), so a backend can neither join a session of this computer nor take a call id one of its
+    // calls uses (the dispatchers share the SessionManager and tell their calls apart by id). Set (the tray's MCP
+    // door, mcpSessionPrefix()): every session_id and call_id must start with it, so the door reaches neither the
+    // backend's sessions nor the console's. A refused id gets an `error` and touches nothing.
+    void setIdNamespace(const QString& prefix) { m_idNamespace = prefix; }
+    QString idNamespace() const { return m_idNamespace; }
 
     // The protocol code of an execution error (tool_result.error.code); every ExecError has one.
     static ProtocolErrorCode protocolErrorFor(ExecError error);
@@ -191,6 +200,8 @@ private:
     void onCancelledBeforeRun(const QString& callId);
     bool send(const QJsonObject& message);
     bool sendFrame(QByteArray frame);
+    // Why `id` (a session_id or call_id, named by `field`) is outside this dispatcher's namespace, or empty.
+    QString namespaceProblem(const char* field, const QString& id) const;
 
     QPointer<BackendConnection> m_connection;
     QPointer<SessionManager> m_manager;
@@ -211,6 +222,7 @@ private:
     qint64 m_pauses = 0;
     CommandApprovalGate m_commands{m_workspaces};  // after m_workspaces, which it reads
     SecretGate m_secrets;
+    QString m_idNamespace;  // empty: the backend's (anything but this computer's own)
 };
 
 }  // namespace zeus

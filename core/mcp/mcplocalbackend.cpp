@@ -124,17 +124,45 @@ McpSession* McpLocalBackend::createSession(QObject* parent) {
 void McpLocalBackend::endSession(const QString& sessionId) {
     if (isCoreConnected()) {
         sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("session_end")},
-                               {QStringLiteral("session_id"), sessionId}});
+                               {QStringLiteral("session_id"), coreSessionId(sessionId)}});
     }
 }
 
+QString McpLocalBackend::coreSessionId(const QString& sessionId) const {
+    if (m_idPrefix.isEmpty() || sessionId.startsWith(m_idPrefix)) {
+        return sessionId;
+    }
+    // Our own "mcp-…" ids are not written "…mcp-mcp-…" where the prefix ends with "mcp-" as well.
+    const QString own = QStringLiteral("mcp-");
+    if (m_idPrefix.endsWith(own) && sessionId.startsWith(own)) {
+        return m_idPrefix + sessionId.mid(own.size());
+    }
+    return m_idPrefix + sessionId;
+}
+
+void McpLocalBackend::setSessionWorkingDirectory(McpSession* session, const QString& path) {
+    if (!m_sessionWorkingDirectories.contains(session)) {
+        connect(session, &QObject::destroyed, this, [this, session] { m_sessionWorkingDirectories.remove(session); });
+    }
+    m_sessionWorkingDirectories.insert(session, path);
+}
+
 QString McpLocalBackend::nextCallId() {
-    return QStringLiteral("mcp-%1").arg(++m_nextCall);
+    const QString own = QStringLiteral("mcp-");
+    return (m_idPrefix.isEmpty() ? own : coreSessionId(own)) + QString::number(++m_nextCall);
 }
 
 void McpLocalBackend::sendCall(McpSession* session, const QString& callId, const QJsonObject& frame) {
     m_callOwners.insert(callId, session);
-    sendToCore(frame);
+    QJsonObject call = frame;
+    call.insert(QStringLiteral("session_id"), coreSessionId(str(frame, "session_id")));
+    QJsonObject args = frame.value(QStringLiteral("args")).toObject();
+    const auto own = m_sessionWorkingDirectories.constFind(session);
+    if (own != m_sessionWorkingDirectories.cend() && str(args, "working_directory").isEmpty()) {
+        args.insert(QStringLiteral("working_directory"), *own);
+        call.insert(QStringLiteral("args"), args);
+    }
+    sendToCore(call);
 }
 
 McpSession* McpLocalBackend::ownerOf(const QString& callId) const {
@@ -143,14 +171,34 @@ McpSession* McpLocalBackend::ownerOf(const QString& callId) const {
 
 McpLocalBackend::ToolHandler McpLocalBackend::toolHandler(McpTool tool) const {
     const auto handler = m_toolHandlers.find(tool);
-    return handler == m_toolHandlers.end() ? ToolHandler() : handler->second;
+    if (handler == m_toolHandlers.end()) {
+        return {};
+    }
+    if (m_idPrefix.isEmpty()) {
+        return handler->second;
+    }
+    // The handler speaks to the core's parts (the review copies): it gets the session as the core knows it.
+    return [this, inner = handler->second](const McpToolCall& call, const QString& session, const Answer& answer) {
+        inner(call, coreSessionId(session), answer);
+    };
 }
 
 void McpLocalBackend::requestPort(McpSession* session, const McpToolCall& call) {
+    if (const ToolHandler handler = toolHandler(McpTool::OpenPort)) {
+        // The transport decides open_port itself (the tray app's bridge): the core's open_port is not asked.
+        const QPointer<McpSession> owner(session);
+        handler(call, call.session.isEmpty() ? session->sessionId() : call.session,
+                [owner, requestId = call.requestId](const QJsonObject& result) {
+                    if (owner) {
+                        owner->finish(requestId, result);
+                    }
+                });
+        return;
+    }
     // PortRequests answers in order with port_opened or an error that names no call (docs/protocol.md).
     m_portRequests.append(PortRequest{session, call, false});
     sendToCore(QJsonObject{{QStringLiteral("type"), QStringLiteral("open_port")},
-                           {QStringLiteral("session_id"), session->sessionId()},
+                           {QStringLiteral("session_id"), coreSessionId(session->sessionId())},
                            {QStringLiteral("port"), call.port}});
 }
 

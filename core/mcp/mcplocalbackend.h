@@ -54,11 +54,24 @@ public:
     // The folder a run_command without working_directory runs in (the first approved workspace).
     void setDefaultWorkingDirectory(const QString& path) { m_defaultWorkingDirectory = path; }
     QString defaultWorkingDirectory() const { return m_defaultWorkingDirectory; }
+    // The folder of one session's run_command without working_directory, over the one above (the tray app serves
+    // bridges that each name their own folders). Forgotten with the session.
+    void setSessionWorkingDirectory(McpSession* session, const QString& path);
+
+    // The namespace of this backend's ids in the core (the tray app's: ToolDispatcher::mcpSessionPrefix(), which
+    // its MCP door alone takes), set before the first session. Every call id starts with it, and every session id
+    // the core sees is coreSessionId() of the MCP session's: whatever a client names as its `session`, it cannot
+    // reach a session outside the namespace. Empty (the default, a process of its own): ids go as they are.
+    void setIdPrefix(const QString& prefix) { m_idPrefix = prefix; }
+    QString idPrefix() const { return m_idPrefix; }
+    // `sessionId` as the core knows it: itself without a prefix, or inside the prefix ("mcp-1a2b" becomes
+    // "local-mcp-1a2b", a client's "build" becomes "local-mcp-build", an id already inside stays as it is).
+    QString coreSessionId(const QString& sessionId) const;
     bool isCoreConnected() const;
 
     // A new MCP session with its own sandbox session id, owned by `parent`; it must not outlive this backend.
     McpSession* createSession(QObject* parent);
-    // Ends a sandbox session in the core (session_end): its calls stop and its container goes.
+    // Ends a sandbox session in the core (session_end, of coreSessionId()): its calls stop and its container goes.
     void endSession(const QString& sessionId);
 
     // The default session (stdio): see McpSession.
@@ -122,6 +135,8 @@ private:
     QPointer<QWebSocket> m_core;
     QString m_token;
     QString m_defaultWorkingDirectory;
+    QHash<const McpSession*, QString> m_sessionWorkingDirectories;
+    QString m_idPrefix;
     quint64 m_nextCall = 0;
     QHash<QString, QPointer<McpSession>> m_callOwners;  // call_id -> the session that made the call
     QList<PortRequest> m_portRequests;                  // in the order the core answers them
