@@ -1,5 +1,6 @@
 #include "singleinstance.h"
 
+#include "mcpbridgechannel.h"
 #include "support/logging.h"
 
 #include <zeus/buildinfo.h>
@@ -8,11 +9,20 @@
 #include <QDir>
 #include <QLocalServer>
 #include <QLocalSocket>
+#include <QMetaMethod>
 #include <QPointer>
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
+#include <optional>
 #include <utility>
+
+#if defined(Q_OS_UNIX)
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
+#endif
 
 namespace zeus {
 
@@ -75,18 +85,101 @@ bool SingleInstance::claim() {
     if (!m_server->listen(serverName())) {
         qCWarning(lcApp) << "single instance: cannot listen on" << serverName() << m_server->errorString();
     }
-    connect(m_server, &QLocalServer::newConnection, this, [this] {
-        while (QLocalSocket* socket = m_server->nextPendingConnection()) {
-            connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
-            connect(socket, &QLocalSocket::readyRead, this, [this, socket] {
-                if (socket->readAll().startsWith(kActivate.trimmed())) {
-                    Q_EMIT activationRequested();
-                }
-                socket->disconnectFromServer();
-            });
-        }
-    });
+    connect(m_server, &QLocalServer::newConnection, this, &SingleInstance::onNewConnection);
     return true;
+}
+
+bool SingleInstance::isSameUser(qintptr descriptor) {
+#if defined(Q_OS_LINUX)
+    struct ucred credentials {};
+    socklen_t length = sizeof(credentials);
+    if (::getsockopt(int(descriptor), SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0
+        || length != sizeof(credentials)) {
+        return false;  // not a Unix socket, or no answer: never taken for the user's own
+    }
+    return credentials.uid == ::geteuid();
+#elif defined(Q_OS_UNIX)
+    uid_t uid = 0;
+    gid_t gid = 0;
+    if (::getpeereid(int(descriptor), &uid, &gid) != 0) {
+        return false;
+    }
+    return uid == ::geteuid();
+#else
+    Q_UNUSED(descriptor)
+    return true;  // a named pipe the user's access rights alone can open (QLocalServer::UserAccessOption)
+#endif
+}
+
+int SingleInstance::bridgeCount() const {
+    return int(std::count_if(m_bridges.cbegin(), m_bridges.cend(),
+                             [](const QPointer<McpBridgeChannel>& bridge) { return bridge && bridge->isOpen(); }));
+}
+
+void SingleInstance::onNewConnection() {
+    while (QLocalSocket* socket = m_server->nextPendingConnection()) {
+        if (!m_peerCheck(socket->socketDescriptor())) {
+            qCWarning(lcApp) << "single instance: refused a connection from another user";
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
+        // Until the request is read the connection is this object's: a bounded line at a time, and a deadline.
+        auto* channel = new McpBridgeChannel(socket, this);
+        auto* deadline = new QTimer(channel);
+        deadline->setSingleShot(true);
+        connect(deadline, &QTimer::timeout, channel, &McpBridgeChannel::close);
+        deadline->start(kRequestTimeoutMs);
+        connect(channel, &McpBridgeChannel::closed, this, [channel] { channel->deleteLater(); });
+        connect(channel, &McpBridgeChannel::oversizedLine, this, [channel] { channel->close(); });
+        auto greeted = std::make_shared<bool>(false);
+        connect(channel, &McpBridgeChannel::lineReceived, this, [this, channel, greeted](const QByteArray& line) {
+            onRequestLine(channel, line, std::exchange(*greeted, true));
+        });
+    }
+}
+
+void SingleInstance::onRequestLine(McpBridgeChannel* channel, const QByteArray& line, bool greeted) {
+    if (!greeted) {
+        switch (McpBridgeChannel::greeting(line)) {
+            case McpBridgeChannel::Greeting::Activate:
+                Q_EMIT activationRequested();
+                channel->close();
+                return;
+            case McpBridgeChannel::Greeting::Mcp:
+                return;  // the request follows
+            case McpBridgeChannel::Greeting::Unknown:
+                qCWarning(lcApp) << "single instance: an unknown request; closed";
+                channel->close();
+                return;
+        }
+    }
+    channel->disconnect(this);  // one request per connection: nothing more is read here
+    const std::optional<QStringList> workspaces = McpBridgeChannel::parseRequest(line);
+    if (!workspaces) {
+        channel->sendLine(McpBridgeChannel::refuseLine(
+            QStringLiteral("invalid_message"),
+            QStringLiteral("not an MCP bridge request (expected {\"workspaces\": [...]})")));
+        channel->close();
+        connect(channel, &McpBridgeChannel::closed, channel, &QObject::deleteLater);
+        return;
+    }
+    if (bridgeCount() >= kMaxBridges
+        || !isSignalConnected(QMetaMethod::fromSignal(&SingleInstance::mcpBridgeRequested))) {
+        const bool busy = bridgeCount() >= kMaxBridges;
+        qCWarning(lcApp) << "single instance: MCP bridge refused:" << (busy ? "too many bridges" : "no MCP server");
+        channel->sendLine(McpBridgeChannel::refuseLine(
+            busy ? QStringLiteral("busy") : QStringLiteral("unsupported_tool"),
+            busy ? QStringLiteral("the tray app already serves %1 MCP connections").arg(kMaxBridges)
+                 : QStringLiteral("this tray app does not serve MCP")));
+        channel->close();
+        connect(channel, &McpBridgeChannel::closed, channel, &QObject::deleteLater);
+        return;
+    }
+    qDeleteAll(channel->findChildren<QTimer*>(Qt::FindDirectChildrenOnly));  // the request's deadline
+    m_bridges.removeIf([](const QPointer<McpBridgeChannel>& bridge) { return bridge.isNull(); });
+    m_bridges.append(channel);
+    Q_EMIT mcpBridgeRequested(channel, *workspaces);
 }
 
 void SingleInstance::activateRunningInstance(const std::function<void(bool)>& done, int timeoutMs) {
