@@ -2,6 +2,7 @@
 // file only decides whether this launch runs the tray app and wires it to the process (instance, signals).
 #include "apptranslator.h"
 #include "backend/backendurl.h"
+#include "guimcphost.h"
 #include "guiservice.h"
 #include "modes.h"
 #include "quitsignals.h"
@@ -45,6 +46,11 @@ int runGuiMode(const AppOptions& options) {
         qCInfo(lcApp) << "another launch asked for the dashboard";
         service.activate();
     });
+    // `zeus-desktop --mcp` while the tray runs: its sessions, approvals and folders are the tray's (SPEC §12).
+    QObject::connect(&instance, &SingleInstance::mcpBridgeRequested, &service,
+                     [&service](McpBridgeChannel* channel, const QStringList& workspaces) {
+                         service.mcpHost().accept(channel, workspaces);
+                     });
     QObject::connect(qApp, &QCoreApplication::aboutToQuit, &service, [] { qCInfo(lcApp) << "bye"; });
     // SIGTERM (logout, system shutdown) and SIGINT quit like the Quit menu entry, so the containers are removed.
     QuitSignals quitSignals;

@@ -7,6 +7,7 @@
 #include "dashboard/runtimepanel.h"
 #include "dashboard/sandboxcontroller.h"
 #include "dashboard/workspacepanel.h"
+#include "guimcphost.h"
 #include "modes.h"
 #include "monitor/containermonitor.h"
 #include "review/reviewcontroller.h"
@@ -38,10 +39,12 @@ GuiService::GuiService(AppOptions options, AppSettings* settings, QObject* paren
       m_options(std::move(options)),
       m_settings(settings),
       m_core(settings, coreOptions()),
+      m_mcpHost(std::make_unique<GuiMcpHost>(m_sandbox, m_core)),
       m_tokens(&m_credentials) {}
 
 GuiService::~GuiService() {
     m_dispatcher.setApprovalQueue(nullptr);
+    m_mcpHost->dispatcher().disconnect(this);
     // The core outlives the windows (declaration order): nothing it says at its end may reach this object, whose
     // pages are gone by then. (The controllers' connections end with the controllers and the pages.)
     for (QObject* part : std::initializer_list<QObject*>{&m_core, &m_detector, &m_connection, &m_dispatcher, &m_sandbox,
@@ -98,6 +101,7 @@ void GuiService::start() {
     connectCalls();
     connectSettings();
     connectApproval();
+    connectMcpHost();
 
     m_tray->show();
     updateStatus();
@@ -201,6 +205,7 @@ void GuiService::onCallFinished(const ToolResultMessage& result) {
 void GuiService::connectSettings() {
     connect(m_settings, &AppSettings::approvedWorkspacesChanged, this, [this] {
         m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
+        m_mcpHost->dispatcher().setApprovedWorkspaces(approvedWorkspaces());
         updateStatus();
     });
     // The sandbox rebuilds with the new image once idle; the image row should say now whether it exists.
@@ -223,6 +228,26 @@ void GuiService::connectApproval() {
     m_core.portRequests().setAsker([sessions](const OpenPortMessage& request, std::function<void(bool)> answer) {
         sessions->askToPublish(request.sessionId, quint16(request.port), std::move(answer));
     });
+}
+
+void GuiService::connectMcpHost() {
+    ToolDispatcher& door = m_mcpHost->dispatcher();
+    door.setClientInfo(m_dispatcher.hello());
+    door.setFlowControl(m_dispatcher.flowControl());
+    door.setSecretBroker(&m_core.secrets());
+    // The same questions in the same dialog (SPEC §11); in auto mode nothing is asked.
+    door.setApprovalQueue(&m_approvals);
+    applyApprovalOptions(m_options, *m_settings, door);
+    door.setApprovedWorkspaces(approvedWorkspaces());
+    SessionsPanel* sessions = m_dashboard->sessionsPanel();
+    connect(&door, &ToolDispatcher::callStarted, sessions,
+            [this, sessions](const QString& callId, const QString& sessionId, const QString& command,
+                             const QString& workspace) {
+                sessions->noteCall(callId, sessionId, command, workspace);
+                updateStatus();
+            });
+    connect(&door, &ToolDispatcher::callFinished, this, &GuiService::onCallFinished);
+    connect(&door, &ToolDispatcher::approvalDecided, sessions, &SessionsPanel::addApprovalRecord);
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {
@@ -337,6 +362,7 @@ void GuiService::beginShutdown() {
     m_shuttingDown = true;
     qCInfo(lcApp) << "quitting: removing containers";
     m_connection.stop();
+    m_mcpHost->closeAll();
     m_dashboard->hide();
     // Calls cancelled, containers removed (or the deadline passed): then the event loop ends.
     connect(&m_core, &AgentHostService::stateChanged, this, [](AgentHostService::State state) {

@@ -33,6 +33,7 @@ namespace zeus {
 
 class ApprovalDialog;
 class DashboardWindow;
+class GuiMcpHost;
 class ReviewController;
 class SandboxController;
 class SecretPrompter;
@@ -65,6 +66,8 @@ public:
     SandboxHost& sandbox() { return m_sandbox; }
     // The support report of the Diagnostics page (guidiagnostics.cpp).
     DiagnosticsReport buildReport() const;
+    // The MCP server `zeus-desktop --mcp` bridges to (its door is configured as the backend's dispatcher).
+    GuiMcpHost& mcpHost() { return *m_mcpHost; }
 
 private:
     void connectRequests();
@@ -72,6 +75,8 @@ private:
     void connectSettings();
     // Command approval (SPEC §11): the queue the dialog answers, the tray notice, the session log.
     void connectApproval();
+    // The MCP door (GuiMcpHost): the backend dispatcher's folders, questions, secrets and views.
+    void connectMcpHost();
     void onDetection(const DetectionResult& detection);
     // The image answered (AgentHostService::imageInspected): the readiness, the runtime panel, the Diagnostics page.
     void onImageInspected(bool agentCheckDone);
@@ -101,6 +106,8 @@ private:
     ToolDispatcher& m_dispatcher = m_core.dispatcher();
     SandboxHost& m_sandbox = m_core.sandbox();
     ApprovalQueue m_approvals;
+    // After the parts its door shares (the sandbox, the secrets, the approval queue): it goes first.
+    std::unique_ptr<GuiMcpHost> m_mcpHost;
     KeychainTokenStore m_tokens;
     SecretStore m_secretStore;  // Settings -> Secrets
     AutostartLoginItem m_loginItem;

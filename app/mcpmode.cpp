@@ -1,31 +1,39 @@
 // --mcp [--workspace DIR]…: an MCP server on stdin and stdout for an agent on this computer (docs/mcp.md "stdio
-// transport"). Every tool call runs through the GUI-free core that headless mode runs (runHeadlessCore), which
+// transport"). When the tray app runs, this process is only a bridge to it (its single-instance socket, same user
+// only): the tray's MCP server takes the calls, its dialog asks, its approvals decide, its dashboard shows the
+// session. Otherwise every tool call runs through the GUI-free core that headless mode runs (runHeadlessCore), which
 // connects to this process's own loopback backend (McpLocalBackend) as to any backend: the same gates, one path.
 // stdout carries MCP messages only, one compact JSON per line; notices and logs go to stderr. EOF on stdin, SIGINT
 // or SIGTERM cancel the running calls, remove the containers and exit 0.
 #include "agenthostservice.h"
 #include "appsettings.h"
-#include "mcp/mcpcodec.h"
 #include "mcp/mcpapprovals.h"
+#include "mcp/mcpcodec.h"
 #include "mcp/mcplocalbackend.h"
+#include "mcpbridgechannel.h"
 #include "modes.h"
+#include "quitsignals.h"
 #include "sandbox/review/reviewservice.h"
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
 #include "sandboxhost.h"
+#include "singleinstance.h"
 #include "support/logging.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLocalSocket>
 #include <QSocketNotifier>
 #include <QTextStream>
+#include <QTimer>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 #include <utility>
 
@@ -35,6 +43,7 @@ namespace {
 
 constexpr int kExitUsage = 2;
 constexpr int kExitWorkspaceRefused = 125;  // as headless mode
+constexpr int kBridgeAnswerMs = 10000;      // for the tray app to answer the bridge's request
 
 // stdin as MCP's stdio framing: one message per line. A line longer than McpCodec::kMaxMessageBytes is dropped as it
 // comes (never buffered whole) and reported once; blank lines are skipped. Read with a notifier and one read() per
@@ -362,6 +371,105 @@ void applyChanges(ReviewService& reviews, bool directMode, bool allowed, const M
     reviews.refreshChanges(session);
 }
 
+QByteArray oversizedError() {
+    return McpCodec::toBytes(McpCodec::makeError(
+        JsonRpcCode::kInvalidRequest, QStringLiteral("message is larger than %1 bytes").arg(McpCodec::kMaxMessageBytes),
+        QJsonValue(QJsonValue::Null)));
+}
+
+// The bridge to the tray app (SPEC §12 "stdio"): this process only carries lines, stdin to the tray's socket and
+// the socket's lines to stdout; the tray's MCP server does the rest. Returns the exit code, or nullopt when no
+// tray app listens (the caller then serves by itself). The request names no token or id: the socket is the
+// user's own (0700 folder, the peer's uid checked both ways).
+std::optional<int> bridgeToTray(const QStringList& workspaces) {
+    enum class Phase { Connecting, Asking, Bridged, Leaving };
+    Phase phase = Phase::Connecting;
+    bool noTray = false;
+    auto* socket = new QLocalSocket;
+    McpBridgeChannel channel(socket);
+    QTimer answerDeadline;
+    answerDeadline.setSingleShot(true);
+    const auto end = [&phase](int code) {
+        phase = Phase::Leaving;
+        QCoreApplication::exit(code);
+    };
+    const auto leave = [&phase, &channel] {
+        phase = Phase::Leaving;
+        channel.close();  // the tray ends the session and removes its container; closed() ends this process
+    };
+    StdinLines stdinLines({[&channel](const QByteArray& line) { channel.sendLine(line); },
+                           [] { writeMessage(oversizedError()); },
+                           [&leave] {
+                               qCInfo(lcApp) << "stdin closed: ending";
+                               leave();
+                           }});
+    QuitSignals quitSignals;
+    quitSignals.install();
+    QObject::connect(&quitSignals, &QuitSignals::quitRequested, &channel, [&leave] { leave(); });
+    QObject::connect(&answerDeadline, &QTimer::timeout, &channel, [&end] {
+        printToStderr(QStringLiteral("the tray app did not answer the MCP bridge's request"));
+        end(1);
+    });
+    QObject::connect(socket, &QLocalSocket::connected, &channel, [&] {
+        if (!SingleInstance::isSameUser(socket->socketDescriptor())) {
+            printToStderr(QStringLiteral("refused the tray app's socket: another user's process holds it"));
+            end(1);
+            return;
+        }
+        phase = Phase::Asking;
+        answerDeadline.start(kBridgeAnswerMs);
+        socket->write(McpBridgeChannel::requestBytes(workspaces));
+    });
+    QObject::connect(&channel, &McpBridgeChannel::lineReceived, &channel, [&](const QByteArray& line) {
+        if (phase == Phase::Bridged) {
+            writeMessage(line);
+            return;
+        }
+        if (phase != Phase::Asking) {
+            return;
+        }
+        answerDeadline.stop();
+        const std::optional<McpBridgeChannel::Answer> answer = McpBridgeChannel::parseAnswer(line);
+        if (!answer || !answer->ok) {
+            printToStderr(answer ? answer->message
+                                 : QStringLiteral("the tray app did not take the MCP connection (an older version?)"));
+            const bool folder = answer && answer->code.startsWith(QLatin1String("workspace_"));
+            end(folder ? kExitWorkspaceRefused : 1);
+            return;
+        }
+        phase = Phase::Bridged;
+        printToStderr(QStringLiteral("serving through the tray app: session %1").arg(answer->session));
+        stdinLines.start();
+    });
+    QObject::connect(&channel, &McpBridgeChannel::closed, &channel, [&] {
+        switch (phase) {
+            case Phase::Connecting:
+                noTray = true;  // no socket, or a stale one: nobody listens
+                QCoreApplication::exit(0);
+                break;
+            case Phase::Asking:
+                printToStderr(QStringLiteral("the tray app closed the MCP bridge before answering"));
+                end(1);
+                break;
+            case Phase::Bridged:
+                printToStderr(
+                    QStringLiteral("the tray app closed the MCP bridge (it quit or restarted): this session is over"));
+                end(1);
+                break;
+            case Phase::Leaving:
+                QCoreApplication::exit(0);
+                break;
+        }
+    });
+    const QString server = SingleInstance().serverName();
+    QTimer::singleShot(0, socket, [socket, server] { socket->connectToServer(server); });
+    const int code = QCoreApplication::exec();
+    if (noTray) {
+        return std::nullopt;
+    }
+    return code;
+}
+
 }  // namespace
 
 int mcpWorkspaces(const AppOptions& options, AppSettings& settings, QStringList& workspaces) {
@@ -411,6 +519,15 @@ int runMcpMode(const AppOptions& options) {
     installHeadlessLogFormat();
     AppSettings settings;
     QStringList workspaces;
+    // The folders named here, each checked here as in a run of its own; none: the ones the tray app approved.
+    if (!options.workspaces.isEmpty()) {
+        if (const int exitCode = mcpWorkspaces(options, settings, workspaces); exitCode != 0) {
+            return exitCode;
+        }
+    }
+    if (const std::optional<int> bridged = bridgeToTray(workspaces)) {
+        return *bridged;
+    }
     if (const int exitCode = mcpWorkspaces(options, settings, workspaces); exitCode != 0) {
         return exitCode;
     }
