@@ -1,5 +1,7 @@
 #include "mcpbridgechannel.h"
 
+#include "support/logging.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -50,7 +52,15 @@ qintptr McpBridgeChannel::descriptor() const {
 }
 
 void McpBridgeChannel::sendLine(const QByteArray& line) {
-    if (!isOpen()) {
+    if (!isOpen() || m_overflowed) {
+        return;
+    }
+    if (m_socket->bytesToWrite() + line.size() + 1 > m_maxPendingBytes) {
+        qCWarning(lcApp) << "MCP bridge: the peer reads nothing and" << m_socket->bytesToWrite()
+                         << "bytes wait for it; closing";
+        m_overflowed = true;
+        // Not from inside the sender's emit: closed() ends the sender's session, which is still in its call.
+        QMetaObject::invokeMethod(m_socket, &QLocalSocket::abort, Qt::QueuedConnection);
         return;
     }
     m_socket->write(line);

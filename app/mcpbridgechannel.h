@@ -27,13 +27,19 @@ public:
     static constexpr int kProtocol = 1;
     static constexpr qsizetype kMaxLineBytes = McpCodec::kMaxMessageBytes;  // a '\r' before the newline aside
     static constexpr int kMaxWorkspaces = 64;
+    // Bytes waiting for a peer that does not read (SPEC §5's outbound cap): past it the channel is closed, so a
+    // stuck client cannot make the tray app's memory grow with its command's output.
+    static constexpr qint64 kMaxPendingBytes = 64 * 1024 * 1024;
 
     // Takes the socket (it becomes a child), connected or connecting.
     explicit McpBridgeChannel(QLocalSocket* socket, QObject* parent = nullptr);
     ~McpBridgeChannel() override;
 
-    // Sends one line; `line` must not hold a newline (compact JSON never does).
+    // Sends one line; `line` must not hold a newline (compact JSON never does). Past maxPendingBytes() waiting in
+    // the socket the connection is aborted instead (closed() follows).
     void sendLine(const QByteArray& line);
+    void setMaxPendingBytes(qint64 bytes) { m_maxPendingBytes = bytes; }
+    qint64 maxPendingBytes() const { return m_maxPendingBytes; }
     // Sends what is queued, then closes; closed() follows.
     void close();
     bool isOpen() const;
@@ -74,6 +80,8 @@ private:
     QByteArray m_buffer;
     bool m_discarding = false;
     bool m_closed = false;
+    bool m_overflowed = false;  // past m_maxPendingBytes: nothing more is sent, the abort is on its way
+    qint64 m_maxPendingBytes = kMaxPendingBytes;
 };
 
 }  // namespace zeus

@@ -209,6 +209,35 @@ private Q_SLOTS:
         }
     }
 
+    // A peer that reads nothing: the lines wait in the socket up to the cap, then the channel is closed.
+    void aPeerThatDoesNotReadIsClosed() {
+        SingleInstance tray(uniqueKey());
+        QVERIFY(tray.claim());
+        McpBridgeChannel* served = nullptr;
+        connect(&tray, &SingleInstance::mcpBridgeRequested, this, [&](McpBridgeChannel* channel) {
+            channel->setParent(this);
+            channel->setMaxPendingBytes(4 * 1024 * 1024);
+            served = channel;
+        });
+        auto* reader = new QLocalSocket;
+        reader->setReadBufferSize(1);  // reads (almost) nothing: the kernel's buffers fill
+        QSignalSpy readerClosed(reader, &QLocalSocket::disconnected);
+        reader->connectToServer(tray.serverName());
+        QTRY_COMPARE_WITH_TIMEOUT(reader->state(), QLocalSocket::ConnectedState, 5000);
+        reader->write(McpBridgeChannel::requestBytes({}));
+        QTRY_VERIFY_WITH_TIMEOUT(served, 5000);
+        QSignalSpy closed(served, &McpBridgeChannel::closed);
+        const QByteArray line(64 * 1024, 'x');
+        for (int i = 0; i < 200 && closed.isEmpty(); ++i) {
+            served->sendLine(line);
+            QVERIFY(served->socket()->bytesToWrite() <= served->maxPendingBytes());
+            QCoreApplication::processEvents();
+        }
+        QVERIFY(closed.wait(5000) || !closed.isEmpty());
+        delete served;
+        delete reader;
+    }
+
     void bridgesAreBounded() {
         SingleInstance tray(uniqueKey());
         QVERIFY(tray.claim());
