@@ -37,8 +37,10 @@ const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'zeus-mcp-sdk-')));
 const config = mkdtempSync(join(tmpdir(), 'zeus-mcp-config-'));
 writeFileSync(join(workspace, 'hello.txt'), 'hello from the host folder\n');
 
-// Never the user's settings; the app's log on this test's stderr.
-const appEnv = { ...process.env, XDG_CONFIG_HOME: config, XDG_DATA_HOME: config };
+// Never the user's settings; the app's log on this test's stderr. A runtime folder of its own: a tray app of the
+// user's would otherwise take the connection (--mcp bridges to it; sdk-bridge-client.mjs tests that).
+const runtimeDir = mkdtempSync(join(tmpdir(), 'zeus-mcp-runtime-'));
+const appEnv = { ...process.env, XDG_CONFIG_HOME: config, XDG_DATA_HOME: config, XDG_RUNTIME_DIR: runtimeDir };
 // A secret in the keychain (the harness's private keyring), handed to commands that name it.
 const secretName = `ZEUS_MCP_TEST_${process.pid}`;
 const secretValue = `mcp-secret-${process.pid}-${Date.now()}`;
@@ -190,5 +192,6 @@ clearTimeout(deadline);
 execFileSync(app, ['--delete-secret', secretName], { env: appEnv });
 rmSync(workspace, { recursive: true, force: true });
 rmSync(config, { recursive: true, force: true });
+rmSync(runtimeDir, { recursive: true, force: true });
 console.log(failures === 0 ? 'all checks passed' : `${failures} check(s) failed`);
 process.exit(failures === 0 ? 0 : 1);
