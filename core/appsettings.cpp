@@ -10,6 +10,7 @@ namespace zeus {
 
 const QLatin1String AppSettings::kBackendUrl("backend/url");
 const QLatin1String AppSettings::kStartAtLogin("app/startAtLogin");
+const QLatin1String AppSettings::kMcpHttpPort("mcp/httpPort");
 const QLatin1String AppSettings::kInstallId("identity/installId");
 const QLatin1String AppSettings::kDeviceId("identity/deviceId");
 
@@ -85,6 +86,22 @@ void AppSettings::setStartAtLogin(bool enabled) {
         m_settings->setValue(kStartAtLogin, enabled);
         Q_EMIT startAtLoginChanged(enabled);
     }
+}
+
+int AppSettings::mcpHttpPort() const {
+    const int port = m_settings->value(kMcpHttpPort, 0).toInt();
+    return port >= kMinMcpHttpPort && port <= 65535 ? port : 0;  // a hand-edited bad value reads as off
+}
+
+bool AppSettings::setMcpHttpPort(int port) {
+    if (port != 0 && (port < kMinMcpHttpPort || port > 65535)) {
+        return false;
+    }
+    if (mcpHttpPort() != port) {
+        m_settings->setValue(kMcpHttpPort, port);
+        Q_EMIT mcpHttpPortChanged(port);
+    }
+    return true;
 }
 
 QString AppSettings::generatedId(const QString& key) {

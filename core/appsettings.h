@@ -40,6 +40,7 @@ public:
     // Settings keys of the app as a whole; the views name theirs. All documented in docs/ui.md.
     static const QLatin1String kBackendUrl;
     static const QLatin1String kStartAtLogin;
+    static const QLatin1String kMcpHttpPort;
     static const QLatin1String kInstallId;
     static const QLatin1String kDeviceId;
 
@@ -76,6 +77,13 @@ public:
 
     bool startAtLogin() const;
     void setStartAtLogin(bool enabled);
+
+    // The tray app's MCP server over Streamable HTTP on 127.0.0.1 (SPEC §12): its port, or 0 (the default) when it
+    // is off. A port below kMinMcpHttpPort or above 65535 is refused.
+    static constexpr int kMinMcpHttpPort = 1024;
+    static constexpr int kDefaultMcpHttpPort = 8765;  // what the settings page offers when it is turned on
+    int mcpHttpPort() const;
+    bool setMcpHttpPort(int port);
 
     // Random UUIDs generated once and then kept: the install id labels this install's
     // containers (zeus.desktop.owner); the device id identifies it to the backend.
@@ -183,6 +191,7 @@ Q_SIGNALS:
     void networkPolicyChanged();
     void idleTimeoutMinutesChanged(int minutes);
     void startAtLoginChanged(bool enabled);
+    void mcpHttpPortChanged(int port);
     void recentFoldersChanged(const QStringList& folders);
     void approvedWorkspacesChanged(const QStringList& workspaces);
     // A mode or a rule changed (not emitted for "last matched" times: approvalRuleMatched).

@@ -6,6 +6,7 @@
 #include "engine/hardeningprofile.h"
 #include "runtime/runtimekind.h"
 #include "sandbox/sandboxconfig.h"
+#include "settings/mcppage.h"
 #include "settings/networkpage.h"
 #include "settings/secretspage.h"
 #include "settings/startatlogin.h"
@@ -69,6 +70,8 @@ SettingsDialog::SettingsDialog(AppSettings* settings, TokenStore* tokenStore, QW
     tabs->addTab(m_network, tr("&Network"));
     tabs->addTab(buildFoldersPage(tabs), tr("&Folders"));
     tabs->addTab(new ApprovalSettingsPanel(m_settings, tabs), tr("Command &Approval"));
+    m_mcp = new McpPage(m_settings, tabs);
+    tabs->addTab(m_mcp, tr("A&gents (MCP)"));
     tabs->addTab(buildGeneralPage(tabs), tr("&General"));
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::Apply, this);
@@ -318,6 +321,7 @@ void SettingsDialog::load() {
         m_startAtLogin->setChecked(m_loginItem->isEnabled());
     }
     m_network->load();
+    m_mcp->load();
     reloadApproved();
     updateUrlProblem();
     updateProfileDescription();
@@ -457,6 +461,7 @@ bool SettingsDialog::apply() {
     if (!m_network->apply()) {
         return false;
     }
+    m_mcp->apply();
     m_settings->setRuntimePreference(m_runtime->currentData().toString());
     m_settings->setHardeningProfile(m_profile->currentData().toString());
     m_settings->setExecMode(m_execMode->currentData().toString());

@@ -28,6 +28,7 @@ class SecretStore;
 // hands the token straight to the TokenStore (the keychain). It owns only its widgets. It
 // must never keep the token after handing it over, write it anywhere else, or fall back to
 // plain text when the keychain is missing or locked.
+class McpPage;
 class NetworkPage;
 
 class SettingsDialog : public QDialog {
@@ -48,6 +49,9 @@ public:
     bool apply();
 
     void accept() override;
+
+    // Settings > Agents (MCP).
+    McpPage* mcpPage() const { return m_mcp; }
 
 private:
     // One function per tab; each returns the page for the constructor to add, in the tab order.
@@ -91,6 +95,7 @@ private:
     QPushButton* m_revoke = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
     NetworkPage* m_network = nullptr;
+    McpPage* m_mcp = nullptr;
 };
 
 }  // namespace zeus
