@@ -20,6 +20,8 @@ GuiMcpHost::GuiMcpHost(SandboxHost& sandbox, AgentHostService& core, QObject* pa
     : QObject(parent), m_sandbox(sandbox) {
     m_backend.setIdPrefix(ToolDispatcher::mcpSessionPrefix());
     m_dispatcher.setIdNamespace(ToolDispatcher::mcpSessionPrefix());
+    // Elicitation first, then the tray's dialog (setApprovalFallback), as SPEC §12 orders them.
+    m_dispatcher.setApprovalQueue(&m_approvals.queue());
     // The review copies are the tray's own (its Changes page applies them); nobody is asked here, so
     // apply_changes points there. Direct mode is told by the copy that is missing.
     wireMcpReviewTools(m_backend, core, false, false);
@@ -35,6 +37,7 @@ GuiMcpHost::GuiMcpHost(SandboxHost& sandbox, AgentHostService& core, QObject* pa
 }
 
 GuiMcpHost::~GuiMcpHost() {
+    m_http.reset();  // its sessions cancel through m_backend
     m_sandbox.removeDispatcher(&m_dispatcher);
     // The sessions (children of their channels) cancel through m_backend: they go while it still exists.
     for (const QPointer<McpBridgeChannel>& channel : std::as_const(m_channels)) {
@@ -146,6 +149,72 @@ void GuiMcpHost::closeAll() {
             channel->close();
         }
     }
+    if (m_http) {
+        m_http->closeAll();
+    }
+}
+
+void GuiMcpHost::foldersChanged() {
+    // A call that names no folder runs in the first approved one, as for a bridge without --workspace.
+    const QStringList folders = m_dispatcher.activeWorkspaces();
+    m_backend.setDefaultWorkingDirectory(folders.isEmpty() ? QString() : folders.constFirst());
+}
+
+void GuiMcpHost::setHttpPort(int port) {
+    setHttpPort(port, false);
+}
+
+void GuiMcpHost::setHttpPort(int port, bool reread) {
+    if (port == m_httpPort && !reread && (m_http || !m_httpProblem.isEmpty() || port == 0)) {
+        return;
+    }
+    m_httpPort = port;
+    const quint64 read = ++m_tokenReads;  // an answer for an older port or token is dropped
+    if (m_http) {
+        qCInfo(lcApp) << "MCP over HTTP: stopping on port" << m_http->port();
+        m_http->closeAll();
+        m_http.reset();
+    }
+    m_httpProblem.clear();
+    if (port == 0) {
+        Q_EMIT httpStateChanged();
+        return;
+    }
+    auto* token = new McpHttpToken(this);
+    connect(token, &McpHttpToken::ready, this,
+            [this, token, read](McpHttpToken::Status status, const QString& value, const QString& problem) {
+                token->deleteLater();
+                if (read != m_tokenReads) {
+                    return;
+                }
+                if (status == McpHttpToken::Status::Failed) {
+                    m_httpProblem = tr("MCP over HTTP is off: the keychain could not keep its token (%1)").arg(problem);
+                    qCWarning(lcApp).noquote() << m_httpProblem;
+                    Q_EMIT httpStateChanged();
+                    return;
+                }
+                startHttp(value);
+            });
+    token->obtain(false);
+}
+
+void GuiMcpHost::startHttp(const QString& token) {
+    if (!ensureStarted()) {
+        m_httpProblem = tr("MCP over HTTP is off: the app cannot listen on 127.0.0.1 for the sandbox's own connection");
+        Q_EMIT httpStateChanged();
+        return;
+    }
+    foldersChanged();
+    auto server = std::make_unique<McpHttpServer>(m_backend, token.toLatin1());
+    if (!server->listen(quint16(m_httpPort))) {
+        m_httpProblem = tr("MCP over HTTP is off: 127.0.0.1:%1 is in use").arg(m_httpPort);
+        qCWarning(lcApp).noquote() << m_httpProblem;
+        Q_EMIT httpStateChanged();
+        return;
+    }
+    m_http = std::move(server);
+    qCInfo(lcApp) << "MCP over HTTP listening on 127.0.0.1 port" << m_http->port();
+    Q_EMIT httpStateChanged();
 }
 
 }  // namespace zeus

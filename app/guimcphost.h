@@ -2,12 +2,17 @@
 
 #include "backend/backendconnection.h"
 #include "backend/tooldispatcher.h"
+#include "mcp/mcpapprovals.h"
+#include "mcp/mcphttpserver.h"
+#include "mcp/mcphttptoken.h"
 #include "mcp/mcplocalbackend.h"
 
 #include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
+
+#include <memory>
 
 namespace zeus {
 
@@ -43,6 +48,26 @@ public:
     void closeAll();
     int bridges() const;
 
+    // Command approval (SPEC §12): a client that declared elicitation is asked; any other question goes to
+    // `dialog`, the tray's queue (null: denied). Set before the first bridge.
+    void setApprovalFallback(ApprovalQueue* dialog) { m_approvals.setFallback(dialog); }
+
+    // The MCP server over Streamable HTTP (SPEC §12, Settings > Agents): serves on 127.0.0.1:port with the token
+    // from the keychain, or stops (0). A new token (renewToken) restarts it with that one; its sessions end.
+    void setHttpPort(int port);
+    void renewToken() { setHttpPort(m_httpPort, true); }
+    int httpPort() const { return m_httpPort; }
+    // The tray's approvals changed: an HTTP call that names no folder runs in the first approved one.
+    void foldersChanged();
+    // Serving over HTTP now (the port is open).
+    bool isServingHttp() const { return m_http != nullptr; }
+    // Why the HTTP server does not serve although a port is set (the port is taken, the keychain failed), or empty.
+    QString httpProblem() const { return m_httpProblem; }
+
+Q_SIGNALS:
+    // The HTTP server started, stopped or failed (httpProblem()).
+    void httpStateChanged();
+
 private:
     bool ensureStarted();
     // The folders a bridge asked for, each an approval of the tray (its string), or a refusal.
@@ -60,6 +85,14 @@ private:
     ToolDispatcher m_dispatcher{&m_connection};
     QList<QPointer<McpBridgeChannel>> m_channels;
     bool m_started = false;
+    McpApprovals m_approvals{m_backend};
+    // The HTTP transport: the port asked for, the token read for it (each read cancels the one before), the server.
+    void setHttpPort(int port, bool reread);
+    void startHttp(const QString& token);
+    int m_httpPort = 0;
+    quint64 m_tokenReads = 0;
+    std::unique_ptr<McpHttpServer> m_http;
+    QString m_httpProblem;
 };
 
 }  // namespace zeus

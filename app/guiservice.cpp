@@ -14,6 +14,7 @@
 #include "sandbox/sessionmanager.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
+#include "settings/mcppage.h"
 #include "settings/settingsdialog.h"
 #include "signin.h"
 #include "support/logging.h"
@@ -206,6 +207,7 @@ void GuiService::connectSettings() {
     connect(m_settings, &AppSettings::approvedWorkspacesChanged, this, [this] {
         m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
         m_mcpHost->dispatcher().setApprovedWorkspaces(approvedWorkspaces());
+        m_mcpHost->foldersChanged();
         updateStatus();
     });
     // The sandbox rebuilds with the new image once idle; the image row should say now whether it exists.
@@ -235,8 +237,9 @@ void GuiService::connectMcpHost() {
     door.setClientInfo(m_dispatcher.hello());
     door.setFlowControl(m_dispatcher.flowControl());
     door.setSecretBroker(&m_core.secrets());
-    // The same questions in the same dialog (SPEC §11); in auto mode nothing is asked.
-    door.setApprovalQueue(&m_approvals);
+    // The client is asked when it can be (elicitation), else the same dialog (SPEC §11, §12); in auto mode
+    // nothing is asked.
+    m_mcpHost->setApprovalFallback(&m_approvals);
     applyApprovalOptions(m_options, *m_settings, door);
     door.setApprovedWorkspaces(approvedWorkspaces());
     SessionsPanel* sessions = m_dashboard->sessionsPanel();
@@ -248,6 +251,17 @@ void GuiService::connectMcpHost() {
             });
     connect(&door, &ToolDispatcher::callFinished, this, &GuiService::onCallFinished);
     connect(&door, &ToolDispatcher::approvalDecided, sessions, &SessionsPanel::addApprovalRecord);
+    // MCP over HTTP when Settings > Agents turns it on (SPEC §12); a port in use or a keychain that fails is said.
+    connect(m_mcpHost.get(), &GuiMcpHost::httpStateChanged, this, [this] {
+        const QString problem = m_mcpHost->httpProblem();
+        if (!problem.isEmpty()) {
+            recordError(problem);
+            m_notifier->notify(tr("MCP over HTTP is off"), problem, true);
+        }
+    });
+    connect(m_settings, &AppSettings::mcpHttpPortChanged, m_mcpHost.get(),
+            [this](int port) { m_mcpHost->setHttpPort(port); });
+    m_mcpHost->setHttpPort(m_settings->mcpHttpPort());
 }
 
 void GuiService::onDetection(const DetectionResult& detection) {
@@ -303,6 +317,8 @@ void GuiService::openSettings() {
         m_settingsDialog = new SettingsDialog(m_settings, &m_tokens, m_dashboard.get());
         m_settingsDialog->setStartAtLogin(&m_loginItem);
         m_settingsDialog->setSecretStore(&m_secretStore);
+        // A new MCP HTTP token replaces the old one at once: the running server takes it.
+        connect(m_settingsDialog->mcpPage(), &McpPage::tokenRenewed, m_mcpHost.get(), &GuiMcpHost::renewToken);
         m_settingsDialog->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_settingsDialog->show();

@@ -29,10 +29,30 @@ McpApprovals::McpApprovals(McpLocalBackend& backend, QObject* parent) : QObject(
         if (McpSession* session = m_backend.ownerOf(callId)) {
             session->withdrawElicitation(callId);
         }
+        if (m_fallback) {
+            m_fallback->withdraw(callId);  // answered by the timeout here, or the call ended: off the dialog too
+        }
     });
 }
 
-McpApprovals::~McpApprovals() = default;
+McpApprovals::~McpApprovals() {
+    setFallback(nullptr);
+}
+
+void McpApprovals::setFallback(ApprovalQueue* fallback) {
+    if (m_fallback) {
+        m_fallback->disconnect(this);
+    }
+    m_fallback = fallback;
+    if (m_fallback) {
+        connect(m_fallback, &ApprovalQueue::answered, this,
+                [this](const QString& callId, const ApprovalAnswer& answer) {
+                    if (m_queue.isWaiting(callId)) {
+                        m_queue.answer(callId, answer);
+                    }
+                });
+    }
+}
 
 QString McpApprovals::questionText(const ApprovalQuestion& question) {
     QString text = tr("Run this command in the Zeus Desktop sandbox?") + QStringLiteral("\n\n") + question.command
@@ -71,10 +91,15 @@ void McpApprovals::onQuestion(const ApprovalQuestion& question) {
                                                   self->onElicited(question, result);
                                               }
                                           });
-    if (!asked) {
-        // As headless: nobody to ask (the client cannot be asked, or the call is gone).
-        m_queue.answer(question.callId, ApprovalAnswer{ApprovalAnswer::Kind::Deny, ApprovalAnswer::By::Nobody, {}});
+    if (asked) {
+        return;
     }
+    if (session && m_fallback) {
+        m_fallback->ask(question);  // the tray app's dialog; its answer comes back through answered()
+        return;
+    }
+    // As headless: nobody to ask (the client cannot be asked, or the call is gone).
+    m_queue.answer(question.callId, ApprovalAnswer{ApprovalAnswer::Kind::Deny, ApprovalAnswer::By::Nobody, {}});
 }
 
 void McpApprovals::onElicited(const ApprovalQuestion& question, const std::optional<QJsonObject>& result) {

@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkRequest>
+#include <QSignalSpy>
 #include <QWebSocket>
 #include <QtTest>
 
@@ -250,6 +251,51 @@ private Q_SLOTS:
         QCOMPARE(answers, 1);
         QCOMPARE(answered->kind, ApprovalAnswer::Kind::Deny);
         QCOMPARE(answered->by, ApprovalAnswer::By::Nobody);
+    }
+
+    void withoutElicitationTheFallbackIsAskedAndItsAnswerCounts() {
+        start(false);
+        ApprovalQueue tray;  // the tray app's dialog
+        tray.setInteractive(true);
+        approvals->setFallback(&tray);
+        QSignalSpy asked(&tray, &ApprovalQueue::questionAdded);
+        const QString callId = runCommand(1, QStringLiteral("make install"));
+        approvals->queue().ask(question(callId));
+        QVERIFY(elicitations().isEmpty());
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(answers, 0);
+        tray.answer(callId, ApprovalAnswer{ApprovalAnswer::Kind::AlwaysAllow, ApprovalAnswer::By::User,
+                                           QStringLiteral("make")});
+        QCOMPARE(answers, 1);
+        QCOMPARE(answered->kind, ApprovalAnswer::Kind::AlwaysAllow);
+        QCOMPARE(answered->prefix, QStringLiteral("make"));
+        // An answer of the tray's about a call this queue never asked changes nothing here.
+        tray.ask(question(QStringLiteral("a-backend-call")));
+        tray.answer(QStringLiteral("a-backend-call"),
+                    ApprovalAnswer{ApprovalAnswer::Kind::RunOnce, ApprovalAnswer::By::User, {}});
+        QCOMPARE(answers, 1);
+        approvals->setFallback(nullptr);
+    }
+
+    void elicitationComesBeforeTheFallbackAndAWithdrawnQuestionLeavesIt() {
+        start(true);
+        ApprovalQueue tray;
+        tray.setInteractive(true);
+        approvals->setFallback(&tray);
+        const QString callId = runCommand(1, QStringLiteral("make install"));
+        approvals->queue().ask(question(callId));
+        QCOMPARE(elicitations().size(), 1);
+        QVERIFY(tray.pending().isEmpty());
+        approvals->setFallback(nullptr);
+
+        start(false);
+        approvals->setFallback(&tray);
+        const QString other = runCommand(1, QStringLiteral("make install"));
+        approvals->queue().ask(question(other));
+        QVERIFY(tray.isWaiting(other));
+        approvals->queue().withdraw(other);  // the call was cancelled: the dialog no longer asks
+        QVERIFY(!tray.isWaiting(other));
+        approvals->setFallback(nullptr);
     }
 
     void questionAboutAnUnknownCallIsDeniedAtOnce() {
