@@ -25,6 +25,10 @@ enum {
 
 enum { STOP_NONE = 0, STOP_TERM, STOP_KILL };
 
+/* The lane (lane.c): none, connected to the app's socket (frames still on stdin and stdout), or switched (every frame
+ * both ways on the lane; stdin only says the end). */
+enum { LANE_NONE = 0, LANE_CONNECTED, LANE_SWITCHED };
+
 struct call {
     int used;
     uint32_t id;
@@ -70,6 +74,7 @@ struct listener {
 
 /* Everything the agent sends, in order: frames are appended at the end and written from head. */
 struct outq {
+    int fd; /* where it is written: stdout (1), or the lane once the app switched to it */
     unsigned char* buf;
     size_t head, len, cap;
 };
@@ -112,7 +117,11 @@ struct agent_state {
     int in_open; /* 0 once stdin ended: the same as `close` */
     pid_t self_pid;
     unsigned long long ticks_per_s;
-    struct outq out;
+    struct outq out;      /* everything the agent sends from now on */
+    struct outq out_pipe; /* once switched to the lane: what was still queued for stdout, written before it closes */
+    int lane_fd;
+    int lane;  /* LANE_* */
+    int in_fd; /* where frames come from: stdin (0), or the lane once switched */
     struct tagrec* tags;
     size_t ntags, captags;
     struct scratch scratch;

@@ -310,6 +310,7 @@ _Noreturn static void run_shell(struct agent_state* st, const struct exec_req* r
      * the command can read in /proc/self/environ in any case. */
     wipe(st->inbuf, st->inlen);
     wipe(st->out.buf, st->out.cap);
+    wipe(st->out_pipe.buf, st->out_pipe.cap);
     for (int i = 0; i < MAX_CALLS; i++) {
         wipe(st->calls[i].inq, st->calls[i].inlen);
     }

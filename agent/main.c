@@ -13,6 +13,7 @@
 #include "calls.h"
 #include "connect.h"
 #include "exec.h"
+#include "lane.h"
 #include "outq.h"
 #include "sweep.h"
 #include "tunnels.h"
@@ -35,9 +36,9 @@
 #define ZEUS_AGENT_VERSION "dev"
 #endif
 
-/* What the loop polls, rebuilt on each turn: the signals, stdin, stdout, then per call its pipes, then the
- * listeners and the tunnels (from first_net on). */
-enum { NPOLL = 3 + 3 * MAX_CALLS + MAX_LISTENERS + MAX_TUNNELS };
+/* What the loop polls, rebuilt on each turn: the signals, stdin, stdout, the lane, then per call its pipes (from
+ * FIRST_CALL on), then the listeners and the tunnels (from first_net on). */
+enum { FIRST_CALL = 4, NPOLL = FIRST_CALL + 3 * MAX_CALLS + MAX_LISTENERS + MAX_TUNNELS };
 enum { P_STDOUT = 0, P_STDERR = 1, P_STDIN = 2, P_LISTENER = 3, P_TUNNEL = 4, P_OWN = -1 };
 struct pollset {
     struct pollfd pfd[NPOLL];
@@ -82,6 +83,7 @@ void shutdown_all(struct agent_state* st, int code, int send_frames) {
         }
     }
     if (send_frames) {
+        flush_out_before_exit(&st->out_pipe); /* what stdout still had before the lane took over */
         flush_out_before_exit(&st->out);
     }
     exit(code);
@@ -107,6 +109,13 @@ static void handle_frame(struct agent_state* st, uint8_t type, uint32_t ch, cons
         do_listen(st, p, n);
         return;
     }
+    if (type == T_LANE) {
+        if (ch != 0) {
+            protocol_error(st, "lane on a channel");
+        }
+        lane_frame(st, p, n);
+        return;
+    }
     if (type == T_TCONNECT) {
         do_connect(st, ch, p, n);
         return;
@@ -128,10 +137,12 @@ static void handle_frame(struct agent_state* st, uint8_t type, uint32_t ch, cons
     call_frame(st, type, ch, p, n);
 }
 
+/* Frames from the app: on stdin, or on the lane once switched. */
 static void read_input(struct agent_state* st) {
+    const int from = st->in_fd;
     ssize_t n;
     do {
-        n = read(0, st->inbuf + st->inlen, sizeof st->inbuf - st->inlen);
+        n = read(from, st->inbuf + st->inlen, sizeof st->inbuf - st->inlen);
     } while (n < 0 && errno == EINTR);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
         return;
@@ -149,7 +160,7 @@ static void read_input(struct agent_state* st) {
         if (len > MAX_IN_PAYLOAD) {
             protocol_error(st, "frame over the size limit");
         }
-        if (type < T_EXEC || type > T_TCONNECT) {
+        if (type < T_EXEC || type > T_LANE) {
             protocol_error(st, "unknown frame type");
         }
         if (st->inlen - off < FRAME_HEADER + (size_t)len) {
@@ -157,10 +168,29 @@ static void read_input(struct agent_state* st) {
         }
         handle_frame(st, type, ch, st->inbuf + off + FRAME_HEADER, len);
         off += FRAME_HEADER + len;
+        if (st->in_fd != from && st->inlen != off) {
+            protocol_error(st, "a frame on stdin after the switch to the lane");
+        }
     }
     memmove(st->inbuf, st->inbuf + off, st->inlen - off);
     st->inlen -= off;
     wipe(st->inbuf + st->inlen, off); /* what is past inlen stays zero: a child's copy holds no earlier frame */
+}
+
+/* Once the frames moved to the lane, stdin only says the end: anything else on it is a protocol error (the app
+ * sends each frame once, on one transport, so its order stays). */
+static void read_stdin_after_switch(struct agent_state* st) {
+    unsigned char b[64];
+    ssize_t n;
+    do {
+        n = read(0, b, sizeof b);
+    } while (n < 0 && errno == EINTR);
+    if (n > 0) {
+        protocol_error(st, "a frame on stdin after the switch to the lane");
+    }
+    if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+        st->in_open = 0;
+    }
 }
 
 static void poll_add(struct pollset* ps, int fd, short events, struct call* owner, int kind, int slot) {
@@ -175,7 +205,10 @@ static void build_pollset(struct agent_state* st, struct pollset* ps) {
     ps->n = 0;
     poll_add(ps, st->sigfd, POLLIN, NULL, P_OWN, 0);
     poll_add(ps, 0, POLLIN, NULL, P_OWN, 0);
-    poll_add(ps, st->out.len > 0 ? 1 : -1, POLLOUT, NULL, P_OWN, 0);
+    const int switched = st->lane == LANE_SWITCHED;
+    const struct outq* pipe = switched ? &st->out_pipe : &st->out;
+    poll_add(ps, pipe->len > 0 ? 1 : -1, POLLOUT, NULL, P_OWN, 0);
+    poll_add(ps, switched ? st->lane_fd : -1, (short)(POLLIN | (st->out.len > 0 ? POLLOUT : 0)), NULL, P_OWN, 0);
     for (int i = 0; i < MAX_CALLS; i++) {
         struct call* c = &st->calls[i];
         if (!c->used) {
@@ -256,7 +289,7 @@ static void handle_net(struct agent_state* st, const struct pollset* ps) {
 }
 
 static void handle_pipes(struct agent_state* st, const struct pollset* ps) {
-    for (int i = 3; i < ps->first_net; i++) {
+    for (int i = FIRST_CALL; i < ps->first_net; i++) {
         struct call* c = ps->owner[i];
         if (!ps->pfd[i].revents || !c->used) {
             continue;
@@ -272,8 +305,8 @@ static void handle_pipes(struct agent_state* st, const struct pollset* ps) {
 static _Noreturn void run_loop(struct agent_state* st) {
     struct pollset ps;
     for (;;) {
-        if (flush_out(&st->out) < 0) {
-            note("the app is gone (stdout closed)");
+        if (flush_out(&st->out_pipe) < 0 || flush_out(&st->out) < 0) {
+            note("the app is gone (stdout or the lane closed)");
             shutdown_all(st, 1, 0);
         }
         if (!st->in_open) {
@@ -289,6 +322,13 @@ static _Noreturn void run_loop(struct agent_state* st) {
             handle_signals(st);
         }
         if (r > 0 && ps.pfd[1].revents) {
+            if (st->lane == LANE_SWITCHED) {
+                read_stdin_after_switch(st);
+            } else {
+                read_input(st);
+            }
+        }
+        if (r > 0 && ps.pfd[3].revents && st->in_open) {
             read_input(st);
         }
         if (r > 0) {
@@ -310,6 +350,9 @@ static int setup(struct agent_state* st) {
     st->next_tunnel = 1;
     st->sigfd = -1;
     st->in_open = 1;
+    st->out.fd = 1;
+    st->in_fd = 0;
+    st->lane_fd = -1;
     st->ticks_per_s = 100;
     /* Out of the commands' reach (SPEC §7): a process that is not dumpable has its /proc files (fd, environ,
      * mem) closed to every process without CAP_SYS_PTRACE, the same user's included, and cannot be traced.

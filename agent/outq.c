@@ -56,7 +56,7 @@ void put_error(struct outq* q, uint32_t ch, const char* msg) {
 
 int flush_out(struct outq* q) {
     while (q->len > 0) {
-        ssize_t n = write(1, q->buf + q->head, q->len);
+        ssize_t n = write(q->fd, q->buf + q->head, q->len);
         if (n > 0) {
             q->head += (size_t)n;
             q->len -= (size_t)n;
@@ -80,7 +80,7 @@ void flush_out_before_exit(struct outq* q) {
         if (flush_out(q) < 0) {
             return;
         }
-        struct pollfd p = {.fd = 1, .events = POLLOUT};
+        struct pollfd p = {.fd = q->fd, .events = POLLOUT};
         if (q->len > 0 && poll(&p, 1, 100) < 0 && errno != EINTR) {
             return;
         }

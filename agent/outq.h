@@ -19,7 +19,8 @@ void put_header(unsigned char* p, uint32_t len, uint8_t type, uint32_t ch);
 void put_frame(struct outq* q, uint8_t type, uint32_t ch, const void* payload, size_t n);
 void put_u32_frame(struct outq* q, uint8_t type, uint32_t ch, uint32_t v);
 void put_error(struct outq* q, uint32_t ch, const char* msg);
-/* Writes what stdout takes now. Returns -1 when the app is gone (EPIPE or another error). */
+/* Writes what q's descriptor (stdout or the lane) takes now. Returns -1 when the app is gone (EPIPE or another error).
+ */
 int flush_out(struct outq* q);
 /* The last frames before exiting: waits for stdout a little, never forever. */
 void flush_out_before_exit(struct outq* q);

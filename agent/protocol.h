@@ -30,6 +30,10 @@ enum {
     /* The listeners the app asks for with the allowlist network; `connect HOST PORT` goes through the first. */
     HTTP_PROXY_PORT = 3128,
     SOCKS_PORT = 1080,
+    /* The lane (docs/agent-protocol.md "The lane"): the key the agent presents on the app's Unix socket, and the
+     * longest socket path a `lane` frame may name (sockaddr_un's sun_path less its NUL). */
+    LANE_KEY = 32,
+    LANE_MAX_PATH = 107,
 };
 
 /* A listener's kind, in `listen` and `tunnel open`; the agent echoes it and reads nothing in it. An exposed host port
@@ -52,6 +56,7 @@ enum {
     T_TDATA = 0x09,
     T_TCLOSE = 0x0A,
     T_TCONNECT = 0x0B,
+    T_LANE = 0x0C,
     T_HELLO = 0x81,
     T_STARTED = 0x82,
     T_STDOUT = 0x83,
@@ -64,6 +69,7 @@ enum {
     T_TCLOSED = 0x8A,
     T_LISTENING = 0x8B,
     T_TCONNECTED = 0x8C,
+    T_LANE_OUT = 0x8D,
 };
 
 /* Tunnel ids carry this bit (the agent picks them), so they never meet a call's. Not an enum constant: C11's

@@ -5,6 +5,7 @@ set(ZEUS_AGENT_SOURCES
     calls.c
     connect.c
     exec.c
+    lane.c
     main.c
     outq.c
     sweep.c
@@ -15,6 +16,7 @@ set(ZEUS_AGENT_HEADERS
     calls.h
     connect.h
     exec.h
+    lane.h
     outq.h
     protocol.h
     sweep.h

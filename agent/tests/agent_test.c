@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +99,7 @@ static struct {
     uint32_t tunnel_order[NTUN]; /* tunnel ids in the order they were opened */
     int ntunnels, listening, listen_errno;
     uint32_t listen_port;
+    int lane_answers, lane_err, lane_switched;
 } A;
 
 static uint64_t now_ms(void) {
@@ -266,6 +268,15 @@ static void dispatch(uint8_t type, uint32_t ch, const unsigned char* p, size_t n
             t->closed = 1;
         } else if (type == T_WINDOW_OUT && n == 4) {
             t->granted += get32(p);
+        }
+        return;
+    }
+    if (ch == 0 && type == T_LANE_OUT) {
+        if (n == 4) {
+            A.lane_answers++;
+            A.lane_err = (int)get32(p);
+        } else {
+            A.lane_switched += n == 0;
         }
         return;
     }
@@ -1391,6 +1402,101 @@ static void test_detached_escapees(int use_timeout) {
           "close kills the background jobs and the running call");
 }
 
+/* ---- the lane ------------------------------------------------------------------------------ */
+
+static void send_lane(const unsigned char* key, const char* path) {
+    unsigned char b[LANE_KEY + LANE_MAX_PATH];
+    memcpy(b, key, LANE_KEY);
+    memcpy(b + LANE_KEY, path, strlen(path));
+    send_frame(T_LANE, 0, b, LANE_KEY + strlen(path));
+}
+
+/* A listening Unix socket at dir/socket, as the app makes one. */
+static int lane_listener(const char* dir, char* path, size_t cap) {
+    snprintf(path, cap, "%s/socket", dir);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    memcpy(a.sun_path, path, strlen(path) < sizeof a.sun_path ? strlen(path) : sizeof a.sun_path - 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr*)&a, sizeof a) != 0 || listen(fd, 4) != 0) {
+        perror("lane listener");
+        exit(2);
+    }
+    return fd;
+}
+
+/* The agent moves its frames to the lane when asked: it connects, presents the key, answers on stdout, and after the
+ * switch every frame both ways travels on the lane; a frame on stdin after it is a protocol error. */
+static void test_lane(void) {
+    char dir[] = "/tmp/zeus-agent-lane-XXXXXX", path[128], missing[128];
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(2);
+    }
+    int srv = lane_listener(dir, path, sizeof path);
+    snprintf(missing, sizeof missing, "%s/none", dir);
+    unsigned char key[LANE_KEY];
+    for (int i = 0; i < LANE_KEY; i++) {
+        key[i] = (unsigned char)(0xA0 + i);
+    }
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    send_lane(key, missing);
+    WAIT_FOR(A.lane_answers == 1, 5000);
+    CHECK(A.lane_answers == 1 && A.lane_err == ENOENT, "a lane to no socket is answered with ENOENT (%d)", A.lane_err);
+    send_exec(1, 0, 0, 0, NULL, "echo pipe");
+    WAIT_FOR(A.ch[1].done, 10000);
+    CHECK(A.ch[1].out.len == 5, "after a failed lane the pipe carries the calls");
+
+    send_lane(key, path);
+    int conn = accept4(srv, NULL, NULL, SOCK_CLOEXEC);
+    unsigned char got[LANE_KEY] = {0};
+    size_t have = 0;
+    while (conn >= 0 && have < LANE_KEY) {
+        ssize_t r = read(conn, got + have, LANE_KEY - have);
+        if (r <= 0) {
+            break;
+        }
+        have += (size_t)r;
+    }
+    CHECK(have == LANE_KEY && memcmp(got, key, LANE_KEY) == 0, "the agent presents the key first on the lane");
+    WAIT_FOR(A.lane_answers == 2, 5000);
+    CHECK(A.lane_answers == 2 && A.lane_err == 0, "the lane is answered with 0 on stdout");
+    send_frame(T_LANE, 0, NULL, 0);
+    WAIT_FOR(A.lane_switched, 5000);
+    CHECK(A.lane_switched == 1, "the switch is answered on stdout");
+
+    int pipe_to = A.to, pipe_from = A.from;
+    A.to = conn;
+    A.from = dup(conn);
+    A.ch[2].autogrant = 1;
+    send_exec(2, 0, 0, 0, NULL, "echo lane; head -c 3000000 /dev/zero");
+    WAIT_FOR(A.ch[2].done, 20000);
+    CHECK(A.ch[2].exited && A.ch[2].out.len == 3000005, "a call runs on the lane: 3 MB of output arrive (%zu)",
+          A.ch[2].out.len);
+    /* stdin after the switch: only its end may come */
+    unsigned char h[FRAME_HEADER] = {0};
+    h[4] = T_CLOSE;
+    if (write(pipe_to, h, sizeof h) != (ssize_t)sizeof h) {
+        perror("write");
+    }
+    int st = agent_wait(10000);
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(A.ch0msg, "after the switch"),
+          "a frame on stdin after the switch is a protocol error, said on the lane (%s)", A.ch0msg);
+    close(pipe_to);
+    close(pipe_from);
+
+    /* A switch without a lane is a protocol error. */
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    send_frame(T_LANE, 0, NULL, 0);
+    st = agent_wait(10000);
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(A.ch0msg, "without a lane"),
+          "a switch without a lane is a protocol error (%s)", A.ch0msg);
+    close(srv);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: agent_test PATH_TO_AGENT\n");
@@ -1420,6 +1526,7 @@ int main(int argc, char** argv) {
     test_connect_tunnels();
     test_connect_mode("200 Connection established", 1);
     test_connect_mode("403 Forbidden", 0);
+    test_lane();
     printf("agent_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

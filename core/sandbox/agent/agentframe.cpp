@@ -108,6 +108,24 @@ QByteArray tunnelConnectFrame(quint32 tunnel, quint16 port) {
     return anyFrame(Type::TunnelConnect, tunnel, payload);
 }
 
+QByteArray laneFrame(const QByteArray& key, const QByteArray& path) {
+    return anyFrame(Type::Lane, 0, key + path);
+}
+
+QByteArray laneSwitchFrame() {
+    return anyFrame(Type::Lane, 0, {});
+}
+
+QByteArray laneAnswerFrame(quint32 error) {
+    QByteArray payload;
+    putU32(payload, error);
+    return anyFrame(Type::LaneOut, 0, payload);
+}
+
+QByteArray laneSwitchedFrame() {
+    return anyFrame(Type::LaneOut, 0, {});
+}
+
 QByteArray tunnelConnectedFrame(quint32 tunnel, quint32 error) {
     QByteArray payload;
     putU32(payload, error);
@@ -163,6 +181,21 @@ QByteArray exitFrame(quint32 channel, bool signalled, qint32 value, ExitReason r
 QByteArray errorFrame(quint32 channel, const QByteArray& message) {
     return anyFrame(Type::Error, channel, message);
 }
+
+namespace {
+
+// `lane` from the agent, on channel 0: 4 bytes (its connect's answer) or none (the switch).
+bool parseLaneOut(AgentFrame& frame, const QByteArray& payload) {
+    if (frame.channel != 0 || (!payload.isEmpty() && payload.size() != 4)) {
+        return false;
+    }
+    frame.type = Type::LaneOut;
+    frame.switched = payload.isEmpty();
+    frame.error = frame.switched ? 0 : getU32(payload.constData());
+    return true;
+}
+
+}  // namespace
 
 std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& payload, QString* why) {
     const auto refuse = [why](const QString& message) {
@@ -277,6 +310,8 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
                 return refuse(QStringLiteral("malformed listening frame"));
             }
             return frame;
+        case quint8(Type::LaneOut):
+            return parseLaneOut(frame, payload) ? std::optional(frame) : refuse(QStringLiteral("malformed lane frame"));
         default:
             return refuse(QStringLiteral("unknown frame type 0x%1").arg(type, 2, 16, QLatin1Char('0')));
     }

@@ -37,6 +37,10 @@ inline constexpr int kMaxTunnels = 256;
 inline constexpr quint32 kTunnelSendWindow = 2 * 1024 * 1024;
 // Listeners at once: the two proxies and at most 16 exposed host ports.
 inline constexpr int kMaxListeners = 18;
+// The lane (docs/agent-protocol.md "The lane"): the key the agent presents on the app's socket, and the longest
+// socket path a `lane` frame may name.
+inline constexpr int kLaneKeySize = 32;
+inline constexpr int kMaxLanePath = 107;
 // What a listener carries: the app reads the first bytes of each tunnel as this protocol. Expose is ORed with the
 // container port it listens on (exposeKind()): the agent echoes the kind, so the app knows which exposed port a
 // connection came to.
@@ -58,6 +62,7 @@ enum class Type : quint8 {
     TunnelData = 0x09,
     TunnelClose = 0x0A,
     TunnelConnect = 0x0B,
+    Lane = 0x0C,
     Hello = 0x81,
     Started = 0x82,
     Stdout = 0x83,
@@ -70,6 +75,7 @@ enum class Type : quint8 {
     TunnelClosed = 0x8A,
     Listening = 0x8B,
     TunnelConnected = 0x8C,
+    LaneOut = 0x8D,
 };
 
 // One frame from the agent, already checked against the protocol: its payload has the layout its
@@ -79,7 +85,8 @@ struct AgentFrame {
     quint32 channel = 0;
     QByteArray data;         // Stdout / Stderr / TunnelDataOut: the bytes (TunnelDataOut: empty = end of sending)
     quint32 value = 0;       // Hello: protocol; Started: pid; AgentWindow: bytes; TunnelOpen: kind; Listening: port
-    quint32 error = 0;       // Listening: 0, or the errno of a failed bind; TunnelConnected: 0, or the connect's errno
+    quint32 error = 0;       // Listening: 0, or the errno of a failed bind; TunnelConnected, LaneOut: 0, or an errno
+    bool switched = false;   // LaneOut: the agent's last frame on stdout (the rest come on the lane)
     QString text;            // Hello: the agent's version; Error: the message
     bool signalled = false;  // Exit: killed by a signal (value: its number) or exited (exitCode)
     int exitCode = 0;        // Exit
@@ -105,6 +112,10 @@ QByteArray tunnelCloseFrame(quint32 tunnel);
 // Published ports: connect the app's tunnel (an id with kTunnelBit and kTunnelAppBit) to 127.0.0.1:port in the
 // container; `tunnel connected` answers.
 QByteArray tunnelConnectFrame(quint32 tunnel, quint16 port);
+// The lane: connect to the Unix socket at `path` in the container and present `key` (kLaneKeySize bytes); then, with
+// no payload, the switch: every later frame travels on the lane.
+QByteArray laneFrame(const QByteArray& key, const QByteArray& path);
+QByteArray laneSwitchFrame();
 
 // Any frame, for the agent side of tests and the fuzz target's round trip.
 QByteArray anyFrame(Type type, quint32 channel, const QByteArray& payload);
@@ -118,6 +129,9 @@ QByteArray tunnelOutFrame(quint32 tunnel, const QByteArray& data);
 QByteArray tunnelClosedFrame(quint32 tunnel);
 QByteArray listeningFrame(quint16 port, quint32 error);
 QByteArray tunnelConnectedFrame(quint32 tunnel, quint32 error);
+// The agent's answer to a lane frame (0 or the errno), and its last frame on stdout after the switch.
+QByteArray laneAnswerFrame(quint32 error);
+QByteArray laneSwitchedFrame();
 
 // Reads the agent's byte stream frame by frame. Feed it what the pipe gave; take frames until
 // next() returns nothing. After a protocol error it stays failed (the channel is over): the

@@ -27,6 +27,7 @@ private Q_SLOTS:
     void staysFailedAfterAnError();
     void oversizeHeaderFailsBeforeThePayloadArrives();
     void consumedBytesDoNotPileUp();
+    void laneFrames();
 };
 
 void TestAgentFrame::appFramesByteForByte_data() {
@@ -254,6 +255,12 @@ void TestAgentFrame::refusesBadFrames_data() {
     QTest::newRow("signal 0") << exitFrame(1, true, 0, ExitReason::Itself) << QStringLiteral("malformed exit");
     QTest::newRow("signal 1000") << exitFrame(1, true, 1000, ExitReason::Itself) << QStringLiteral("malformed exit");
     QTest::newRow("huge error text") << errorFrame(1, QByteArray(2000, 'e')) << QStringLiteral("malformed error");
+    QTest::newRow("lane on a call") << anyFrame(Type::LaneOut, 1, {}) << QStringLiteral("malformed lane");
+    QTest::newRow("lane answer of 2 bytes")
+        << anyFrame(Type::LaneOut, 0, hex("0000")) << QStringLiteral("malformed lane");
+    QTest::newRow("lane answer of 8 bytes")
+        << anyFrame(Type::LaneOut, 0, hex("0000000000000000")) << QStringLiteral("malformed lane");
+    QTest::newRow("an app lane frame") << laneSwitchFrame() << QStringLiteral("unknown frame type 0x0c");
     QTest::newRow("window without size") << anyFrame(Type::AgentWindow, 1, {}) << QStringLiteral("malformed window");
     QTest::newRow("window on channel 0") << anyFrame(Type::AgentWindow, 0, hex("00000001"))
                                          << QStringLiteral("malformed window");
@@ -334,5 +341,22 @@ void TestAgentFrame::consumedBytesDoNotPileUp() {
     QCOMPARE(reader.buffered(), 0);
 }
 
+void TestAgentFrame::laneFrames() {
+    const QByteArray key(kLaneKeySize, '\x5a');
+    QCOMPARE(laneFrame(key, "/run/zeus/lane/socket"), hex("00000035"
+                                                          "0c"
+                                                          "00000000")
+                                                          + key + QByteArray("/run/zeus/lane/socket"));
+    QCOMPARE(laneSwitchFrame(), hex("000000000c00000000"));
+    Reader reader;
+    reader.feed(laneAnswerFrame(2) + laneAnswerFrame(0) + laneSwitchedFrame());
+    auto frame = reader.next();
+    QVERIFY(frame && frame->type == Type::LaneOut && !frame->switched && frame->error == 2);
+    frame = reader.next();
+    QVERIFY(frame && frame->type == Type::LaneOut && !frame->switched && frame->error == 0);
+    frame = reader.next();
+    QVERIFY(frame && frame->type == Type::LaneOut && frame->switched);
+    QVERIFY(!reader.next() && !reader.failed());
+}
 QTEST_GUILESS_MAIN(TestAgentFrame)
 #include "tst_agentframe.moc"

@@ -42,6 +42,8 @@ static_assert(u32(agentc::LISTEN_HTTP_PROXY) == static_cast<quint32>(ListenerKin
 static_assert(u32(agentc::LISTEN_SOCKS5) == static_cast<quint32>(ListenerKind::Socks5));
 static_assert(u32(agentc::LISTEN_EXPOSE) == static_cast<quint32>(ListenerKind::Expose));
 static_assert(agentc::MAX_LISTENERS == kMaxListeners);
+static_assert(agentc::LANE_KEY == kLaneKeySize);
+static_assert(agentc::LANE_MAX_PATH == kMaxLanePath);
 static_assert(agentc::HTTP_PROXY_PORT == EgressProxy::kHttpPort);
 static_assert(agentc::SOCKS_PORT == EgressProxy::kSocksPort);
 
@@ -71,6 +73,8 @@ static_assert(sameType(agentc::T_TDATA_OUT, Type::TunnelDataOut));
 static_assert(sameType(agentc::T_TCLOSED, Type::TunnelClosed));
 static_assert(sameType(agentc::T_LISTENING, Type::Listening));
 static_assert(sameType(agentc::T_TCONNECTED, Type::TunnelConnected));
+static_assert(sameType(agentc::T_LANE, Type::Lane));
+static_assert(sameType(agentc::T_LANE_OUT, Type::LaneOut));
 
 class TestAgentProtocol : public QObject {
     Q_OBJECT
