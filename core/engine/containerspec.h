@@ -50,6 +50,9 @@ struct ContainerSpec {
     bool podmanRootless = false;
     // The host's sandbox agent, mounted read-only at containerAgentPath(); empty: none (the image's copy is used).
     QString agentSource;
+    // The session's lane folder (docs/agent-protocol.md "The lane"): a private folder of the app's holding the Unix
+    // socket the agent may move its frames to, mounted read-only at containerLanePath(); empty: none.
+    QString laneSource;
     // NAME=value entries for the container's environment (the egress proxy's variables). Never a secret: the
     // engine shows them in `inspect`.
     QStringList environment;
@@ -97,6 +100,13 @@ inline QString containerHome() {
 // Where the app mounts its own sandbox agent, and where the sandbox image carries one (SPEC §7).
 inline QString containerAgentPath() {
     return QStringLiteral("/run/zeus/agent");
+}
+// Where the session's lane folder is mounted (read-only), and the socket in it.
+inline QString containerLanePath() {
+    return QStringLiteral("/run/zeus/lane");
+}
+inline QString laneSocketName() {
+    return QStringLiteral("socket");
 }
 inline QString imageAgentPath() {
     return QStringLiteral("/usr/local/libexec/zeus/zeus-sandbox-agent");

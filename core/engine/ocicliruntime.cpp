@@ -63,6 +63,11 @@ QStringList OciCliRuntime::runArguments(const ContainerSpec& spec) const {
         args << QStringLiteral("--mount")
              << bindMountValue(spec.agentSource, containerAgentPath()) + QStringLiteral(",readonly");
     }
+    if (!spec.laneSource.isEmpty()) {
+        // The lane's folder, read-only: the agent can connect to the app's socket in it, nobody can put another there.
+        args << QStringLiteral("--mount")
+             << bindMountValue(spec.laneSource, containerLanePath()) + QStringLiteral(",readonly");
+    }
     if (spec.reviewCopy) {
         // The container's own anonymous volume: writable also under --read-only, kept while the container is
         // stopped, removed with it (`rm -v`). Nothing of the host is mounted.

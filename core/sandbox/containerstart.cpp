@@ -1,6 +1,7 @@
 #include "sandbox/containerstart.h"
 
 #include "engine/containerruntime.h"
+#include "sandbox/agent/agentlane.h"
 #include "sandbox/agent/enginecommand.h"
 #include "sandbox/enginecalls.h"
 #include "sandbox/review/reviewcontainers.h"
@@ -86,6 +87,7 @@ void ContainerStart::begin() {
     }
     removeStale();
     s.m_mountPins.clear();
+    prepareLane(spec);
     if (s.m_review) {
         beginReview(spec);
         return;
@@ -103,6 +105,32 @@ void ContainerStart::begin() {
     }
 #endif
     run(spec);
+}
+
+void ContainerStart::prepareLane(ContainerSpec& spec) {
+    SandboxSession& s = m_session;
+    delete s.m_lane.data();  // an earlier container's: its agent is gone with it
+#if defined(Q_OS_LINUX)
+    // Only where the app's own agent is mounted: then the engine shares this kernel (a VM engine fails the agent's
+    // connect, said by the agent channel). A review container may be resumed long after: it keeps the exec pipe.
+    if (s.m_review || spec.agentSource.isEmpty()) {
+        return;
+    }
+    auto* lane = new AgentLane(QString(), &s);
+    QString problem = lane->errorString();
+    if (lane->isValid() && !MountPins::pinPath(lane->folder(), true, &problem)) {
+        problem = QStringLiteral("its folder cannot be pinned: %1").arg(problem);
+    } else if (lane->isValid()) {
+        s.m_lane = lane;
+        spec.laneSource = lane->folder();
+        return;
+    }
+    delete lane;
+    s.logEvent(QStringLiteral("The agent's lane is not available (%1): its frames travel on the engine's exec pipe.")
+                   .arg(problem));
+#else
+    Q_UNUSED(spec);
+#endif
 }
 
 void ContainerStart::removeStale() {

@@ -40,6 +40,9 @@ private:
     // Why the spec cannot run on this engine, or empty.
     QString unsupportedReason(const ContainerSpec& spec) const;
     void removeStale();
+    // The session's lane for this container (docs/agent-protocol.md "The lane"): made, pinned and put in `spec` where
+    // the app's agent is mounted; said in the session log where it cannot be.
+    void prepareLane(ContainerSpec& spec);
     void run(const ContainerSpec& spec);
     void onCreated(const QString& name, EngineCommand& process);
     void reportCreateFailure(const QString& diagnostic);

@@ -114,6 +114,9 @@ QList<MountPins::Pin> MountPins::pin(const ContainerSpec& spec, QString* error) 
     if (!spec.agentSource.isEmpty()) {
         sources.append({spec.agentSource, containerAgentPath(), false});
     }
+    if (!spec.laneSource.isEmpty()) {
+        sources.append({spec.laneSource, containerLanePath(), true});
+    }
     QList<Pin> pins;
     for (const Source& source : std::as_const(sources)) {
         QString problem;
@@ -209,7 +212,8 @@ QString MountPins::foreignMount(const QByteArray& mountinfo) {
                                                   "/sbin/docker-init",
                                                   "/usr/sbin/docker-init",
                                                   "/dev/init",
-                                                  containerAgentPath().toUtf8()};
+                                                  containerAgentPath().toUtf8(),
+                                                  containerLanePath().toUtf8()};
     static const QList<QByteArray> kernelPlaces = {
         "/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", containerHome().toUtf8()};
     static const QList<QByteArray> kernelTypes = {"proc",   "sysfs",  "tmpfs",  "devtmpfs",

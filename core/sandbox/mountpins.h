@@ -26,7 +26,7 @@ namespace zeus {
 class MountPins {
 public:
     struct Pin {
-        QString target;  // inside the container (/workspace, /workspace/.git, /run/zeus/agent)
+        QString target;  // inside the container (/workspace, /workspace/.git, /run/zeus/agent, /run/zeus/lane)
         QString source;  // on the host, for messages
         WorkspaceApproval::Identity identity;
         bool operator==(const Pin& other) const {
@@ -39,8 +39,8 @@ public:
     // regular file. nullopt (and *error) when a component is a link, missing, or of the wrong type.
     static std::optional<WorkspaceApproval::Identity> pinPath(const QString& path, bool directory, QString* error);
 
-    // The pins of every bind mount `spec` asks for: the workspace, each overlay, the agent. Empty with *error set
-    // when one cannot be pinned; empty without an error for a review copy (no bind mount of the folder).
+    // The pins of every bind mount `spec` asks for: the workspace, each overlay, the agent, the lane. Empty with *error
+    // set when one cannot be pinned; empty without an error for a review copy (no bind mount of the folder).
     static QList<Pin> pin(const ContainerSpec& spec, QString* error);
 
     // The one fixed command that prints, in the container, its kernel's boot id, then `device inode` of each

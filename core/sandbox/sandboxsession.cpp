@@ -2,6 +2,7 @@
 
 #include "engine/containerruntime.h"
 #include "sandbox/agent/agentchannel.h"
+#include "sandbox/agent/agentlane.h"
 #include "sandbox/agent/enginecommand.h"
 #include "sandbox/enginecalls.h"
 #include "sandbox/exposedports.h"
@@ -237,6 +238,8 @@ void SandboxSession::startAgent() {
     m_agent = agent;
     connect(agent, &AgentChannel::ready, this, [this, agent] { onAgentReady(agent); });
     connect(agent, &AgentChannel::failed, this, [this, agent](const QString& reason) { onAgentFailed(agent, reason); });
+    agent->setLane(m_lane);
+    connect(agent, &AgentChannel::laneReport, this, [this](const QString& text) { logEvent(text); });
     connect(agent, &AgentChannel::logLine, this,
             [this](const QString& line) { qCInfo(lcSession) << "session" << m_id << "agent:" << line; });
     announceExecPath();

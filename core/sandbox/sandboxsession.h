@@ -23,6 +23,7 @@
 namespace zeus {
 
 class AgentChannel;
+class AgentLane;
 class ContainerRuntime;
 class EngineCalls;
 class EngineCommand;
@@ -160,10 +161,11 @@ private:
     SessionState m_state = SessionState::Stopped;
     Phase m_phase = Phase::None;
     QString m_containerId;
-    QString m_staleContainerId;                        // a failed container still to be removed
-    QList<QPointer<CommandExecution>> m_calls;         // running or waiting for the container
-    QList<QPointer<CommandExecution>> m_waiting;       // waiting for the container
-    QPointer<AgentChannel> m_agent;                    // the container's agent, while it starts or runs
+    QString m_staleContainerId;                   // a failed container still to be removed
+    QList<QPointer<CommandExecution>> m_calls;    // running or waiting for the container
+    QList<QPointer<CommandExecution>> m_waiting;  // waiting for the container
+    QPointer<AgentChannel> m_agent;               // the container's agent, while it starts or runs
+    QPointer<AgentLane> m_lane;  // the lane mounted into the container (a child), or null: frames on the exec pipe
     QList<QPointer<CommandExecution>> m_agentWaiting;  // waiting for the agent's hello
     QString m_agentFallback;         // why this container's commands run with plain exec; empty: through the agent
     int m_agentFailures = 0;         // agent crashes in this container

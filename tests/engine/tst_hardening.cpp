@@ -17,6 +17,19 @@
 using namespace zeus;
 using namespace zeus::test;
 
+namespace {
+
+// The agent's lane folder (docs/agent-protocol.md "The lane"): a private folder of the app's in the user's runtime
+// folder, never anything else of the host.
+bool laneFolder(const QString& source) {
+    const QString lanes =
+        QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation) + QStringLiteral("/zeus-lanes/");
+    return source.startsWith(lanes) && source.mid(lanes.size()).size() == 16
+           && !source.mid(lanes.size()).contains(QLatin1Char('/'));
+}
+
+}  // namespace
+
 class TestHardening : public QObject {
     Q_OBJECT
 
@@ -188,7 +201,8 @@ void TestHardening::profile() {
     QCOMPARE(host.value(QLatin1String("IpcMode")).toString() == QLatin1String("host"), false);
     QCOMPARE(info.value(QLatin1String("Config")).toObject().value(QLatin1String("User")).toString(),
              QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()));
-    // Exactly two bind mounts: the workspace, and the app's own agent read-only. No engine socket.
+    // Exactly three bind mounts: the workspace, the app's own agent read-only and the agent's lane folder read-only
+    // (a private folder of the app's runtime folder). No engine socket.
     int binds = 0;
     for (const QJsonValue& mount : info.value(QLatin1String("Mounts")).toArray()) {
         const QJsonObject m = mount.toObject();
@@ -203,11 +217,17 @@ void TestHardening::profile() {
             QCOMPARE(m.value(QLatin1String("RW")).toBool(), false);
             continue;
         }
+        if (m.value(QLatin1String("Destination")).toString() == QLatin1String("/run/zeus/lane")) {
+            QVERIFY2(laneFolder(m.value(QLatin1String("Source")).toString()),
+                     qPrintable(m.value(QLatin1String("Source")).toString()));
+            QCOMPARE(m.value(QLatin1String("RW")).toBool(), false);
+            continue;
+        }
         QCOMPARE(m.value(QLatin1String("Source")).toString(), ws);
         QCOMPARE(m.value(QLatin1String("Destination")).toString(), QStringLiteral("/workspace"));
         QCOMPARE(m.value(QLatin1String("RW")).toBool(), true);
     }
-    QCOMPARE(binds, 2);
+    QCOMPARE(binds, 3);
 }
 
 void TestHardening::gitMetadataIsReadOnly_data() {
@@ -328,6 +348,7 @@ void TestHardening::gitMetadataIsReadOnly() {
     QMap<QString, bool> expected;
     expected.insert(QStringLiteral("/workspace"), true);
     expected.insert(QStringLiteral("/run/zeus/agent"), false);
+    expected.insert(QStringLiteral("/run/zeus/lane"), false);
     expected.insert(QStringLiteral("/workspace/.git"), false);
     QCOMPARE(binds, expected);
 }
@@ -418,8 +439,10 @@ void TestHardening::mountRaceNeverMountsAnotherFolder() {
                 continue;
             }
             const QString source = m.value(QLatin1String("Source")).toString();
+            const QString destination = m.value(QLatin1String("Destination")).toString();
             QVERIFY2(source == ws || source.startsWith(ws + QLatin1Char('/'))
-                         || m.value(QLatin1String("Destination")).toString() == QLatin1String("/run/zeus/agent"),
+                         || destination == QLatin1String("/run/zeus/agent")
+                         || (destination == QLatin1String("/run/zeus/lane") && laneFolder(source)),
                      qPrintable(source));
         }
     }

@@ -1,11 +1,16 @@
 #include "sandbox/agent/agentchannel.h"
 
 #include "engine/containerruntime.h"
+#include "engine/containerspec.h"
 #include "sandbox/agent/agentcall.h"
+#include "sandbox/agent/agentlane.h"
 #include "sandbox/agent/agenttunnel.h"
 #include "sandbox/agent/enginecommand.h"
 #include "support/logging.h"
 
+#include <QLocalSocket>
+
+#include <cstring>
 #include <utility>
 
 namespace zeus {
@@ -18,6 +23,8 @@ constexpr int kHandshakeTimeoutMs = 15000;
 constexpr quint32 kGrantThreshold = agentframe::kInitialWindow / 4;
 constexpr qsizetype kMaxStderrLine = 1024;
 constexpr quint32 kRunningWindow = 1024 * 1024;
+// From the key sent to the lane taken: a connect on one machine takes milliseconds, the rest is a loaded engine.
+constexpr int kLaneSetupMs = 10000;
 }  // namespace
 
 AgentChannel::AgentChannel(const ContainerRuntime& runtime, QString containerId, QString agentPath, QObject* parent)
@@ -26,6 +33,13 @@ AgentChannel::AgentChannel(const ContainerRuntime& runtime, QString containerId,
     m_handshake.setInterval(kHandshakeTimeoutMs);
     connect(&m_handshake, &QTimer::timeout, this, [this] {
         fail(QStringLiteral("the agent did not answer within %1 s").arg(m_handshake.interval() / 1000.0));
+    });
+    m_laneSetup.setSingleShot(true);
+    m_laneSetup.setInterval(kLaneSetupMs);
+    connect(&m_laneSetup, &QTimer::timeout, this, [this] {
+        if (m_laneState == LaneState::Offered || m_laneState == LaneState::AgentConnected) {
+            stopLane(QStringLiteral("it was not set up within %1 s").arg(kLaneSetupMs / 1000));
+        }
     });
 }
 
@@ -118,9 +132,20 @@ void AgentChannel::close() {
 }
 
 void AgentChannel::send(const QByteArray& frame) {
-    if (m_process) {
+    if (m_laneState == LaneState::Switching || m_laneState == LaneState::On) {
+        if (m_laneSocket) {
+            m_laneSocket->write(frame);
+        }
+    } else if (m_process) {
         m_process->write(frame);
     }
+}
+
+qint64 AgentChannel::pendingInput() const {
+    if (m_laneState == LaneState::Switching || m_laneState == LaneState::On) {
+        return m_laneSocket ? m_laneSocket->bytesToWrite() : 0;
+    }
+    return m_process ? m_process->bytesToWrite() : 0;
 }
 
 void AgentChannel::grant(quint32 id, Channel& channel) {
@@ -143,10 +168,19 @@ void AgentChannel::onOutput(const QByteArray& bytes) {
     if (m_state == State::Failed) {
         return;
     }
+    if (m_laneState == LaneState::On) {
+        fail(QStringLiteral("the agent broke the protocol: output on stdout after it moved to the lane"));
+        return;
+    }
     if (m_state == State::Starting && m_preamble.size() < kMaxStderrLine) {
         m_preamble += bytes.left(kMaxStderrLine - m_preamble.size());
     }
     m_reader.feed(bytes);
+    readFrames();
+}
+
+void AgentChannel::readFrames() {
+    const bool fromLane = m_laneState == LaneState::On;
     while (m_state != State::Failed) {
         const std::optional<agentframe::AgentFrame> frame = m_reader.next();
         if (!frame) {
@@ -162,7 +196,18 @@ void AgentChannel::onOutput(const QByteArray& bytes) {
             return;
         }
         handle(*frame);
+        if (!fromLane && m_laneState == LaneState::On) {
+            // That was the agent's last frame on stdout: the next ones come on the lane, nothing may follow here.
+            flushOutput();
+            if (m_reader.buffered() > 0) {
+                fail(QStringLiteral("the agent broke the protocol: output on stdout after it moved to the lane"));
+                return;
+            }
+            onLaneReadable();
+            return;
+        }
     }
+    flushOutput();
 }
 
 void AgentChannel::flushOutput() {
@@ -209,6 +254,7 @@ void AgentChannel::handle(const agentframe::AgentFrame& frame) {
         m_version = frame.text.left(64);
         m_state = State::Ready;
         qCInfo(lcSession) << "agent" << m_version << "ready in" << m_containerId.left(12);
+        offerLane();
         Q_EMIT ready();
         return;
     }
@@ -218,6 +264,10 @@ void AgentChannel::handle(const agentframe::AgentFrame& frame) {
     }
     if (frame.type == Type::Listening) {
         Q_EMIT listening(quint16(frame.value), frame.error);
+        return;
+    }
+    if (frame.type == Type::LaneOut) {
+        onLaneAnswer(frame);
         return;
     }
     if ((frame.channel & agentframe::kTunnelBit) != 0) {
@@ -323,6 +373,13 @@ void AgentChannel::fail(const QString& reason) {
     m_state = State::Failed;
     m_failure = reason;
     m_handshake.stop();
+    m_laneSetup.stop();
+    if (m_laneSocket) {
+        m_laneSocket->abort();
+    }
+    if (m_lane && m_laneState != LaneState::On && m_laneState != LaneState::Switching) {
+        m_lane->withdraw();
+    }
     if (m_closed) {
         qCDebug(lcSession) << "agent channel of" << m_containerId.left(12) << "closed";
     } else {
@@ -445,7 +502,7 @@ quint32 AgentChannel::tunnelRoom(quint32 tunnel) const {
     }
     // Every tunnel shares the one pipe to the agent: past kMaxInputBacklog waiting in it, nobody sends, so the
     // app's memory is bounded by the pipe and not by the number of tunnels times their windows.
-    const qint64 backlog = m_process->bytesToWrite();
+    const qint64 backlog = pendingInput();
     if (backlog >= kMaxInputBacklog) {
         m_tunnelsThrottled = true;
         return 0;
@@ -454,7 +511,7 @@ quint32 AgentChannel::tunnelRoom(quint32 tunnel) const {
 }
 
 void AgentChannel::onInputWritten() {
-    if (!m_tunnelsThrottled || !m_process || m_process->bytesToWrite() > kMaxInputBacklog / 2) {
+    if (!m_tunnelsThrottled || !m_process || pendingInput() > kMaxInputBacklog / 2) {
         return;
     }
     m_tunnelsThrottled = false;
@@ -499,6 +556,110 @@ void AgentChannel::closeTunnel(quint32 tunnel) {
     if (m_tunnels.remove(tunnel) > 0 && m_state == State::Ready) {
         send(agentframe::tunnelCloseFrame(tunnel));
     }
+}
+
+}  // namespace zeus
+
+namespace zeus {
+
+void AgentChannel::setLane(AgentLane* lane) {
+    m_lane = lane;
+    if (lane == nullptr) {
+        return;
+    }
+    connect(lane, &AgentLane::connected, this, &AgentChannel::switchToLane);
+    connect(lane, &AgentLane::refused, this,
+            [this](const QString& why) { Q_EMIT laneReport(QStringLiteral("Lane: %1 (dropped).").arg(why)); });
+}
+
+void AgentChannel::offerLane() {
+    if (!m_lane) {
+        return;
+    }
+    QByteArray key = m_lane->offer();
+    if (key.isEmpty()) {
+        Q_EMIT laneReport(QStringLiteral("The agent's lane is not available (%1): its frames travel on the engine's "
+                                         "exec pipe.")
+                              .arg(m_lane->errorString()));
+        return;
+    }
+    m_laneState = LaneState::Offered;
+    m_laneSetup.start();
+    send(agentframe::laneFrame(key, (containerLanePath() + QLatin1Char('/') + laneSocketName()).toUtf8()));
+    key.fill('\0');
+}
+
+void AgentChannel::onLaneAnswer(const agentframe::AgentFrame& frame) {
+    if (frame.switched) {
+        if (m_laneState != LaneState::Switching) {
+            fail(QStringLiteral("the agent broke the protocol: a lane switch the app did not ask for"));
+            return;
+        }
+        m_laneState = LaneState::On;  // readFrames() turns to the lane after this frame
+        qCInfo(lcSession) << "agent of" << m_containerId.left(12) << "moved to the lane";
+        Q_EMIT laneReport(
+            QStringLiteral("The agent's frames travel on the lane (a socket of the app's), not on the "
+                           "engine's exec pipe."));
+        return;
+    }
+    if (m_laneState != LaneState::Offered) {
+        fail(QStringLiteral("the agent broke the protocol: a lane answer the app did not ask for"));
+        return;
+    }
+    if (frame.error != 0) {
+        stopLane(QStringLiteral("the agent could not connect to it: %1")
+                     .arg(QString::fromLocal8Bit(std::strerror(int(frame.error & 0xFFFF)))));
+        return;
+    }
+    m_laneState = LaneState::AgentConnected;
+    switchToLane();
+}
+
+void AgentChannel::switchToLane() {
+    if (m_laneState != LaneState::AgentConnected || !m_lane || !m_lane->hasConnection() || m_state != State::Ready
+        || m_closed) {
+        return;  // the agent's answer or the key on the socket is still to come (or all is over)
+    }
+    m_laneSocket = m_lane->take();
+    m_laneSocket->setParent(this);
+    m_laneSetup.stop();
+    connect(m_laneSocket, &QLocalSocket::readyRead, this, [this] {
+        if (m_laneState == LaneState::On) {
+            onLaneReadable();
+        }
+    });
+    connect(m_laneSocket, &QLocalSocket::bytesWritten, this, &AgentChannel::onInputWritten);
+    connect(m_laneSocket, &QLocalSocket::disconnected, this, [this] {
+        if (!m_closed) {
+            fail(QStringLiteral("the agent's lane closed"));
+        }
+    });
+    // The last frame on stdin: the agent reads the lane from here on, and so does the app after its answer.
+    send(agentframe::laneSwitchFrame());
+    m_laneState = LaneState::Switching;
+}
+
+void AgentChannel::onLaneReadable() {
+    if (m_state == State::Failed || !m_laneSocket) {
+        return;
+    }
+    const QByteArray bytes = m_laneSocket->readAll();
+    if (bytes.isEmpty()) {
+        return;
+    }
+    m_reader.feed(bytes);
+    readFrames();
+}
+
+void AgentChannel::stopLane(const QString& why) {
+    m_laneState = LaneState::Off;
+    m_laneSetup.stop();
+    if (m_lane) {
+        m_lane->withdraw();
+        delete m_lane->take();  // a connection that came too late
+    }
+    Q_EMIT laneReport(
+        QStringLiteral("The agent's lane is not used (%1): its frames travel on the engine's exec pipe.").arg(why));
 }
 
 }  // namespace zeus

@@ -10,9 +10,12 @@
 
 #include <functional>
 
+class QLocalSocket;
+
 namespace zeus {
 
 class AgentCall;
+class AgentLane;
 class AgentTunnel;
 class ContainerRuntime;
 class EngineCommand;
@@ -86,6 +89,13 @@ public:
     quint32 connectTunnel(AgentTunnel* handler, quint16 port);
     int openTunnels() const { return int(m_tunnels.size()); }
 
+    // The lane (docs/agent-protocol.md "The lane"): once the agent said hello, it is asked to connect to the lane's
+    // socket with a fresh key, and every frame moves there when it did; else everything stays on the exec pipe and
+    // laneReport() says why. Set before start(); null: no lane.
+    void setLane(AgentLane* lane);
+    // Every frame travels on the lane now.
+    bool onLane() const { return m_laneState == LaneState::On; }
+
 Q_SIGNALS:
     void ready();
     void failed(const QString& reason);
@@ -93,8 +103,14 @@ Q_SIGNALS:
     void listening(quint16 port, quint32 error);
     // A line the agent wrote on its stderr (it never writes a command or an environment value there).
     void logLine(const QString& line);
+    // What became of the lane, in a sentence for the session log: taken, or why the exec pipe carries the frames.
+    void laneReport(const QString& text);
 
 private:
+    // Off: no lane (none, refused, failed: the exec pipe carries everything); Offered: the key went to the agent;
+    // AgentConnected: the agent connected and presented it; Switching: the app sends on the lane, the agent's last
+    // frames on stdout are still coming; On: every frame both ways on the lane.
+    enum class LaneState { Off, Offered, AgentConnected, Switching, On };
     struct Channel {
         AgentCall* call = nullptr;  // null once detached
         quint32 credit = agentframe::kInitialWindow;
@@ -120,6 +136,13 @@ private:
     void grant(quint32 id, Channel& channel);
     void fail(const QString& reason);
     void send(const QByteArray& frame);
+    qint64 pendingInput() const;
+    void readFrames();
+    void offerLane();
+    void onLaneAnswer(const agentframe::AgentFrame& frame);
+    void switchToLane();
+    void onLaneReadable();
+    void stopLane(const QString& why);
 
     const ContainerRuntime& m_runtime;
     QString m_containerId;
@@ -132,6 +155,10 @@ private:
     TunnelAcceptor m_exposeAcceptor;
     mutable bool m_tunnelsThrottled = false;  // a tunnel found no room because of the backlog: wake them all
     QTimer m_handshake;
+    QPointer<AgentLane> m_lane;
+    QPointer<QLocalSocket> m_laneSocket;
+    LaneState m_laneState = LaneState::Off;
+    QTimer m_laneSetup;
     QByteArray m_stderrLine;
     QByteArray m_preamble;
     // Consecutive output frames of one call and stream read in one go, handed on as one chunk at the end of the
