@@ -4,6 +4,10 @@
 //      and vs the transport's own ceiling: 64 MiB written to `ENGINE exec -i CTR sh -c 'cat >/dev/null'` (every
 //      tunnel byte from the app travels on the agent's stdin, the same kind of pipe)
 //   2. 100 concurrent downloads of 4 MiB through the proxy: all complete, and the app's peak memory growth
+//   3. an npm-style fetch: 100 files of 256 KiB, 8 at a time, each a new process and a new connection, by busybox
+//      wget in the container through the proxy vs the host's own curl straight to the fixture
+// Where the agent's lane is up (a local Linux engine with the app's agent mounted) the tunnels travel on it rather
+// than on the exec pipe; the run says which.
 // The fixture server runs in its own thread so it does not share the proxy's event loop. Benchmark code may wait
 // synchronously; product code never does.
 #include "sandbox/sessionmanager.h"
@@ -31,6 +35,37 @@ namespace {
 
 constexpr qint64 kBig = 64 * 1024 * 1024;
 constexpr qint64 kMedium = 4 * 1024 * 1024;
+constexpr qint64 kSmall = 256 * 1024;
+constexpr int kFiles = 100;
+
+// 100 files, 8 fetchers at a time, each file a new process; all of it to stdout, counted by wc -c. FETCH takes a URL.
+QString npmStyleFetch(const QString& fetch, const QString& hostPort) {
+    return QStringLiteral(
+               "(for j in 0 1 2 3 4 5 6 7; do (i=$j; while [ $i -lt %1 ]; do %2 http://%3/small$i; "
+               "i=$((i+8)); done) & done; wait) | wc -c")
+        .arg(kFiles)
+        .arg(fetch, hostPort);
+}
+
+// Milliseconds for the npm-style fetch by the host's curl, straight to the fixture (-1 on failure).
+double hostCurlFetch(int port) {
+    QProcess process;
+    QElapsedTimer clock;
+    clock.start();
+    process.start(QStringLiteral("sh"),
+                  {QStringLiteral("-c"),
+                   npmStyleFetch(QStringLiteral("curl -s --noproxy '*'"), QStringLiteral("127.0.0.1:%1").arg(port))});
+    if (!process.waitForFinished(120000)) {
+        return -1;
+    }
+    const double ms = double(clock.nsecsElapsed()) / 1e6;
+    return process.readAllStandardOutput().trimmed() == QByteArray::number(kFiles * kSmall) ? ms : -1;
+}
+
+double median(QList<double> values) {
+    std::sort(values.begin(), values.end());
+    return values.value(values.size() / 2, -1);
+}
 
 // Answers GET /big and /medium with that many bytes, written as the socket drains (no 64 MiB buffer).
 class Fixture : public QObject {
@@ -68,7 +103,7 @@ private:
             if (*left != -1 || !head->contains("\r\n\r\n")) {
                 return;
             }
-            *left = head->contains(" /big ") ? kBig : kMedium;
+            *left = head->contains(" /big ") ? kBig : head->contains(" /small") ? kSmall : kMedium;
             socket->write("HTTP/1.0 200 OK\r\nContent-Length: " + QByteArray::number(*left) + "\r\n\r\n");
             pump();
         });
@@ -194,6 +229,11 @@ int main(int argc, char** argv) {
     // 1. 64 MiB, three times each, alternating; medians.
     const auto runtime = ContainerRuntime::create(*runtimeKindFromString(engine));
     const QString container = manager.containerId(QStringLiteral("bench"));
+    bool lane = false;
+    for (const SessionLogEntry& entry : manager.sessionLog(QStringLiteral("bench"))) {
+        lane = lane || entry.message.contains(QStringLiteral("travel on the lane"));
+    }
+    std::printf("the agent's frames travel on %s\n", lane ? "the lane (a Unix socket of the app's)" : "the exec pipe");
     QList<double> proxied, direct, rawStdin;
     for (int i = 0; i < 3; ++i) {
         const double ms = run(QStringLiteral("wget -q -O - http://big.test:%1/big | wc -c").arg(port));
@@ -219,6 +259,22 @@ int main(int argc, char** argv) {
         "   the transport's ceiling, 64 MiB into `%s exec -i CTR cat`: %.0f ms (%.0f MiB/s); proxy / ceiling "
         "%.2f\n",
         qPrintable(engine), rawStdin[1], pipeMibps, mibps / pipeMibps);
+
+    // 3. The npm-style fetch, three times each, alternating; medians.
+    QList<double> fetched, curled;
+    for (int i = 0; i < 3; ++i) {
+        const double fetchMs = run(npmStyleFetch(QStringLiteral("wget -q -O -"), QStringLiteral("big.test:") + port));
+        if (last.exitCode.value_or(-1) != 0 || last.output.trimmed() != QString::number(kFiles * kSmall)) {
+            std::fprintf(stderr, "the proxied npm-style fetch failed: %s\n", qPrintable(last.output.left(300)));
+            return 1;
+        }
+        fetched << fetchMs;
+        curled << hostCurlFetch(fixture->port);
+    }
+    std::printf(
+        "3. npm-style fetch (%d x 256 KiB, 8 at a time): %.0f ms through the proxy; the host's curl: %.0f ms; "
+        "speed ratio %.2f (goal >= 0.8)\n",
+        kFiles, median(fetched), median(curled), median(curled) / median(fetched));
 
     // 2. 100 concurrent downloads of 4 MiB.
     const qint64 before = peakRssKiB();
