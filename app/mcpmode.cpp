@@ -169,6 +169,46 @@ void listChanges(ReviewService& reviews, bool directMode, const QString& session
     reviews.refreshChanges(session);
 }
 
+// run_command's changes_pending (SPEC §12): whether the session's review copy differs from the folder now. A session
+// without a copy (direct mode, or none taken yet) has nothing pending; a listing that fails or takes longer than
+// kPendingWaitMs says false rather than holding the call's answer.
+void changesPending(ReviewService& reviews, const QString& session, const std::function<void(bool)>& done) {
+    constexpr int kPendingWaitMs = 30000;
+    if (!reviews.store().record(session)) {
+        done(false);
+        return;
+    }
+    struct Wait {
+        QMetaObject::Connection connection;
+        QMetaObject::Connection timerConnection;
+        QTimer timer;
+        std::function<void(bool)> done;
+        void finish(bool changed) {
+            // Both connections hold this object: dropping them ends it once the running slot returns.
+            QObject::disconnect(connection);
+            QObject::disconnect(timerConnection);
+            timer.stop();
+            if (done) {
+                const auto call = std::exchange(done, {});
+                call(changed);
+            }
+        }
+    };
+    auto wait = std::make_shared<Wait>();
+    wait->done = done;
+    wait->timer.setSingleShot(true);
+    wait->timerConnection = QObject::connect(&wait->timer, &QTimer::timeout, &reviews, [wait] { wait->finish(false); });
+    wait->connection =
+        QObject::connect(&reviews, &ReviewService::changesReady, &reviews,
+                         [wait, session](const QString& id, bool ok, const QString&, const QList<Change>& changes) {
+                             if (id == session) {
+                                 wait->finish(ok && !changes.isEmpty());
+                             }
+                         });
+    wait->timer.start(kPendingWaitMs);
+    reviews.refreshChanges(session);
+}
+
 // Removes the copy's container and record with ReviewService, as the tray app's Discard Copy and --discard do.
 void discardCopy(ReviewService& reviews, const QString& session, const McpLocalBackend::Answer& answer) {
     const QJsonObject structured{{QStringLiteral("session"), session}};
@@ -513,6 +553,11 @@ void wireMcpReviewTools(McpLocalBackend& backend, AgentHostService& service, boo
                                                               const McpLocalBackend::Answer& answer) {
                                applyChanges(service.reviews(), directMode, allowApply, call, session, answer);
                            });
+    if (!directMode) {
+        backend.setChangesPendingQuery([&service](const QString& session, const std::function<void(bool)>& done) {
+            changesPending(service.reviews(), session, done);
+        });
+    }
 }
 
 int runMcpMode(const AppOptions& options) {

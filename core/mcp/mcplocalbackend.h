@@ -87,6 +87,11 @@ public:
     // calls `answer` once with the CallToolResult, now or later. A call cancelled meanwhile is answered no more.
     // A tool without a handler answers that it is not available over MCP.
     using Answer = std::function<void(const QJsonObject& result)>;
+    // Whether a session (as the core knows it) has changes in its review copy that are not applied yet: run_command's
+    // `changes_pending` (SPEC §12). The query calls `done` once, now or later; without one the answer is false.
+    using PendingQuery = std::function<void(const QString& coreSession, const std::function<void(bool)>& done)>;
+    void setChangesPendingQuery(PendingQuery query) { m_pendingQuery = std::move(query); }
+    const PendingQuery& changesPendingQuery() const { return m_pendingQuery; }
     using ToolHandler = std::function<void(const McpToolCall& call, const QString& session, const Answer& answer)>;
     void setToolHandler(McpTool tool, ToolHandler handler) { m_toolHandlers[tool] = std::move(handler); }
     // A CallToolResult: one text content, isError, and structuredContent when not empty.
@@ -142,6 +147,7 @@ private:
     QList<PortRequest> m_portRequests;                  // in the order the core answers them
     QList<QJsonObject> m_waitingFrames;                 // for the core, before it connected
     std::map<McpTool, ToolHandler> m_toolHandlers;
+    PendingQuery m_pendingQuery;
     McpSession* m_default = nullptr;  // a child
 };
 

@@ -233,12 +233,26 @@ void McpSession::onToolResult(const QJsonObject& message) {
         text += (text.isEmpty() || text.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"))
                 + it->networkDenials.join(QLatin1Char('\n'));
     }
-    const QJsonObject structured{{QStringLiteral("output"), str(message, "output")},
-                                 {QStringLiteral("exit_code"), message.value(QStringLiteral("exit_code"))},
-                                 {QStringLiteral("duration_ms"), message.value(QStringLiteral("duration_ms"))},
-                                 {QStringLiteral("truncated"), message.value(QStringLiteral("truncated")).toBool()},
-                                 {QStringLiteral("changes_pending"), false}};
-    answer(callId, McpLocalBackend::toolResult(text, status != QLatin1String("ok"), structured));
+    QJsonObject structured{{QStringLiteral("output"), str(message, "output")},
+                           {QStringLiteral("exit_code"), message.value(QStringLiteral("exit_code"))},
+                           {QStringLiteral("duration_ms"), message.value(QStringLiteral("duration_ms"))},
+                           {QStringLiteral("truncated"), message.value(QStringLiteral("truncated")).toBool()},
+                           {QStringLiteral("changes_pending"), false}};
+    const bool isError = status != QLatin1String("ok");
+    const McpLocalBackend::PendingQuery& pending = m_backend.changesPendingQuery();
+    if (!pending) {
+        answer(callId, McpLocalBackend::toolResult(text, isError, structured));
+        return;
+    }
+    // Review mode: whether the copy now differs from the folder (the session's review copy, not this call's).
+    const QString session = it->call.session.isEmpty() ? m_sessionId : it->call.session;
+    const QPointer<McpSession> self(this);
+    pending(m_backend.coreSessionId(session), [self, callId, text, isError, structured](bool changed) mutable {
+        if (self) {
+            structured.insert(QStringLiteral("changes_pending"), changed);
+            self->answer(callId, McpLocalBackend::toolResult(text, isError, structured));
+        }
+    });
 }
 
 void McpSession::onCallError(const QJsonObject& message) {

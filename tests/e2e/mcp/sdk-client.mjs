@@ -166,6 +166,8 @@ try {
                                           arguments: { command: 'echo from-the-agent > agent.txt && cat hello.txt' } });
     check(!wrote.isError && textOf(wrote).includes('hello from the host folder'), 'review mode copies the folder in',
           wrote);
+    check(wrote.structuredContent?.changes_pending === true, 'run_command says changes are pending in review mode',
+          wrote.structuredContent);
     check(!existsSync(join(workspace, 'agent.txt')), 'review mode leaves the folder untouched while the agent works',
           readdirSync(workspace));
     const listed = await review.callTool({ name: 'list_changes', arguments: {} });
@@ -176,6 +178,9 @@ try {
     check(!applied.isError && existsSync(join(workspace, 'agent.txt'))
               && readFileSync(join(workspace, 'agent.txt'), 'utf8') === 'from-the-agent\n',
           'apply_changes writes it into the folder', applied);
+    const after = await review.callTool({ name: 'run_command', arguments: { command: 'cat agent.txt' } });
+    check(after.structuredContent?.changes_pending === false, 'once applied, nothing is pending',
+          after.structuredContent);
 } catch (error) {
     check(false, 'the review session ran without a protocol error', String(error?.stack || error));
 } finally {
