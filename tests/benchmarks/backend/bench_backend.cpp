@@ -347,9 +347,10 @@ private:
                                                           {QStringLiteral("method"), method},
                                                           {QStringLiteral("params"), params}})
                                     .toJson(QJsonDocument::Compact);
+        // Host names this port: the server refuses any other (DNS-rebinding protection).
         QByteArray head =
-            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            "Accept: application/json, text/event-stream\r\nAuthorization: "
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(socket.peerPort())
+            + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: "
             + m_authorization + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
         if (!m_session.isEmpty()) {
             head += "Mcp-Session-Id: " + m_session + "\r\nMCP-Protocol-Version: 2025-06-18\r\n";
