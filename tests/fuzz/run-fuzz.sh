@@ -11,9 +11,9 @@ source_dir=$(cd "$fuzz_dir/../.." && pwd)
 
 CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S "$source_dir" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DZEUS_FUZZ=ON -DZEUS_BUILD_GUI=OFF -DZEUS_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build" --target fuzz_protocol fuzz_agentframe fuzz_commandanalyser fuzz_redactor fuzz_workspaceapproval fuzz_textdiff fuzz_proxyrequest fuzz_mcpmessage fuzz_mcphttprequest
+cmake --build "$build" --target fuzz_protocol fuzz_agentframe fuzz_commandanalyser fuzz_redactor fuzz_workspaceapproval fuzz_textdiff fuzz_proxyrequest fuzz_mcpmessage fuzz_mcphttprequest fuzz_secretsubstitution
 
-mkdir -p "$build/fuzz-artifacts" "$build/fuzz-corpus/protocol" "$build/fuzz-corpus/agentframe" "$build/fuzz-corpus/commandanalyser" "$build/fuzz-corpus/redactor" "$build/fuzz-corpus/workspaceapproval" "$build/fuzz-corpus/textdiff" "$build/fuzz-corpus/proxyrequest" "$build/fuzz-corpus/mcpmessage" "$build/fuzz-corpus/mcphttprequest"
+mkdir -p "$build/fuzz-artifacts" "$build/fuzz-corpus/protocol" "$build/fuzz-corpus/agentframe" "$build/fuzz-corpus/commandanalyser" "$build/fuzz-corpus/redactor" "$build/fuzz-corpus/workspaceapproval" "$build/fuzz-corpus/textdiff" "$build/fuzz-corpus/proxyrequest" "$build/fuzz-corpus/mcpmessage" "$build/fuzz-corpus/mcphttprequest" "$build/fuzz-corpus/secretsubstitution"
 # halt on the first UBSan report, as for ASan; leaks count as findings.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -57,3 +57,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
     -max_total_time="$seconds" -max_len=20000 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$build/fuzz-artifacts/" \
     "$build/fuzz-corpus/mcphttprequest" "$fuzz_dir/corpus/mcphttprequest"
+"$build/tests/fuzz/fuzz_secretsubstitution" \
+    -max_total_time="$seconds" -max_len=20000 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$build/fuzz-artifacts/" \
+    "$build/fuzz-corpus/secretsubstitution" "$fuzz_dir/corpus/secretsubstitution"
