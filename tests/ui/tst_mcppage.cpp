@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUuid>
 #include <QtTest>
@@ -135,6 +136,30 @@ private Q_SLOTS:
         QCOMPARE(storedToken(service), second);  // the old one is gone
         port->setValue(18767);
         QVERIFY(command->text().contains(QLatin1String(":18767/mcp")));
+    }
+
+    // Settings > Agents (MCP) with the HTTP server on and a token just made (needs the test keyring for the token).
+    void screenshot() {
+        const QString shots = qEnvironmentVariable("ZEUS_SCREENSHOT_DIR");
+        if (shots.isEmpty()) {
+            QSKIP("set ZEUS_SCREENSHOT_DIR to save screenshots");
+        }
+        AppSettings settings(dir.filePath(QStringLiteral("shot.ini")));
+        QVERIFY(settings.setMcpHttpPort(AppSettings::kDefaultMcpHttpPort));
+        SettingsDialog dialog(&settings, nullptr);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        dialog.findChild<QTabWidget*>()->setCurrentWidget(dialog.mcpPage());
+        // As an installed app shows it (this test's own path would stand there otherwise).
+        auto* stdio = dialog.mcpPage()->findChild<QLineEdit*>(QStringLiteral("mcpStdioCommand"));
+        stdio->setText(McpPage::stdioCommand(QStringLiteral("/usr/bin/zeus-desktop")));
+        stdio->setCursorPosition(0);
+        if (qEnvironmentVariable("ZEUS_TEST_KEYRING") == QLatin1String("1")) {
+            QSignalSpy renewed(dialog.mcpPage(), &McpPage::tokenRenewed);
+            dialog.mcpPage()->findChild<QPushButton*>(QStringLiteral("mcpNewToken"))->click();
+            QVERIFY(renewed.wait(10000));
+        }
+        QVERIFY(dialog.grab().save(shots + QStringLiteral("/settings-agents-mcp.png")));
     }
 };
 

@@ -69,6 +69,7 @@ McpPage::McpPage(AppSettings* settings, QWidget* parent, QString tokenService)
     m_stdio = copyableLine(stdio, stdioLayout, tr("Copy"));
     m_stdio->setObjectName(QStringLiteral("mcpStdioCommand"));
     m_stdio->setText(stdioCommand(QCoreApplication::applicationFilePath()));
+    m_stdio->setCursorPosition(0);
     layout->addWidget(stdio);
 
     auto* http = new QGroupBox(tr("Over HTTP"), this);
@@ -107,6 +108,7 @@ McpPage::McpPage(AppSettings* settings, QWidget* parent, QString tokenService)
     connect(m_port, &QSpinBox::valueChanged, this, [this] {
         if (!m_token->text().isEmpty()) {
             m_command->setText(httpCommand(m_port->value(), m_token->text()));
+            m_command->setCursorPosition(0);
         }
     });
     connect(m_newToken, &QPushButton::clicked, this, &McpPage::makeToken);
@@ -158,6 +160,7 @@ void McpPage::makeToken() {
                 }
                 m_token->setText(token);
                 m_command->setText(httpCommand(m_port->value(), token));
+                m_command->setCursorPosition(0);
                 m_tokenStatus->setText(
                     tr("A new token, kept in the keychain and shown only now: copy it into your "
                        "client. The old token no longer works."));
