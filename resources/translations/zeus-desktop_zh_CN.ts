@@ -2266,6 +2266,21 @@ History:
     </message>
 </context>
 <context>
+    <name>zeus::GuiMcpHost</name>
+    <message>
+        <source>MCP over HTTP is off: the keychain could not keep its token (%1)</source>
+        <translation>MCP over HTTP 已关闭：钥匙串无法保存其令牌（%1）</translation>
+    </message>
+    <message>
+        <source>MCP over HTTP is off: the app cannot listen on 127.0.0.1 for the sandbox&apos;s own connection</source>
+        <translation>MCP over HTTP 已关闭：应用无法在 127.0.0.1 上监听沙箱自身的连接</translation>
+    </message>
+    <message>
+        <source>MCP over HTTP is off: 127.0.0.1:%1 is in use</source>
+        <translation>MCP over HTTP 已关闭：127.0.0.1:%1 已被占用</translation>
+    </message>
+</context>
+<context>
     <name>zeus::GuiService</name>
     <message>
         <source>Sign-in rejected</source>
@@ -2294,6 +2309,10 @@ History:
     <message>
         <source>Not ready: no sandbox agent</source>
         <translation>未就绪：没有沙箱代理</translation>
+    </message>
+    <message>
+        <source>MCP over HTTP is off</source>
+        <translation>MCP over HTTP 已关闭</translation>
     </message>
 </context>
 <context>
@@ -2546,6 +2565,81 @@ History:
     </message>
 </context>
 <context>
+    <name>zeus::InterceptCa</name>
+    <message>
+        <source>The interception CA is not loaded.</source>
+        <translation>拦截 CA 尚未加载。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a host a certificate can name.</source>
+        <translation>“%1”不是证书可以命名的主机。</translation>
+    </message>
+    <message>
+        <source>Could not make a certificate for %1.</source>
+        <translation>无法为 %1 生成证书。</translation>
+    </message>
+    <message>
+        <source>Could not write the certificate for %1.</source>
+        <translation>无法写入 %1 的证书。</translation>
+    </message>
+    <message>
+        <source>The TLS library could not read the certificate made for %1.</source>
+        <translation>TLS 库无法读取为 %1 生成的证书。</translation>
+    </message>
+    <message>
+        <source>it holds no key and certificate</source>
+        <translation>其中没有密钥和证书</translation>
+    </message>
+    <message>
+        <source>its key does not belong to its certificate</source>
+        <translation>其密钥与证书不匹配</translation>
+    </message>
+    <message>
+        <source>its certificate is not a CA</source>
+        <translation>其证书不是 CA</translation>
+    </message>
+    <message>
+        <source>its certificate has expired</source>
+        <translation>其证书已过期</translation>
+    </message>
+    <message>
+        <source>its certificate cannot be written</source>
+        <translation>其证书无法写出</translation>
+    </message>
+    <message>
+        <source>The interception CA stored in the keychain cannot be used (%1). Remove the keychain entry &quot;%2&quot; of %3 and a new one is made.</source>
+        <translation>钥匙串中保存的拦截 CA 无法使用（%1）。删除 %3 的钥匙串条目“%2”后会生成新的 CA。</translation>
+    </message>
+    <message>
+        <source>Could not make the interception CA: %1.</source>
+        <translation>无法生成拦截 CA：%1。</translation>
+    </message>
+    <message>
+        <source>The keychain has no interception CA.</source>
+        <translation>钥匙串中没有拦截 CA。</translation>
+    </message>
+    <message>
+        <source>The keychain is locked or access to it was denied, so the interception CA for host-bound secrets cannot be used. Unlock it and try again.</source>
+        <translation>钥匙串已锁定或访问被拒绝，因此无法使用主机绑定机密的拦截 CA。请解锁后重试。</translation>
+    </message>
+    <message>
+        <source>The keychain did not answer within %1 seconds. It may be locked and waiting for its password.</source>
+        <translation>钥匙串在 %1 秒内没有响应。它可能已锁定，正在等待输入密码。</translation>
+    </message>
+    <message>
+        <source>The keychain reported an error (%1), so the interception CA for host-bound secrets cannot be used. Zeus Desktop never keeps its key in plain text.</source>
+        <translation>钥匙串报告了错误（%1），因此无法使用主机绑定机密的拦截 CA。Zeus Desktop 绝不以明文保存其密钥。</translation>
+    </message>
+    <message>
+        <source>No keychain is available for the interception CA of host-bound secrets (%1). Zeus Desktop never keeps its key in plain text: start a keyring such as GNOME Keyring or KWallet.</source>
+        <translation>没有可用于主机绑定机密拦截 CA 的钥匙串（%1）。Zeus Desktop 绝不以明文保存其密钥：请启动 GNOME Keyring 或 KWallet 等密钥环。</translation>
+    </message>
+    <message>
+        <source>no keychain service</source>
+        <translation>没有钥匙串服务</translation>
+    </message>
+</context>
+<context>
     <name>zeus::KeychainTokenStore</name>
     <message>
         <source>Enter the backend URL first: the token is stored for that backend.</source>
@@ -2581,6 +2675,92 @@ History:
     <message>
         <source>Commands run in a container that sees only %1 (mounted at /workspace). No backend is involved.</source>
         <translation>命令在只能看到 %1（挂载于 /workspace）的容器中运行，不涉及后端。</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::McpApprovals</name>
+    <message>
+        <source>Run this command in the Zeus Desktop sandbox?</source>
+        <translation>在 Zeus Desktop 沙箱中运行此命令？</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Asked because: %1</source>
+        <translation>询问原因：%1</translation>
+    </message>
+    <message>
+        <source>Run once</source>
+        <translation>运行一次</translation>
+    </message>
+    <message>
+        <source>Always allow &quot;%1&quot; in this folder</source>
+        <translation>在此文件夹中始终允许“%1”</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+</context>
+<context>
+    <name>zeus::McpPage</name>
+    <message>
+        <source>Agents that run on this computer (Claude Code, Codex CLI, Cursor, VS Code, …) can run their commands in this sandbox through the Model Context Protocol, with the same folders, network rules, secrets and approvals as the backend.</source>
+        <translation>在本机运行的智能体（Claude Code、Codex CLI、Cursor、VS Code 等）可以通过模型上下文协议（MCP）在此沙箱中运行命令，使用与后端相同的文件夹、网络规则、机密和审批。</translation>
+    </message>
+    <message>
+        <source>In a client&apos;s configuration (stdio)</source>
+        <translation>在客户端配置中（stdio）</translation>
+    </message>
+    <message>
+        <source>The client starts this app for each conversation. While the tray app runs, its sessions show here and its questions are asked here; the folder must be approved on the Folders page.</source>
+        <translation>客户端会为每次对话启动本应用。托盘应用运行时，其会话显示在这里，审批问题也在这里询问；文件夹必须在“文件夹”页中批准。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Over HTTP</source>
+        <translation>通过 HTTP</translation>
+    </message>
+    <message>
+        <source>Serve MCP over HTTP on 127.0.0.1, port</source>
+        <translation>在 127.0.0.1 上通过 HTTP 提供 MCP，端口</translation>
+    </message>
+    <message>
+        <source>Only programs on this computer can connect, and every request needs the token below. Other users of this computer can reach the port, but not without the token.</source>
+        <translation>只有本机上的程序可以连接，且每个请求都需要下面的令牌。本机的其他用户可以访问该端口，但没有令牌无法使用。</translation>
+    </message>
+    <message>
+        <source>Make a &amp;new token…</source>
+        <translation>生成新令牌(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>The token is kept in the system keychain and shown only when it is made.</source>
+        <translation>令牌保存在系统钥匙串中，只在生成时显示。</translation>
+    </message>
+    <message>
+        <source>Copy token</source>
+        <translation>复制令牌</translation>
+    </message>
+    <message>
+        <source>Making a new token…</source>
+        <translation>正在生成新令牌…</translation>
+    </message>
+    <message>
+        <source>No new token: %1. The old one, if any, still works.</source>
+        <translation>未生成新令牌：%1。原有令牌（如有）仍然有效。</translation>
+    </message>
+    <message>
+        <source>A new token, kept in the keychain and shown only now: copy it into your client. The old token no longer works.</source>
+        <translation>新令牌已保存在钥匙串中，仅此时显示：请将其复制到客户端。旧令牌已失效。</translation>
     </message>
 </context>
 <context>
@@ -3301,6 +3481,33 @@ Container: %2 (%3)</source>
     </message>
 </context>
 <context>
+    <name>zeus::SecretBinding</name>
+    <message>
+        <source>&apos;%1&apos; is not a binding: write NAME=HOST[,HOST…], e.g. GITHUB_TOKEN=@github</source>
+        <translation>“%1”不是绑定：请写成 NAME=HOST[,HOST…]，例如 GITHUB_TOKEN=@github</translation>
+    </message>
+    <message>
+        <source>%1: an empty host in the list</source>
+        <translation>%1：列表中有空主机</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a preset (known: %3)</source>
+        <translation>%1：“%2”不是预设（已知：%3）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: a binding names at least one host</source>
+        <translation>%1：绑定至少要指定一个主机</translation>
+    </message>
+    <message>
+        <source>%1: at most %2 hosts per secret</source>
+        <translation>%1：每个机密最多 %2 个主机</translation>
+    </message>
+</context>
+<context>
     <name>zeus::SecretBroker</name>
     <message>
         <source>No secret named %1 is stored on this computer. Stored: %2.</source>
@@ -3967,6 +4174,10 @@ Container: %2 (%3)</source>
     <message>
         <source>%1 (inside or around another approved folder: inactive until one is revoked)</source>
         <translation>%1（位于另一个已批准文件夹之内或包含它：在撤销其中一个之前不生效）</translation>
+    </message>
+    <message>
+        <source>A&amp;gents (MCP)</source>
+        <translation>智能体（MCP）(&amp;G)</translation>
     </message>
 </context>
 <context>
