@@ -58,10 +58,10 @@ struct tunnel {
     int used;
     uint32_t id;
     int fd;
-    int connecting;  /* `tunnel connect`: the connect is under way, nothing is read or written yet */
-    uint64_t window; /* bytes we may still send to the app */
-    unsigned char* inq;
-    size_t inlen;
+    int connecting;     /* `tunnel connect`: the connect is under way, nothing is read or written yet */
+    uint64_t window;    /* bytes we may still send to the app */
+    unsigned char* inq; /* bytes for the client: inq[inhead .. inhead + inlen), in a buffer of incap */
+    size_t inhead, inlen, incap;
     uint32_t in_credit; /* bytes the app may still send us */
     int in_eof;         /* the app said its side is done: shut our write side once inq is written */
     int wr_shut, rd_eof;

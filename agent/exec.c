@@ -315,7 +315,7 @@ _Noreturn static void run_shell(struct agent_state* st, const struct exec_req* r
         wipe(st->calls[i].inq, st->calls[i].inlen);
     }
     for (int i = 0; i < MAX_TUNNELS; i++) {
-        wipe(st->tunnels[i].inq, st->tunnels[i].inlen);
+        wipe(st->tunnels[i].inq, st->tunnels[i].incap);
     }
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     const char* argv0 = strrchr(r->shell, '/') + 1;

@@ -23,7 +23,7 @@ static struct tunnel* find_tunnel(struct agent_state* st, uint32_t id) {
 
 static void free_tunnel(struct tunnel* t) {
     close_fd(&t->fd);
-    wipe(t->inq, t->inlen);
+    wipe(t->inq, t->incap);
     free(t->inq);
     memset(t, 0, sizeof *t);
     t->fd = -1;
@@ -205,7 +205,7 @@ void tunnel_feed(struct agent_state* st, struct tunnel* t) {
     }
     size_t done = 0;
     while (done < t->inlen) {
-        ssize_t n = write(t->fd, t->inq + done, t->inlen - done);
+        ssize_t n = write(t->fd, t->inq + t->inhead + done, t->inlen - done);
         if (n > 0) {
             done += (size_t)n;
         } else if (n < 0 && errno == EINTR) {
@@ -218,9 +218,10 @@ void tunnel_feed(struct agent_state* st, struct tunnel* t) {
         }
     }
     if (done > 0) {
-        memmove(t->inq, t->inq + done, t->inlen - done);
+        /* No copy of what is left: the head moves on, and what was written is wiped. */
+        wipe(t->inq + t->inhead, done);
+        t->inhead = t->inlen == done ? 0 : t->inhead + done;
         t->inlen -= done;
-        wipe(t->inq + t->inlen, done);
         t->in_credit += (uint32_t)done;
         put_u32_frame(&st->out, T_WINDOW_OUT, t->id, (uint32_t)done);
     }
@@ -268,8 +269,22 @@ void tunnel_frame(struct agent_state* st, uint8_t type, uint32_t ch, const unsig
     if (n == 0) {
         t->in_eof = 1;
     } else {
-        t->inq = grow_wiped(t->inq, t->inlen, t->inlen + n);
-        memcpy(t->inq + t->inlen, p, n);
+        if (t->inhead > 0 && t->inhead + t->inlen + n > t->incap) {
+            /* Room at the end: move what is left to the front first, grow only when that is not enough (once or
+             * twice per tunnel: the window bounds it). */
+            memmove(t->inq, t->inq + t->inhead, t->inlen);
+            wipe(t->inq + t->inlen, t->inhead);
+            t->inhead = 0;
+        }
+        if (t->inlen + n > t->incap) {
+            size_t cap = t->incap ? t->incap : 65536;
+            while (cap < t->inlen + n) {
+                cap *= 2;
+            }
+            t->inq = grow_wiped(t->inq, t->inlen, cap);
+            t->incap = cap;
+        }
+        memcpy(t->inq + t->inhead + t->inlen, p, n);
         t->inlen += n;
         t->in_credit -= (uint32_t)n;
     }
