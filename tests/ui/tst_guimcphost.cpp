@@ -13,6 +13,7 @@
 #include "mcpbridgechannel.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
+#include "widgetlookup.h"
 
 #include <QApplication>
 #include <QJsonDocument>
@@ -30,25 +31,6 @@ using namespace zeus;
 using namespace zeus::test;
 
 namespace {
-
-template <typename T>
-T* topLevel() {
-    for (QWidget* widget : QApplication::topLevelWidgets()) {
-        if (auto* found = qobject_cast<T*>(widget)) {
-            return found;
-        }
-    }
-    return nullptr;
-}
-
-QPushButton* button(QWidget* parent, const QString& text) {
-    for (QPushButton* candidate : parent->findChildren<QPushButton*>()) {
-        if (candidate->text().remove(QLatin1Char('&')) == text) {
-            return candidate;
-        }
-    }
-    return nullptr;
-}
 
 QByteArray mcpRequest(int id, const QString& method, const QJsonObject& params) {
     return McpCodec::toBytes(McpCodec::makeRequest(QJsonValue(id), method, params));
@@ -151,7 +133,7 @@ private Q_SLOTS:
             namesSession = namesSession || label->text() == session;
         }
         QVERIFY2(namesSession, "the dialog names the MCP session");
-        QPushButton* runOnce = button(dialog, QStringLiteral("Run Once"));
+        QPushButton* runOnce = buttonNamed(dialog, QStringLiteral("Run Once"));
         QVERIFY(runOnce);
         runOnce->click();
         QJsonObject result;

@@ -14,6 +14,7 @@
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
 #include "testenvironment.h"
+#include "widgetlookup.h"
 
 #include <QApplication>
 #include <QJsonDocument>
@@ -28,16 +29,6 @@ using namespace zeus;
 using namespace zeus::test;
 
 namespace {
-
-template <typename T>
-T* topLevel() {
-    for (QWidget* widget : QApplication::topLevelWidgets()) {
-        if (auto* found = qobject_cast<T*>(widget)) {
-            return found;
-        }
-    }
-    return nullptr;
-}
 
 quint16 freePort() {
     QTcpServer probe;

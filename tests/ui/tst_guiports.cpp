@@ -13,6 +13,7 @@
 #include "sessions/sessionlogview.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
+#include "widgetlookup.h"
 
 #include <QApplication>
 #include <QDesktopServices>
@@ -28,24 +29,6 @@ using namespace zeus;
 using namespace zeus::test;
 
 namespace {
-
-DashboardWindow* dashboard() {
-    for (QWidget* widget : QApplication::topLevelWidgets()) {
-        if (auto* window = qobject_cast<DashboardWindow*>(widget)) {
-            return window;
-        }
-    }
-    return nullptr;
-}
-
-QPushButton* button(QWidget* parent, const QString& text) {
-    for (QPushButton* candidate : parent->findChildren<QPushButton*>()) {
-        if (candidate->text().remove(QLatin1Char('&')) == text) {
-            return candidate;
-        }
-    }
-    return nullptr;
-}
 
 // curl on this computer while the app's event loop runs (the published port's listener lives on this thread).
 ProcessOutput curl(const QString& url) {
@@ -130,7 +113,7 @@ private Q_SLOTS:
         AppOptions options;
         GuiService gui(options, &settings);
         gui.start();
-        DashboardWindow* window = dashboard();
+        DashboardWindow* window = topLevel<DashboardWindow>();
         QVERIFY(window);
 
         // The console: a dev server starts in the sandbox and its call ends; the server stays.
@@ -142,7 +125,7 @@ private Q_SLOTS:
         line->setText(
             QStringLiteral("mkdir -p \"$HOME/www\" && echo hello-from-the-dev-server > \"$HOME/www/index.html\" "
                            "&& busybox httpd -p 127.0.0.1:8000 -h \"$HOME/www\" && echo serving"));
-        QPushButton* run = button(console, QStringLiteral("Run"));
+        QPushButton* run = buttonNamed(console, QStringLiteral("Run"));
         QVERIFY(run);
         QTRY_VERIFY(run->isEnabled());
         run->click();
@@ -156,8 +139,8 @@ private Q_SLOTS:
         SessionsPanel* sessions = window->sessionsPanel();
         QTRY_VERIFY(sessions->model()->rowOf(LocalConsole::kSessionId) >= 0);
         sessions->selectSession(LocalConsole::kSessionId);
-        QPushButton* openInBrowser = button(sessions, QStringLiteral("Open in Browser"));
-        QPushButton* openPort = button(sessions, QStringLiteral("Open Port…"));
+        QPushButton* openInBrowser = buttonNamed(sessions, QStringLiteral("Open in Browser"));
+        QPushButton* openPort = buttonNamed(sessions, QStringLiteral("Open Port…"));
         QVERIFY(openInBrowser && openPort);
         QVERIFY(!openInBrowser->isEnabled());  // nothing published yet
         QTRY_VERIFY(openPort->isEnabled());
@@ -197,7 +180,7 @@ private Q_SLOTS:
         QCOMPARE(page.out.trimmed(), QByteArray("hello-from-the-dev-server"));
 
         // Stop Container: the port closes with the session.
-        QPushButton* stop = button(sessions, QStringLiteral("Stop Container"));
+        QPushButton* stop = buttonNamed(sessions, QStringLiteral("Stop Container"));
         QVERIFY(stop);
         QTRY_VERIFY(stop->isEnabled());
         stop->click();

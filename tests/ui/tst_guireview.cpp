@@ -12,6 +12,7 @@
 #include "review/reviewstore.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
+#include "widgetlookup.h"
 
 #include <QApplication>
 #include <QLabel>
@@ -34,24 +35,6 @@ bool writeFile(const QString& path, const QByteArray& data) {
 QByteArray readFile(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(unreadable)");
-}
-
-DashboardWindow* dashboard() {
-    for (QWidget* widget : QApplication::topLevelWidgets()) {
-        if (auto* window = qobject_cast<DashboardWindow*>(widget)) {
-            return window;
-        }
-    }
-    return nullptr;
-}
-
-QPushButton* button(QWidget* parent, const QString& text) {
-    for (QPushButton* candidate : parent->findChildren<QPushButton*>()) {
-        if (candidate->text().remove(QLatin1Char('&')) == text) {
-            return candidate;
-        }
-    }
-    return nullptr;
 }
 
 QString allDiffText(QWidget* parent) {
@@ -132,7 +115,7 @@ private Q_SLOTS:
         AppOptions options;
         GuiService gui(options, &settings);
         gui.start();
-        DashboardWindow* window = dashboard();
+        DashboardWindow* window = topLevel<DashboardWindow>();
         QVERIFY(window);
         ReviewPanel* panel = window->reviewPanel();
         QVERIFY(panel);
@@ -150,7 +133,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(allDiffText(panel).contains(QStringLiteral("@@")), 30000);
 
         // Apply All: text.txt lands; the Makefile (make runs it) needs its own confirmation and stays.
-        QPushButton* applyAll = button(panel, QStringLiteral("Apply All"));
+        QPushButton* applyAll = buttonNamed(panel, QStringLiteral("Apply All"));
         QVERIFY(applyAll);
         QTRY_VERIFY(applyAll->isEnabled());
         applyAll->click();
@@ -161,7 +144,7 @@ private Q_SLOTS:
 
         // Discard, confirmed: the container and the record go.
         const QString containerId = store.record(session)->containerId;
-        QPushButton* discard = button(panel, QStringLiteral("Discard Copy…"));
+        QPushButton* discard = buttonNamed(panel, QStringLiteral("Discard Copy…"));
         QVERIFY(discard);
         QTRY_VERIFY(discard->isEnabled());
         discard->click();
@@ -223,14 +206,14 @@ private Q_SLOTS:
         AppOptions options;
         GuiService gui(options, &settings);
         gui.start();
-        DashboardWindow* window = dashboard();
+        DashboardWindow* window = topLevel<DashboardWindow>();
         QVERIFY(window);
         ReviewPanel* panel = window->reviewPanel();
         window->showPage(DashboardWindow::Page::Changes);
         panel->showSession(session);
         QTRY_COMPARE_WITH_TIMEOUT(panel->currentSession(), session, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(panel->changeModel()->rowCount() > 2, 60000);  // text.txt and .git's entries
-        QPushButton* applyAll = button(panel, QStringLiteral("Apply All"));
+        QPushButton* applyAll = buttonNamed(panel, QStringLiteral("Apply All"));
         QVERIFY(applyAll);
         QTRY_VERIFY(applyAll->isEnabled());
         applyAll->click();
