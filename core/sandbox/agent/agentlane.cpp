@@ -13,10 +13,12 @@
 #include <QTimer>
 #include <QtEndian>
 
+#ifdef Q_OS_UNIX
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 namespace zeus {
 
@@ -25,6 +27,10 @@ namespace {
 // A folder of this user's alone: made with 0700, or already there as a folder (not a link) of this user's that no
 // one else may enter. Empty when fine, else why not.
 QString privateFolder(const QString& path, bool mayExist) {
+#ifndef Q_OS_UNIX
+    Q_UNUSED(mayExist);
+    return QStringLiteral("%1: the lane needs a POSIX host").arg(path);
+#else
     const QByteArray native = QFile::encodeName(path);
     if (::mkdir(native.constData(), 0700) != 0 && (errno != EEXIST || !mayExist)) {
         return QStringLiteral("cannot make %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
@@ -35,6 +41,7 @@ QString privateFolder(const QString& path, bool mayExist) {
         return QStringLiteral("%1 is not a private folder of this user's").arg(path);
     }
     return {};
+#endif
 }
 
 bool sameKey(const QByteArray& a, const QByteArray& b) {
@@ -72,7 +79,7 @@ AgentLane::AgentLane(const QString& parentFolder, QObject* parent) : QObject(par
     }
     // The socket's path must fit a sockaddr_un in the container and on the host.
     if (QFile::encodeName(folder).size() + 1 + laneSocketName().size() > agentframe::kMaxLanePath) {
-        ::rmdir(QFile::encodeName(folder).constData());
+        QDir().rmdir(folder);
         m_error = QStringLiteral("the runtime folder's path is too long for a socket");
         return;
     }
@@ -86,7 +93,7 @@ AgentLane::~AgentLane() {
     withdraw();
     if (!m_folder.isEmpty()) {
         QFile::remove(socketPath());
-        ::rmdir(QFile::encodeName(m_folder).constData());
+        QDir().rmdir(m_folder);
     }
 }
 
