@@ -5,6 +5,8 @@
 #include "egressfixtures.h"
 #include "sessionfixture.h"
 
+#include <QScopeGuard>
+
 #include <memory>
 #include <utility>
 
@@ -21,6 +23,8 @@ private Q_SLOTS:
     void framesTravelOnTheLane();
     void restartedAgentGetsANewLane_data() { engineRows(); }
     void restartedAgentGetsANewLane();
+    void withoutALaneTheExecPipeCarriesAndSaysSo_data() { engineRows(); }
+    void withoutALaneTheExecPipeCarriesAndSaysSo();
 
 private:
     static void engineRows();
@@ -116,6 +120,37 @@ void TestLane::restartedAgentGetsANewLane() {
     QCOMPARE(after.exitCode.value_or(-1), 0);
     QCOMPARE(rec.stdoutOf.value(after.callId), QStringLiteral("hello-from-fixture /again\n"));
     QTRY_COMPARE_WITH_TIMEOUT(laneLines(*manager), 2, 15000);
+}
+
+void TestLane::withoutALaneTheExecPipeCarriesAndSaysSo() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    // A runtime folder whose zeus-lanes others may enter: the app makes no lane there.
+    QTemporaryDir runtime;
+    QVERIFY(QDir().mkdir(runtime.path() + QStringLiteral("/zeus-lanes")));
+    QVERIFY(QFile::setPermissions(runtime.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    QVERIFY(QFile::setPermissions(
+        runtime.path() + QStringLiteral("/zeus-lanes"),
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
+    const QByteArray before = qgetenv("XDG_RUNTIME_DIR");
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtime.path()));
+    const auto restore = qScopeGuard([&before] { qputenv("XDG_RUNTIME_DIR", before); });
+    auto manager = makeManager(engine);
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("no-lane"));
+    const QString port = QString::number(m_server->port());
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), ws, QStringLiteral("wget -q -O- http://allowed.test:%1/pipe").arg(port));
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QCOMPARE(rec.stdoutOf.value(result.callId), QStringLiteral("hello-from-fixture /pipe\n"));
+    bool said = false;
+    for (const SessionLogEntry& entry : manager->sessionLog(QStringLiteral("s"))) {
+        said = said
+               || (entry.message.contains(QStringLiteral("lane is not available"))
+                   && entry.message.contains(QStringLiteral("exec pipe")));
+    }
+    QVERIFY(said);
+    QCOMPARE(laneLines(*manager), 0);
 }
 
 QTEST_GUILESS_MAIN(TestLane)
