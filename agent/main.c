@@ -310,7 +310,11 @@ static _Noreturn void run_loop(struct agent_state* st) {
             shutdown_all(st, 1, 0);
         }
         if (!st->in_open) {
-            shutdown_all(st, 0, 1);
+            /* Before the switch, stdin's end is the same as `close`. After it, stdin is held by the engine's exec
+             * session and the lane by the app: either ending means the engine or the app went away, and the app
+             * reports the running calls as such (container_failed); exit frames on a lane still open would tell
+             * it instead that they were stopped. */
+            shutdown_all(st, 0, st->lane != LANE_SWITCHED);
         }
         build_pollset(st, &ps);
         int r = poll(ps.pfd, (nfds_t)ps.n, next_timeout(st));
