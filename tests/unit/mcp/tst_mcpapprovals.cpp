@@ -73,7 +73,7 @@ private:
         approvals.reset();
         core.reset();
         backend = std::make_unique<McpLocalBackend>();
-        backend->setDefaultWorkingDirectory(QStringLiteral("/work/folder"));
+        backend->setDefaultWorkingDirectory(QStringLiteral("/home/user/project"));
         connect(backend.get(), &McpLocalBackend::messageOut, this, [this](const QByteArray& m) { out << parse(m); });
         QVERIFY(backend->listen());
         approvals = std::make_unique<McpApprovals>(*backend);
@@ -122,7 +122,7 @@ private:
         q.callId = callId;
         q.sessionId = backend->sessionId();
         q.command = QStringLiteral("make install");
-        q.folder = QStringLiteral("/work/folder");
+        q.folder = QStringLiteral("/home/user/project");
         q.decision.reason = QStringLiteral("make is not on the read-only list");
         q.decision.suggestedPrefix = prefix;
         return q;
@@ -150,7 +150,7 @@ private Q_SLOTS:
         const QJsonObject params = request.value(QStringLiteral("params")).toObject();
         const QString message = params.value(QStringLiteral("message")).toString();
         QVERIFY(message.contains(QLatin1String("make install")));
-        QVERIFY(message.contains(QLatin1String("/work/folder")));
+        QVERIFY(message.contains(QLatin1String("/home/user/project")));
         QVERIFY(message.contains(QLatin1String("read-only list")));
         const QJsonObject decision = params.value(QStringLiteral("requestedSchema"))
                                          .toObject()
