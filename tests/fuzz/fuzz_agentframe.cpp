@@ -45,6 +45,8 @@ QByteArray encode(const AgentFrame& frame) {
             return listeningFrame(quint16(frame.value), frame.error);
         case Type::TunnelConnected:
             return tunnelConnectedFrame(frame.channel, frame.error);
+        case Type::LaneOut:
+            return frame.switched ? laneSwitchedFrame() : laneAnswerFrame(frame.error);
         default:
             std::abort();  // the reader never returns an app -> agent type
     }
@@ -98,7 +100,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const auto reparsed = reader.next();
         // Hello and error texts went through UTF-8 decoding: compare what survives a round trip.
         if (!reparsed || reparsed->type != frame.type || reparsed->channel != frame.channel
-            || reparsed->data != frame.data || reparsed->value != frame.value || reparsed->exitCode != frame.exitCode) {
+            || reparsed->data != frame.data || reparsed->value != frame.value || reparsed->exitCode != frame.exitCode
+            || reparsed->switched != frame.switched || reparsed->error != frame.error) {
             if (frame.type != Type::Hello && frame.type != Type::Error) {
                 std::abort();
             }
