@@ -37,9 +37,9 @@ public:
     static QJsonObject makeSessionState(const QString& sessionId, SessionState state, const QString& container);
     // `position` (1-based) is sent with Queued only.
     static QJsonObject makeCallState(const QString& callId, CallState state, int position = 0);
-    // A request the egress policy denied, or a tunnel it allowed whose client refused the server's certificate
-    // (SPEC §8); `decision` is "denied" or "tls_untrusted" (EgressEvent::decisionWord()); callId empty when the
-    // call is not known.
+    // A request the egress policy denied, a tunnel it allowed whose client refused the server's certificate (SPEC §8),
+    // or a request that carried a secret's placeholder to a host it is not bound to (SPEC §9); `decision` is "denied",
+    // "tls_untrusted" or "secret_not_bound" (EgressEvent::decisionWord()); callId empty when the call is not known.
     static QJsonObject makeNetworkEvent(const QString& sessionId, const QString& callId, const QString& host, int port,
                                         const QString& decision, const QString& rule);
     // The answer to open_port (SPEC §8 "Ports"): the container's port is published at url (127.0.0.1:hostPort).

@@ -4,12 +4,14 @@
 #include "sandbox/agent/agenttunnel.h"
 #include "sandbox/egress/clienthello.h"
 #include "sandbox/egress/proxyrequest.h"
+#include "sandbox/egress/secretsubstitution.h"
 #include "sandbox/egress/tlstrustwatch.h"
 #include "sandbox/egress/upstreamproxy.h"
 #include "support/logging.h"
 
 #include <QElapsedTimer>
 #include <QHostInfo>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QTimer>
 
@@ -79,7 +81,7 @@ public:
             case Phase::Relaying: {
                 const QByteArray part = bodyPart(data);
                 if (!part.isEmpty()) {
-                    m_socket->write(part);
+                    toServer(part, part.size());
                 }
                 watchClient(data);
                 return;
@@ -166,6 +168,8 @@ private:
             return;
         }
         m_rule = decision.rule;
+        // A host a secret of the session is bound to: TLS ends in this proxy (SPEC §9); every other stays a tunnel.
+        m_intercept = tunnel && m_proxy->m_interception.covers(m_host, m_port);
         if (tunnel && toName && m_proxy->m_policy.mode == NetworkMode::Allowlist) {
             // The client sends its ClientHello only once the tunnel is granted: grant it, read, then connect.
             m_replied = true;
@@ -286,7 +290,11 @@ private:
             m_socket->disconnect(this);
             m_socket->deleteLater();
         }
-        m_socket = new QTcpSocket(this);
+        m_socket = m_intercept ? new QSslSocket(this) : new QTcpSocket(this);
+        wire();
+    }
+
+    void wire() {
         m_socket->setReadBufferSize(kReadAhead);
         connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) { onSocketError(); });
         connect(m_socket, &QTcpSocket::readyRead, this, [this] {
@@ -371,6 +379,9 @@ private:
     }
 
     void onConnected(const QString& detail) {
+        if (m_intercept && m_intercepted == nullptr && !intercept()) {
+            return;
+        }
         m_timer.stop();
         m_phase = Phase::Relaying;
         m_proxy->report(m_host, m_port, true, m_rule, detail);
@@ -384,11 +395,17 @@ private:
         } else if (m_forward.isEmpty()) {
             channel()->sendTunnel(m_id, proxyrequest::httpConnected());
         } else {
-            m_socket->write(std::exchange(m_forward, {}));
+            if (m_proxy->m_interception.placeholders != nullptr && !m_proxy->m_interception.placeholders->isEmpty()) {
+                // Plain HTTP of a session with bound secrets: the one request passes the rewriter (clear text).
+                m_substitution = std::make_unique<SecretSubstitution>(m_proxy->m_interception.placeholders, m_host,
+                                                                      m_port, /*tls=*/false);
+            }
+            toServer(std::exchange(m_forward, {}), 0);
         }
         if (!m_buffer.isEmpty()) {
             // Held bytes: their window is given back once the socket wrote them, like any other.
-            m_socket->write(std::exchange(m_buffer, {}));
+            const qint64 unpaid = qMax<qint64>(0, m_buffer.size() - m_prepaid);
+            toServer(std::exchange(m_buffer, {}), unpaid);
         }
         if (m_clientDone) {
             shutdownServerWrite();
@@ -398,6 +415,10 @@ private:
 
     void onBytesWritten(qint64 n) {
         if (m_phase != Phase::Relaying || channel() == nullptr) {
+            return;
+        }
+        if (m_substitution) {
+            giveBackWindow();
             return;
         }
         // The forwarded head was ours, not the client's: only the client's bytes give window back.
@@ -486,6 +507,76 @@ private:
 #ifndef Q_OS_WIN
         ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR);
 #endif
+    }
+
+    // The client's bytes on their way to the server: through the rewriter when the request is plain HTTP of a
+    // session with bound secrets (its window is then given back by what it took in, `unpaid` of these bytes).
+    void toServer(const QByteArray& bytes, qint64 unpaid) {
+        if (!m_substitution) {
+            m_socket->write(bytes);
+            return;
+        }
+        m_owed += unpaid;
+        const QByteArray out = m_substitution->feed(bytes);
+        if (!out.isEmpty()) {
+            m_socket->write(out);
+        }
+        const QByteArray early = m_substitution->takeClientReply();
+        if (!early.isEmpty()) {
+            channel()->sendTunnel(m_id, early);
+        }
+        if (m_substitution->status() == SecretSubstitution::Status::Ok) {
+            giveBackWindow();
+            return;
+        }
+        if (m_substitution->status() == SecretSubstitution::Status::NotBound) {
+            m_proxy->reportEvent(
+                EgressEvent::notBound(m_host, m_port, m_substitution->refusedName(), m_substitution->error()));
+        }
+        refuse(m_substitution->reply());  // nothing of this request has left: it was held until judged
+    }
+
+    void giveBackWindow() {
+        if (m_owed > 0 && m_socket->bytesToWrite() < kReadAhead) {
+            channel()->consumedTunnel(m_id, quint32(std::exchange(m_owed, 0)));
+        }
+        if (m_clientDone) {
+            shutdownServerWrite();
+        }
+    }
+
+    // The connection to the bound host is made (directly or through the upstream proxy): its socket becomes the
+    // InterceptedConnection's TLS to the host, and this tunnel relays the client's side of a local pair instead.
+    bool intercept() {
+        auto* upstream = static_cast<QSslSocket*>(m_socket);  // newSocket() made one for an intercepted connection
+        m_socket->disconnect(this);
+        qintptr local = -1;
+        QString error;
+        InterceptedConnection* connection =
+            InterceptedConnection::start(upstream, m_host, m_port, m_proxy->m_interception, this, &local, &error);
+        if (connection == nullptr) {
+            fail(502, 1,
+                 QStringLiteral("%1:%2 has a secret bound to it but its TLS cannot be ended here (%3)")
+                     .arg(m_host)
+                     .arg(m_port)
+                     .arg(error));
+            return false;
+        }
+        m_intercepted = connection;
+        m_socket = new QTcpSocket(this);
+        wire();
+        m_socket->setSocketDescriptor(local);
+        connect(connection, &InterceptedConnection::secured, this,
+                [this](const QString& detail) { m_proxy->report(m_host, m_port, true, m_rule, detail); });
+        connect(connection, &InterceptedConnection::untrusted, this,
+                [this](const QString& why) { m_proxy->report(m_host, m_port, true, m_rule, why, true); });
+        connect(connection, &InterceptedConnection::notBound, this, [this](const QString& name, const QString& why) {
+            m_proxy->reportEvent(EgressEvent::notBound(m_host, m_port, name, why));
+        });
+        connect(connection, &InterceptedConnection::substituted, this, [this](const QHash<QString, qint64>& counts) {
+            m_proxy->reportEvent(EgressEvent::substituted(m_host, m_port, counts));
+        });
+        return true;
     }
 
     // Once the tunnel was granted (m_replied) there is no reply to give: the tunnel just ends.
@@ -611,6 +702,10 @@ private:
     bool m_sentEnd = false;
     bool m_closedByAgent = false;
     bool m_ended = false;
+    bool m_intercept = false;                            // a host:port a bound secret covers: TLS ends here
+    QPointer<InterceptedConnection> m_intercepted;       // set once the connection is made
+    std::unique_ptr<SecretSubstitution> m_substitution;  // plain HTTP with bound secrets in the session
+    qint64 m_owed = 0;  // the client's bytes the rewriter took whose window is not given back yet
 };
 
 EgressProxy::EgressProxy(QString sessionId, AgentChannel* channel, EgressPolicy policy, QObject* parent)
@@ -670,26 +765,26 @@ EgressDecision EgressProxy::decide(const QString& host, int port) {
     return decision;
 }
 
-QString EgressEvent::decisionWord() const {
-    if (tlsUntrusted) {
-        return QStringLiteral("tls_untrusted");
-    }
-    return allowed ? QStringLiteral("allowed") : QStringLiteral("denied");
-}
-
 void EgressProxy::report(const QString& host, int port, bool allowed, const QString& rule, const QString& detail,
                          bool tlsUntrusted) {
     EgressEvent event;
-    event.sessionId = m_sessionId;
-    event.host = redacted(host);
+    event.host = host;
     event.port = port;
     event.allowed = allowed;
     event.tlsUntrusted = tlsUntrusted;
-    event.rule = redacted(rule);
-    event.detail = redacted(detail);
+    event.rule = rule;
+    event.detail = detail;
+    reportEvent(std::move(event));
+}
+
+void EgressProxy::reportEvent(EgressEvent event) {
+    event.sessionId = m_sessionId;
+    event.host = redacted(event.host);
+    event.rule = redacted(event.rule);
+    event.detail = redacted(event.detail);
     event.when = QDateTime::currentDateTimeUtc();
-    qCInfo(lcSession).noquote() << "egress" << m_sessionId << event.host << port << event.decisionWord() << event.rule
-                                << event.detail;
+    qCInfo(lcSession).noquote() << "egress" << m_sessionId << event.host << event.port << event.decisionWord()
+                                << event.rule << event.detail;
     Q_EMIT decided(event);
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 
 #include "sandbox/agent/agentframe.h"
+#include "sandbox/egress/egressevent.h"
 #include "sandbox/egress/egresspolicy.h"
+#include "sandbox/egress/interceptedconnection.h"
 
-#include <QDateTime>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -14,23 +15,6 @@
 namespace zeus {
 
 class AgentChannel;
-
-// One decision of the egress proxy, for the policy log, the backend's network_event and the tray.
-struct EgressEvent {
-    QString sessionId;
-    QString host;
-    int port = 0;
-    bool allowed = false;
-    QString rule;    // the rule that decided, or why nothing allowed it
-    QString detail;  // what happened next: "connected to 1.2.3.4", "connection refused", ...
-    QDateTime when;
-    // A tunnel the policy allowed whose client then refused the server's certificate (TlsTrustWatch): `allowed`
-    // stays true, since the policy let it through; the fix is on the host (a CA to trust), not a rule.
-    bool tlsUntrusted = false;
-
-    // The word of the backend's network_event and of the session log: "allowed", "denied" or "tls_untrusted".
-    QString decisionWord() const;
-};
 
 // The app's side of a session's egress (SPEC §8): it takes every tunnel the session's agent opens, reads the
 // request the command made (HTTP CONNECT, an absolute-URI request, or SOCKS5), decides from that request alone
@@ -50,6 +34,13 @@ struct EgressEvent {
 //
 // Certificates (SPEC §8): a tunnel to a name that passed its ClientHello is watched through its first records
 // (TlsTrustWatch); a client that refuses the server's certificate is reported once more, as tls_untrusted.
+//
+// Host-bound secrets (SPEC §9): a CONNECT or SOCKS tunnel the policy allowed to a host:port that one of the session's
+// bound secrets covers (setSecretInterception()) is not a tunnel: once the connection to the host (or through the
+// upstream proxy) is made, an InterceptedConnection ends the client's TLS there with a leaf of the per-install CA,
+// puts the values in place of the placeholders, and speaks its own verified TLS to the host. A host whose real
+// certificate does not verify is refused with a 502 that says so, never tunnelled. A plain-HTTP request passes
+// through the same rewriter (clear text: only bindings that name the port). Every other connection is untouched.
 //
 // It trusts nothing the agent or the command says beyond the bytes of the request; a malformed or oversized
 // request is answered with an error and closed. Denials are answered as SPEC §8 says (403 with
@@ -79,6 +70,8 @@ public:
     // can put a secret into a name it asks for. The session sets its redactor here; none: text as it is.
     using TextRedaction = std::function<QString(const QString&)>;
     void setRedaction(TextRedaction redaction) { m_redaction = std::move(redaction); }
+    // The session's bound secrets, the CA and the roots (SecretInterception); default: nothing is intercepted.
+    void setSecretInterception(SecretInterception interception) { m_interception = std::move(interception); }
 
     int openTunnels() const { return int(m_tunnels.size()); }
     QString sessionId() const { return m_sessionId; }
@@ -102,8 +95,11 @@ private:
     QString redacted(const QString& text) const;  // through setRedaction()'s function, if any
     void forget(quint32 id);
 
+    void reportEvent(EgressEvent event);  // redacts its host and texts, logs it, emits decided()
+
     QString m_sessionId;
     QPointer<AgentChannel> m_channel;
+    SecretInterception m_interception;
     EgressPolicy m_policy;
     Timeouts m_timeouts;
     QHash<quint32, Tunnel*> m_tunnels;
