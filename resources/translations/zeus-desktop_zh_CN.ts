@@ -120,6 +120,10 @@
         <translation>与 --headless 一起使用：批准使用此机密（可重复）。</translation>
     </message>
     <message>
+        <source>With --headless: bind a secret to hosts (NAME=HOST[,HOST…], host rules or @github, @npm, @pypi); commands get a placeholder and the app puts the value into requests to those hosts only (repeatable).</source>
+        <translation>与 --headless 一起使用：将机密绑定到主机（NAME=HOST[,HOST…]，主机规则或 @github、@npm、@pypi）；命令只得到占位符，应用只在发往这些主机的请求中填入真实值（可重复）。</translation>
+    </message>
+    <message>
         <source>--allow-host/--deny-host: %1</source>
         <translation>--allow-host/--deny-host：%1</translation>
     </message>
@@ -134,6 +138,10 @@
     <message>
         <source>--allow-secret: %1</source>
         <translation>--allow-secret：%1</translation>
+    </message>
+    <message>
+        <source>--bind-secret: %1</source>
+        <translation>--bind-secret：%1</translation>
     </message>
     <message>
         <source>use one of --set-secret, --delete-secret and --list-secrets at a time</source>
@@ -3435,6 +3443,14 @@ Container: %2 (%3)</source>
     <message>
         <source>Certificate not trusted: %1</source>
         <translation>证书不受信任：%1</translation>
+    </message>
+    <message>
+        <source>Secret kept from %1</source>
+        <translation>未向 %1 发送机密</translation>
+    </message>
+    <message>
+        <source>A command of session %1 sent a secret&apos;s placeholder to %2, a host it is not bound to (%3). The request was refused; nothing of it was sent.</source>
+        <translation>会话 %1 的命令把机密的占位符发往 %2，而该机密并未绑定到这台主机（%3）。请求已被拒绝，没有发送任何内容。</translation>
     </message>
 </context>
 <context>
