@@ -1,6 +1,7 @@
 #include "appoptions.h"
 
 #include "approval/commandanalyser.h"
+#include "sandbox/egress/secretbinding.h"
 #include "sandbox/exposespec.h"
 #include "sandbox/portspec.h"
 #include "secrets/secretstore.h"
@@ -144,6 +145,12 @@ QString checkAllowSecret(const QString& name) {
                : translated(QT_TRANSLATE_NOOP("main", "--allow-secret: %1")).arg(SecretStore::nameProblem(name));
 }
 
+QString checkBindSecret(const QString& value) {
+    QString why;
+    return SecretBinding::parse(value, &why) ? QString()
+                                             : translated(QT_TRANSLATE_NOOP("main", "--bind-secret: %1")).arg(why);
+}
+
 // The options that pick a mode or an action; parseAppOptions() reads them itself.
 const OptionDescriptor kDiagnose{"diagnose", QT_TRANSLATE_NOOP("main", "Print a diagnostics report and exit.")};
 const OptionDescriptor kChanges{
@@ -235,6 +242,12 @@ const std::vector<OptionDescriptor>& optionTable() {
         kListSecrets,
         {"allow-secret", QT_TRANSLATE_NOOP("main", "With --headless: approve the use of this secret (repeatable)."),
          "NAME", nullptr, nullptr, &AppOptions::allowedSecrets, checkAllowSecret},
+        {"bind-secret",
+         QT_TRANSLATE_NOOP("main",
+                           "With --headless: bind a secret to hosts (NAME=HOST[,HOST…], host rules or @github, @npm, "
+                           "@pypi); commands get a placeholder and the app puts the value into requests to those "
+                           "hosts only (repeatable)."),
+         "NAME=HOSTS", nullptr, nullptr, &AppOptions::bindSecrets, checkBindSecret},
         {"approval",
          QT_TRANSLATE_NOOP("main",
                            "Command approval for this run: auto (nothing is asked), ask-unsafe (ask for what "
@@ -461,6 +474,7 @@ SandboxOverrides sandboxOverridesOf(const AppOptions& options) {
     overrides.noHostCertificates = options.noHostCa;
     overrides.publish = options.publish;
     overrides.exposeHost = options.exposeHost;
+    overrides.bindSecrets = options.bindSecrets;
     // The per-folder setting is the tray app's; headless and --exec take the command line's word alone.
     overrides.folderAccessFromSettings = options.mode == AppOptions::Mode::Gui;
     return overrides;

@@ -52,6 +52,7 @@ struct AppOptions {
     SecretAction secretAction = SecretAction::None;
     QString secretName;                    // --set-secret NAME, --delete-secret NAME
     QStringList allowedSecrets;            // --allow-secret NAME (repeatable): headless pre-approval
+    QStringList bindSecrets;               // --bind-secret NAME=HOST[,HOST…] (repeatable), SPEC §9
     std::optional<ApprovalMode> approval;  // --approval auto|ask-unsafe|ask-all (nullopt: each folder's setting)
     QStringList allowCommands;             // --allow-command PREFIX (repeatable), this run only
     QStringList denyCommands;              // --deny-command PREFIX (repeatable), this run only

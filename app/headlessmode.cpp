@@ -13,6 +13,7 @@
 #include "runtime/runtimekind.h"
 #include "sandbox/sessionmanager.h"
 #include "sandbox/workspaceguard.h"
+#include "secrets/interceptca.h"
 #include "support/logging.h"
 #include "support/vocabulary.h"
 
@@ -22,6 +23,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QTextStream>
+#include <QTimer>
 #include <QUrl>
 
 #include <cstdio>
@@ -308,6 +310,32 @@ void installHeadlessLogFormat() {
     installLogFormat();
 }
 
+namespace {
+
+// Starts the service; with host-bound secrets (SPEC §9) only once the interception CA is read or made, since the
+// first session needs it. A keychain that cannot give it ends the run: bound secrets are never sent as they are.
+void startService(AgentHostService& service, InterceptCa* interceptCa) {
+    if (interceptCa == nullptr) {
+        service.start();
+        return;
+    }
+    QObject::connect(
+        interceptCa, &InterceptCa::ready, &service, [&service, interceptCa](const InterceptCa::Result& result) {
+            if (result.status != InterceptCa::Status::Ok) {
+                QTextStream(stderr) << "zeus-desktop: --bind-secret needs the interception CA: " << result.message
+                                    << "\n";
+                QCoreApplication::exit(kExitUsage);
+                return;
+            }
+            qCInfo(lcApp).noquote() << "interception CA of host-bound secrets:" << interceptCa->fingerprint()
+                                    << (result.created ? "(made now)" : "");
+            service.start();
+        });
+    QTimer::singleShot(0, interceptCa, [interceptCa] { interceptCa->load(); });
+}
+
+}  // namespace
+
 int runHeadlessCore(const AppOptions& options, AppSettings& settings, const HeadlessCore& core) {
     QuitSignals quitSignals;
     if (!quitSignals.install()) {
@@ -325,6 +353,12 @@ int runHeadlessCore(const AppOptions& options, AppSettings& settings, const Head
     serviceOptions.backend = core.backend;
     serviceOptions.runtime = *preference;
     serviceOptions.sandbox = headlessSandboxOverrides(options);
+    // Host-bound secrets (SPEC §9) need the interception CA before the first session: it is read (or made) now.
+    std::shared_ptr<InterceptCa> interceptCa;
+    if (!options.bindSecrets.isEmpty()) {
+        interceptCa = std::make_shared<InterceptCa>();
+        serviceOptions.sandbox.interceptCa = interceptCa;
+    }
     serviceOptions.connection = headlessConnectionSettings();
     serviceOptions.monitorEnabled = false;  // nothing shows container states here
     serviceOptions.shutdownDeadlineMs = kShutdownDeadlineMs;
@@ -386,7 +420,7 @@ int runHeadlessCore(const AppOptions& options, AppSettings& settings, const Head
     }
 
     qCInfo(lcApp).noquote() << ZEUS_APP_NAME << ZEUS_VERSION << core.description;
-    service.start();
+    startService(service, interceptCa.get());
     const int code = QCoreApplication::exec();
     service.connection().stop();
     return code;

@@ -84,6 +84,12 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
             config.exposeHost.append(*spec);
         }
     }
+    for (const QString& text : overrides.bindSecrets) {
+        if (const std::optional<SecretBinding> binding = SecretBinding::parse(text)) {  // the command line checked each
+            config.secretBindings.insert(binding->name, *binding);
+        }
+    }
+    config.interceptCa = overrides.interceptCa;
     if (overrides.workspaceMode) {
         config.workspaceMode = *overrides.workspaceMode;
         config.workspaceModeForced = true;

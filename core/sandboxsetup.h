@@ -41,6 +41,10 @@ struct SandboxOverrides {
     QStringList publish;
     // --expose-host HOST_PORT[:CONTAINER_PORT] (repeatable, SPEC §8 "Ports"): host services for every session.
     QStringList exposeHost;
+    // --bind-secret NAME=HOST[,HOST…] (repeatable, SPEC §9 "Host-bound secrets"), and the interception CA the mode
+    // loaded for them (InterceptCa::load() before the first session).
+    QStringList bindSecrets;
+    std::shared_ptr<InterceptCa> interceptCa;
     bool folderAccessFromSettings = true;
 };
 

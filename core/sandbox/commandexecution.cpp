@@ -147,6 +147,14 @@ CommandExecution::~CommandExecution() {
     }
 }
 
+void CommandExecution::usePlaceholder(const QString& name, const QByteArray& placeholder) {
+    for (SecretValue& secret : m_request.secrets) {
+        if (secret.name == name) {
+            secret.value = placeholder;
+        }
+    }
+}
+
 void CommandExecution::addRedaction(const QList<SecretValue>& secrets) {
     for (const SecretValue& secret : secrets) {
         for (Redactor& redactor : m_redactors) {

@@ -96,6 +96,9 @@ public:
     // Secrets to remove from this call's output (every secret its session used so far, and its own): each form
     // becomes [REDACTED:NAME] before the output is streamed, kept or shown. May grow while the call runs.
     void addRedaction(const QList<SecretValue>& secrets);
+    // A host-bound secret (SPEC §9): the command's environment gets `placeholder` for NAME instead of its value, which
+    // never enters the container. Before start(); the value stays only in the redaction.
+    void usePlaceholder(const QString& name, const QByteArray& placeholder);
 
     // Starts the command in this container, through the agent when one is given (it must be Ready).
     // finished() follows exactly once.

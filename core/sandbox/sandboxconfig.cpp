@@ -1,5 +1,6 @@
 #include "sandbox/sandboxconfig.h"
 
+#include "secrets/interceptca.h"
 #include "support/vocabulary.h"
 
 #include <QFileInfo>
@@ -71,6 +72,11 @@ QString SandboxConfig::folderAccessChange(const SandboxConfig& before, const QSt
     return (now ? QStringLiteral("The sandbox of %1 may now write the repository's metadata.")
                 : QStringLiteral("The repository's metadata of %1 is read-only again."))
         .arg(folder);
+}
+
+bool SandboxConfig::interceptsSecrets() const {
+    return !secretBindings.isEmpty() && interceptCa != nullptr && interceptCa->isLoaded()
+           && effectiveNetworkMode() == NetworkMode::Allowlist;
 }
 
 QStringList SandboxConfig::proxyEnvironment() const {

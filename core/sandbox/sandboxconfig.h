@@ -3,6 +3,7 @@
 #include "engine/containerspec.h"
 #include "engine/hardeningprofile.h"
 #include "sandbox/egress/egresspolicy.h"
+#include "sandbox/egress/secretbinding.h"
 #include "sandbox/exposespec.h"
 #include "sandbox/portspec.h"
 
@@ -13,9 +14,12 @@
 #include <QSet>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace zeus {
+
+class InterceptCa;
 
 // The enums' own namespace holds their word tables (support/vocabulary.h); zeus uses them by their names.
 namespace sandboxwords {
@@ -88,6 +92,14 @@ struct SandboxConfig {
     // command is told where (HostCertificates). Off: --no-host-ca, or the setting.
     bool hostCertificates = true;
     bool wantsHostCertificates() const { return hostCertificates && effectiveNetworkMode() != NetworkMode::None; }
+    // SPEC §9 "Host-bound secrets": secrets bound to hosts, by name (--bind-secret, Settings > Secrets "Use only
+    // with…"). A command that asks for one gets its session's placeholder, never the value; in an allowlist session
+    // the egress proxy puts the value into requests to those hosts, with TLS ended by `interceptCa` (loaded before
+    // the first session; its certificate joins the bundle of `hostCertificates`). Without a loaded CA the bound
+    // hosts are refused, never tunnelled with a placeholder the server cannot use.
+    QHash<QString, SecretBinding> secretBindings;
+    std::shared_ptr<InterceptCa> interceptCa;
+    bool interceptsSecrets() const;
     // Rootless Podman keeps the host uid through --userns=keep-id instead of --user.
     bool podmanRootless = false;
 

@@ -8,6 +8,7 @@
 #include "sandbox/exposedports.h"
 #include "sandbox/hostcertificates.h"
 #include "sandbox/review/reviewcontainers.h"
+#include "secrets/interceptca.h"
 #include "support/logging.h"
 
 #include <QDateTime>
@@ -69,6 +70,7 @@ bool SandboxSession::isEnded() const {
 void SandboxSession::enqueue(CommandExecution* execution) {
     addSecrets(execution->request().secrets);
     execution->addRedaction(m_secrets.secrets());
+    bindSecrets(execution);
     m_calls.append(execution);
     m_idleTimer.stop();
     if (m_phase == Phase::Ready) {
@@ -137,8 +139,11 @@ void SandboxSession::markReady() {
     }
     // Before any command runs: a command told to read a bundle that is not there yet would fail its TLS.
     const QString containerId = m_containerId;
+    // The interception CA of host-bound secrets is trusted inside the sandbox only, never by this computer.
+    const bool interception = m_config.interceptsSecrets();
     m_engine.runWithInput(
-        runtime().execWithStdinArguments(containerId, HostCertificates::installCommand()), bundle.pem,
+        runtime().execWithStdinArguments(containerId, HostCertificates::installCommand()),
+        interception ? bundle.pem + m_config.interceptCa->certificatePem() : bundle.pem,
         [self = QPointer<SandboxSession>(this), containerId, count = bundle.count](EngineCommand& process) {
             if (!self || self->m_phase != Phase::Creating || self->m_containerId != containerId) {
                 return;  // ended meanwhile
@@ -314,9 +319,18 @@ void SandboxSession::startEgress(AgentChannel* agent) {
     auto* proxy = new EgressProxy(m_id, agent, egressPolicy(), agent);
     m_egress = proxy;
     proxy->setRedaction([this](const QString& text) { return m_secrets.redactedIgnoringCase(text); });
+    if (!m_config.secretBindings.isEmpty()) {
+        static const QList<QSslCertificate> roots = QSslCertificate::fromData(HostCertificates::system().pem);
+        proxy->setSecretInterception({&m_placeholders, m_config.interceptCa.get(), roots});
+    }
     connect(proxy, &EgressProxy::decided, this, [this](const EgressEvent& event) {
         if (!event.allowed) {
-            logEvent(QStringLiteral("Network: %1:%2 denied (%3).").arg(event.host).arg(event.port).arg(event.rule));
+            logEvent((event.secretNotBound ? QStringLiteral("Network: a request to %1:%2 refused: %3 (nothing of it "
+                                                            "was sent).")
+                                           : QStringLiteral("Network: %1:%2 denied (%3)."))
+                         .arg(event.host)
+                         .arg(event.port)
+                         .arg(event.rule));
         }
         Q_EMIT egressDecided(event);
     });
@@ -604,6 +618,33 @@ void SandboxSession::addSecrets(const QList<SecretValue>& secrets) {
         if (call) {
             call->addRedaction(added);
         }
+    }
+}
+
+void SandboxSession::bindSecrets(CommandExecution* execution) {
+    for (const SecretValue& secret : execution->request().secrets) {
+        const auto binding = m_config.secretBindings.constFind(secret.name);
+        if (binding == m_config.secretBindings.cend()) {
+            continue;
+        }
+        const bool first = m_placeholders.entry(secret.name) == nullptr;
+        const QByteArray placeholder = m_placeholders.bind(*binding, secret.value);
+        execution->usePlaceholder(secret.name, placeholder);
+        if (!first) {
+            continue;
+        }
+        const QString hosts = binding->ruleTexts().join(QStringLiteral(", "));
+        logEvent(
+            m_config.interceptsSecrets()
+                ? QStringLiteral("Secret %1 is bound to %2: commands get a placeholder, and the app puts the value "
+                                 "into requests to those hosts only.")
+                      .arg(secret.name, hosts)
+                : QStringLiteral("Secret %1 is bound to %2: commands get a placeholder, which nothing replaces "
+                                 "in this session (%3).")
+                      .arg(secret.name, hosts,
+                           m_config.effectiveNetworkMode() == NetworkMode::Allowlist
+                               ? QStringLiteral("the interception CA is not loaded")
+                               : QStringLiteral("only the allowlist network goes through the app's proxy")));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "sandbox/commandexecution.h"
 #include "sandbox/containerstart.h"
 #include "sandbox/egress/egressproxy.h"
+#include "sandbox/egress/secretplaceholders.h"
 #include "sandbox/mountpins.h"
 #include "sandbox/publishedports.h"
 #include "sandbox/sandboxconfig.h"
@@ -151,6 +152,8 @@ private:
     // A call that failed on the read-only .git of direct mode gets a log line that says why (SPEC §3).
     void explainReadOnlyGit(const ExecResult& result);
     void addSecrets(const QList<SecretValue>& secrets);
+    // SPEC §9 "Host-bound secrets": the call's bound secrets become this session's placeholders in its environment.
+    void bindSecrets(CommandExecution* execution);
     void setState(SessionState state);
 
     const QString m_id;
@@ -184,6 +187,9 @@ private:
     // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,
     // also those started before or after, and from its log. Forgotten with the session.
     Redactor m_secrets;
+    // The placeholders of its host-bound secrets, with their values for its egress proxy (SPEC §9): the same for
+    // every command of the session, forgotten with it. Declared before the agents' proxies that point to it go.
+    SecretPlaceholders m_placeholders;
     ContainerStart m_start{*this};
     PublishedPorts* m_ports;  // a child; its connections are closed before the agents they ride on go
 };

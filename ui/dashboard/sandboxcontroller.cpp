@@ -157,6 +157,16 @@ void SandboxController::onEgressDecided(const EgressEvent& event) {
                                   true);
         return;
     }
+    if (event.secretNotBound) {
+        // No rule fixes this one either: the secret is not meant for that host (SPEC §9), so none is offered.
+        m_notifier->notifyLimited(QStringLiteral("not bound ") + event.sessionId + QLatin1Char(' ') + event.host,
+                                  tr("Secret kept from %1").arg(event.host),
+                                  tr("A command of session %1 sent a secret's placeholder to %2, a host it is not "
+                                     "bound to (%3). The request was refused; nothing of it was sent.")
+                                      .arg(event.sessionId, event.host, event.rule),
+                                  true);
+        return;
+    }
     if (!event.tlsUntrusted) {
         m_notifier->notifyDenied(event);
         return;
