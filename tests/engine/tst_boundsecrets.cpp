@@ -1,0 +1,287 @@
+// SPEC §9 "Host-bound secrets" on real engines (Docker and Podman rows), through the agent's listeners and the app's
+// egress proxy: a command that asks for a bound secret has only its placeholder in its environment; its HTTPS
+// request to the bound host reaches that host (a fixture on 127.0.0.1 whose certificate comes from a test CA the app
+// trusts through ZEUS_TEST_CA_BUNDLE, as issue 19's knob has it) with the value, as a Bearer header and inside a Basic
+// credential; the placeholder sent to another intercepted host is refused with 403 secret-not-bound and that host
+// sees no request; a bound host whose certificate does not verify is refused with a 502 that says so; and a host
+// no secret is bound to is still an end-to-end tunnel (its fixture gets the client's own ClientHello, byte for byte).
+//
+// The test image is busybox, whose TLS client speaks no ECDSA: the sandbox's client is tlsget (tests/engine/tools/),
+// static, which verifies the server against $SSL_CERT_FILE, so the interception CA must be in the sandbox's bundle.
+#include "egressfixtures.h"
+#include "secrets/interceptca.h"
+#include "sessionfixture.h"
+
+#include <QFile>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslSocket>
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+using namespace zeus;
+using namespace zeus::test;
+
+namespace {
+
+const QByteArray kValue = "ghp_boundValueThatNeverEntersTheSandbox_4711";
+const QByteArray kOtherValue = "npm_otherValueOfAnotherSecret_0815";
+
+// An HTTPS server on 127.0.0.1 with one leaf: keeps each request head it read, answers 200 and closes.
+class TlsFixture : public QTcpServer {
+public:
+    explicit TlsFixture(InterceptCa::Leaf leaf) : m_leaf(std::move(leaf)) { listen(QHostAddress::LocalHost, 0); }
+    QList<QByteArray> heads;
+    int connections = 0;
+
+protected:
+    void incomingConnection(qintptr descriptor) override {
+        auto* socket = new QSslSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        connections++;
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        config.setLocalCertificate(m_leaf.certificate);
+        config.setPrivateKey(m_leaf.key);
+        config.setPeerVerifyMode(QSslSocket::VerifyNone);
+        socket->setSslConfiguration(config);
+        auto buffer = std::make_shared<QByteArray>();
+        connect(socket, &QSslSocket::readyRead, socket, [this, socket, buffer] {
+            *buffer += socket->readAll();
+            const qsizetype end = buffer->indexOf("\r\n\r\n");
+            if (end < 0) {
+                return;
+            }
+            heads << buffer->left(end);
+            socket->write("HTTP/1.1 200 OK\r\nContent-Length: 11\r\nConnection: close\r\n\r\nfixture-ok\n");
+            socket->disconnectFromHost();
+        });
+        connect(socket, &QSslSocket::disconnected, socket, &QObject::deleteLater);
+        socket->startServerEncryption();
+    }
+
+private:
+    InterceptCa::Leaf m_leaf;
+};
+
+// A plain TCP server that keeps every byte each connection sent (the tunnel's far end).
+class RawFixture : public QTcpServer {
+public:
+    RawFixture() {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* socket = nextPendingConnection()) {
+                connect(socket, &QTcpSocket::readyRead, socket, [this, socket] { received += socket->readAll(); });
+                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            }
+        });
+        listen(QHostAddress::LocalHost, 0);
+    }
+    QByteArray received;
+};
+
+QString hostPort(const char* host, quint16 port) {
+    return QStringLiteral("%1:%2").arg(QLatin1String(host)).arg(port);
+}
+
+// One HTTPS request from the sandbox through the agent's proxy with tlsget (tests/engine/tools/tlsget.c), with one
+// more header line: `header` is expanded by the sandbox's shell inside double quotes, so $GH_TOKEN is what the
+// command's environment holds. Prints the answer (and tlsget's word on ALPN on stderr).
+QString httpsRequest(const QString& authority, const QString& name, const QString& header) {
+    return QStringLiteral(
+               "h=\"%3\"; printf 'GET /x HTTP/1.1\\r\\nHost: %s\\r\\n%s\\r\\nConnection: "
+               "close\\r\\n\\r\\n' '%1' \"$h\" | /workspace/tlsget 3128 '%1' '%2'")
+        .arg(authority, name, header);
+}
+
+}  // namespace
+
+class TestBoundSecrets : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void valueOnlyOnTheWire_data();
+    void valueOnlyOnTheWire();
+
+private:
+    InterceptCa m_fixtureCa;   // the "public" CA the fixtures' certificates come from, trusted by the app
+    InterceptCa m_strangerCa;  // a CA nobody trusts: the invalid certificate
+    QTemporaryDir m_dir;
+    QString m_engine;
+    QString m_owner;
+    QList<EgressEvent> m_events;
+};
+
+void TestBoundSecrets::initTestCase() {
+    QVERIFY(m_dir.isValid());
+    QString error;
+    QVERIFY2(m_fixtureCa.generate(&error), qPrintable(error));
+    QVERIFY2(m_strangerCa.generate(&error), qPrintable(error));
+    const QString caFile = m_dir.filePath(QStringLiteral("fixture-ca.pem"));
+    QFile file(caFile);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(m_fixtureCa.certificatePem());
+    file.close();
+    // Read once per process (HostCertificates::system()): set before the first container.
+    qputenv("ZEUS_TEST_CA_BUNDLE", caFile.toUtf8());
+}
+
+void TestBoundSecrets::cleanup() {
+    if (!m_owner.isEmpty()) {
+        removeContainersOf(m_engine, m_owner);
+    }
+    m_events.clear();
+}
+
+void TestBoundSecrets::valueOnlyOnTheWire_data() {
+    QTest::addColumn<QString>("engine");
+    QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("podman") << QStringLiteral("podman");
+}
+
+void TestBoundSecrets::valueOnlyOnTheWire() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    TlsFixture bound(m_fixtureCa.mint(QStringLiteral("bound.test")));
+    TlsFixture other(m_fixtureCa.mint(QStringLiteral("other.test")));
+    TlsFixture invalid(m_strangerCa.mint(QStringLiteral("invalid.test")));
+    RawFixture plain;
+    const QString boundAt = hostPort("bound.test", bound.serverPort());
+    const QString otherAt = hostPort("other.test", other.serverPort());
+    const QString invalidAt = hostPort("invalid.test", invalid.serverPort());
+    const QString plainAt = hostPort("plain.test", plain.serverPort());
+
+    m_engine = engine;
+    m_owner = uniqueOwner();
+    SandboxConfig config = testConfig(m_owner);
+    config.networkMode = NetworkMode::Allowlist;
+    QStringList errors;
+    const QStringList hosts{boundAt, otherAt, invalidAt, plainAt};
+    QStringList resolve;
+    for (const QString& host : hosts) {
+        resolve << host + QStringLiteral(":127.0.0.1");
+    }
+    config.egress =
+        EgressPolicy::fromStrings(NetworkMode::Allowlist, QStringLiteral("locked"), hosts, {}, resolve, &errors);
+    QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
+    const QStringList bindings{QStringLiteral("GH_TOKEN=") + boundAt + QLatin1Char(',') + invalidAt,
+                               QStringLiteral("NPM_TOKEN=") + otherAt};
+    for (const QString& text : bindings) {
+        QString why;
+        const std::optional<SecretBinding> binding = SecretBinding::parse(text, &why);
+        QVERIFY2(binding, qPrintable(why));
+        config.secretBindings.insert(binding->name, *binding);
+    }
+    config.interceptCa = std::make_shared<InterceptCa>();
+    QVERIFY(config.interceptCa->generate());
+    SessionManager manager(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
+    connect(&manager, &SessionManager::egressDecided, this, [this](const EgressEvent& event) { m_events << event; });
+    Recorder rec(manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("bound-") + engine);
+    const auto run = [&](const QString& command) {
+        ExecRequest request;
+        request.callId = QStringLiteral("c%1").arg(rec.results.size() + 1);
+        request.sessionId = QStringLiteral("s");
+        request.workspace = ws;
+        request.command = command;
+        request.secrets = {SecretValue{QStringLiteral("GH_TOKEN"), kValue},
+                           SecretValue{QStringLiteral("NPM_TOKEN"), kOtherValue}};
+        manager.execute(request);
+        return rec.waitFor(request.callId, 60000) ? rec.results.value(request.callId) : ExecResult();
+    };
+
+#ifdef ZEUS_TLSGET_BINARY
+    const QString tlsget = ws + QStringLiteral("/tlsget");
+    QVERIFY(QFile::copy(QStringLiteral(ZEUS_TLSGET_BINARY), tlsget));
+    QVERIFY(QFile::setPermissions(tlsget, QFile::permissions(tlsget) | QFile::ExeOther | QFile::ReadOther));
+#else
+    if (zeus::test::isCi()) {
+        QFAIL("tlsget was not built (no static OpenSSL libraries)");
+    }
+    QSKIP("tlsget was not built (no static OpenSSL libraries)");
+#endif
+
+    // The environment holds the placeholder, never the value; the CA that ends TLS is in the sandbox's bundle.
+    const ExecResult env =
+        run(QStringLiteral("echo \"$GH_TOKEN\"; tr '\\0' '\\n' < /proc/self/environ | grep -c ghp_; "
+                           "grep -c 'BEGIN CERTIFICATE' \"$SSL_CERT_FILE\""));
+    QVERIFY2(env.output.startsWith(QStringLiteral("zeus-secret-GH_TOKEN-")), qPrintable(env.output));
+    QVERIFY(!env.output.contains(QString::fromLatin1(kValue)));
+    QVERIFY2(env.output.contains(QStringLiteral("\n0\n")), qPrintable(env.output));
+    const QByteArray placeholder = env.output.section(QLatin1Char('\n'), 0, 0).toLatin1();
+
+    // Bearer: the fixture sees the value; the command saw only the placeholder.
+    const ExecResult bearer =
+        run(httpsRequest(boundAt, QStringLiteral("bound.test"), QStringLiteral("Authorization: Bearer $GH_TOKEN")));
+    QVERIFY2(bearer.output.contains(QStringLiteral("fixture-ok")), qPrintable(bearer.output));
+    QVERIFY(bearer.output.contains(QStringLiteral("tlsget: alpn http/1.1")));  // h2 offered, negotiated down
+    QCOMPARE(bound.heads.size(), 1);
+    QVERIFY2(bound.heads.first().contains(QByteArray("\r\nAuthorization: Bearer " + kValue)),
+             bound.heads.first().constData());
+    QVERIFY(!bound.heads.first().contains(placeholder));
+
+    // Basic (as git and pip send a URL's password): decoded, replaced, encoded again.
+    const ExecResult basic =
+        run(httpsRequest(boundAt, QStringLiteral("bound.test"),
+                         QStringLiteral("Authorization: Basic $(printf 'x:%s' \"$GH_TOKEN\" | base64 | tr -d '\\n')")));
+    QVERIFY2(basic.output.contains(QStringLiteral("fixture-ok")), qPrintable(basic.output));
+    QCOMPARE(bound.heads.size(), 2);
+    QVERIFY2(
+        bound.heads.last().contains(QByteArray("\r\nAuthorization: Basic " + QByteArray("x:" + kValue).toBase64())),
+        bound.heads.last().constData());
+
+    // GH_TOKEN's placeholder to a host only NPM_TOKEN is bound to: 403, said, and the host sees no request.
+    const ExecResult notBound =
+        run(httpsRequest(otherAt, QStringLiteral("other.test"), QStringLiteral("Authorization: Bearer $GH_TOKEN")));
+    QVERIFY2(notBound.output.contains(QStringLiteral("HTTP/1.1 403")), qPrintable(notBound.output));
+    QVERIFY(notBound.output.contains(QStringLiteral("X-Proxy-Error: secret-not-bound")));
+    QVERIFY(other.heads.isEmpty());
+    const bool notBoundSaid = std::any_of(m_events.cbegin(), m_events.cend(), [](const EgressEvent& event) {
+        return event.decisionWord() == QStringLiteral("secret_not_bound") && event.host == QStringLiteral("other.test")
+               && event.rule.contains(QStringLiteral("GH_TOKEN"));
+    });
+    QVERIFY(notBoundSaid);
+
+    // A bound host whose certificate does not verify: refused with a message that says so, never tunnelled.
+    const ExecResult untrusted =
+        run(httpsRequest(invalidAt, QStringLiteral("invalid.test"), QStringLiteral("Authorization: Bearer $GH_TOKEN")));
+    QVERIFY2(untrusted.output.contains(QStringLiteral("HTTP/1.1 502")), qPrintable(untrusted.output));
+    QVERIFY2(untrusted.output.contains(QStringLiteral("did not pass TLS verification")), qPrintable(untrusted.output));
+    QVERIFY(invalid.heads.isEmpty());
+    const bool untrustedSaid = std::any_of(m_events.cbegin(), m_events.cend(), [](const EgressEvent& event) {
+        return event.tlsUntrusted && event.host == QStringLiteral("invalid.test");
+    });
+    QVERIFY(untrustedSaid);
+
+    // A host no secret is bound to: still a tunnel, its server gets the client's own ClientHello byte for byte.
+    QFile hello(ws + QStringLiteral("/hello.bin"));
+    QVERIFY(hello.open(QIODevice::WriteOnly));
+    hello.write(clientHello("plain.test"));
+    hello.close();
+    const ExecResult tunnel = run(QStringLiteral("(printf 'CONNECT %1 HTTP/1.1\\r\\n\\r\\n'; sleep 0.3; cat hello.bin; "
+                                                 "sleep 0.5) | timeout 3 nc 127.0.0.1 3128 | head -c 12")
+                                      .arg(plainAt));
+    QVERIFY2(tunnel.output.startsWith(QStringLiteral("HTTP/1.1 200")), qPrintable(tunnel.output));
+    QVERIFY(QTest::qWaitFor([&plain] { return plain.received.size() >= clientHello("plain.test").size(); }, 5000));
+    QCOMPARE(plain.received, clientHello("plain.test"));
+
+    // The value is in no output and no log line of the session; the substitutions are counted by name.
+    for (const ExecResult& result : rec.results) {
+        QVERIFY(!result.output.contains(QString::fromLatin1(kValue)));
+    }
+    for (const SessionLogEntry& entry : manager.sessionLog(QStringLiteral("s"))) {
+        QVERIFY(!entry.message.contains(QString::fromLatin1(kValue)));
+    }
+    const bool counted = std::any_of(m_events.cbegin(), m_events.cend(), [](const EgressEvent& event) {
+        return event.substitutions.value(QStringLiteral("GH_TOKEN")) > 0;
+    });
+    QVERIFY(counted);
+}
+
+QTEST_GUILESS_MAIN(TestBoundSecrets)
+#include "tst_boundsecrets.moc"
