@@ -12,7 +12,9 @@
 #include "secrets/interceptca.h"
 #include "sessionfixture.h"
 
+#include <QElapsedTimer>
 #include <QFile>
+#include <QNetworkProxy>
 #include <QSslConfiguration>
 #include <QSslKey>
 #include <QSslSocket>
@@ -83,6 +85,53 @@ public:
     QByteArray received;
 };
 
+// A CONNECT-only upstream proxy on 127.0.0.1 (the one this computer uses, SPEC §8 "Upstream"): keeps each request
+// line it was asked, then relays both ways.
+class ConnectProxy : public QTcpServer {
+public:
+    ConnectProxy() {
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* client = nextPendingConnection()) {
+                serve(client);
+            }
+        });
+        listen(QHostAddress::LocalHost, 0);
+    }
+    QList<QByteArray> asked;
+
+private:
+    void serve(QTcpSocket* client) {
+        auto* server = new QTcpSocket(client);
+        auto buffer = std::make_shared<QByteArray>();
+        connect(client, &QTcpSocket::readyRead, client, [this, client, server, buffer] {
+            if (server->state() == QAbstractSocket::ConnectedState) {
+                server->write(client->readAll());
+                return;
+            }
+            *buffer += client->readAll();
+            const qsizetype end = buffer->indexOf("\r\n\r\n");
+            if (end < 0 || server->state() != QAbstractSocket::UnconnectedState) {
+                return;
+            }
+            asked << buffer->left(buffer->indexOf("\r\n"));
+            const QByteArray authority = buffer->split(' ').value(1);
+            buffer->remove(0, end + 4);
+            server->connectToHost(QHostAddress::LocalHost,
+                                  quint16(authority.mid(authority.lastIndexOf(':') + 1).toUInt()));
+        });
+        connect(server, &QTcpSocket::connected, client, [client, server, buffer] {
+            client->write("HTTP/1.1 200 Connection established\r\n\r\n");
+            server->write(std::exchange(*buffer, {}));
+        });
+        connect(server, &QTcpSocket::readyRead, client, [client, server] { client->write(server->readAll()); });
+        connect(server, &QTcpSocket::disconnected, client, [client] { client->disconnectFromHost(); });
+        connect(client, &QTcpSocket::disconnected, client, [client, server] {
+            server->disconnectFromHost();
+            client->deleteLater();
+        });
+    }
+};
+
 QString hostPort(const char* host, quint16 port) {
     return QStringLiteral("%1:%2").arg(QLatin1String(host)).arg(port);
 }
@@ -151,17 +200,22 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     TlsFixture other(m_fixtureCa.mint(QStringLiteral("other.test")));
     TlsFixture invalid(m_strangerCa.mint(QStringLiteral("invalid.test")));
     RawFixture plain;
+    TlsFixture direct(m_fixtureCa.mint(QStringLiteral("direct.test")));     // bound, not through the upstream
+    TlsFixture tunnelled(m_fixtureCa.mint(QStringLiteral("tunnel.test")));  // not bound: a tunnel, for the latency
+    ConnectProxy upstream;
     const QString boundAt = hostPort("bound.test", bound.serverPort());
     const QString otherAt = hostPort("other.test", other.serverPort());
     const QString invalidAt = hostPort("invalid.test", invalid.serverPort());
     const QString plainAt = hostPort("plain.test", plain.serverPort());
+    const QString directAt = hostPort("direct.test", direct.serverPort());
+    const QString tunnelAt = hostPort("tunnel.test", tunnelled.serverPort());
 
     m_engine = engine;
     m_owner = uniqueOwner();
     SandboxConfig config = testConfig(m_owner);
     config.networkMode = NetworkMode::Allowlist;
     QStringList errors;
-    const QStringList hosts{boundAt, otherAt, invalidAt, plainAt};
+    const QStringList hosts{boundAt, otherAt, invalidAt, plainAt, directAt, tunnelAt};
     QStringList resolve;
     for (const QString& host : hosts) {
         resolve << host + QStringLiteral(":127.0.0.1");
@@ -169,8 +223,16 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     config.egress =
         EgressPolicy::fromStrings(NetworkMode::Allowlist, QStringLiteral("locked"), hosts, {}, resolve, &errors);
     QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
-    const QStringList bindings{QStringLiteral("GH_TOKEN=") + boundAt + QLatin1Char(',') + invalidAt,
-                               QStringLiteral("NPM_TOKEN=") + otherAt};
+    // bound.test leaves through the upstream proxy (the app's own TLS inside its CONNECT); the others go direct.
+    config.egress.upstream.environment = {
+        {QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort())},
+        {QStringLiteral("NO_PROXY"), QStringLiteral("other.test,invalid.test,plain.test,direct.test,tunnel.test")}};
+    config.egress.upstream.systemProxy = [](const QNetworkProxyQuery&) {
+        return QList<QNetworkProxy>{QNetworkProxy(QNetworkProxy::NoProxy)};
+    };
+    const QStringList bindings{
+        QStringLiteral("GH_TOKEN=") + boundAt + QLatin1Char(',') + invalidAt + QLatin1Char(',') + directAt,
+        QStringLiteral("NPM_TOKEN=") + otherAt};
     for (const QString& text : bindings) {
         QString why;
         const std::optional<SecretBinding> binding = SecretBinding::parse(text, &why);
@@ -219,11 +281,14 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     const ExecResult bearer =
         run(httpsRequest(boundAt, QStringLiteral("bound.test"), QStringLiteral("Authorization: Bearer $GH_TOKEN")));
     QVERIFY2(bearer.output.contains(QStringLiteral("fixture-ok")), qPrintable(bearer.output));
-    QVERIFY(bearer.output.contains(QStringLiteral("tlsget: alpn http/1.1")));  // h2 offered, negotiated down
     QCOMPARE(bound.heads.size(), 1);
     QVERIFY2(bound.heads.first().contains(QByteArray("\r\nAuthorization: Bearer " + kValue)),
              bound.heads.first().constData());
     QVERIFY(!bound.heads.first().contains(placeholder));
+    QCOMPARE(upstream.asked.size(), 1);  // through the upstream proxy, to the address the app checked
+    QCOMPARE(upstream.asked.first(),
+             QStringLiteral("CONNECT 127.0.0.1:%1 HTTP/1.1").arg(bound.serverPort()).toLatin1());
+    QVERIFY(bearer.output.contains(QStringLiteral("tlsget: alpn http/1.1")));  // h2 offered, negotiated down
 
     // Basic (as git and pip send a URL's password): decoded, replaced, encoded again.
     const ExecResult basic =
@@ -269,6 +334,26 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     QVERIFY2(tunnel.output.startsWith(QStringLiteral("HTTP/1.1 200")), qPrintable(tunnel.output));
     QVERIFY(QTest::qWaitFor([&plain] { return plain.received.size() >= clientHello("plain.test").size(); }, 5000));
     QCOMPARE(plain.received, clientHello("plain.test"));
+
+    // What ending TLS here costs: ten requests, each a new process and connection, to a bound host (direct) and
+    // to a host that is only tunnelled, both on loopback with a certificate of the same CA.
+    const auto timed = [&](const QString& at, const QString& name) {
+        QElapsedTimer clock;
+        clock.start();
+        const ExecResult result =
+            run(QStringLiteral("for i in 0 1 2 3 4 5 6 7 8 9; do %1; done 2>/dev/null | grep -c fixture-ok")
+                    .arg(httpsRequest(at, name, QStringLiteral("Authorization: Bearer $GH_TOKEN"))));
+        return std::pair{result.output.trimmed(), clock.nsecsElapsed() / 1e6};
+    };
+    const auto [tunnelCount, tunnelMs] = timed(tunnelAt, QStringLiteral("tunnel.test"));
+    const auto [boundCount, boundMs] = timed(directAt, QStringLiteral("direct.test"));
+    QCOMPARE(tunnelCount, QStringLiteral("10"));
+    QCOMPARE(boundCount, QStringLiteral("10"));
+    QCOMPARE(direct.heads.size(), 10);
+    QVERIFY(direct.heads.last().contains(QByteArray("\r\nAuthorization: Bearer " + kValue)));
+    QVERIFY(tunnelled.heads.last().contains("\r\nAuthorization: Bearer zeus-secret-GH_TOKEN-"));
+    qInfo("latency on %s: %.1f ms per request with TLS ended for a bound secret, %.1f ms through a tunnel (+%.1f ms)",
+          qPrintable(engine), boundMs / 10, tunnelMs / 10, (boundMs - tunnelMs) / 10);
 
     // The value is in no output and no log line of the session; the substitutions are counted by name.
     for (const ExecResult& result : rec.results) {
