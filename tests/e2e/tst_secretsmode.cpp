@@ -49,7 +49,8 @@ private:
     bool haveKeyring() const { return qEnvironmentVariable("ZEUS_TEST_KEYRING") == QLatin1String("1"); }
 
     // A headless app on this backend, with these --allow-secret names; true once hello arrived.
-    bool startHeadless(QProcess& process, BackendServer& server, const QStringList& allowed) {
+    bool startHeadless(QProcess& process, BackendServer& server, const QStringList& allowed,
+                       const QStringList& more = {}) {
         if (!server.listen()) {
             return false;
         }
@@ -69,6 +70,7 @@ private:
         for (const QString& name : allowed) {
             arguments << QStringLiteral("--allow-secret") << name;
         }
+        arguments << more;
         process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         process.start(QStringLiteral(ZEUS_APP_BINARY), arguments);
         return server.waitForType(QStringLiteral("hello"), 30000);
@@ -205,6 +207,32 @@ private Q_SLOTS:
         }
         const zeus::test::ProcessOutput list = app({QStringLiteral("--list-secrets")});
         QVERIFY2(!list.out.contains("never used"), list.out.constData());
+    }
+
+    // --bind-secret (SPEC §9): the run reads or makes the interception CA on the keyring, and the command gets the
+    // session's placeholder, never the value (tests/engine/tst_boundsecrets.cpp has the proxy's side).
+    void headlessGivesABoundSecretAsItsPlaceholder() {
+        if (!haveKeyring()) {
+            QSKIP("no test keyring");
+        }
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        BackendServer server;
+        QProcess process;
+        QVERIFY(startHeadless(process, server, {kName},
+                              {QStringLiteral("--bind-secret"), kName + QStringLiteral("=api.example.invalid")}));
+        const QString s = session();
+        server.send(toolCall(QStringLiteral("bound"), s,
+                             QStringLiteral("echo \"$ZEUS_T_SECRET\"; grep -c 'BEGIN CERTIFICATE' \"$SSL_CERT_FILE\""),
+                             m_workspace, {kName}));
+        QVERIFY(server.waitForResult(QStringLiteral("bound"), 60000));
+        const QJsonObject result = server.resultsFor(QStringLiteral("bound")).first();
+        stop(process);
+        const QString output = result.value(QStringLiteral("output")).toString();
+        QVERIFY2(output.startsWith(QStringLiteral("zeus-secret-ZEUS_T_SECRET-")), qPrintable(output));
+        QCOMPARE(result.value(QStringLiteral("redacted")).toInt(), 0);
+        for (const QJsonObject& message : std::as_const(server.messages)) {
+            QVERIFY(!QJsonDocument(message).toJson().contains(m_value));
+        }
     }
 
     void cliDeletes() {
