@@ -203,19 +203,23 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     TlsFixture direct(m_fixtureCa.mint(QStringLiteral("direct.test")));     // bound, not through the upstream
     TlsFixture tunnelled(m_fixtureCa.mint(QStringLiteral("tunnel.test")));  // not bound: a tunnel, for the latency
     ConnectProxy upstream;
+    FixtureServer clearBound;  // plain HTTP, bound with its port: the value goes in clear text only there
+    FixtureServer clearOther;  // plain HTTP, not bound
     const QString boundAt = hostPort("bound.test", bound.serverPort());
     const QString otherAt = hostPort("other.test", other.serverPort());
     const QString invalidAt = hostPort("invalid.test", invalid.serverPort());
     const QString plainAt = hostPort("plain.test", plain.serverPort());
     const QString directAt = hostPort("direct.test", direct.serverPort());
     const QString tunnelAt = hostPort("tunnel.test", tunnelled.serverPort());
+    const QString clearBoundAt = hostPort("clear.test", quint16(clearBound.port()));
+    const QString clearOtherAt = hostPort("clear-other.test", quint16(clearOther.port()));
 
     m_engine = engine;
     m_owner = uniqueOwner();
     SandboxConfig config = testConfig(m_owner);
     config.networkMode = NetworkMode::Allowlist;
     QStringList errors;
-    const QStringList hosts{boundAt, otherAt, invalidAt, plainAt, directAt, tunnelAt};
+    const QStringList hosts{boundAt, otherAt, invalidAt, plainAt, directAt, tunnelAt, clearBoundAt, clearOtherAt};
     QStringList resolve;
     for (const QString& host : hosts) {
         resolve << host + QStringLiteral(":127.0.0.1");
@@ -226,13 +230,14 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     // bound.test leaves through the upstream proxy (the app's own TLS inside its CONNECT); the others go direct.
     config.egress.upstream.environment = {
         {QStringLiteral("HTTPS_PROXY"), QStringLiteral("http://127.0.0.1:%1").arg(upstream.serverPort())},
-        {QStringLiteral("NO_PROXY"), QStringLiteral("other.test,invalid.test,plain.test,direct.test,tunnel.test")}};
+        {QStringLiteral("NO_PROXY"),
+         QStringLiteral("other.test,invalid.test,plain.test,direct.test,tunnel.test,clear.test,clear-other.test")}};
     config.egress.upstream.systemProxy = [](const QNetworkProxyQuery&) {
         return QList<QNetworkProxy>{QNetworkProxy(QNetworkProxy::NoProxy)};
     };
-    const QStringList bindings{
-        QStringLiteral("GH_TOKEN=") + boundAt + QLatin1Char(',') + invalidAt + QLatin1Char(',') + directAt,
-        QStringLiteral("NPM_TOKEN=") + otherAt};
+    const QStringList bindings{QStringLiteral("GH_TOKEN=") + boundAt + QLatin1Char(',') + invalidAt + QLatin1Char(',')
+                                   + directAt + QLatin1Char(',') + clearBoundAt,
+                               QStringLiteral("NPM_TOKEN=") + otherAt};
     for (const QString& text : bindings) {
         QString why;
         const std::optional<SecretBinding> binding = SecretBinding::parse(text, &why);
@@ -334,6 +339,24 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     QVERIFY2(tunnel.output.startsWith(QStringLiteral("HTTP/1.1 200")), qPrintable(tunnel.output));
     QVERIFY(QTest::qWaitFor([&plain] { return plain.received.size() >= clientHello("plain.test").size(); }, 5000));
     QCOMPARE(plain.received, clientHello("plain.test"));
+
+    // Plain HTTP (the absolute-URI path, one request per connection): the value only where the binding names the
+    // port; the placeholder anywhere else is refused before anything is sent.
+    const ExecResult clear =
+        run(QStringLiteral("wget -q -O - --header \"Authorization: Bearer $GH_TOKEN\" http://%1/c").arg(clearBoundAt));
+    QVERIFY2(clear.output.contains(QStringLiteral("hello-from-fixture /c")), qPrintable(clear.output));
+    QCOMPARE(clearBound.heads.size(), 1);
+    QVERIFY2(clearBound.heads.first().contains(QByteArray("\r\nAuthorization: Bearer " + kValue)),
+             clearBound.heads.first().constData());
+    const ExecResult clearRefused =
+        run(QStringLiteral("wget -q -O - --header \"Authorization: Bearer $GH_TOKEN\" http://%1/c").arg(clearOtherAt));
+    QVERIFY2(clearRefused.output.contains(QStringLiteral("403")), qPrintable(clearRefused.output));
+    // Connected before the verdict (as for TLS), but not one byte of the request reached it.
+    QVERIFY(clearOther.heads.isEmpty() && clearOther.raw.isEmpty());
+    const bool clearSaid = std::any_of(m_events.cbegin(), m_events.cend(), [](const EgressEvent& event) {
+        return event.secretNotBound && event.host == QStringLiteral("clear-other.test");
+    });
+    QVERIFY(clearSaid);
 
     // What ending TLS here costs: ten requests, each a new process and connection, to a bound host (direct) and
     // to a host that is only tunnelled, both on loopback with a certificate of the same CA.
