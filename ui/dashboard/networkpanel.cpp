@@ -128,7 +128,9 @@ void NetworkPanel::addEvent(const EgressEvent& event) {
         }
         it = m_rows.insert(key, Row{0, row});
     }
-    it->count += 1;
+    if (event.substitutions.isEmpty()) {
+        it->count += 1;  // a connection; its substitutions (SPEC §9) are said in its detail, not counted again
+    }
     const int row = it->index;
     QString rule = event.rule;
     if (!event.detail.isEmpty()) {

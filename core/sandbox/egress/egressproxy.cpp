@@ -555,19 +555,17 @@ private:
         InterceptedConnection* connection =
             InterceptedConnection::start(upstream, m_host, m_port, m_proxy->m_interception, this, &local, &error);
         if (connection == nullptr) {
-            fail(502, 1,
-                 QStringLiteral("%1:%2 has a secret bound to it but its TLS cannot be ended here (%3)")
-                     .arg(m_host)
-                     .arg(m_port)
-                     .arg(error));
+            const QString why = QStringLiteral("%1:%2 has a secret bound to it but its TLS cannot be ended here (%3)");
+            fail(502, 1, why.arg(m_host, QString::number(m_port), error));
             return false;
         }
         m_intercepted = connection;
         m_socket = new QTcpSocket(this);
         wire();
         m_socket->setSocketDescriptor(local);
-        connect(connection, &InterceptedConnection::secured, this,
-                [this](const QString& detail) { m_proxy->report(m_host, m_port, true, m_rule, detail); });
+        connect(connection, &InterceptedConnection::secured, this, [this](const QString& detail) {
+            qCInfo(lcSession).noquote() << "egress" << m_proxy->m_sessionId << m_proxy->redacted(m_host) << detail;
+        });
         connect(connection, &InterceptedConnection::untrusted, this,
                 [this](const QString& why) { m_proxy->report(m_host, m_port, true, m_rule, why, true); });
         connect(connection, &InterceptedConnection::notBound, this, [this](const QString& name, const QString& why) {
