@@ -147,6 +147,9 @@ QStringList AppleRuntime::execWithStdinArguments(const QString& container, const
 }
 
 QStringList AppleRuntime::logsArguments(const QString& container, int lines) const {
+    if (lines <= 0) {
+        return {QStringLiteral("logs"), container};
+    }
     return {QStringLiteral("logs"), QStringLiteral("-n"), QString::number(lines), container};
 }
 

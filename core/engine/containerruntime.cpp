@@ -88,6 +88,9 @@ QString ContainerRuntime::errorLine(const QByteArray& standardError) {
 }
 
 QStringList ContainerRuntime::logsArguments(const QString& container, int lines) const {
+    if (lines <= 0) {
+        return {QStringLiteral("logs"), container};
+    }
     return {QStringLiteral("logs"), QStringLiteral("--tail"), QString::number(lines), container};
 }
 

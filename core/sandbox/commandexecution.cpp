@@ -62,6 +62,10 @@ constexpr int kAgentTimeoutMarginMs = 5000;
 constexpr qint64 kExitAtStartMs = 3000;
 constexpr int kLogLines = 5;
 constexpr int kLogChars = 1000;
+// The engine may report the container exited before its log holds what the init said (Podman's conmon writes it
+// on its own): an empty log is read again a few times before it is reported as empty.
+constexpr int kLogAttempts = 4;
+constexpr int kLogRetryMs = 250;
 
 }  // namespace
 
@@ -444,12 +448,24 @@ void CommandExecution::checkContainerThenFinish(const QString& agentFailure) {
     m_inspect->start();
 }
 
-void CommandExecution::reportExitAtStart(ExecResult result, int exitCode) {
-    m_logs = new EngineCommand(m_runtime.program(), m_runtime.logsArguments(m_containerId, kLogLines),
-                               kInspectTimeoutMs, this);
-    connect(m_logs, &EngineCommand::finished, this, [this, result, exitCode]() mutable {
+void CommandExecution::reportExitAtStart(ExecResult result, int exitCode, int attempt) {
+    if (m_logs) {
+        m_logs->deleteLater();
+    }
+    // The whole log (it is short: the container exited as it started), cut here: Podman before 4.7 may drop a line
+    // that came in two pieces from `logs --tail`.
+    m_logs = new EngineCommand(m_runtime.program(), m_runtime.logsArguments(m_containerId, 0), kInspectTimeoutMs, this);
+    connect(m_logs, &EngineCommand::finished, this, [this, result, exitCode, attempt]() mutable {
         // The container's own output: what its init or entrypoint said before it gave up (both streams).
         QString log = QString::fromUtf8(m_logs->standardOutput() + m_logs->standardError()).trimmed();
+        log = log.split(QLatin1Char('\n'))
+                  .mid(qMax<qsizetype>(0, log.count(QLatin1Char('\n')) + 1 - kLogLines))
+                  .join(QLatin1Char('\n'));
+        if (log.isEmpty() && attempt + 1 < kLogAttempts) {
+            QTimer::singleShot(kLogRetryMs, this,
+                               [this, result, exitCode, attempt] { reportExitAtStart(result, exitCode, attempt + 1); });
+            return;
+        }
         if (log.size() > kLogChars) {
             log = QChar(0x2026) + log.right(kLogChars);
         }

@@ -139,7 +139,7 @@ private:
     void onExecFinished();
     void onStopFinished();
     void checkContainerThenFinish(const QString& agentFailure = QString());
-    void reportExitAtStart(ExecResult result, int exitCode);
+    void reportExitAtStart(ExecResult result, int exitCode, int attempt = 0);
     void finishWith(ExecResult result);
     ExecResult baseResult() const;
 

@@ -661,6 +661,11 @@ void TestRuntimeArgs::logsArguments() {
     QCOMPARE(PodmanRuntime().logsArguments(QStringLiteral("c"), 5), oci);
     QCOMPARE(AppleRuntime().logsArguments(QStringLiteral("c"), 5),
              (QStringList{QStringLiteral("logs"), QStringLiteral("-n"), QStringLiteral("5"), QStringLiteral("c")}));
+    // 0: the whole log, on every engine.
+    const QStringList whole{QStringLiteral("logs"), QStringLiteral("c")};
+    QCOMPARE(DockerRuntime().logsArguments(QStringLiteral("c"), 0), whole);
+    QCOMPARE(PodmanRuntime().logsArguments(QStringLiteral("c"), 0), whole);
+    QCOMPARE(AppleRuntime().logsArguments(QStringLiteral("c"), 0), whole);
 }
 
 void TestRuntimeArgs::errorLine_data() {
