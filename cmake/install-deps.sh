@@ -6,7 +6,7 @@
 #   install-deps.sh --test     additionally: Podman, busybox, keyring, Xvfb, linters
 set -eu
 
-build_pkgs="build-essential musl-tools cmake ninja-build pkg-config qt6-base-dev qt6-websockets-dev qtkeychain-qt6-dev
+build_pkgs="build-essential musl-tools cmake ninja-build lld pkg-config qt6-base-dev qt6-websockets-dev qtkeychain-qt6-dev
  libssl-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev qt6-qpa-plugins libgl1-mesa-dev"
 # mmdebstrap: the sandbox image from the distribution's package archive where no registry answers.
 run_pkgs="docker.io busybox-static git mmdebstrap"

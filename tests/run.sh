@@ -71,6 +71,13 @@ done
 if [ "$status" = 0 ]; then
     step "ALL TESTS PASSED"
 else
+    # What the failed tests said first, so the last lines of the log are the list of what failed.
+    for failed in "${failed_steps[@]}"; do
+        case "$failed" in
+            "ctest (Widgets build)") tests/harness/failed-test-output.py build/ci 40 ;;
+            "ctest (headless build)") tests/harness/failed-test-output.py build/ci-headless 40 ;;
+        esac
+    done
     step "SOME TESTS FAILED"
     for failed in "${failed_steps[@]}"; do
         echo "  failed: $failed"
