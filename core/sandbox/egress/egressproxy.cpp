@@ -499,8 +499,9 @@ private:
         }
     }
 
+    // Not on an intercepted connection: its TLS socket would take the half-close for the end and drop the answer.
     void shutdownServerWrite() {
-        if (m_serverWriteShut || m_socket == nullptr || m_socket->bytesToWrite() > 0) {
+        if (m_serverWriteShut || m_socket == nullptr || m_socket->bytesToWrite() > 0 || m_intercepted != nullptr) {
             return;
         }
         m_serverWriteShut = true;

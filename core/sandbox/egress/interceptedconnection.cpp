@@ -128,6 +128,12 @@ void InterceptedConnection::begin(const SecretInterception& setup, const QSslCer
                               << "failed:" << m_client->errorString();
         }
     });
+    m_handshake.setSingleShot(true);
+    connect(&m_handshake, &QTimer::timeout, this, [this] {
+        m_untrusted = QStringLiteral("no TLS handshake within %1 s").arg(kHandshakeMs / 1000);
+        onUpstreamError();
+    });
+    m_handshake.start(kHandshakeMs);
     m_upstream->startClientEncryption();
     m_client->startServerEncryption();
 }
@@ -137,6 +143,7 @@ qint64 InterceptedConnection::held(const QSslSocket* socket) {
 }
 
 void InterceptedConnection::onUpstreamEncrypted() {
+    m_handshake.stop();
     m_secured = true;
     const QSslCertificate peer = m_upstream->peerCertificate();
     const QStringList issuer = peer.issuerInfo(QSslCertificate::CommonName);
@@ -153,6 +160,11 @@ void InterceptedConnection::onUpstreamError() {
         fromServer();
         return;
     }
+    if (m_upstreamFailed) {
+        return;  // said once; the socket may report the same end twice
+    }
+    m_upstreamFailed = true;
+    m_handshake.stop();
     if (m_untrusted.isEmpty()) {
         m_untrusted = m_upstream->errorString();
     }

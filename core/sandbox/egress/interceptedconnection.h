@@ -6,6 +6,7 @@
 #include <QSslCertificate>
 #include <QSslSocket>
 #include <QString>
+#include <QTimer>
 
 #include <memory>
 
@@ -54,6 +55,8 @@ public:
 
     // Bytes the proxy holds at most per direction between the two TLS sockets.
     static constexpr qint64 kHeldBytes = 256 * 1024;
+    // The real host's TLS handshake: a host that accepts the connection and never completes it is refused.
+    static constexpr int kHandshakeMs = 15000;
 
 Q_SIGNALS:
     // The real host's certificate verified: the connection carries requests from now on.
@@ -77,13 +80,15 @@ private:
     void finish();
     static qint64 held(const QSslSocket* socket);
 
+    QTimer m_handshake;
     QSslSocket* m_upstream;
     QSslSocket* m_client = nullptr;
     QString m_host;
     int m_port;
     std::unique_ptr<SecretSubstitution> m_substitution;
-    QString m_untrusted;     // why the real host is not trusted; set: every request gets a 502
-    bool m_secured = false;  // the real host's TLS is up and verified
+    QString m_untrusted;            // why the real host is not trusted; set: every request gets a 502
+    bool m_secured = false;         // the real host's TLS is up and verified
+    bool m_upstreamFailed = false;  // its TLS never came up: refused, said once
     bool m_clientSpoke = false;
     bool m_answered = false;  // the connection's last answer went to the client: nothing more is read
     bool m_serverEnded = false;
