@@ -71,7 +71,7 @@ public:
     virtual QStringList execWithStdinArguments(const QString& container, const QStringList& command,
                                                const QStringList& inheritedNames) const = 0;
     // The last `lines` lines of a container's log (its main process's output), also of an exited one; `lines` 0:
-    // the whole log (Podman before 4.7 may drop a line that came in two pieces from `--tail`).
+    // the whole log (Podman 4.3 (Debian 12) may drop a line that came in two pieces from `--tail`).
     virtual QStringList logsArguments(const QString& container, int lines) const;
     // `rm -f IDS...` (with the containers' own volumes: a review copy goes with its container)
     virtual QStringList removeArguments(const QStringList& containers) const = 0;

@@ -452,7 +452,7 @@ void CommandExecution::reportExitAtStart(ExecResult result, int exitCode, int at
     if (m_logs) {
         m_logs->deleteLater();
     }
-    // The whole log (it is short: the container exited as it started), cut here: Podman before 4.7 may drop a line
+    // The whole log (it is short: the container exited as it started), cut here: Podman 4.3 (Debian 12) may drop a line
     // that came in two pieces from `logs --tail`.
     m_logs = new EngineCommand(m_runtime.program(), m_runtime.logsArguments(m_containerId, 0), kInspectTimeoutMs, this);
     connect(m_logs, &EngineCommand::finished, this, [this, result, exitCode, attempt]() mutable {
