@@ -458,9 +458,8 @@ void CommandExecution::reportExitAtStart(ExecResult result, int exitCode, int at
     connect(m_logs, &EngineCommand::finished, this, [this, result, exitCode, attempt]() mutable {
         // The container's own output: what its init or entrypoint said before it gave up (both streams).
         QString log = QString::fromUtf8(m_logs->standardOutput() + m_logs->standardError()).trimmed();
-        log = log.split(QLatin1Char('\n'))
-                  .mid(qMax<qsizetype>(0, log.count(QLatin1Char('\n')) + 1 - kLogLines))
-                  .join(QLatin1Char('\n'));
+        const QStringList lines = log.split(QLatin1Char('\n'));
+        log = lines.mid(qMax<qsizetype>(0, lines.size() - kLogLines)).join(QLatin1Char('\n'));
         if (log.isEmpty() && attempt + 1 < kLogAttempts) {
             QTimer::singleShot(kLogRetryMs, this,
                                [this, result, exitCode, attempt] { reportExitAtStart(result, exitCode, attempt + 1); });
