@@ -4,16 +4,27 @@
  * http/1.1 as curl does, sends its stdin and prints what comes back. Static, so it runs in any image.
  *
  *     tlsget PORT AUTHORITY NAME < request
+ *     tlsget -n COUNT PORT AUTHORITY NAME < request
+ *
+ * With -n (zeus-bench-egress), stdin is one keep-alive request, sent COUNT times on the one connection, each after
+ * the answer to the one before (which must carry a Content-Length); the answers go to stdout and the timings,
+ * measured here so that they leave out this process's start, to stderr: "tlsget: connected MS" (TCP, CONNECT and
+ * the TLS handshake), then "tlsget: request I STATUS MS" per request, from its first byte written to its answer's
+ * last byte read.
  *
  * Exit codes: 0 answered, 1 the proxy refused or failed, 2 the TLS handshake or the verification failed. */
+#define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <netinet/in.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static int connectProxy(int port, const char* authority) {
@@ -52,11 +63,86 @@ static int connectProxy(int port, const char* authority) {
     return fd;
 }
 
+static double nowMs(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* One answer with a Content-Length, to stdout; what came after it stays in `buffer` (`*held` bytes). Returns its
+ * status, or -1 when the connection ended or the answer has no length. */
+static int readAnswer(SSL* ssl, char* buffer, size_t size, size_t* held) {
+    char* end = NULL;
+    while ((end = strstr(buffer, "\r\n\r\n")) == NULL) {
+        int r = *held < size - 1 ? SSL_read(ssl, buffer + *held, (int)(size - 1 - *held)) : 0;
+        if (r <= 0) {
+            return -1;
+        }
+        *held += (size_t)r;
+        buffer[*held] = '\0';
+    }
+    size_t head = (size_t)(end - buffer) + 4;
+    long length = -1;
+    for (char* line = strstr(buffer, "\r\n"); line != NULL && line < end; line = strstr(line + 2, "\r\n")) {
+        if (strncasecmp(line + 2, "Content-Length:", 15) == 0) {
+            length = strtol(line + 17, NULL, 10);
+        }
+    }
+    int status = isdigit((unsigned char)buffer[9]) ? atoi(buffer + 9) : -1;
+    if (length < 0 || head + (size_t)length > size - 1) {
+        return -1;
+    }
+    while (*held < head + (size_t)length) {
+        int r = SSL_read(ssl, buffer + *held, (int)(size - 1 - *held));
+        if (r <= 0) {
+            return -1;
+        }
+        *held += (size_t)r;
+    }
+    fwrite(buffer, 1, head + (size_t)length, stdout);
+    *held -= head + (size_t)length;
+    memmove(buffer, buffer + head + (size_t)length, *held);
+    buffer[*held] = '\0';
+    return status;
+}
+
+/* -n COUNT: the request of stdin COUNT times on this connection, one after the other, each timed. */
+static int repeat(SSL* ssl, int count) {
+    static char request[65536];
+    static char answer[65536];
+    size_t length = 0;
+    ssize_t n;
+    while (length < sizeof request && (n = read(0, request + length, sizeof request - length)) > 0) {
+        length += (size_t)n;
+    }
+    size_t held = 0;
+    answer[0] = '\0';
+    for (int i = 1; i <= count; i++) {
+        double start = nowMs();
+        if (SSL_write(ssl, request, (int)length) <= 0) {
+            return 1;
+        }
+        int status = readAnswer(ssl, answer, sizeof answer, &held);
+        fprintf(stderr, "tlsget: request %d %d %.3f\n", i, status, nowMs() - start);
+        if (status < 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: tlsget PORT AUTHORITY NAME < request\n");
+    int count = 0;
+    if (argc == 6 && strcmp(argv[1], "-n") == 0) {
+        count = atoi(argv[2]) > 0 ? atoi(argv[2]) : -1;
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc != 4 || count < 0) {
+        fprintf(stderr, "usage: tlsget [-n COUNT] PORT AUTHORITY NAME < request\n");
         return 64;
     }
+    double start = nowMs();
     int fd = connectProxy(atoi(argv[1]), argv[2]);
     if (fd < 0) {
         return 1;
@@ -83,6 +169,12 @@ int main(int argc, char** argv) {
     unsigned int length = 0;
     SSL_get0_alpn_selected(ssl, &protocol, &length);
     fprintf(stderr, "tlsget: alpn %.*s\n", (int)length, protocol == NULL ? "" : (const char*)protocol);
+    if (count > 0) {
+        fprintf(stderr, "tlsget: connected %.3f\n", nowMs() - start);
+        int status = repeat(ssl, count);
+        SSL_shutdown(ssl);
+        return status;
+    }
     char buffer[16384];
     ssize_t n;
     while ((n = read(0, buffer, sizeof buffer)) > 0) {
