@@ -141,8 +141,8 @@ $s printf 'GET /url?t=%s HTTP/1.1\r\nHost: free.test\r\nConnection: close\r\n\r\
 $s { head -c 60000 /dev/zero | tr '\0' a; printf %s "\$GH_TOKEN"; head -c 100 /dev/zero | tr '\0' a; } >/tmp/body; { printf 'POST /body HTTP/1.1\r\nHost: other.test\r\nContent-Length: %s\r\nConnection: close\r\n\r\n' \$(wc -c </tmp/body); cat /tmp/body; } | /workspace/req body-other other.test:443 other.test
 $s printf 'GET /basic HTTP/1.1\r\nHost: other.test\r\nAuthorization: Basic %s\r\nConnection: close\r\n\r\n' "\$(printf 'x:%s' "\$GH_TOKEN" | base64 | tr -d '\n')" | /workspace/req basic-other other.test:443 other.test
 $s printf 'GET /encoded?t=%s HTTP/1.1\r\nHost: other.test\r\nConnection: close\r\n\r\n' "\$(printf %s "\$GH_TOKEN" | od -An -tx1 | tr -d ' \n' | sed 's/../%&/g')" | /workspace/req encoded-other other.test:443 other.test
-$s wget -q -O - --header "Authorization: Bearer \$GH_TOKEN" http://bound.test/clear 2>&1 | sed 's/^/clear-bound| /'
-$s wget -q -O - --header "Authorization: Bearer \$GH_TOKEN" http://free.test/clear 2>&1 | sed 's/^/clear-free| /'
+$s wget -q -O - --header "Authorization: Bearer \$GH_TOKEN" http://bound.test/clear-bound 2>&1 | sed 's/^/clear-bound| /'
+$s wget -q -O - --header "Authorization: Bearer \$GH_TOKEN" http://free.test/clear-free 2>&1 | sed 's/^/clear-free| /'
 $s printf 'GET /sni HTTP/1.1\r\n$hf' "\$GH_TOKEN" | /workspace/req sni-free bound.test:443 free.test
 $s printf 'GET /sni HTTP/1.1\r\n$hb' "\$GH_TOKEN" | /workspace/req sni-bound free.test:443 bound.test
 $s printf 'GET /cdn HTTP/1.1\r\n$hf' "\$GH_TOKEN" | /workspace/req cdn bound.test:443 bound.test
@@ -186,8 +186,8 @@ header-other 443-other.test /header
 url-other 443-other.test /url
 body-other 443-other.test /body
 basic-other 443-other.test /basic
-clear-bound 80-clear /clear
-clear-free 80-clear /clear
+clear-bound 80-clear /clear-bound
+clear-free 80-clear /clear-free
 cdn 443-bound.test /cdn
 TABLE
 grep -aq 'secret_not_bound (secret GH_TOKEN ' "$scratch/console" && pass "said as network_event secret_not_bound" \
