@@ -24,7 +24,7 @@ QByteArray base64Core(const QByteArray& value, int offset, QByteArray::Base64Opt
 
 }  // namespace
 
-Redactor::Redactor(const QList<SecretValue>& secrets) {
+Redactor::Redactor(const QList<SecretValue>& secrets, Marker marker) : m_marker(marker) {
     for (const SecretValue& secret : secrets) {
         add(secret);
     }
@@ -82,7 +82,8 @@ bool Redactor::add(const SecretValue& secret) {
     m_secrets.append(secret);
     const QByteArray tag = marker(secret.name);
     for (const QByteArray& bytes : formsOf(secret.value)) {
-        m_forms.append(Form{bytes, QByteArrayMatcher(bytes), tag});
+        m_forms.append(
+            Form{bytes, QByteArrayMatcher(bytes), m_marker == Marker::Masked ? QByteArray(bytes.size(), '*') : tag});
         m_firstBytes[static_cast<unsigned char>(bytes.front())] = true;
         m_maxLength = std::max(m_maxLength, bytes.size());
     }
@@ -190,7 +191,7 @@ QByteArray Redactor::redacted(const QByteArray& text, qint64* count) const {
         }
         return text;
     }
-    Redactor once(m_secrets);
+    Redactor once(m_secrets, m_marker);
     QByteArray out = once.feed(text);
     out += once.flush();
     if (count) {

@@ -32,8 +32,12 @@ public:
     // An environment string holds far more, but a secret is a token or a key, and the longest form is held back.
     static constexpr int kMaxValueBytes = 16 * 1024;
 
+    // What a found form becomes: `[REDACTED:NAME]` (output the user and the backend read), or as many '*' as it
+    // has bytes (Masked: an HTTP answer on its way into the sandbox, whose stated lengths must stay true).
+    enum class Marker { Name, Masked };
+
     Redactor() = default;
-    explicit Redactor(const QList<SecretValue>& secrets);
+    explicit Redactor(const QList<SecretValue>& secrets, Marker marker = Marker::Name);
 
     // Whether a value may be a secret at all (length within the limits, no NUL byte: it goes into an environment).
     static bool acceptable(const QByteArray& value);
@@ -90,6 +94,7 @@ private:
     };
     QList<Found> find(const QByteArray& text) const;
 
+    Marker m_marker = Marker::Name;
     QList<Form> m_forms;  // longest first, so at one position the longest wins
     QList<SecretValue> m_secrets;
     QByteArray m_pending;

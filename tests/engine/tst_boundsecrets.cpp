@@ -59,6 +59,13 @@ protected:
                 return;
             }
             heads << buffer->left(end);
+            if (buffer->startsWith("GET /echo ")) {  // a host that reflects the request (an echo, an error page)
+                const QByteArray body = buffer->left(end) + "\nfixture-ok\n";
+                socket->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size())
+                              + "\r\nConnection: close\r\n\r\n" + body);
+                socket->disconnectFromHost();
+                return;
+            }
             socket->write("HTTP/1.1 200 OK\r\nContent-Length: 11\r\nConnection: close\r\n\r\nfixture-ok\n");
             socket->disconnectFromHost();
         });
@@ -139,11 +146,12 @@ QString hostPort(const char* host, quint16 port) {
 // One HTTPS request from the sandbox through the agent's proxy with tlsget (tests/engine/tools/tlsget.c), with one
 // more header line: `header` is expanded by the sandbox's shell inside double quotes, so $GH_TOKEN is what the
 // command's environment holds. Prints the answer (and tlsget's word on ALPN on stderr).
-QString httpsRequest(const QString& authority, const QString& name, const QString& header) {
+QString httpsRequest(const QString& authority, const QString& name, const QString& header,
+                     const QString& path = QStringLiteral("/x")) {
     return QStringLiteral(
-               "h=\"%3\"; printf 'GET /x HTTP/1.1\\r\\nHost: %s\\r\\n%s\\r\\nConnection: "
+               "h=\"%3\"; printf 'GET %4 HTTP/1.1\\r\\nHost: %s\\r\\n%b\\r\\nConnection: "
                "close\\r\\n\\r\\n' '%1' \"$h\" | /workspace/tlsget 3128 '%1' '%2'")
-        .arg(authority, name, header);
+        .arg(authority, name, header, path);
 }
 
 }  // namespace
@@ -304,6 +312,31 @@ void TestBoundSecrets::valueOnlyOnTheWire() {
     QVERIFY2(
         bound.heads.last().contains(QByteArray("\r\nAuthorization: Basic " + QByteArray("x:" + kValue).toBase64())),
         bound.heads.last().constData());
+
+    // A bound host that reflects the request gives back no value: every form of it (here as it is and in a Basic
+    // credential's base64) comes back masked, same length, so the answer's length still holds; and the request
+    // asked for no compression, under which a reflection could not be masked. The command reverses what it got, so
+    // that the session's redaction of its output cannot hide a value that came back.
+    const ExecResult echo =
+        run(httpsRequest(boundAt, QStringLiteral("bound.test"),
+                         QStringLiteral("Authorization: Bearer $GH_TOKEN\\r\\nAccept-Encoding: gzip, br\\r\\nX-Basic: "
+                                        "$(printf 'x:%s' \"$GH_TOKEN\" | base64 | tr -d '\\n')"),
+                         QStringLiteral("/echo"))
+            + QStringLiteral(" | rev"));
+    QString echoed;
+    for (const QString& line : echo.output.split(QLatin1Char('\n'))) {
+        QString forward = line;
+        std::reverse(forward.begin(), forward.end());
+        echoed += forward + QLatin1Char('\n');
+    }
+    QVERIFY2(echoed.contains(QStringLiteral("fixture-ok")), qPrintable(echoed));  // the whole answer, as long as said
+    QVERIFY2(echoed.contains(QStringLiteral("Authorization: Bearer ") + QString(kValue.size(), QLatin1Char('*'))),
+             qPrintable(echoed));
+    QVERIFY(!echoed.contains(QString::fromLatin1(kValue)));
+    QVERIFY(!echoed.contains(QString::fromLatin1(QByteArray("x:" + kValue).toBase64().mid(4, 40))));
+    QVERIFY2(bound.heads.last().contains("\r\nAccept-Encoding: identity"), bound.heads.last().constData());
+    QVERIFY(!bound.heads.last().contains("gzip"));
+    QVERIFY(bound.heads.last().contains(QByteArray("\r\nAuthorization: Bearer " + kValue)));  // it did go out
 
     // GH_TOKEN's placeholder to a host only NPM_TOKEN is bound to: 403, said, and the host sees no request.
     const ExecResult notBound =

@@ -233,11 +233,12 @@ grep -aqF "$value" "$scratch/frames" && through "the value is in a frame to the 
     || pass "the agent's frames: the placeholder only"
 grep -aqF "$value" "$scratch/app.log" && through "the value is in the app's log" || pass "the app's log: no value"
 
-# 5. A bound host that reflects what it was sent gives the value back into the sandbox. SPEC §9 trusts the bound
-#    host (docs/secrets.md: "The bound host itself turning the secret against you"): shown, not counted.
-if grep -aqF "$(printf %s "$value" | rev)" "$scratch/console2"; then
-    echo "  known limit, not counted: a bound host that echoes the request gave the value back to the command"
-else
-    pass "a bound host that echoes the request: the value did not come back"
-fi
+# 5. A bound host that reflects what it was sent must not give the value back into the sandbox (SPEC §9: the value
+#    never enters it): the app masks every form of it in the answer. The command reverses what it got, so the
+#    session's redaction of its output cannot hide a value that came back; the control is the reflected header.
+grep -aqF "$(printf 'Authorization: Bearer ' | rev)" "$scratch/console2" \
+    || broken "the echo came back without the reflected header: $(grep -a 'echo|' "$scratch/console2" | head -3)"
+grep -aqF "$(printf %s "$value" | rev)" "$scratch/console2" \
+    && through "a bound host that echoes the request gave the value back to the command" \
+    || pass "a bound host that echoes the request: the value came back masked"
 finish

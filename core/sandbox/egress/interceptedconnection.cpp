@@ -41,7 +41,17 @@ InterceptedConnection::InterceptedConnection(QSslSocket* upstream, const QString
       m_upstream(upstream),
       m_host(host),
       m_port(port),
-      m_substitution(std::make_unique<SecretSubstitution>(placeholders, host, port, /*tls=*/true)) {}
+      m_substitution(std::make_unique<SecretSubstitution>(placeholders, host, port, /*tls=*/true)),
+      m_placeholders(placeholders),
+      m_answers({}, Redactor::Marker::Masked) {
+    maskNewValues();
+    m_quiet.setSingleShot(true);
+    connect(&m_quiet, &QTimer::timeout, this, [this] {
+        if (!m_answered && m_client != nullptr) {
+            m_client->write(m_answers.flush());
+        }
+    });
+}
 
 InterceptedConnection::~InterceptedConnection() = default;
 
@@ -224,14 +234,34 @@ void InterceptedConnection::fromClient() {
     }
 }
 
+// A secret bound in this session after the connection opened is substituted from then on: masked too.
+void InterceptedConnection::maskNewValues() {
+    if (m_placeholders == nullptr) {
+        return;
+    }
+    const QStringList masked = m_answers.names();
+    for (const QString& name : m_placeholders->names()) {
+        const SecretPlaceholders::Entry* entry = m_placeholders->entry(name);
+        if (entry != nullptr && !masked.contains(name)) {
+            m_answers.add({name, entry->value});
+        }
+    }
+}
+
 void InterceptedConnection::fromServer() {
     if (m_answered || !m_secured) {
         return;
     }
+    maskNewValues();
     while (m_upstream->bytesAvailable() > 0 && held(m_client) < kHeldBytes) {
-        m_client->write(m_upstream->read(kHeldBytes));
+        m_client->write(m_answers.feed(m_upstream->read(kHeldBytes)));
+    }
+    if (m_answers.heldBack() > 0) {
+        m_quiet.start(kQuietMs);
     }
     if (m_serverEnded && m_upstream->bytesAvailable() == 0) {
+        m_quiet.stop();
+        m_client->write(m_answers.flush());
         m_answered = true;
         finish();
         m_client->disconnectFromHost();  // after what is written: the tunnel then sees the end
@@ -252,6 +282,10 @@ void InterceptedConnection::finish() {
         return;
     }
     m_countsSent = true;
+    if (m_answers.count() > 0) {
+        qCInfo(lcSession).noquote() << "egress:" << m_answers.count() << "forms of a bound secret's value masked in"
+                                    << "answers from" << m_host << m_port;
+    }
     if (!m_substitution->counts().isEmpty()) {
         Q_EMIT substituted(m_substitution->counts());
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "secrets/redactor.h"
+
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -38,6 +40,13 @@ struct SecretInterception {
 // relays to the agent as it would relay a server, so the tunnel's flow control stays the only one towards the
 // sandbox; this object bounds what it holds between the two TLS sockets.
 //
+// What the host answers is passed back with every form of every bound value of the session (Redactor::formsOf:
+// as it is, percent-encoded, hex, base64 at any alignment) masked by as many '*', so a host that reflects the
+// request (an echo endpoint, an error page quoting the URL or the headers) gives back no value and every length
+// it states stays true; requests ask for `Accept-Encoding: identity` (SecretSubstitution), since a compressed
+// reflection could not be read. A host that compresses anyway, or transforms the value, is not covered
+// (docs/secrets.md).
+//
 // Never a fallback to a tunnel: a real certificate that does not verify ends the connection with a 502 that says
 // so (and untrusted()), and a placeholder of a secret not bound to this host ends it with the substitution's 403
 // (and notBound()); in both cases nothing of that request reaches the server. It never logs a value; the counts of
@@ -57,6 +66,8 @@ public:
     static constexpr qint64 kHeldBytes = 256 * 1024;
     // The real host's TLS handshake: a host that accepts the connection and never completes it is refused.
     static constexpr int kHandshakeMs = 15000;
+    // An answer's last bytes that could begin a form of a bound value wait this long for the rest.
+    static constexpr int kQuietMs = 20;
 
 Q_SIGNALS:
     // The real host's certificate verified: the connection carries requests from now on.
@@ -78,6 +89,7 @@ private:
     void onUpstreamEncrypted();
     void answerClient(const QByteArray& reply);
     void finish();
+    void maskNewValues();
     static qint64 held(const QSslSocket* socket);
 
     QTimer m_handshake;
@@ -86,6 +98,12 @@ private:
     QString m_host;
     int m_port;
     std::unique_ptr<SecretSubstitution> m_substitution;
+    const SecretPlaceholders* m_placeholders;
+    // The answers on their way into the sandbox: every form of a bound value masked, same length (SPEC §9: the
+    // value never enters the sandbox, also when the host reflects the request). m_quiet hands over the bytes the
+    // mask holds back (the start of a possible form) once the server has been quiet for kQuietMs.
+    Redactor m_answers;
+    QTimer m_quiet;
     QString m_untrusted;            // why the real host is not trusted; set: every request gets a 502
     bool m_secured = false;         // the real host's TLS is up and verified
     bool m_upstreamFailed = false;  // its TLS never came up: refused, said once

@@ -391,7 +391,8 @@ bool SecretSubstitution::rewriteHead(const Head& head) {
         return false;
     }
     // The head again with the values in place; Expect (answered here) and Upgrade (the stream stays HTTP/1.1)
-    // are taken off.
+    // are taken off. On TLS to a bound host the answer is asked for uncompressed (Accept-Encoding and TE replaced):
+    // the reflection of a value is masked on its way back (InterceptedConnection), which a compressed one escapes.
     QByteArray rewritten;
     rewritten.reserve(qsizetype(head.target.size()) + 256);
     if (!m_placeholders->find(head.method).isEmpty()) {
@@ -403,7 +404,8 @@ bool SecretSubstitution::rewriteHead(const Head& head) {
     }
     rewritten.append(' ').append(head.version).append(kCrlf);
     for (const auto& [name, value] : head.fields) {
-        if (equalsNoCase(name, "expect") || equalsNoCase(name, "upgrade")) {
+        if (equalsNoCase(name, "expect") || equalsNoCase(name, "upgrade")
+            || (m_tls && (equalsNoCase(name, "accept-encoding") || equalsNoCase(name, "te")))) {
             continue;
         }
         if (!m_placeholders->find(name).isEmpty()) {
@@ -414,6 +416,9 @@ bool SecretSubstitution::rewriteHead(const Head& head) {
             return false;
         }
         rewritten.append(kCrlf);
+    }
+    if (m_tls) {
+        rewritten.append("Accept-Encoding: identity").append(kCrlf);
     }
     rewritten.append(kCrlf);
     wipeHeld();

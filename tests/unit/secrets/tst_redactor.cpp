@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using zeus::Redactor;
 using zeus::SecretValue;
 
@@ -44,6 +46,8 @@ private Q_SLOTS:
     void hostNamesIgnoreCase();
     void interleavedStreams_data();
     void interleavedStreams();
+    void maskedKeepsEveryLength_data();
+    void maskedKeepsEveryLength();
 };
 
 void TestRedactor::everyFormAtEverySplit_data() {
@@ -266,6 +270,40 @@ void TestRedactor::interleavedStreams() {
     }
     // Without a secret in it, the streams come back as they arrived.
     QCOMPARE(redactor.redactedInterleaved({{0, "a"}, {1, "b"}, {0, "c"}}), QByteArray("abc"));
+}
+
+// Marker::Masked (the answers of a host a secret is bound to, SPEC §9): every form becomes as many '*', at every
+// split, so the answer's stated lengths stay true; the forms a host reflects (a Basic credential's base64 after a
+// user name of any length) are among them.
+void TestRedactor::maskedKeepsEveryLength_data() {
+    QTest::addColumn<QByteArray>("form");
+    QTest::newRow("raw") << kValue;
+    QTest::newRow("url encoded") << kValue.toPercentEncoding();
+    QTest::newRow("hex") << kValue.toHex();
+    for (const char* user : {"x:", "ab:", "user:"}) {
+        const QByteArray basic = QByteArray(user + kValue).toBase64();
+        QTest::newRow(qPrintable(QStringLiteral("basic %1").arg(QString::fromLatin1(user)))) << basic;
+    }
+}
+
+void TestRedactor::maskedKeepsEveryLength() {
+    QFETCH(QByteArray, form);
+    const QByteArray text = "HTTP/1.1 200 OK\r\nX-Echo: " + form + "\r\n\r\n";
+    for (qsizetype at = 0; at <= text.size(); ++at) {
+        Redactor redactor({SecretValue{kName, kValue}}, Redactor::Marker::Masked);
+        const QByteArray out = splitFeed(redactor, text, at);
+        QCOMPARE(out.size(), text.size());
+        QVERIFY2(out.contains("**********"),
+                 qPrintable(QStringLiteral("split at %1: %2").arg(at).arg(QString::fromLatin1(out))));
+        QVERIFY(!out.contains(kValue) && !out.contains(kMarker));
+        QVERIFY(out.startsWith("HTTP/1.1 200 OK\r\nX-Echo: ") && out.endsWith("\r\n\r\n"));
+        QVERIFY(redactor.count() >= 1);
+    }
+    // All of the value's own characters are masked: at most the two at each end that share bits with what
+    // surrounds it (a user name, padding) stay.
+    Redactor one({SecretValue{kName, kValue}}, Redactor::Marker::Masked);
+    const QByteArray masked = one.redacted(form);
+    QVERIFY2(masked.count(QByteArrayView("*")) >= std::min(form.size(), kValue.size() * 8 / 6 - 2), masked.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRedactor)
