@@ -60,6 +60,9 @@ void printReport(const AppOptions& options, AppSettings& settings, const Detecti
         DiagnosticSections::workspaces(DiagnosticSections::checkFolders(settings.approvedWorkspaces(), QString())));
     report.addSection(DiagnosticSections::workspaceModes(
         SandboxSetup::configFrom(settings, sandboxOverridesOf(options)), settings.approvedWorkspaces(), detection));
+    // The bindings; the CA is the keychain's, which this mode never reads (the tray's Diagnostics page shows it).
+    report.addSection(DiagnosticSections::secrets(DiagnosticSections::SecretsFacts::from(
+        settings.secretNames(), SandboxSetup::configFrom(settings, sandboxOverridesOf(options)))));
 
     QTextStream out(stdout);
     if (options.json) {

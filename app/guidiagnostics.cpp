@@ -91,6 +91,8 @@ DiagnosticsReport GuiService::buildReport() const {
     }
     report.addSection(DiagnosticSections::keychain(keychain));
 
+    report.addSection(DiagnosticSections::secrets(secretsFacts(config)));
+
     DiagnosticSections::ConnectionFacts connection;
     connection.url = backendUrl();
     connection.urlFromCommandLine = m_signIn->backendFromCommandLine();
@@ -134,6 +136,20 @@ DiagnosticsReport GuiService::buildReport() const {
     report.addSection(QStringLiteral("command_approval"), approval, tr("Command approval"));
     report.addSection(DiagnosticSections::recentErrors(m_recentErrors.lines()));
     return report;
+}
+
+DiagnosticSections::SecretsFacts GuiService::secretsFacts(const SandboxConfig& config) const {
+    DiagnosticSections::SecretsFacts secrets =
+        DiagnosticSections::SecretsFacts::from(m_settings->secretNames(), config);
+    if (secrets.ca != DiagnosticSections::SecretsFacts::Ca::Loaded) {
+        if (m_interceptCaLoading) {
+            secrets.ca = DiagnosticSections::SecretsFacts::Ca::Loading;
+        } else if (!m_interceptCaError.isEmpty()) {
+            secrets.ca = DiagnosticSections::SecretsFacts::Ca::Failed;
+            secrets.caError = m_interceptCaError;
+        }
+    }
+    return secrets;
 }
 
 }  // namespace zeus

@@ -12,6 +12,7 @@
 #include "monitor/containermonitor.h"
 #include "review/reviewcontroller.h"
 #include "sandbox/sessionmanager.h"
+#include "secrets/interceptca.h"
 #include "sessions/sessionspanel.h"
 #include "sessions/sessiontablemodel.h"
 #include "settings/mcppage.h"
@@ -39,6 +40,7 @@ GuiService::GuiService(AppOptions options, AppSettings* settings, QObject* paren
     : QObject(parent),
       m_options(std::move(options)),
       m_settings(settings),
+      m_interceptCa(std::make_shared<InterceptCa>()),
       m_core(settings, coreOptions()),
       m_mcpHost(std::make_unique<GuiMcpHost>(m_sandbox, m_core)),
       m_tokens(&m_credentials) {}
@@ -60,6 +62,21 @@ void GuiService::activate() {
 
 QString GuiService::backendUrl() const {
     return m_signIn->backendUrl();
+}
+
+SandboxOverrides GuiService::sandboxOverrides() const {
+    SandboxOverrides overrides = sandboxOverridesOf(m_options);
+    overrides.interceptCa = m_interceptCa;
+    return overrides;
+}
+
+void GuiService::loadInterceptCaIfBound() {
+    if (m_interceptCa->isLoaded() || m_interceptCaLoading
+        || SandboxSetup::configFrom(*m_settings, sandboxOverrides()).secretBindings.isEmpty()) {
+        return;
+    }
+    m_interceptCaLoading = true;
+    m_interceptCa->load();
 }
 
 AgentHostService::Options GuiService::coreOptions() const {
@@ -204,6 +221,21 @@ void GuiService::onCallFinished(const ToolResultMessage& result) {
 
 // Settings that take effect at once.
 void GuiService::connectSettings() {
+    // Until the CA is there, a bound secret's commands get a placeholder nothing replaces (never the value).
+    connect(m_interceptCa.get(), &InterceptCa::ready, this, [this](const InterceptCa::Result& result) {
+        m_interceptCaLoading = false;
+        if (result.status == InterceptCa::Status::Ok) {
+            m_interceptCaError.clear();
+            qCInfo(lcApp).noquote() << "interception CA of host-bound secrets:" << m_interceptCa->fingerprint()
+                                    << (result.created ? "(made now)" : "(from the keychain)");
+        } else {
+            m_interceptCaError = result.message;
+            recordError(
+                QStringLiteral("Host-bound secrets: the interception CA is not available: %1").arg(result.message));
+        }
+    });
+    connect(&m_settings->secrets(), &SecretIndex::bindingsChanged, this, &GuiService::loadInterceptCaIfBound);
+    loadInterceptCaIfBound();
     connect(m_settings, &AppSettings::approvedWorkspacesChanged, this, [this] {
         m_dispatcher.setApprovedWorkspaces(approvedWorkspaces());
         m_mcpHost->dispatcher().setApprovedWorkspaces(approvedWorkspaces());

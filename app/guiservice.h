@@ -8,6 +8,7 @@
 #include "backend/backendconnection.h"
 #include "backend/credentialstore.h"
 #include "backend/tooldispatcher.h"
+#include "diagnosticsections.h"
 #include "diagnosticsreport.h"
 #include "engine/imageinspector.h"
 #include "runtime/runtimedetector.h"
@@ -34,6 +35,7 @@ namespace zeus {
 class ApprovalDialog;
 class DashboardWindow;
 class GuiMcpHost;
+class InterceptCa;
 class ReviewController;
 class SandboxController;
 class SecretPrompter;
@@ -66,6 +68,8 @@ public:
     SandboxHost& sandbox() { return m_sandbox; }
     // The support report of the Diagnostics page (guidiagnostics.cpp).
     DiagnosticsReport buildReport() const;
+    // The Diagnostics page's host-bound secrets: the bindings in force and the interception CA's state.
+    DiagnosticSections::SecretsFacts secretsFacts(const SandboxConfig& config) const;
     // The MCP server `zeus-desktop --mcp` bridges to (its door is configured as the backend's dispatcher).
     GuiMcpHost& mcpHost() { return *m_mcpHost; }
 
@@ -89,8 +93,11 @@ private:
     TrayStatus::Input statusInput() const;
     // --backend for this run, else the setting.
     QString backendUrl() const;
-    // This run's --image and --profile, over the settings.
-    SandboxOverrides sandboxOverrides() const { return sandboxOverridesOf(m_options); }
+    // This run's command line over the settings, with the interception CA of host-bound secrets.
+    SandboxOverrides sandboxOverrides() const;
+    // Settings → Secrets "Use only with…" (SPEC §9): the CA is read from the keychain (made the first time) once
+    // a secret is bound, and again after a failure when the bindings change.
+    void loadInterceptCaIfBound();
     // This run's backend and sandbox overrides, for the service.
     AgentHostService::Options coreOptions() const;
     // The user's approvals plus the command line's --workspace of this run.
@@ -98,6 +105,10 @@ private:
 
     AppOptions m_options;
     AppSettings* m_settings;
+    // Host-bound secrets' CA, shared with every session's config (before the core, which is built with it).
+    std::shared_ptr<InterceptCa> m_interceptCa;
+    bool m_interceptCaLoading = false;
+    QString m_interceptCaError;  // the keychain's last refusal, for the Diagnostics page
     // The parts every long-running mode has, and the orderly shutdown; the references name its parts.
     AgentHostService m_core;
     RuntimeDetector& m_detector = m_core.detector();

@@ -322,8 +322,8 @@ void startService(AgentHostService& service, InterceptCa* interceptCa) {
     QObject::connect(
         interceptCa, &InterceptCa::ready, &service, [&service, interceptCa](const InterceptCa::Result& result) {
             if (result.status != InterceptCa::Status::Ok) {
-                QTextStream(stderr) << "zeus-desktop: --bind-secret needs the interception CA: " << result.message
-                                    << "\n";
+                QTextStream(stderr) << "zeus-desktop: the secrets bound to hosts need the interception CA: "
+                                    << result.message << "\n";
                 QCoreApplication::exit(kExitUsage);
                 return;
             }
@@ -353,9 +353,10 @@ int runHeadlessCore(const AppOptions& options, AppSettings& settings, const Head
     serviceOptions.backend = core.backend;
     serviceOptions.runtime = *preference;
     serviceOptions.sandbox = headlessSandboxOverrides(options);
-    // Host-bound secrets (SPEC §9) need the interception CA before the first session: it is read (or made) now.
+    // Host-bound secrets (SPEC §9: this run's --bind-secret and Settings → Secrets "Use only with…") need the
+    // interception CA before the first session: it is read (or made) now.
     std::shared_ptr<InterceptCa> interceptCa;
-    if (!options.bindSecrets.isEmpty()) {
+    if (!options.bindSecrets.isEmpty() || !settings.secrets().bindings().isEmpty()) {
         interceptCa = std::make_shared<InterceptCa>();
         serviceOptions.sandbox.interceptCa = interceptCa;
     }

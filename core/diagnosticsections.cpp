@@ -68,7 +68,7 @@ QString versioned(const RuntimeProbe& probe) {
 QStringList DiagnosticSections::checkOrder() {
     return {QStringLiteral("runtime"),  QStringLiteral("engine"),          QStringLiteral("image"),
             QStringLiteral("agent"),    QStringLiteral("resource_limits"), QStringLiteral("workspaces"),
-            QStringLiteral("keychain"), QStringLiteral("backend")};
+            QStringLiteral("keychain"), QStringLiteral("bound_secrets"),   QStringLiteral("backend")};
 }
 
 QString DiagnosticSections::checkTitle(const QString& id) {
@@ -80,6 +80,7 @@ QString DiagnosticSections::checkTitle(const QString& id) {
         {QStringLiteral("resource_limits"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Resource limits")},
         {QStringLiteral("workspaces"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Approved folders")},
         {QStringLiteral("keychain"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Keychain")},
+        {QStringLiteral("bound_secrets"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Host-bound secrets")},
         {QStringLiteral("backend"), QT_TRANSLATE_NOOP("zeus::DiagnosticSections", "Backend connection")},
     };
     const char* title = titles.value(id);

@@ -170,6 +170,27 @@ public:
     // "connection" with the check "backend".
     static DiagnosticSection connection(const ConnectionFacts& facts);
 
+    // Host-bound secrets (SPEC §9): which stored secrets are bound to hosts and which still go into a command's
+    // environment, and the interception CA their TLS is ended with (its fingerprint, never its key).
+    struct SecretsFacts {
+        enum class Ca {
+            NotRead,  // not asked for (--diagnose never touches the keychain; nothing is bound)
+            Loading,  // asked for; the keychain has not answered
+            Loaded,
+            Failed,
+        };
+        QStringList stored;                 // the names in Settings → Secrets
+        QHash<QString, QStringList> bound;  // name -> the host rules in force (presets expanded)
+        Ca ca = Ca::NotRead;
+        QString caFingerprint;  // Loaded: SHA-256 "AB:CD:…"
+        QString caError;        // Failed: what the keychain said
+
+        // The bindings in force in `config` (settings and this run's --bind-secret), the CA from its interceptCa.
+        static SecretsFacts from(const QStringList& stored, const SandboxConfig& config);
+    };
+    // "secrets" with the check "bound_secrets" (diagnosticsectionssecrets.cpp).
+    static DiagnosticSection secrets(const SecretsFacts& facts);
+
     // "recent_errors" (no check row: the errors are evidence, the checks above say what is wrong now).
     static DiagnosticSection recentErrors(const QStringList& errors);
 

@@ -40,6 +40,12 @@ SandboxHost::SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObj
             m_manager->setFolderAccess(config.folderGitWrites, config.folderExposeHost);
         }
     };
+    // Settings → Secrets "Use only with…" (SPEC §9): the live containers follow at once (SessionManager).
+    connect(&m_settings->secrets(), &SecretIndex::bindingsChanged, this, [this] {
+        if (m_manager) {
+            m_manager->setSecretBindings(SandboxSetup::configFrom(*m_settings, m_overrides).secretBindings);
+        }
+    });
     connect(m_settings, &AppSettings::gitWritesChanged, this, folderAccessChanged);
     connect(m_settings, &AppSettings::exposedHostPortsChanged, this, folderAccessChanged);
 }

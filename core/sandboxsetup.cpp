@@ -84,6 +84,14 @@ SandboxConfig SandboxSetup::configFrom(AppSettings& settings, const SandboxOverr
             config.exposeHost.append(*spec);
         }
     }
+    // Settings → Secrets "Use only with…" in every mode (a secret the user bound never goes into an environment,
+    // whichever front-end runs the command), then this run's --bind-secret, which replaces a name's hosts.
+    const QHash<QString, QStringList> bound = settings.secrets().bindings();
+    for (auto it = bound.cbegin(); it != bound.cend(); ++it) {
+        // A binding that no longer parses stays a binding with no host: its placeholder goes nowhere.
+        SecretBinding binding = SecretBinding::fromRules(it.key(), it.value()).value_or(SecretBinding{it.key(), {}});
+        config.secretBindings.insert(it.key(), binding);
+    }
     for (const QString& text : overrides.bindSecrets) {
         if (const std::optional<SecretBinding> binding = SecretBinding::parse(text)) {  // the command line checked each
             config.secretBindings.insert(binding->name, *binding);

@@ -410,6 +410,23 @@ void SessionManager::setFolderAccess(const QSet<QString>& gitWrites,
     });
 }
 
+void SessionManager::setSecretBindings(const QHash<QString, SecretBinding>& bindings) {
+    const auto spelled = [](const QHash<QString, SecretBinding>& all) {
+        QHash<QString, QStringList> out;
+        for (auto it = all.cbegin(); it != all.cend(); ++it) {
+            out.insert(it.key(), it->ruleTexts());
+        }
+        return out;
+    };
+    if (spelled(bindings) == spelled(m_config.secretBindings)) {
+        return;
+    }
+    m_config.secretBindings = bindings;
+    endLiveSessions([](const SandboxSession&) {
+        return QStringLiteral("The secrets bound to hosts changed: the next call gets a new container under them.");
+    });
+}
+
 void SessionManager::setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow) {
     m_config.egress = policy;
     m_config.folderAllow = folderAllow;

@@ -121,6 +121,11 @@ public:
     // services exposed to it (SPEC §8 "Ports"). A live container made under another rule ends (its session comes
     // back with a new container on its next call): taking either away must take effect at once.
     void setFolderAccess(const QSet<QString>& gitWrites, const QHash<QString, QList<ExposeSpec>>& exposeHost);
+    // The secrets bound to hosts (SPEC §9, Settings → Secrets "Use only with…"). A live container whose bindings
+    // differ ends (its session comes back under the new ones on its next call): a secret bound now must not go
+    // into the environment of a command of a session made before, and an unbound one is handed out again only
+    // to a new container.
+    void setSecretBindings(const QHash<QString, SecretBinding>& bindings);
     // "Allow for this session": the rule is added to this session's policy only.
     void allowHostForSession(const QString& sessionId, const QString& rule);
     // "Allow once": the next request of this session for host:port passes.

@@ -10,6 +10,7 @@ namespace zeus {
 const QLatin1String SecretIndex::kNames("secrets/names");
 const QLatin1String SecretIndex::kLastUsed("secrets/lastUsed");
 const QLatin1String SecretIndex::kFolderGrants("secrets/alwaysInFolders");
+const QLatin1String SecretIndex::kBindings("secrets/boundToHosts");
 
 namespace {
 
@@ -51,7 +52,12 @@ void SecretIndex::removeName(const QString& name) {
     m_store.setValue(kNames, all);
     m_store.remove(keyOf(kLastUsed, name));
     m_store.remove(keyOf(kFolderGrants, name));
+    const bool wasBound = m_store.contains(keyOf(kBindings, name));
+    m_store.remove(keyOf(kBindings, name));
     Q_EMIT changed();
+    if (wasBound) {
+        Q_EMIT bindingsChanged();
+    }
 }
 
 QDateTime SecretIndex::lastUsed(const QString& name) const {
@@ -94,6 +100,45 @@ void SecretIndex::addFolderGrant(const QString& name, const QString& folder) {
     m_store.setValue(key, folders);
     qCInfo(lcApp).noquote() << "secret" << name << "approved always in" << folder;
     Q_EMIT changed();
+}
+
+QHash<QString, QStringList> SecretIndex::bindings() const {
+    QHash<QString, QStringList> bindings;
+    for (const QString& name : names()) {
+        QStringList rules = m_store.value(keyOf(kBindings, name)).toStringList();
+        rules.removeAll(QString());
+        if (!rules.isEmpty()) {
+            bindings.insert(name, rules);
+        }
+    }
+    return bindings;
+}
+
+void SecretIndex::setBinding(const QString& name, const QStringList& rules) {
+    if (!names().contains(name)) {
+        return;
+    }
+    QStringList cleaned;
+    for (const QString& rule : rules) {
+        const QString trimmed = rule.trimmed();
+        if (!trimmed.isEmpty() && !cleaned.contains(trimmed)) {
+            cleaned.append(trimmed);
+        }
+    }
+    const QString key = keyOf(kBindings, name);
+    if (m_store.value(key).toStringList() == cleaned) {
+        return;
+    }
+    if (cleaned.isEmpty()) {
+        m_store.remove(key);
+    } else {
+        m_store.setValue(key, cleaned);
+    }
+    qCInfo(lcApp).noquote() << "secret" << name
+                            << (cleaned.isEmpty() ? QStringLiteral("unbound")
+                                                  : QStringLiteral("bound to ") + cleaned.join(QStringLiteral(", ")));
+    Q_EMIT changed();
+    Q_EMIT bindingsChanged();
 }
 
 }  // namespace zeus

@@ -2079,6 +2079,70 @@ History:
         <source>Host services reachable in the sandbox: %1</source>
         <translation>沙箱中可访问的主机服务：%1</translation>
     </message>
+    <message>
+        <source>Host-bound secrets</source>
+        <translation>绑定主机的机密</translation>
+    </message>
+    <message>
+        <source>%1 goes only to %2</source>
+        <translation>%1 只发往 %2</translation>
+    </message>
+    <message>
+        <source>no host (its placeholder goes nowhere)</source>
+        <translation>没有主机（其占位符不会被替换）</translation>
+    </message>
+    <message>
+        <source>not read here</source>
+        <translation>此处未读取</translation>
+    </message>
+    <message>
+        <source>waiting for the keychain</source>
+        <translation>正在等待钥匙串</translation>
+    </message>
+    <message>
+        <source>SHA-256 %1</source>
+        <translation>SHA-256 %1</translation>
+    </message>
+    <message>
+        <source>not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>Stored: %1</source>
+        <translation>已存储：%1</translation>
+    </message>
+    <message>
+        <source>Into the command&apos;s environment when allowed (redacted from the output): %1</source>
+        <translation>获准后进入命令的环境（从输出中遮蔽）：%1</translation>
+    </message>
+    <message>
+        <source>Interception CA: %1</source>
+        <translation>拦截 CA：%1</translation>
+    </message>
+    <message>
+        <source>No secret is bound to hosts: a secret a command is allowed goes into its environment and is redacted from its output.</source>
+        <translation>没有机密绑定到主机：命令获准使用的机密会进入其环境，并从其输出中遮蔽。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n secret(s) bound to hosts, but the interception CA is not available: %1</source>
+        <translation>
+            <numerusform>%n 个机密绑定到主机，但拦截 CA 不可用：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Unlock the keychain and restart Zeus Desktop. Until then commands get the placeholders, which nothing replaces: requests that need these secrets fail, and no value is sent.</source>
+        <translation>请解锁钥匙串并重新启动 Zeus Desktop。在此之前，命令只得到不会被替换的占位符：需要这些机密的请求会失败，不会发送任何值。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n secret(s) bound to hosts: their values never enter the sandbox (interception CA %1).</source>
+        <translation>
+            <numerusform>%n 个机密绑定到主机：其值永远不会进入沙箱（拦截 CA %1）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Secrets</source>
+        <translation>机密</translation>
+    </message>
 </context>
 <context>
     <name>zeus::DiagnosticsPanel</name>
@@ -2988,6 +3052,18 @@ host.example:8443</translation>
         <source>certificate not trusted</source>
         <translation>证书不受信任</translation>
     </message>
+    <message>
+        <source>Secrets sent</source>
+        <translation>已发送的机密</translation>
+    </message>
+    <message>
+        <source>Secrets bound to this host that the app put into its requests, and how many times.</source>
+        <translation>应用放入发往此主机的请求中的、绑定到此主机的机密，以及次数。</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
 </context>
 <context>
     <name>zeus::NetworkSettings</name>
@@ -3615,10 +3691,6 @@ Container: %2 (%3)</source>
 <context>
     <name>zeus::SecretsPage</name>
     <message>
-        <source>Secrets live in the system keychain. A command gets one only when it asks for it by name and you allow it; its value is never shown to the agent and is redacted from the output.</source>
-        <translation>密钥保存在系统钥匙串中。只有当命令按名称请求且你允许时，它才能获得密钥；其值从不向代理显示，并会从输出中遮蔽。</translation>
-    </message>
-    <message>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -3677,6 +3749,78 @@ Container: %2 (%3)</source>
     <message>
         <source>&amp;Value:</source>
         <translation>值(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>GitHub</source>
+        <translation>GitHub</translation>
+    </message>
+    <message>
+        <source>npm registry</source>
+        <translation>npm 仓库</translation>
+    </message>
+    <message>
+        <source>PyPI</source>
+        <translation>PyPI</translation>
+    </message>
+    <message>
+        <source>Secrets live in the system keychain. A command gets one only when it asks for it by name and you allow it.</source>
+        <translation>机密保存在系统钥匙串中。只有当命令按名称请求且你允许时，它才能得到机密。</translation>
+    </message>
+    <message>
+        <source>Use only with</source>
+        <translation>仅用于</translation>
+    </message>
+    <message>
+        <source>&amp;Use only with…</source>
+        <translation>仅用于(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Keep the value out of the sandbox: the app puts it into requests to these hosts only.</source>
+        <translation>让值不进入沙箱：应用只在发往这些主机的请求中填入它。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bound to hosts:&lt;/b&gt; the value never enters the sandbox. Commands get a placeholder (&lt;tt&gt;zeus-secret-NAME-…&lt;/tt&gt;) and the app puts the value into HTTPS requests to those hosts only; sent anywhere else, the request is refused.&lt;br&gt;&lt;b&gt;Not bound:&lt;/b&gt; the value goes into the environment of the command you allow and is redacted from its output. That stops an accidental echo, not a command that transforms the value before printing it.</source>
+        <translation>&lt;b&gt;绑定到主机：&lt;/b&gt;值永远不会进入沙箱。命令得到一个占位符（&lt;tt&gt;zeus-secret-NAME-…&lt;/tt&gt;），应用只在发往这些主机的 HTTPS 请求中填入真实值；发往其他地方的请求会被拒绝。&lt;br&gt;&lt;b&gt;未绑定：&lt;/b&gt;值会进入你允许的命令的环境，并从其输出中遮蔽。这能防止意外回显，但无法阻止命令在打印前变换该值。</translation>
+    </message>
+    <message>
+        <source>any command you allow (environment)</source>
+        <translation>你允许的任何命令（环境变量）</translation>
+    </message>
+    <message>
+        <source>Goes into the environment of a command you allow, redacted from its output.</source>
+        <translation>进入你允许的命令的环境，并从其输出中遮蔽。</translation>
+    </message>
+    <message>
+        <source>Never enters the sandbox: put into requests to %1 only.</source>
+        <translation>永远不进入沙箱：只填入发往 %1 的请求。</translation>
+    </message>
+    <message>
+        <source>%1 goes into the environment of the commands you allow again.</source>
+        <translation>%1 重新进入你允许的命令的环境。</translation>
+    </message>
+    <message>
+        <source>%1 is bound to %2: it never enters the sandbox.</source>
+        <translation>%1 已绑定到 %2：它永远不会进入沙箱。</translation>
+    </message>
+    <message>
+        <source>Use %1 only with…</source>
+        <translation>%1 仅用于…</translation>
+    </message>
+    <message>
+        <source>The value of %1 never enters the sandbox: commands get a placeholder, and the app puts the value into requests to these hosts only.</source>
+        <translation>%1 的值永远不会进入沙箱：命令得到一个占位符，应用只在发往这些主机的请求中填入真实值。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>&amp;Other hosts:</source>
+        <translation>其他主机(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Host rules as in Settings → Network. With none, the secret goes into the environment of the commands you allow, as before.</source>
+        <translation>主机规则与“设置 → 网络”中相同。不填任何主机时，机密像以前一样进入你允许的命令的环境。</translation>
     </message>
 </context>
 <context>

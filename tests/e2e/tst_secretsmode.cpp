@@ -2,6 +2,7 @@
 // (--set-secret from stdin, --list-secrets, --delete-secret), hello.secrets (names only), and a headless app that
 // denies a secret not given with --allow-secret (secret_denied), refuses an unknown one (secret_unknown) -- the
 // command never runs in either case -- and runs one that was allowed, its output redacted.
+#include "appsettings.h"
 #include "backendserver.h"
 #include "testenvironment.h"
 
@@ -239,6 +240,41 @@ private Q_SLOTS:
         const QString output = result.value(QStringLiteral("output")).toString();
         QVERIFY2(output.startsWith(QStringLiteral("zeus-secret-ZEUS_T_SECRET-")), qPrintable(output));
         QCOMPARE(result.value(QStringLiteral("redacted")).toInt(), 0);
+        for (const QJsonObject& message : std::as_const(server.messages)) {
+            QVERIFY(!QJsonDocument(message).toJson().contains(m_value));
+        }
+    }
+
+    // Settings → Secrets "Use only with…" (SPEC §9) binds in every mode: a headless run with no --bind-secret reads
+    // the binding from the settings, loads the CA, and the command gets the placeholder, never the value.
+    void headlessHonoursABindingOfTheSettings() {
+        if (!haveKeyring()) {
+            if (zeus::test::isCi()) {
+                QFAIL("no test keyring: run under tests/harness/engines.sh with_keyring");
+            }
+            QSKIP("no test keyring");
+        }
+        ZEUS_REQUIRE_ENGINE(QStringLiteral("docker"));
+        QDirIterator files(m_root.filePath(QStringLiteral("config")), {QStringLiteral("*.conf")}, QDir::Files,
+                           QDirIterator::Subdirectories);
+        QVERIFY2(files.hasNext(), "the CLI wrote no settings file");
+        const QString file = files.next();
+        {
+            zeus::AppSettings settings(file);
+            QVERIFY(settings.secretNames().contains(kName));
+            settings.secrets().setBinding(kName, {QStringLiteral("api.example.invalid")});
+        }
+        BackendServer server;
+        QProcess process;
+        QVERIFY(startHeadless(process, server, {kName}));
+        server.send(toolCall(QStringLiteral("bound-by-settings"), session(), QStringLiteral("echo \"$ZEUS_T_SECRET\""),
+                             m_workspace, {kName}));
+        QVERIFY(server.waitForResult(QStringLiteral("bound-by-settings"), 60000));
+        const QJsonObject result = server.resultsFor(QStringLiteral("bound-by-settings")).first();
+        stop(process);
+        zeus::AppSettings(file).secrets().setBinding(kName, {});
+        const QString output = result.value(QStringLiteral("output")).toString();
+        QVERIFY2(output.startsWith(QStringLiteral("zeus-secret-ZEUS_T_SECRET-")), qPrintable(output));
         for (const QJsonObject& message : std::as_const(server.messages)) {
             QVERIFY(!QJsonDocument(message).toJson().contains(m_value));
         }

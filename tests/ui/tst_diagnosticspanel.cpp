@@ -88,6 +88,12 @@ DiagnosticsReport mixedReport() {
     keychain.message = QStringLiteral("The name org.freedesktop.secrets was not provided by any .service files");
     keychain.backendUrl = QStringLiteral("wss://backend.example.com/desktop");
     report.addSection(DiagnosticSections::keychain(keychain));
+    DiagnosticSections::SecretsFacts secrets;
+    secrets.stored = {QStringLiteral("GH_TOKEN"), QStringLiteral("NPM_TOKEN")};
+    secrets.bound.insert(QStringLiteral("GH_TOKEN"), {QStringLiteral("github.com"), QStringLiteral("api.github.com")});
+    secrets.ca = DiagnosticSections::SecretsFacts::Ca::Loaded;
+    secrets.caFingerprint = QStringLiteral("AB:CD:EF");
+    report.addSection(DiagnosticSections::secrets(secrets));
     DiagnosticSections::ConnectionFacts connection;
     connection.url = keychain.backendUrl;
     connection.state = zeus::BackendConnection::State::AuthFailed;
@@ -200,7 +206,13 @@ void TestDiagnosticsPanel::checklistAboveTheReport() {
     }
     QCOMPARE(ids, DiagnosticSections::checkOrder());
     QCOMPARE(levels, (QList<Level>{Level::Ok, Level::Ok, Level::Warning, Level::Ok, Level::Warning, Level::Ok,
-                                   Level::Failed, Level::Failed}));
+                                   Level::Failed, Level::Ok, Level::Failed}));
+    // Host-bound secrets (SPEC §9): which are bound, which go into the environment, and the CA's fingerprint.
+    QVERIFY2(panel.reportText().contains(QStringLiteral("GH_TOKEN goes only to github.com, api.github.com")),
+             qPrintable(panel.reportText().section(QStringLiteral("== Secrets =="), 1)));
+    QVERIFY(panel.reportText().contains(
+        QStringLiteral("Into the command's environment when allowed (redacted from the output): NPM_TOKEN")));
+    QVERIFY(panel.reportText().contains(QStringLiteral("Interception CA: SHA-256 AB:CD:EF")));
 
     // One widget per row: the summary, and the action only where there is something to do.
     auto* checklist = panel.findChild<QWidget*>(QStringLiteral("diagnosticsChecklist"));
@@ -223,9 +235,9 @@ void TestDiagnosticsPanel::checklistAboveTheReport() {
     // Above the full report, which still holds everything.
     auto* view = panel.findChild<QPlainTextEdit*>(QStringLiteral("diagnosticsText"));
     QVERIFY(checklist->mapTo(&panel, QPoint(0, 0)).y() < view->mapTo(&panel, QPoint(0, 0)).y());
-    QVERIFY(view->toPlainText().startsWith(QLatin1String("Checks: 4 ok, 2 warning(s), 2 failed")));
+    QVERIFY(view->toPlainText().startsWith(QLatin1String("Checks: 5 ok, 2 warning(s), 2 failed")));
     QVERIFY(view->toPlainText().contains(QLatin1String("agent: ok (version " ZEUS_VERSION)));
-    QCOMPARE(panel.reportJson().value(QLatin1String("checks")).toArray().size(), 8);
+    QCOMPARE(panel.reportJson().value(QLatin1String("checks")).toArray().size(), 9);
 
     // Redacted like the rest: the canary in the connection's last error is gone from the rows too.
     for (const DiagnosticCheck& check : panel.checks()) {
@@ -237,7 +249,7 @@ void TestDiagnosticsPanel::checklistAboveTheReport() {
 
     // A new report replaces the rows, never adds to them.
     panel.showReport(mixedReport());
-    QCOMPARE(checklist->findChildren<QLabel*>(QStringLiteral("checkSummary")).size(), 8);
+    QCOMPARE(checklist->findChildren<QLabel*>(QStringLiteral("checkSummary")).size(), 9);
 }
 
 // The tray app shows the page before the slow checks finish (detection, image inspect): the rows that arrive

@@ -82,7 +82,9 @@ private Q_SLOTS:
                           {QStringLiteral("agent"), QStringLiteral("ok")},
                           // The harness's dockerd enforces memory, pids and cpu limits.
                           {QStringLiteral("resource_limits"), QStringLiteral("ok")},
-                          {QStringLiteral("workspaces"), QStringLiteral("ok")}};
+                          {QStringLiteral("workspaces"), QStringLiteral("ok")},
+                          // No secret is bound to hosts.
+                          {QStringLiteral("bound_secrets"), QStringLiteral("ok")}};
         Levels noBackend = base;
         noBackend.insert(QStringLiteral("image"), QStringLiteral("warning"));    // only the offline test image
         noBackend.insert(QStringLiteral("keychain"), QStringLiteral("ok"));      // nothing to sign in to yet

@@ -158,7 +158,7 @@ private Q_SLOTS:
         allowed.rule = QStringLiteral("preset dev: github.com");
         panel.addEvent(allowed);
         QCOMPARE(table->rowCount(), 2);
-        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("2"));  // count
+        QCOMPARE(table->item(0, 6)->text(), QStringLiteral("2"));  // count
         QCOMPARE(table->item(0, 3)->text(), QStringLiteral("denied"));
         QVERIFY(!once->isEnabled());
         table->selectRow(1);  // allowed: nothing to allow
@@ -204,6 +204,37 @@ private Q_SLOTS:
         QVERIFY(table->item(1, 4)->text().contains(QStringLiteral("unknown_ca")));
         table->selectRow(1);
         QVERIFY(!panel.findChild<QPushButton*>(QStringLiteral("allowOnce"))->isEnabled());
+    }
+
+    // SPEC §9: the substitutions of host-bound secrets add up in the row of their host, by name and count, and
+    // never count as connections or replace the rule that allowed the host.
+    void substitutionsAddUpInTheirColumn() {
+        NetworkPanel panel;
+        auto* table = panel.findChild<QTableWidget*>(QStringLiteral("policyLog"));
+        QCOMPARE(table->horizontalHeaderItem(5)->text(), QStringLiteral("Secrets sent"));
+        EgressEvent allowed;
+        allowed.sessionId = QStringLiteral("s1");
+        allowed.host = QStringLiteral("api.github.com");
+        allowed.port = 443;
+        allowed.allowed = true;
+        allowed.rule = QStringLiteral("api.github.com");
+        allowed.when = QDateTime::currentDateTimeUtc();
+        panel.addEvent(allowed);
+        QCOMPARE(table->item(0, 5)->text(), QString());
+        EgressEvent first = EgressEvent::substituted(allowed.host, 443, {{QStringLiteral("GH_TOKEN"), 2}});
+        first.sessionId = allowed.sessionId;
+        first.when = allowed.when;
+        panel.addEvent(first);
+        panel.addEvent(allowed);
+        EgressEvent second = EgressEvent::substituted(
+            allowed.host, 443, {{QStringLiteral("GH_TOKEN"), 1}, {QStringLiteral("NPM_TOKEN"), 3}});
+        second.sessionId = allowed.sessionId;
+        second.when = allowed.when;
+        panel.addEvent(second);
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 5)->text(), QStringLiteral("GH_TOKEN ×3, NPM_TOKEN ×3"));
+        QCOMPARE(table->item(0, 6)->text(), QStringLiteral("2"));  // two connections
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("api.github.com"));
     }
 
     void screenshot() {

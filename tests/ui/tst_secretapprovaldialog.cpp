@@ -1,11 +1,15 @@
 // SecretApprovalDialog and Settings -> Secrets: the dialog names the secret, the command and the folder, each button
 // gives its decision exactly once and closing it is a denial; the secrets page lists names only and refuses a short
-// value before the keychain is asked.
+// value before the keychain is asked, and binds a secret to hosts ("Use only with…") only with rules that parse.
 #include "appsettings.h"
 #include "settings/secretspage.h"
 #include "tray/secretapprovaldialog.h"
 
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -24,6 +28,7 @@ private Q_SLOTS:
     void eachButtonDecides();
     void closingDenies();
     void pageListsNamesOnly();
+    void pageBindsToHosts();
     void screenshot();
 
 private:
@@ -95,11 +100,69 @@ void TestSecretApprovalDialog::pageListsNamesOnly() {
     auto* table = page.findChild<QTableWidget*>();
     QCOMPARE(table->rowCount(), 2);
     QCOMPARE(table->item(0, 0)->text(), QStringLiteral("GITHUB_TOKEN"));
-    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("never"));
+    QCOMPARE(table->item(0, 2)->text(), QStringLiteral("never"));
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("any command you allow (environment)"));
     page.storeSecret(QStringLiteral("SHORT_ONE"), "1234567");
     QVERIFY(!page.isBusy());  // refused before the keychain was asked
     QVERIFY(page.statusText().contains(QLatin1String("at least 8 bytes")));
     QCOMPARE(settings.secretNames().size(), 2);
+}
+
+// SPEC §9 "Use only with…": the dialog's presets and rules become the setting every mode's sandbox reads; a rule
+// that does not parse is said in the dialog and changes nothing; no rule at all unbinds.
+void TestSecretApprovalDialog::pageBindsToHosts() {
+    QTemporaryDir dir;
+    AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+    settings.addSecretName(QStringLiteral("GITHUB_TOKEN"));
+    SecretStore store(QStringLiteral("io.zeusdesktop.test.unused"));
+    SecretsPage page(&settings, &store);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    auto* table = page.findChild<QTableWidget*>(QStringLiteral("secrets"));
+    auto* bind = page.findChild<QPushButton*>(QStringLiteral("useOnlyWith"));
+    QVERIFY(!bind->isEnabled());  // nothing selected
+    table->selectRow(0);
+    QVERIFY(bind->isEnabled());
+
+    const auto openDialog = [&]() -> QDialog* {
+        bind->click();
+        auto* dialog = page.findChild<QDialog*>(QStringLiteral("useOnlyWithDialog"));
+        return dialog != nullptr && dialog->isVisible() ? dialog : nullptr;
+    };
+    const auto ok = [](QDialog* dialog) {
+        dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    };
+    QDialog* dialog = openDialog();
+    QVERIFY(dialog);
+    dialog->findChild<QCheckBox*>(QStringLiteral("preset_github"))->setChecked(true);
+    dialog->findChild<QLineEdit*>(QStringLiteral("otherHosts"))
+        ->setText(QStringLiteral("git.corp.example, not a host"));
+    ok(dialog);
+    QVERIFY(dialog->isVisible());  // refused: the dialog stays with the user's text
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("bindingError"))->isVisibleTo(dialog));
+    QVERIFY(settings.secrets().bindings().isEmpty());
+    dialog->findChild<QLineEdit*>(QStringLiteral("otherHosts"))->setText(QStringLiteral(" git.corp.example "));
+    ok(dialog);
+    QTRY_VERIFY(page.findChild<QDialog*>(QStringLiteral("useOnlyWithDialog")) == nullptr);  // closed and deleted
+    QCOMPARE(settings.secrets().bindings().value(QStringLiteral("GITHUB_TOKEN")),
+             QStringList({QStringLiteral("@github"), QStringLiteral("git.corp.example")}));
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("GitHub, git.corp.example"));
+    QVERIFY(table->selectedItems().size() > 0);  // the selection survives the refresh
+
+    dialog = openDialog();  // shows what is set, and unchecking everything unbinds
+    QVERIFY(dialog);
+    auto* github = dialog->findChild<QCheckBox*>(QStringLiteral("preset_github"));
+    QVERIFY(github->isChecked());
+    QCOMPARE(dialog->findChild<QLineEdit*>(QStringLiteral("otherHosts"))->text(), QStringLiteral("git.corp.example"));
+    github->setChecked(false);
+    dialog->findChild<QLineEdit*>(QStringLiteral("otherHosts"))->clear();
+    ok(dialog);
+    QVERIFY(settings.secrets().bindings().isEmpty());
+    QVERIFY(page.statusText().contains(QLatin1String("environment")));
+    settings.secrets().setBinding(QStringLiteral("GITHUB_TOKEN"), {QStringLiteral("@npm")});
+    settings.removeSecretName(QStringLiteral("GITHUB_TOKEN"));  // a deleted secret takes its binding with it
+    settings.addSecretName(QStringLiteral("GITHUB_TOKEN"));
+    QVERIFY(settings.secrets().bindings().isEmpty());
 }
 
 void TestSecretApprovalDialog::screenshot() {
@@ -116,13 +179,22 @@ void TestSecretApprovalDialog::screenshot() {
     AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
     settings.addSecretName(QStringLiteral("GITHUB_TOKEN"));
     settings.addSecretName(QStringLiteral("NPM_TOKEN"));
+    settings.addSecretName(QStringLiteral("OPENAI_API_KEY"));
     settings.setSecretLastUsed(QStringLiteral("GITHUB_TOKEN"), QDateTime(QDate(2026, 11, 30), QTime(14, 5)));
+    settings.secrets().setBinding(QStringLiteral("GITHUB_TOKEN"), {QStringLiteral("@github")});
+    settings.secrets().setBinding(QStringLiteral("OPENAI_API_KEY"), {QStringLiteral("api.openai.com")});
     SecretStore store(QStringLiteral("io.zeusdesktop.test.unused"));
     SecretsPage page(&settings, &store);
-    page.resize(520, 320);
+    page.resize(640, 400);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     QVERIFY(page.grab().save(shots + QStringLiteral("/settings-secrets.png")));
+    page.findChild<QTableWidget*>(QStringLiteral("secrets"))->selectRow(0);
+    page.findChild<QPushButton*>(QStringLiteral("useOnlyWith"))->click();
+    auto* hosts = page.findChild<QDialog*>(QStringLiteral("useOnlyWithDialog"));
+    QVERIFY(hosts);
+    QVERIFY(QTest::qWaitForWindowExposed(hosts));
+    QVERIFY(hosts->grab().save(shots + QStringLiteral("/settings-secrets-use-only-with.png")));
 }
 
 QTEST_MAIN(TestSecretApprovalDialog)

@@ -247,6 +247,35 @@ private Q_SLOTS:
         QCOMPARE(SandboxSetup::configFrom(settings, overrides).exposeHost, expected);
     }
 
+    // SPEC §9: Settings → Secrets "Use only with…" binds a secret in every mode (presets expanded); this run's
+    // --bind-secret replaces a name's hosts and adds names; a setting that no longer parses stays a binding with
+    // no host (its placeholder goes nowhere), never a secret handed out as a value.
+    void secretBindingsFromSettingsAndOverrides() {
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY(SandboxSetup::configFrom(settings).secretBindings.isEmpty());
+        for (const char* name : {"GH_TOKEN", "NPM_TOKEN", "BROKEN"}) {
+            settings.addSecretName(QString::fromLatin1(name));
+        }
+        settings.secrets().setBinding(QStringLiteral("UNKNOWN"), {QStringLiteral("example.com")});  // not stored
+        settings.secrets().setBinding(QStringLiteral("GH_TOKEN"), {QStringLiteral("@github")});
+        settings.secrets().setBinding(QStringLiteral("NPM_TOKEN"), {QStringLiteral("registry.npmjs.org")});
+        settings.secrets().setBinding(QStringLiteral("BROKEN"), {QStringLiteral("not a host")});
+        const SandboxConfig fromSettings = SandboxSetup::configFrom(settings);
+        QCOMPARE(fromSettings.secretBindings.keys().size(), 3);
+        QVERIFY(fromSettings.secretBindings.value(QStringLiteral("GH_TOKEN"))
+                    .allows(QStringLiteral("api.github.com"), 443, true));
+        QVERIFY(fromSettings.secretBindings.value(QStringLiteral("BROKEN")).hosts.isEmpty());
+        QVERIFY(!fromSettings.secretBindings.contains(QStringLiteral("UNKNOWN")));
+        SandboxOverrides overrides;
+        overrides.bindSecrets = {QStringLiteral("NPM_TOKEN=npm.corp.example"), QStringLiteral("API_KEY=api.example")};
+        const SandboxConfig both = SandboxSetup::configFrom(settings, overrides);
+        QCOMPARE(both.secretBindings.value(QStringLiteral("NPM_TOKEN")).ruleTexts(),
+                 QStringList({QStringLiteral("npm.corp.example")}));
+        QVERIFY(both.secretBindings.contains(QStringLiteral("API_KEY")));
+        QVERIFY(both.secretBindings.contains(QStringLiteral("GH_TOKEN")));
+    }
+
     // The folder's setting, unless --workspace-mode names one mode for the whole run.
     void workspaceModes_data() {
         QTest::addColumn<QString>("override");

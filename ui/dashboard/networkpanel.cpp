@@ -11,7 +11,7 @@
 namespace zeus {
 
 namespace {
-enum Column { Session, Host, Port, Decision, Rule, Count, LastSeen, Columns };
+enum Column { Session, Host, Port, Decision, Rule, Secrets, Count, LastSeen, Columns };
 constexpr int kMaxRows = 500;  // the oldest rows go first: the log is a view, not a record
 }  // namespace
 
@@ -25,14 +25,18 @@ NetworkPanel::NetworkPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_empty);
     m_table = new QTableWidget(0, Columns, this);
     m_table->setObjectName(QStringLiteral("policyLog"));
-    m_table->setHorizontalHeaderLabels(
-        {tr("Session"), tr("Host"), tr("Port"), tr("Decision"), tr("Rule"), tr("Count"), tr("Last seen")});
+    m_table->setHorizontalHeaderLabels({tr("Session"), tr("Host"), tr("Port"), tr("Decision"), tr("Rule"),
+                                        tr("Secrets sent"), tr("Count"), tr("Last seen")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(Rule, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(Host, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(Secrets, QHeaderView::ResizeToContents);
+    // SPEC §9: the substitutions of host-bound secrets on a row, by name and count (never a value).
+    m_table->horizontalHeaderItem(Secrets)->setToolTip(
+        tr("Secrets bound to this host that the app put into its requests, and how many times."));
     m_table->setAccessibleName(tr("Network policy log"));
     layout->addWidget(m_table, 1);
 
@@ -104,7 +108,7 @@ void NetworkPanel::addEvent(const EgressEvent& event) {
             QHash<QString, Row> shifted;
             for (auto r = m_rows.cbegin(); r != m_rows.cend(); ++r) {
                 if (r->index > 0) {
-                    shifted.insert(r.key(), Row{r->count, r->index - 1});
+                    shifted.insert(r.key(), Row{r->count, r->index - 1, r->substitutions});
                 }
             }
             m_rows = shifted;
@@ -126,17 +130,28 @@ void NetworkPanel::addEvent(const EgressEvent& event) {
         if (!event.allowed || event.tlsUntrusted) {
             m_table->item(row, Decision)->setForeground(QColor(0xb4, 0x23, 0x18));
         }
-        it = m_rows.insert(key, Row{0, row});
-    }
-    if (event.substitutions.isEmpty()) {
-        it->count += 1;  // a connection; its substitutions (SPEC §9) are said in its detail, not counted again
+        it = m_rows.insert(key, Row{0, row, {}});
     }
     const int row = it->index;
-    QString rule = event.rule;
-    if (!event.detail.isEmpty()) {
-        rule += QStringLiteral(" — ") + event.detail;
+    if (event.substitutions.isEmpty()) {
+        it->count += 1;  // a connection; its substitutions (SPEC §9) are the Secrets column's, not counted again
+        QString rule = event.rule;
+        if (!event.detail.isEmpty()) {
+            rule += QStringLiteral(" — ") + event.detail;
+        }
+        m_table->item(row, Rule)->setText(rule);
+    } else {
+        for (auto s = event.substitutions.cbegin(); s != event.substitutions.cend(); ++s) {
+            it->substitutions[s.key()] += s.value();
+        }
+        QStringList names = it->substitutions.keys();
+        names.sort();
+        QStringList parts;
+        for (const QString& name : std::as_const(names)) {
+            parts << tr("%1 ×%2").arg(name).arg(it->substitutions.value(name));
+        }
+        m_table->item(row, Secrets)->setText(parts.join(QStringLiteral(", ")));
     }
-    m_table->item(row, Rule)->setText(rule);
     m_table->item(row, Count)->setText(QString::number(it->count));
     m_table->item(row, LastSeen)->setText(QLocale().toString(event.when.toLocalTime().time(), QLocale::ShortFormat));
     m_table->setVisible(true);

@@ -38,6 +38,7 @@ private:
     struct Row {
         int count = 0;
         int index = -1;
+        QHash<QString, qint64> substitutions;  // host-bound secrets put into this row's requests, by name
     };
     void updateButtons();
     bool selected(QString* sessionId, QString* host, int* port) const;

@@ -618,6 +618,30 @@ private Q_SLOTS:
         QCOMPARE(direct->status, ExecStatus::Ok);
     }
 
+    // SPEC §9: a secret bound to hosts after a session started must not go into its next command's environment, so
+    // a change of the bindings ends every live session (its next call gets a new container under them); the same
+    // bindings again change nothing.
+    void changingSecretBindingsEndsLiveSessions() {
+        auto manager = makeManager(8);
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QVERIFY(waitFor(finished, start(*manager, QStringLiteral("b1"), QStringLiteral("true"))));
+        QVERIFY(waitFor(finished, start(*manager, QStringLiteral("b2"), QStringLiteral("true"), m_other)));
+        manager->setSecretBindings({});
+        QCOMPARE(manager->sessionState(QStringLiteral("b1")), SessionState::Running);
+        const std::optional<SecretBinding> binding = SecretBinding::parse(QStringLiteral("GH_TOKEN=@github"));
+        QVERIFY(binding);
+        manager->setSecretBindings({{binding->name, *binding}});
+        QCOMPARE(manager->sessionState(QStringLiteral("b1")), SessionState::Stopped);
+        QCOMPARE(manager->sessionState(QStringLiteral("b2")), SessionState::Stopped);
+        QVERIFY(logSays(*manager, QStringLiteral("b1"), QStringLiteral("The secrets bound to hosts changed")));
+        QVERIFY(manager->config().secretBindings.contains(QStringLiteral("GH_TOKEN")));
+        const auto again = waitFor(finished, start(*manager, QStringLiteral("b1"), QStringLiteral("true")));
+        QVERIFY(again);
+        QCOMPARE(again->status, ExecStatus::Ok);
+        manager->setSecretBindings({{binding->name, *binding}});
+        QCOMPARE(manager->sessionState(QStringLiteral("b1")), SessionState::Running);
+    }
+
     // What a folder's sandbox may reach beyond the folder (its `.git`, the host services exposed to it) is fixed when
     // its container is made: a change ends that folder's live sessions (their next call gets a new container) and
     // says why in their log; other folders' sessions, and a change that changes nothing for them, go on.
