@@ -1,5 +1,6 @@
 #include "support/keychainjob.h"
 
+#include <QCoreApplication>
 #include <QPointer>
 #include <qt6keychain/keychain.h>
 
@@ -45,15 +46,17 @@ void KeychainJob::setBinaryData(const QByteArray& data) {
 }
 
 void KeychainJob::start() {
-    // The keychain's job belongs to this job's parent, not to this job: one that never answers outlives the
-    // timeout and is left to finish on its own.
+    // The keychain's job belongs to the application, not to this job nor to whoever asked: one that answers late
+    // (a locked keychain, a bus that hangs) outlives the timeout and the asker, and finishes on its own. Deleting
+    // it while the keychain library still has its answer to deliver crashes in that library (tst_keychainjob).
+    QObject* const owner = QCoreApplication::instance();
     QKeychain::Job* job = nullptr;
     switch (m_operation) {
         case Operation::Read:
-            job = new QKeychain::ReadPasswordJob(m_service, parent());
+            job = new QKeychain::ReadPasswordJob(m_service, owner);
             break;
         case Operation::Write: {
-            auto* write = new QKeychain::WritePasswordJob(m_service, parent());
+            auto* write = new QKeychain::WritePasswordJob(m_service, owner);
             if (m_binary) {
                 write->setBinaryData(m_data);
             } else {
@@ -63,7 +66,7 @@ void KeychainJob::start() {
             break;
         }
         case Operation::Delete:
-            job = new QKeychain::DeletePasswordJob(m_service, parent());
+            job = new QKeychain::DeletePasswordJob(m_service, owner);
             break;
     }
     job->setAutoDelete(true);
