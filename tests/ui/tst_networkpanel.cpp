@@ -264,8 +264,16 @@ private Q_SLOTS:
                         QStringLiteral("no rule"), QString(), now});
         panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("metadata.internal"), 80, false,
                         QStringLiteral("cloud metadata address 169.254.169.254"), QString(), now});
+        panel.addEvent({QStringLiteral("sess_41"), QStringLiteral("api.github.com"), 443, true,
+                        QStringLiteral("preset dev: api.github.com"), QStringLiteral("connected to 140.82.121.6"),
+                        now});
+        EgressEvent substituted =
+            EgressEvent::substituted(QStringLiteral("api.github.com"), 443, {{QStringLiteral("GITHUB_TOKEN"), 3}});
+        substituted.sessionId = QStringLiteral("sess_41");
+        substituted.when = now;
+        panel.addEvent(substituted);
         panel.findChild<QTableWidget*>(QStringLiteral("policyLog"))->selectRow(1);
-        panel.resize(820, 360);
+        panel.resize(900, 360);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QVERIFY(panel.grab().save(shots + QStringLiteral("/dashboard-network.png")));

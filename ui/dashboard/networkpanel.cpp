@@ -32,8 +32,9 @@ NetworkPanel::NetworkPanel(QWidget* parent) : QWidget(parent) {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(Rule, QHeaderView::Stretch);
-    m_table->horizontalHeader()->setSectionResizeMode(Host, QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(Secrets, QHeaderView::ResizeToContents);
+    for (const int column : {int(Session), int(Host), int(Port), int(Decision), int(Secrets), int(Count)}) {
+        m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    }
     // SPEC §9: the substitutions of host-bound secrets on a row, by name and count (never a value).
     m_table->horizontalHeaderItem(Secrets)->setToolTip(
         tr("Secrets bound to this host that the app put into its requests, and how many times."));
