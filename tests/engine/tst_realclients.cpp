@@ -2,7 +2,9 @@
 // npm and pip install a package through the egress allowlist from a local HTTPS registry whose certificate only the
 // host trusts (a TLS-inspecting network, SPEC §8 "Certificates": a CA made here, passed as the host's with
 // ZEUS_TEST_CA_BUNDLE), then without the host's roots (both refuse the certificate, and the refusal is said as
-// tls_untrusted), then through an upstream proxy (tinyproxy, SPEC §8 "Upstream") that never hears of a denied name.
+// tls_untrusted), then through an upstream proxy (tinyproxy, SPEC §8 "Upstream") that never hears of a denied name;
+// and with secrets bound to the registry (SPEC §9 "Host-bound secrets"), curl, npm (.npmrc ${NPM_TOKEN}) and pip
+// (credentials in the index URL) send the placeholders they were given and the registry receives the values.
 // Nothing leaves this computer: registry.zeus.test is a --resolve override to the fixture on 127.0.0.1
 // (tests/data/realclients/registry.py: a packument, its tarball, a PEP 503 page and a wheel, all made at start).
 //
@@ -11,6 +13,7 @@
 // Environment: ZEUS_TEST_DISTRO_ENGINE (default podman, where the harness builds the image; docker works the same
 // with the image loaded there: `podman save IMAGE | docker load`), ZEUS_TEST_DISTRO_IMAGE (the tag).
 #include "distroimagefixture.h"
+#include "secrets/interceptca.h"
 #include "sessionfixture.h"
 
 #include <QElapsedTimer>
@@ -20,8 +23,10 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QUuid>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -143,13 +148,15 @@ private Q_SLOTS:
     void npmAndPipTrustWhatTheHostTrusts();
     void npmAndPipRefuseWithoutTheHostsRoots();
     void npmAndPipGoThroughTheUpstreamProxy();
+    void boundSecretsReachTheRegistryOnly();
 
 private:
     // Builds (or finds current) the distribution image once; sets m_failure or m_skipWhy when it cannot.
     void ensureImage();
     // A session manager on the distribution image; registry.zeus.test (and denied.zeus.test, not allowed) lead to
     // the fixture. `upstream`: the proxy the app's environment names (HTTPS_PROXY), or empty for none.
-    std::unique_ptr<SessionManager> makeManager(bool hostCertificates, const QString& upstream = {});
+    std::unique_ptr<SessionManager> makeManager(bool hostCertificates, const QString& upstream = {},
+                                                const std::function<void(SandboxConfig&)>& adjust = {});
     // The image's npm installs the fixture's package into `ws` from `registry`'s name; the output says whether
     // node could load it.
     QString npmInstall(const QString& registry) const;
@@ -247,7 +254,8 @@ void TestRealClients::cleanup() {
     m_events.clear();
 }
 
-std::unique_ptr<SessionManager> TestRealClients::makeManager(bool hostCertificates, const QString& upstream) {
+std::unique_ptr<SessionManager> TestRealClients::makeManager(bool hostCertificates, const QString& upstream,
+                                                             const std::function<void(SandboxConfig&)>& adjust) {
     SandboxConfig config = testConfig(uniqueOwner());
     m_owners << config.ownerId;
     config.image = imageTag();
@@ -275,6 +283,9 @@ std::unique_ptr<SessionManager> TestRealClients::makeManager(bool hostCertificat
     config.egress.upstream.systemProxy = [](const QNetworkProxyQuery&) {
         return QList<QNetworkProxy>{QNetworkProxy(QNetworkProxy::NoProxy)};
     };
+    if (adjust) {
+        adjust(config);
+    }
     auto manager =
         std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engineName())), config);
     connect(manager.get(), &SessionManager::egressDecided, this,
@@ -469,6 +480,85 @@ void TestRealClients::npmAndPipGoThroughTheUpstreamProxy() {
                              .arg(npm.durationMs)
                              .arg(pip.durationMs)
                              .arg(denied.durationMs);
+}
+
+// SPEC §9 with the clients people use: the registry is a host two secrets are bound to; the sandbox gets their
+// placeholders, the app ends TLS with its CA (trusted in the sandbox through the bundle of SPEC §8) and opens its
+// own TLS to the registry, verified against the host's roots (the test CA through ZEUS_TEST_CA_BUNDLE). curl's
+// Bearer header, npm's .npmrc `${NPM_TOKEN}` and pip's index URL credentials (a Basic header) reach the registry
+// as the values; the commands never see one.
+void TestRealClients::boundSecretsReachTheRegistryOnly() {
+    REQUIRE_DISTRO_IMAGE();
+    auto manager = makeManager(true, QString(), [this](SandboxConfig& config) {
+        const QString hostPort = kHost + QLatin1Char(':') + QString::number(m_port);
+        for (const QString& name : {QStringLiteral("NPM_TOKEN"), QStringLiteral("PIP_TOKEN")}) {
+            config.secretBindings.insert(name, *SecretBinding::parse(name + QLatin1Char('=') + hostPort));
+        }
+        config.interceptCa = std::make_shared<InterceptCa>();
+        QVERIFY(config.interceptCa->generate());
+    });
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("bound"));
+    const QByteArray npmValue = "npm_" + QUuid::createUuid().toString(QUuid::Id128).toLatin1();
+    const QByteArray pipValue = "pypi-" + QUuid::createUuid().toString(QUuid::Id128).toLatin1();
+    const auto run = [&](const QString& command) {
+        ExecRequest request;
+        request.callId = QStringLiteral("bound-%1").arg(rec.results.size());
+        request.sessionId = QStringLiteral("s");
+        request.workspace = ws;
+        request.command = command;
+        request.timeoutSeconds = 120;
+        request.secrets = {SecretValue{QStringLiteral("NPM_TOKEN"), npmValue},
+                           SecretValue{QStringLiteral("PIP_TOKEN"), pipValue}};
+        manager->execute(request);
+        return rec.waitFor(request.callId, 150000) ? rec.results.value(request.callId) : ExecResult();
+    };
+    const QString base = QStringLiteral("https://%1:%2").arg(kHost).arg(m_port);
+
+    const ExecResult env = run(QStringLiteral("echo \"$NPM_TOKEN $PIP_TOKEN\""));
+    QVERIFY2(env.output.startsWith(QStringLiteral("zeus-secret-NPM_TOKEN-")), qPrintable(env.output));
+    QVERIFY(env.output.contains(QStringLiteral(" zeus-secret-PIP_TOKEN-")));
+
+    const ExecResult curl =
+        run(QStringLiteral(
+                "curl -sSf -H \"Authorization: Bearer $NPM_TOKEN\" %1/zeus-fixture-pkg -o /dev/null && echo curl-ok")
+                .arg(base));
+    QVERIFY2(curl.output.contains(QStringLiteral("curl-ok")), qPrintable(curl.errorMessage + curl.output + said()));
+    QTRY_VERIFY2_WITH_TIMEOUT(m_registry->output().contains(QStringLiteral("auth: /zeus-fixture-pkg Bearer ")
+                                                            + QString::fromLatin1(npmValue)),
+                              qPrintable(m_registry->output().right(2000)), 5000);
+
+    const ExecResult npm =
+        run(QStringLiteral("printf '//%1:%2/:_authToken=${NPM_TOKEN}\\n' > .npmrc && ").arg(kHost).arg(m_port)
+            + npmInstall(kHost));
+    QVERIFY2(npm.exitCode.value_or(-1) == 0 && npm.output.contains(QStringLiteral("zeus-fixture")),
+             qPrintable(npm.errorMessage + npm.output + said()));
+    QVERIFY2(m_registry->output().count(QStringLiteral(" Bearer ") + QString::fromLatin1(npmValue)) >= 2,
+             qPrintable(m_registry->output().right(2000)));  // curl's, then npm's packument (and tarball)
+
+    const ExecResult pip = run(pipInstall().replace(QStringLiteral("--index-url https://"),
+                                                    QStringLiteral("--index-url https://__token__:$PIP_TOKEN@")));
+    QVERIFY2(pip.exitCode.value_or(-1) == 0, qPrintable(pip.errorMessage + pip.output + said()));
+    const QString basic = QString::fromLatin1(QByteArray("__token__:" + pipValue).toBase64());
+    QVERIFY2(m_registry->output().contains(QStringLiteral(" Basic ") + basic),
+             qPrintable(m_registry->output().right(2000)));
+
+    // What each side saw, for the log (the values are this run's random test values).
+    qInfo("in the sandbox: %s", qPrintable(env.output.trimmed()));
+    for (const QString& line : m_registry->output().split(QLatin1Char('\n'))) {
+        if (line.startsWith(QStringLiteral("auth: "))) {
+            qInfo("at the registry: %s", qPrintable(line));
+        }
+    }
+    // The values reached the registry only: no placeholder arrived there, no value is in any result.
+    QVERIFY(!m_registry->output().contains(QStringLiteral("zeus-secret-")));
+    for (const ExecResult& result : std::as_const(rec.results)) {
+        QVERIFY(!result.output.toUtf8().contains(npmValue) && !result.output.toUtf8().contains(pipValue));
+    }
+    const bool counted = std::any_of(m_events.cbegin(), m_events.cend(), [](const EgressEvent& event) {
+        return event.substitutions.value(QStringLiteral("NPM_TOKEN")) > 0;
+    });
+    QVERIFY2(counted, qPrintable(said()));
 }
 
 QTEST_GUILESS_MAIN(TestRealClients)

@@ -11,7 +11,8 @@ DIR receives, and the server serves from it:
   simple/zeus-fixture-pkg/index.html               the PEP 503 page, linking the wheel with its sha256
   packages/zeus_fixture_pkg-1.0-py3-none-any.whl   a pure-Python wheel
 
-Each request is logged on stderr as http.server does ("GET /path HTTP/1.1" 200 -).
+Each request is logged on stderr as http.server does ("GET /path HTTP/1.1" 200 -), and its Authorization header, when
+it has one, on stdout as "auth: PATH VALUE" (host-bound secrets: what the real host received).
 """
 import base64
 import functools
@@ -86,7 +87,13 @@ def main():
     root, port, cert, key, base_url = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
     npm_package(root, base_url)
     wheel(root)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=root)
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def do_GET(self):
+            if self.headers.get('Authorization'):
+                print('auth: %s %s' % (self.path, self.headers['Authorization']), flush=True)
+            super().do_GET()
+
+    handler = functools.partial(Handler, directory=root)
     server = http.server.ThreadingHTTPServer(('127.0.0.1', port), handler)
     server.daemon_threads = True
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
