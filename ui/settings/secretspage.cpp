@@ -38,6 +38,15 @@ QString presetLabel(const QString& word) {
     return word;
 }
 
+// The "Use only with" cell: presets by their names, then the other rules as written.
+QString rulesLabel(const QStringList& rules) {
+    QStringList parts;
+    for (const QString& rule : rules) {
+        parts << (rule.startsWith(QLatin1Char('@')) ? presetLabel(rule.mid(1)) : rule);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 }  // namespace
 
 SecretsPage::SecretsPage(AppSettings* settings, SecretStore* store, QWidget* parent)
@@ -150,9 +159,10 @@ void SecretsPage::refresh() {
     const QString selected = m_table->selectedItems().isEmpty()
                                  ? QString()
                                  : m_table->item(m_table->selectedItems().first()->row(), NameColumn)->text();
+    const QHash<QString, QStringList> bindings = m_settings->secrets().bindings();  // read once, not per row
     for (int i = 0; i < names.size(); ++i) {
         m_table->setItem(i, NameColumn, new QTableWidgetItem(names.at(i)));
-        const QString bound = bindingText(names.at(i));
+        const QString bound = rulesLabel(bindings.value(names.at(i)));
         auto* boundItem = new QTableWidgetItem(bound.isEmpty() ? tr("any command you allow (environment)") : bound);
         if (bound.isEmpty()) {
             boundItem->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
@@ -187,11 +197,7 @@ void SecretsPage::setBusy(const QString& name) {
 }
 
 QString SecretsPage::bindingText(const QString& name) const {
-    QStringList parts;
-    for (const QString& rule : m_settings->secrets().bindings().value(name)) {
-        parts << (rule.startsWith(QLatin1Char('@')) ? presetLabel(rule.mid(1)) : rule);
-    }
-    return parts.join(QStringLiteral(", "));
+    return rulesLabel(m_settings->secrets().bindings().value(name));
 }
 
 bool SecretsPage::bindSecret(const QString& name, const QStringList& rules) {
