@@ -19,6 +19,7 @@ say() { printf 'zeus: %s\n' "$*" >&2; }
 
 # Everything this script starts stops with it: on Ctrl-D, Ctrl-C, a closed terminal (SIGHUP), a kill or an error.
 dockerd_pid=""; app_pid=""; backend_pid=""; token_file=""
+# shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
     for pid in $backend_pid $app_pid; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in $backend_pid $app_pid; do wait "$pid" 2>/dev/null || true; done
@@ -33,7 +34,22 @@ trap 'exit 130' INT
 trap 'exit 129' HUP
 trap 'exit 143' TERM
 
-cmake/install-deps.sh --run
+state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/zeus-desktop"
+mkdir -p "$state_dir"
+# One quick start at a time per state folder: two would share the private dockerd (the second one's start fails
+# while the first one's daemon answers, and either one's end stops it under the other), the backend's token file and
+# its port. The lock is this script's alone: nothing it starts inherits the descriptor (9>&-), so a run that was
+# killed outright (SIGKILL: no cleanup) leaves it free, and what it left behind is cleaned up below.
+if command -v flock >/dev/null; then
+    exec 9>>"$state_dir/run.lock"
+    if ! flock -n 9; then
+        say "another quick start (app/run.sh) is running with the state in $state_dir; only one at a time can run:"
+        say "end the other one (Ctrl-D in its terminal) and try again"
+        exit 1
+    fi
+fi
+
+cmake/install-deps.sh --run 9>&-
 # Every program a session needs: the app, the test backend and the sandbox agent (without the agent each command is a
 # slow plain exec and the network allowlist has no way in; the app refuses to start without one).
 # ZEUS_PREBUILT=DIR uses the binaries of an existing build folder and builds nothing: no binary, and no image when the
@@ -41,13 +57,33 @@ cmake/install-deps.sh --run
 # second time and keeps the test image the harness made).
 build_dir="${ZEUS_PREBUILT:-$source_dir/build/dev}"
 if [ -z "${ZEUS_PREBUILT:-}" ]; then
-    cmake --preset dev >/dev/null
-    cmake --build --preset dev -j"$(nproc 2>/dev/null || echo 2)" --target zeus-desktop zeus-testbackend zeus_sandbox_agent
+    cmake --preset dev >/dev/null 9>&-
+    cmake --build --preset dev -j"$(nproc 2>/dev/null || echo 2)" --target zeus-desktop zeus-testbackend zeus_sandbox_agent 9>&-
 fi
 app="$build_dir/app/zeus-desktop"
 image="${ZEUS_IMAGE:-}"
-state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/zeus-desktop"
-mkdir -p "$state_dir" "$workspace"
+mkdir -p "$workspace"
+
+# stop_leftover PIDFILE NAME ARG WHAT: stops the process PIDFILE names when it is still alive and is really NAME
+# with ARG among its arguments (a pid the system gave to another program since is left alone): TERM, up to 20 s,
+# then KILL.
+stop_leftover() {
+    local pidfile=$1 name=$2 arg=$3 what=$4 pid
+    pid=$(cat "$pidfile" 2>/dev/null) || return 0
+    case "$pid" in '' | *[!0-9]*) return 0 ;; esac
+    kill -0 "$pid" 2>/dev/null || return 0
+    local argv0
+    argv0=$(tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | head -n 1) || return 0
+    [ "${argv0##*/}" = "$name" ] || return 0
+    tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -F -- "$arg" || return 0
+    say "stopping $what (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+    kill -KILL "$pid" 2>/dev/null || true
+    for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+    say "$what (pid $pid) does not stop; stop it and try again"
+    exit 1
+}
 
 # A container engine: a Docker engine that answers; else, as root on a machine without
 # a service manager, a private dockerd that lives as long as this script; else Podman.
@@ -59,21 +95,35 @@ if command -v docker >/dev/null && timeout 10 docker info >/dev/null 2>&1; then
 elif [ "$(id -u)" = 0 ] && command -v dockerd >/dev/null && [ ! -d /run/systemd/system ]; then
     d="$state_dir/dockerd"
     mkdir -p "$d"
+    # A private dockerd (or its containerd) that a killed run left running is stopped first: it would keep the pid
+    # file (the new daemon refuses to start) and answer on the socket in the new one's place until something stops it.
+    stop_leftover "$d/pid" dockerd "$d/data" "the private dockerd an earlier run left running"
+    stop_leftover "$d/exec/containerd/containerd.pid" containerd "$d/exec/" "the containerd an earlier run left running"
+    [ ! -e "$d/log" ] || mv -f "$d/log" "$d/log.previous"
     say "no Docker engine answers; starting a private one in $d (no bridge network: none is needed, the allowlist reaches containers through the sandbox agent)"
     dockerd --iptables=false --ip6tables=false --bridge=none --storage-driver=vfs \
         --data-root "$d/data" --exec-root "$d/exec" --pidfile "$d/pid" \
-        -H "unix://$d/docker.sock" >"$d/log" 2>&1 &
+        -H "unix://$d/docker.sock" >>"$d/log" 2>&1 9>&- &
     dockerd_pid=$!
     export DOCKER_HOST="unix://$d/docker.sock"
-    for _ in $(seq 1 120); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
-    docker info >/dev/null 2>&1 || { say "the private dockerd did not start; see $d/log"; exit 1; }
+    for _ in $(seq 1 120); do
+        kill -0 "$dockerd_pid" 2>/dev/null || break
+        docker info >/dev/null 2>&1 && break
+        sleep 0.5
+    done
+    # The daemon that answers must be this one, not another that serves the same socket.
+    if ! kill -0 "$dockerd_pid" 2>/dev/null || ! docker info >/dev/null 2>&1 || ! kill -0 "$dockerd_pid" 2>/dev/null; then
+        say "the private dockerd did not start. The end of its log ($d/log):"
+        tail -n 15 "$d/log" | sed 's/^/    /' >&2
+        exit 1
+    fi
     engine=docker
 elif command -v podman >/dev/null && timeout 10 podman info >/dev/null 2>&1; then
     engine=podman
 fi
 if [ -z "$engine" ]; then
     say "no container engine is usable. Zeus Desktop refuses to run commands without one:"
-    "$app" --diagnose || true
+    "$app" --diagnose 9>&- || true
     exit 1
 fi
 say "container engine: $engine"
@@ -81,7 +131,7 @@ say "container engine: $engine"
 if [ -n "${ZEUS_PREBUILT:-}" ] && [ -n "$image" ] && "$engine" image inspect "$image" >/dev/null 2>&1; then
     say "image: $image, as it is (ZEUS_PREBUILT)"
 elif [ -x docker/ensure-image.sh ]; then
-    docker/ensure-image.sh "$engine" ${image:+"$image"}
+    docker/ensure-image.sh "$engine" ${image:+"$image"} 9>&-
 fi
 image_args=()
 if [ -n "$image" ]; then
@@ -114,7 +164,7 @@ start_app() {
 }
 app_log="$state_dir/app.log"
 : >"$app_log"
-start_app </dev/null &
+start_app </dev/null 9>&- &
 app_pid=$!
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     say "no display: the app runs headless; its log is $app_log"
@@ -122,7 +172,7 @@ fi
 say "type a command to run it in the sandbox (e.g. 'ls /workspace'), Ctrl-D to quit"
 # The console reads this terminal (a job started with & would otherwise read /dev/null).
 exec 3<&0
-"$backend_bin" --port "$port" --workspace "$workspace" --token-file "$token_file" <&3 &
+"$backend_bin" --port "$port" --workspace "$workspace" --token-file "$token_file" <&3 9>&- &
 backend_pid=$!
 exec 3<&-
 

@@ -11,7 +11,9 @@
 #      `--` arguments) answers through the agent's proxy, and a host no rule allows gets the 403 line;
 #   2. when the app cannot start, run.sh says so with the end of its log and exits non-zero, never leaving a
 #      console that sends lines to nobody;
-#   3. after either, no process run.sh started is left.
+#   3. while another quick start holds the state folder (its lock), a second one says so and exits 1 at once,
+#      touching nothing (the two would share the private dockerd, the backend's port and its token);
+#   4. after any of these, no process run.sh started is left.
 set -u
 source_dir=$1
 build_dir=$2
@@ -119,7 +121,24 @@ cat "$out2"
 grep -q "Zeus Desktop stopped" "$out2" || fail "run.sh did not say that the app stopped"
 grep -q "no-such-option" "$out2" || fail "run.sh did not show the end of the app's log (the reason)"
 
-# 3. Nothing left behind: no app or console of these runs (they name this workspace) still runs.
+# 3. Another quick start runs (it holds the lock on the state folder): this one says so and stops at once.
+lock_dir=$scratch/state/zeus-desktop
+mkdir -p "$lock_dir"
+(exec 8>>"$lock_dir/run.lock"; flock 8; : >"$scratch/locked"; exec sleep 60) &
+holder=$!
+for _ in $(seq 1 50); do [ -e "$scratch/locked" ] && break; sleep 0.1; done
+[ -e "$scratch/locked" ] || fail "the test could not take the lock on $lock_dir/run.lock"
+out3=$scratch/out3
+started=$(date +%s)
+run_quickstart "$out3" "true"
+status=$?
+kill "$holder" 2>/dev/null
+cat "$out3"
+[ "$status" = 1 ] || fail "a second quick start exited with $status, not 1, while another held the lock"
+grep -q "another quick start (app/run.sh) is running" "$out3" || fail "the second quick start did not say another runs"
+[ $(($(date +%s) - started)) -lt 10 ] || fail "the second quick start did not stop at once"
+
+# 4. Nothing left behind: no app or console of these runs (they name this workspace) still runs.
 sleep 1
 if pgrep -f -- "--workspace $workspace" >/dev/null; then
     pgrep -a -f -- "--workspace $workspace" >&2
