@@ -85,6 +85,12 @@ stop_leftover() {
     exit 1
 }
 
+# The app and the console of a run that was killed outright keep running (the console still holds the port and
+# reads the terminal): stopped first, the same way, by the pid files this script writes.
+stop_leftover "$state_dir/backend.pid" zeus-testbackend "$state_dir/testbackend.token" \
+    "the console (zeus-testbackend) an earlier run left running"
+stop_leftover "$state_dir/app.pid" zeus-desktop --backend "the Zeus Desktop an earlier run left running"
+
 # A container engine: a Docker engine that answers; else, as root on a machine without
 # a service manager, a private dockerd that lives as long as this script; else Podman.
 # Either way the standard profile and its network allowlist: allowlist containers run with --network none and reach
@@ -166,6 +172,7 @@ app_log="$state_dir/app.log"
 : >"$app_log"
 start_app </dev/null 9>&- &
 app_pid=$!
+echo "$app_pid" >"$state_dir/app.pid"
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     say "no display: the app runs headless; its log is $app_log"
 fi
@@ -174,6 +181,7 @@ say "type a command to run it in the sandbox (e.g. 'ls /workspace'), Ctrl-D to q
 exec 3<&0
 "$backend_bin" --port "$port" --workspace "$workspace" --token-file "$token_file" <&3 9>&- &
 backend_pid=$!
+echo "$backend_pid" >"$state_dir/backend.pid"
 exec 3<&-
 
 # Whichever stops first decides: the console at Ctrl-D is the normal end; the app stopping first is an error
