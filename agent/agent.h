@@ -65,6 +65,7 @@ struct tunnel {
     uint32_t in_credit; /* bytes the app may still send us */
     int in_eof;         /* the app said its side is done: shut our write side once inq is written */
     int wr_shut, rd_eof;
+    int handoff; /* the app asked for the socket: nothing more is read from it; it goes once inq is written */
 };
 
 struct listener {
@@ -77,6 +78,10 @@ struct outq {
     int fd; /* where it is written: stdout (1), or the lane once the app switched to it */
     unsigned char* buf;
     size_t head, len, cap;
+    /* Client sockets handed over (the lane only): they ride on the next write, at or before their `tunnel handed`
+     * frame, and are closed here once written. */
+    int pass[MAX_PASS];
+    int npass;
 };
 
 /* Every tag this agent handed out, with the window of its call (start and end in clock ticks since boot; end is

@@ -160,7 +160,7 @@ static void read_input(struct agent_state* st) {
         if (len > MAX_IN_PAYLOAD) {
             protocol_error(st, "frame over the size limit");
         }
-        if (type < T_EXEC || type > T_LANE) {
+        if (type < T_EXEC || type > T_THANDOFF) {
             protocol_error(st, "unknown frame type");
         }
         if (st->inlen - off < FRAME_HEADER + (size_t)len) {
@@ -241,7 +241,7 @@ static void build_pollset(struct agent_state* st, struct pollset* ps) {
             poll_add(ps, t->fd, POLLOUT, NULL, P_TUNNEL, i); /* writable: the connect is done */
             continue;
         }
-        if (!t->rd_eof && t->window > 0 && st->out.len < OUTQ_SOFT) {
+        if (!t->rd_eof && !t->handoff && t->window > 0 && st->out.len < OUTQ_SOFT) {
             ev |= POLLIN;
         }
         if (t->inlen > 0 || (t->in_eof && !t->wr_shut)) {
@@ -282,7 +282,7 @@ static void handle_net(struct agent_state* st, const struct pollset* ps) {
         if (ps->pfd[i].revents & (POLLOUT | POLLERR | POLLHUP)) {
             tunnel_feed(st, t);
         }
-        if (t->used && (ps->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)) && !t->rd_eof) {
+        if (t->used && (ps->pfd[i].revents & (POLLIN | POLLERR | POLLHUP)) && !t->rd_eof && !t->handoff) {
             tunnel_pump(st, t);
         }
     }
@@ -305,10 +305,16 @@ static void handle_pipes(struct agent_state* st, const struct pollset* ps) {
 static _Noreturn void run_loop(struct agent_state* st) {
     struct pollset ps;
     for (;;) {
-        if (flush_out(&st->out_pipe) < 0 || flush_out(&st->out) < 0) {
-            note("the app is gone (stdout or the lane closed)");
-            shutdown_all(st, 1, 0);
-        }
+        int waiting;
+        do {
+            /* A write carries at most MAX_PASS sockets: while it took them all and more wait, the next go at once
+             * (poll would not wake for them). */
+            waiting = tunnel_handoffs(st);
+            if (flush_out(&st->out_pipe) < 0 || flush_out(&st->out) < 0) {
+                note("the app is gone (stdout or the lane closed)");
+                shutdown_all(st, 1, 0);
+            }
+        } while (waiting > 0 && st->out.npass == 0 && st->out.len == 0);
         if (!st->in_open) {
             /* Before the switch, stdin's end is the same as `close`. After it, stdin is held by the engine's exec
              * session and the lane by the app: either ending means the engine or the app went away, and the app

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 unsigned char* outq_reserve(struct outq* q, size_t n) {
@@ -54,9 +55,38 @@ void put_error(struct outq* q, uint32_t ch, const char* msg) {
     put_frame(q, T_ERROR, ch, msg, strlen(msg));
 }
 
+/* The next write with the sockets waiting to be handed over attached: they arrive with its first byte, which is at or
+ * before each one's `tunnel handed` frame (queued with it), so the app always has the socket when it reads the frame.
+ */
+static ssize_t write_passing(struct outq* q) {
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int) * MAX_PASS)];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec iov = {.iov_base = q->buf + q->head, .iov_len = q->len};
+    struct msghdr m = {.msg_iov = &iov,
+                       .msg_iovlen = 1,
+                       .msg_control = control.buf,
+                       .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)q->npass)};
+    struct cmsghdr* c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)q->npass);
+    memcpy(CMSG_DATA(c), q->pass, sizeof(int) * (size_t)q->npass);
+    ssize_t n = sendmsg(q->fd, &m, MSG_NOSIGNAL);
+    if (n > 0) {
+        for (int i = 0; i < q->npass; i++) {
+            close_fd(&q->pass[i]); /* the app has its own now */
+        }
+        q->npass = 0;
+    }
+    return n;
+}
+
 int flush_out(struct outq* q) {
     while (q->len > 0) {
-        ssize_t n = write(q->fd, q->buf + q->head, q->len);
+        ssize_t n = q->npass > 0 ? write_passing(q) : write(q->fd, q->buf + q->head, q->len);
         if (n > 0) {
             q->head += (size_t)n;
             q->len -= (size_t)n;

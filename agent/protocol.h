@@ -10,7 +10,7 @@
 #define ZEUS_AGENT_PROTOCOL_H
 
 enum {
-    PROTOCOL_VERSION = 3, /* in `hello` */
+    PROTOCOL_VERSION = 4, /* in `hello` */
     /* Every frame: u32 payload length, u8 type, u32 channel (big-endian), then the payload. */
     FRAME_HEADER = 9,
     MAX_IN_PAYLOAD = 1 << 20,  /* app -> agent */
@@ -34,6 +34,9 @@ enum {
      * longest socket path a `lane` frame may name (sockaddr_un's sun_path less its NUL). */
     LANE_KEY = 32,
     LANE_MAX_PATH = 107,
+    /* A tunnel handed over on the lane (docs/agent-protocol.md "Handing a tunnel over"): at most this many client
+     * sockets ride on one write, and at most this many wait for their write. */
+    MAX_PASS = 16,
 };
 
 /* A listener's kind, in `listen` and `tunnel open`; the agent echoes it and reads nothing in it. An exposed host port
@@ -57,6 +60,7 @@ enum {
     T_TCLOSE = 0x0A,
     T_TCONNECT = 0x0B,
     T_LANE = 0x0C,
+    T_THANDOFF = 0x0D,
     T_HELLO = 0x81,
     T_STARTED = 0x82,
     T_STDOUT = 0x83,
@@ -70,6 +74,7 @@ enum {
     T_LISTENING = 0x8B,
     T_TCONNECTED = 0x8C,
     T_LANE_OUT = 0x8D,
+    T_THANDED = 0x8E,
 };
 
 /* Tunnel ids carry this bit (the agent picks them), so they never meet a call's. Not an enum constant: C11's

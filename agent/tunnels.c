@@ -199,6 +199,30 @@ void tunnel_pump(struct agent_state* st, struct tunnel* t) {
     }
 }
 
+/* A tunnel the app asked for: once every byte it sent is written to the client, the socket goes to the app with a
+ * `tunnel handed` frame (the fd rides on the lane's next write, outq.c) and the tunnel is forgotten here. Waits while
+ * MAX_PASS sockets wait for their write already (tunnel_handoffs() tries again). */
+static void try_handoff(struct agent_state* st, struct tunnel* t) {
+    if (!t->handoff || t->inlen > 0 || st->out.npass >= MAX_PASS) {
+        return;
+    }
+    put_frame(&st->out, T_THANDED, t->id, NULL, 0);
+    st->out.pass[st->out.npass++] = t->fd;
+    t->fd = -1;
+    free_tunnel(t);
+}
+
+int tunnel_handoffs(struct agent_state* st) {
+    int waiting = 0;
+    for (int i = 0; i < MAX_TUNNELS; i++) {
+        if (st->tunnels[i].used && st->tunnels[i].handoff) {
+            try_handoff(st, &st->tunnels[i]);
+            waiting += st->tunnels[i].used && st->tunnels[i].handoff && st->tunnels[i].inlen == 0;
+        }
+    }
+    return waiting;
+}
+
 void tunnel_feed(struct agent_state* st, struct tunnel* t) {
     if (t->connecting) {
         return; /* held until the connect is done */
@@ -230,8 +254,10 @@ void tunnel_feed(struct agent_state* st, struct tunnel* t) {
         t->wr_shut = 1;
         if (t->rd_eof) {
             end_tunnel(st, t);
+            return;
         }
     }
+    try_handoff(st, t);
 }
 
 void tunnel_frame(struct agent_state* st, uint8_t type, uint32_t ch, const unsigned char* p, size_t n) {
@@ -242,6 +268,19 @@ void tunnel_frame(struct agent_state* st, uint8_t type, uint32_t ch, const unsig
         }
         if (t) {
             free_tunnel(t); /* the app is done with it: no `closed` follows */
+        }
+        return;
+    }
+    if (type == T_THANDOFF) {
+        if (n != 0 || st->lane != LANE_SWITCHED) {
+            protocol_error(st, "bad tunnel handoff frame");
+        }
+        if (t && t->connecting) {
+            protocol_error(st, "a handoff of a tunnel still connecting");
+        }
+        if (t) {
+            t->handoff = 1; /* nothing more is read from the client: what it sends next is the app's to read */
+            try_handoff(st, t);
         }
         return;
     }

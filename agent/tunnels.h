@@ -26,7 +26,10 @@ void accept_tunnel(struct agent_state* st, int k);
 void tunnel_pump(struct agent_state* st, struct tunnel* t);
 /* Writes what the client's socket takes now, gives that much window back, half-closes after the app's end. */
 void tunnel_feed(struct agent_state* st, struct tunnel* t);
-/* A frame on a tunnel's channel: data, window or close. */
+/* Hands over the sockets of tunnels the app asked for that could not go yet (MAX_PASS were waiting); returns how many
+ * still wait for room on the next write (not those whose client has yet to take what the app sent). */
+int tunnel_handoffs(struct agent_state* st);
+/* A frame on a tunnel's channel: data, window, close or handoff. */
 void tunnel_frame(struct agent_state* st, uint8_t type, uint32_t ch, const unsigned char* p, size_t n);
 
 #endif

@@ -7,13 +7,37 @@
 #include <QCoreApplication>
 #include <QTextStream>
 
+#include <algorithm>
 #include <memory>
 
 #ifdef ZEUS_HAS_GUI
 #include <QApplication>
 #endif
 
+#ifdef Q_OS_UNIX
+#include <sys/resource.h>
+#endif
+
+namespace {
+
+// Every tunnel of every session holds descriptors of this process (its socket to the server; a handed-over one the
+// client's and a pipe too, docs/agent-protocol.md): up to the hard limit, at most 65536, as browsers do, so that
+// busy sessions do not run the app out of them at the usual soft limit of 1024.
+void raiseOpenFileLimit() {
+#ifdef Q_OS_UNIX
+    struct rlimit limit {};
+    const rlim_t wanted = 65536;
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < std::min(limit.rlim_max, wanted)) {
+        limit.rlim_cur = std::min(limit.rlim_max, wanted);
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+#endif
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    raiseOpenFileLimit();
     QCoreApplication::setOrganizationName(QStringLiteral("ZeusDesktop"));
     QCoreApplication::setOrganizationDomain(QStringLiteral("zeusdesktop.io"));
     QCoreApplication::setApplicationName(QStringLiteral("zeus-desktop"));

@@ -84,6 +84,8 @@ struct tun {
     uint32_t kind;
     struct buf data;
     uint64_t granted;
+    int handed;    /* `tunnel handed` came */
+    int handed_fd; /* the socket that came with it (-1: none did) */
 };
 
 static struct {
@@ -100,6 +102,8 @@ static struct {
     int ntunnels, listening, listen_errno;
     uint32_t listen_port;
     int lane_answers, lane_err, lane_switched;
+    int fds[64]; /* sockets received on the lane, not yet claimed by a `tunnel handed` frame */
+    int nfds, ctrunc;
 } A;
 
 static uint64_t now_ms(void) {
@@ -268,6 +272,12 @@ static void dispatch(uint8_t type, uint32_t ch, const unsigned char* p, size_t n
             t->closed = 1;
         } else if (type == T_WINDOW_OUT && n == 4) {
             t->granted += get32(p);
+        } else if (type == T_THANDED) {
+            t->handed = 1;
+            t->handed_fd = A.nfds > 0 ? A.fds[0] : -1;
+            if (A.nfds > 0) {
+                memmove(A.fds, A.fds + 1, sizeof(int) * (size_t)--A.nfds);
+            }
         }
         return;
     }
@@ -347,7 +357,27 @@ static void agent_poll(int ms) {
     if (poll(&p, 1, ms) <= 0) {
         return;
     }
-    ssize_t r = read(A.from, A.in + A.inlen, sizeof A.in - A.inlen);
+    /* recvmsg, not read: on the lane, handed-over sockets ride along (a plain read would close them). */
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int) * MAX_PASS)];
+    } control;
+    struct iovec iov = {.iov_base = A.in + A.inlen, .iov_len = sizeof A.in - A.inlen};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf, .msg_controllen = sizeof control};
+    ssize_t r = recvmsg(A.from, &m, MSG_CMSG_CLOEXEC);
+    if (r < 0 && errno == ENOTSOCK) {
+        r = read(A.from, A.in + A.inlen, sizeof A.in - A.inlen);
+    } else if (r > 0) {
+        A.ctrunc |= (m.msg_flags & MSG_CTRUNC) != 0;
+        for (struct cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+                size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                for (size_t i = 0; i < k && A.nfds < 64; i++) {
+                    memcpy(&A.fds[A.nfds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+                }
+            }
+        }
+    }
     if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
         A.eof = 1;
         return;
@@ -1497,6 +1527,135 @@ static void test_lane(void) {
     rmdir(dir);
 }
 
+static int lane_pipe[2] = {-1, -1};
+
+/* Sets up a lane as the app does and moves the test's frames to it; returns the listening socket (to close). */
+static int lane_up(char* dir, char* path, size_t cap) {
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(2);
+    }
+    int srv = lane_listener(dir, path, cap);
+    unsigned char key[LANE_KEY];
+    memset(key, 0x5A, sizeof key);
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    send_lane(key, path);
+    int conn = accept4(srv, NULL, NULL, SOCK_CLOEXEC);
+    unsigned char got[LANE_KEY];
+    size_t have = 0;
+    while (conn >= 0 && have < LANE_KEY) {
+        ssize_t r = read(conn, got + have, LANE_KEY - have);
+        if (r <= 0) {
+            break;
+        }
+        have += (size_t)r;
+    }
+    WAIT_FOR(A.lane_answers == 1, 5000);
+    send_frame(T_LANE, 0, NULL, 0);
+    WAIT_FOR(A.lane_switched, 5000);
+    /* stdin stays open (its end would end the agent); the test's pipe ends are closed after the agent exits */
+    lane_pipe[0] = A.to;
+    lane_pipe[1] = A.from;
+    A.to = conn;
+    A.from = dup(conn);
+    return srv;
+}
+
+/* A tunnel handed over (docs/agent-protocol.md "Handing a tunnel over"): what the app sent is written to the client
+ * first, then the client's own socket comes on the lane with `tunnel handed`, and the agent reads nothing more of it;
+ * more handoffs at once than ride on one write all arrive; off the lane a handoff is a protocol error. */
+static void test_handoff(void) {
+    char dir[] = "/tmp/zeus-agent-handoff-XXXXXX", path[128];
+    int srv = lane_up(dir, path, sizeof path);
+    CHECK(A.lane_switched == 1, "handoff: the frames moved to the lane");
+    int port = start_listener(1);
+    int c = dial(port);
+    WAIT_FOR(A.ntunnels == 1, 3000);
+    uint32_t id = A.ntunnels ? A.tunnel_order[0] : 0;
+    struct tun* t = &A.tun[id & ~TUNNEL_BIT];
+    if (write(c, "from-client", 11) != 11) {
+        CHECK(0, "write to the tunnel");
+    }
+    WAIT_FOR(t->data.len == 11, 3000);
+    send_frame(T_TDATA, id, "to-client", 9);
+    send_frame(T_THANDOFF, id, NULL, 0);
+    WAIT_FOR(t->handed, 3000);
+    struct stat sb;
+    int fd = t->handed_fd;
+    CHECK(t->handed && fd >= 0 && fstat(fd, &sb) == 0 && S_ISSOCK(sb.st_mode) && !A.ctrunc,
+          "the agent hands the client's socket over with `tunnel handed` (fd %d)", fd);
+    char back[64];
+    int eof = 0;
+    size_t got = sock_read(c, back, 9, 3000, &eof);
+    CHECK(got == 9 && memcmp(back, "to-client", 9) == 0, "what the app sent before reached the client first");
+    if (fd >= 0 && write(fd, "direct", 6) == 6) {
+        got = sock_read(c, back, 6, 3000, &eof);
+        CHECK(got == 6 && memcmp(back, "direct", 6) == 0, "the handed socket is the client's connection");
+    }
+    if (write(c, "after", 5) != 5) {
+        CHECK(0, "write to the client socket");
+    }
+    got = fd >= 0 ? sock_read(fd, back, 5, 3000, &eof) : 0;
+    drain_for(100);
+    CHECK(got == 5 && memcmp(back, "after", 5) == 0 && t->data.len == 11 && !t->closed,
+          "what the client sends next is the app's to read: nothing more in frames, no `closed` (%zu)", t->data.len);
+    close(c);
+    if (fd >= 0) {
+        close(fd);
+    }
+
+    /* More at once than one write carries (MAX_PASS): every socket arrives, each with its frame. */
+    enum { MANY = MAX_PASS + 8 };
+    int cs[MANY];
+    for (int i = 0; i < MANY; i++) {
+        cs[i] = dial(port);
+    }
+    WAIT_FOR(A.ntunnels == 1 + MANY, 3000);
+    for (int i = 1; i <= MANY && i < A.ntunnels; i++) {
+        send_frame(T_THANDOFF, A.tunnel_order[i], NULL, 0);
+    }
+    int handed = 0, sockets = 0;
+    uint64_t until = now_ms() + 5000;
+    while (handed < MANY && now_ms() < until) {
+        agent_poll(20);
+        handed = sockets = 0;
+        for (int i = 1; i <= MANY && i < A.ntunnels; i++) {
+            struct tun* u = &A.tun[A.tunnel_order[i] & ~TUNNEL_BIT];
+            handed += u->handed;
+            sockets += u->handed && u->handed_fd >= 0;
+        }
+    }
+    CHECK(handed == MANY && sockets == MANY && A.nfds == 0, "%d handoffs at once: %d frames, %d sockets, %d unclaimed",
+          MANY, handed, sockets, A.nfds);
+    for (int i = 0; i < MANY; i++) {
+        close(cs[i]);
+        struct tun* u = &A.tun[A.tunnel_order[i + 1] & ~TUNNEL_BIT];
+        if (u->handed && u->handed_fd >= 0) {
+            close(u->handed_fd);
+        }
+    }
+    int st = agent_close();
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "handoff: close, exit 0");
+    close(lane_pipe[0]);
+    close(lane_pipe[1]);
+    close(srv);
+    unlink(path);
+    rmdir(dir);
+
+    /* Off the lane there is nothing to carry a socket: a protocol error. */
+    agent_start();
+    WAIT_FOR(A.hello, 5000);
+    port = start_listener(1);
+    c = dial(port);
+    WAIT_FOR(A.ntunnels == 1, 3000);
+    send_frame(T_THANDOFF, A.ntunnels ? A.tunnel_order[0] : TUNNEL_BIT | 1, NULL, 0);
+    st = agent_wait(10000);
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(A.ch0msg, "handoff"),
+          "a handoff off the lane is a protocol error (%s)", A.ch0msg);
+    close(c);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: agent_test PATH_TO_AGENT\n");
@@ -1527,6 +1686,7 @@ int main(int argc, char** argv) {
     test_connect_mode("200 Connection established", 1);
     test_connect_mode("403 Forbidden", 0);
     test_lane();
+    test_handoff();
     printf("agent_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

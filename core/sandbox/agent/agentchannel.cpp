@@ -6,6 +6,7 @@
 #include "sandbox/agent/agentlane.h"
 #include "sandbox/agent/agenttunnel.h"
 #include "sandbox/agent/enginecommand.h"
+#include "sandbox/agent/lanesocket.h"
 #include "support/logging.h"
 
 #include <QLocalSocket>
@@ -471,9 +472,42 @@ void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
             m_tunnels.erase(it);
             handler->tunnelClosed();
             return;
+        case Type::TunnelHanded:
+            onTunnelHanded(it);
+            return;
         default:
             fail(QStringLiteral("the agent broke the protocol: a call's frame on a tunnel"));
             return;
+    }
+}
+
+bool AgentChannel::handOverTunnel(quint32 tunnel) {
+    const auto it = m_tunnels.find(tunnel);
+    if (m_laneState != LaneState::On || !m_laneSocket || m_state != State::Ready || m_closed || it == m_tunnels.end()
+        || it->sentEnd || it->connecting || it->handingOver || (tunnel & agentframe::kTunnelAppBit) != 0) {
+        return false;
+    }
+    it->handingOver = true;
+    send(agentframe::tunnelHandOffFrame(tunnel));
+    return true;
+}
+
+void AgentChannel::onTunnelHanded(QHash<quint32, Tunnel>::iterator it) {
+    // The socket rode on the lane at or before this frame: it is the oldest one waiting.
+    const int descriptor = m_laneSocket && it->handingOver ? m_laneSocket->takeDescriptor() : -1;
+    const QString wrong = descriptor >= 0 ? LaneSocket::checkPassedSocket(descriptor) : QString();
+    if (descriptor < 0 || !wrong.isEmpty()) {
+        LaneSocket::closeDescriptor(descriptor);
+        fail(QStringLiteral("the agent broke the protocol: %1")
+                 .arg(!it->handingOver ? QStringLiteral("a tunnel handed over that the app did not ask for")
+                      : descriptor < 0 ? QStringLiteral("a tunnel handed over without its socket")
+                                       : wrong));
+        return;
+    }
+    AgentTunnel* handler = it->handler;
+    m_tunnels.erase(it);
+    if (!handler->tunnelHandedOver(descriptor)) {
+        LaneSocket::closeDescriptor(descriptor);
     }
 }
 
@@ -497,7 +531,7 @@ quint32 AgentChannel::connectTunnel(AgentTunnel* handler, quint16 port) {
 
 quint32 AgentChannel::tunnelRoom(quint32 tunnel) const {
     const auto it = m_tunnels.constFind(tunnel);
-    if (it == m_tunnels.constEnd() || it->sentEnd || it->connecting || !m_process) {
+    if (it == m_tunnels.constEnd() || it->sentEnd || it->connecting || it->handingOver || !m_process) {
         return 0;
     }
     // Every tunnel shares the one pipe to the agent: past kMaxInputBacklog waiting in it, nobody sends, so the
@@ -526,7 +560,7 @@ void AgentChannel::onInputWritten() {
 
 qsizetype AgentChannel::sendTunnel(quint32 tunnel, const QByteArray& data) {
     const auto it = m_tunnels.find(tunnel);
-    if (it == m_tunnels.end() || it->sentEnd || it->connecting || m_state != State::Ready) {
+    if (it == m_tunnels.end() || it->sentEnd || it->connecting || it->handingOver || m_state != State::Ready) {
         return 0;
     }
     if (data.isEmpty()) {
@@ -620,18 +654,21 @@ void AgentChannel::switchToLane() {
         || m_closed) {
         return;  // the agent's answer or the key on the socket is still to come (or all is over)
     }
-    m_laneSocket = m_lane->take();
-    m_laneSocket->setParent(this);
+    m_laneSocket = LaneSocket::adopt(m_lane->take(), this);
     m_laneSetup.stop();
-    connect(m_laneSocket, &QLocalSocket::readyRead, this, [this] {
+    if (!m_laneSocket) {
+        stopLane(QStringLiteral("its socket could not be taken over"));
+        return;
+    }
+    connect(m_laneSocket, &LaneSocket::readyRead, this, [this] {
         if (m_laneState == LaneState::On) {
             onLaneReadable();
         }
     });
-    connect(m_laneSocket, &QLocalSocket::bytesWritten, this, &AgentChannel::onInputWritten);
-    connect(m_laneSocket, &QLocalSocket::disconnected, this, [this] {
+    connect(m_laneSocket, &LaneSocket::bytesWritten, this, &AgentChannel::onInputWritten);
+    connect(m_laneSocket, &LaneSocket::disconnected, this, [this] {
         if (!m_closed) {
-            fail(QStringLiteral("the agent's lane closed"));
+            fail(m_laneSocket ? m_laneSocket->errorString() : QStringLiteral("the agent's lane closed"));
         }
     });
     // The last frame on stdin: the agent reads the lane from here on, and so does the app after its answer.

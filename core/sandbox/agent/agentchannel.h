@@ -10,12 +10,11 @@
 
 #include <functional>
 
-class QLocalSocket;
-
 namespace zeus {
 
 class AgentCall;
 class AgentLane;
+class LaneSocket;
 class AgentTunnel;
 class ContainerRuntime;
 class EngineCommand;
@@ -88,6 +87,12 @@ public:
     // first; until a 0 came, tunnelRoom() is 0.
     quint32 connectTunnel(AgentTunnel* handler, quint16 port);
     int openTunnels() const { return int(m_tunnels.size()); }
+    // On the lane only (docs/agent-protocol.md "Handing a tunnel over"): asks the agent for the client's socket of a
+    // tunnel the agent opened. From now on nothing more is sent on it (tunnelRoom() is 0); the client's bytes the
+    // agent read before still come as data; then the handler's tunnelHandedOver() gets the socket, checked to be a
+    // TCP stream socket (anything else breaks the protocol). False when it cannot be asked (off the lane, the tunnel
+    // is not open both ways): the tunnel goes on as it was.
+    bool handOverTunnel(quint32 tunnel);
 
     // The lane (docs/agent-protocol.md "The lane"): once the agent said hello, it is asked to connect to the lane's
     // socket with a fresh key, and every frame moves there when it did; else everything stays on the exec pipe and
@@ -123,8 +128,10 @@ private:
         quint32 room = agentframe::kTunnelSendWindow;  // the app may send this much
         quint32 credit = agentframe::kInitialWindow;   // the agent may send this much
         bool sentEnd = false;
-        bool connecting = false;  // connectTunnel(): no answer from the agent yet
+        bool connecting = false;   // connectTunnel(): no answer from the agent yet
+        bool handingOver = false;  // handOverTunnel(): the agent's `tunnel handed` is awaited
     };
+    void onTunnelHanded(QHash<quint32, Tunnel>::iterator it);
     void handleTunnel(const agentframe::AgentFrame& frame);
     void onInputWritten();
     static constexpr qint64 kMaxInputBacklog = 4 * 1024 * 1024;
@@ -156,7 +163,7 @@ private:
     mutable bool m_tunnelsThrottled = false;  // a tunnel found no room because of the backlog: wake them all
     QTimer m_handshake;
     QPointer<AgentLane> m_lane;
-    QPointer<QLocalSocket> m_laneSocket;
+    QPointer<LaneSocket> m_laneSocket;
     LaneState m_laneState = LaneState::Off;
     QTimer m_laneSetup;
     QByteArray m_stderrLine;

@@ -116,6 +116,14 @@ QByteArray laneSwitchFrame() {
     return anyFrame(Type::Lane, 0, {});
 }
 
+QByteArray tunnelHandOffFrame(quint32 tunnel) {
+    return anyFrame(Type::TunnelHandOff, tunnel, {});
+}
+
+QByteArray tunnelHandedFrame(quint32 tunnel) {
+    return anyFrame(Type::TunnelHanded, tunnel, {});
+}
+
 QByteArray laneAnswerFrame(quint32 error) {
     QByteArray payload;
     putU32(payload, error);
@@ -185,6 +193,19 @@ QByteArray errorFrame(quint32 channel, const QByteArray& message) {
 namespace {
 
 // `lane` from the agent, on channel 0: 4 bytes (its connect's answer) or none (the switch).
+// A tunnel the agent opened (never one with the app's bit) on a listener of a kind the app asked for.
+bool parseTunnelOpen(AgentFrame& frame, const QByteArray& payload) {
+    const quint32 kind = payload.size() == 4 ? getU32(payload.constData()) : 0;
+    if ((frame.channel & kTunnelBit) == 0 || (frame.channel & kTunnelAppBit) != 0
+        || (kind != quint32(ListenerKind::HttpProxy) && kind != quint32(ListenerKind::Socks5)
+            && exposedPort(ListenerKind(kind)) == 0)) {
+        return false;
+    }
+    frame.type = Type::TunnelOpen;
+    frame.value = kind;
+    return true;
+}
+
 bool parseLaneOut(AgentFrame& frame, const QByteArray& payload) {
     if (frame.channel != 0 || (!payload.isEmpty() && payload.size() != 4)) {
         return false;
@@ -268,17 +289,9 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
             frame.type = Type::AgentWindow;
             frame.value = getU32(payload.constData());
             return frame;
-        case quint8(Type::TunnelOpen): {
-            const quint32 kind = payload.size() == 4 ? getU32(payload.constData()) : 0;
-            if (needsTunnel() || (channel & kTunnelAppBit) != 0
-                || (kind != quint32(ListenerKind::HttpProxy) && kind != quint32(ListenerKind::Socks5)
-                    && exposedPort(ListenerKind(kind)) == 0)) {
-                return refuse(QStringLiteral("malformed tunnel open frame"));
-            }
-            frame.type = Type::TunnelOpen;
-            frame.value = kind;
-            return frame;
-        }
+        case quint8(Type::TunnelOpen):
+            return parseTunnelOpen(frame, payload) ? std::optional(frame)
+                                                   : refuse(QStringLiteral("malformed tunnel open frame"));
         case quint8(Type::TunnelDataOut):
             if (needsTunnel() || quint32(payload.size()) > kMaxDataChunk) {
                 return refuse(QStringLiteral("malformed tunnel data frame"));
@@ -291,6 +304,12 @@ std::optional<AgentFrame> parse(quint8 type, quint32 channel, const QByteArray& 
                 return refuse(QStringLiteral("malformed tunnel closed frame"));
             }
             frame.type = Type::TunnelClosed;
+            return frame;
+        case quint8(Type::TunnelHanded):
+            if (needsTunnel() || !payload.isEmpty()) {
+                return refuse(QStringLiteral("malformed tunnel handed frame"));
+            }
+            frame.type = Type::TunnelHanded;
             return frame;
         case quint8(Type::TunnelConnected):
             if (needsAppTunnel() || payload.size() != 4) {

@@ -17,7 +17,7 @@ namespace zeus {
 // not define, and never allocates more than one frame's worth ahead of the bytes it was given.
 namespace agentframe {
 
-inline constexpr quint32 kProtocolVersion = 3;
+inline constexpr quint32 kProtocolVersion = 4;
 inline constexpr int kHeaderSize = 9;
 // Limits of docs/agent-protocol.md.
 inline constexpr quint32 kMaxAgentPayload = 64 * 1024;  // agent -> app
@@ -41,6 +41,8 @@ inline constexpr int kMaxListeners = 18;
 // socket path a `lane` frame may name.
 inline constexpr int kLaneKeySize = 32;
 inline constexpr int kMaxLanePath = 107;
+// Handed-over tunnels (docs/agent-protocol.md "Handing a tunnel over"): client sockets on one write of the agent.
+inline constexpr int kMaxPassedSockets = 16;
 // What a listener carries: the app reads the first bytes of each tunnel as this protocol. Expose is ORed with the
 // container port it listens on (exposeKind()): the agent echoes the kind, so the app knows which exposed port a
 // connection came to.
@@ -63,6 +65,7 @@ enum class Type : quint8 {
     TunnelClose = 0x0A,
     TunnelConnect = 0x0B,
     Lane = 0x0C,
+    TunnelHandOff = 0x0D,
     Hello = 0x81,
     Started = 0x82,
     Stdout = 0x83,
@@ -76,6 +79,7 @@ enum class Type : quint8 {
     Listening = 0x8B,
     TunnelConnected = 0x8C,
     LaneOut = 0x8D,
+    TunnelHanded = 0x8E,
 };
 
 // One frame from the agent, already checked against the protocol: its payload has the layout its
@@ -116,6 +120,9 @@ QByteArray tunnelConnectFrame(quint32 tunnel, quint16 port);
 // no payload, the switch: every later frame travels on the lane.
 QByteArray laneFrame(const QByteArray& key, const QByteArray& path);
 QByteArray laneSwitchFrame();
+// On the lane only: hand the tunnel's client socket to the app (once what the app sent is written to the client);
+// `tunnel handed` answers, with the socket on the lane (SCM_RIGHTS).
+QByteArray tunnelHandOffFrame(quint32 tunnel);
 
 // Any frame, for the agent side of tests and the fuzz target's round trip.
 QByteArray anyFrame(Type type, quint32 channel, const QByteArray& payload);
@@ -132,6 +139,7 @@ QByteArray tunnelConnectedFrame(quint32 tunnel, quint32 error);
 // The agent's answer to a lane frame (0 or the errno), and its last frame on stdout after the switch.
 QByteArray laneAnswerFrame(quint32 error);
 QByteArray laneSwitchedFrame();
+QByteArray tunnelHandedFrame(quint32 tunnel);
 
 // Reads the agent's byte stream frame by frame. Feed it what the pipe gave; take frames until
 // next() returns nothing. After a protocol error it stays failed (the channel is over): the

@@ -21,6 +21,12 @@ public:
     // A tunnel the app asked for (AgentChannel::connectTunnel): the agent's answer. 0: connected, bytes may flow;
     // else the errno of the connect in the container, and the tunnel is over (no tunnelClosed() follows).
     virtual void tunnelConnected(quint32 error) { Q_UNUSED(error) }
+    // The agent handed the client's socket over (AgentChannel::handOverTunnel()); the tunnel is over on the channel
+    // and nothing more is called. True: the handler took `descriptor` (and closes it); false: the channel closes it.
+    virtual bool tunnelHandedOver(int descriptor) {
+        Q_UNUSED(descriptor)
+        return false;
+    }
 };
 
 }  // namespace zeus

@@ -35,6 +35,10 @@ class AgentChannel;
 // Certificates (SPEC §8): a tunnel to a name that passed its ClientHello is watched through its first records
 // (TlsTrustWatch); a client that refuses the server's certificate is reported once more, as tls_untrusted.
 //
+// Speed: once a plain tunnel is relaying both ways and its watch has its verdict, there is nothing left to read in
+// it; on the lane the proxy asks the agent for the client's socket and a SpliceRelay moves the bytes between the two
+// sockets in the kernel. Never for an intercepted connection, a plain HTTP request, or while the watch watches.
+//
 // Host-bound secrets (SPEC §9): a CONNECT or SOCKS tunnel the policy allowed to a host:port that one of the session's
 // bound secrets covers (setSecretInterception()) is not a tunnel: once the connection to the host (or through the
 // upstream proxy) is made, an InterceptedConnection ends the client's TLS there with a leaf of the per-install CA,
@@ -75,6 +79,11 @@ public:
 
     int openTunnels() const { return int(m_tunnels.size()); }
     QString sessionId() const { return m_sessionId; }
+    // Tunnels whose bytes no longer pass the agent's frames: the agent handed the client's socket over on the lane
+    // (docs/agent-protocol.md "Handing a tunnel over") and a SpliceRelay carries them. At most kMaxHandedTunnels at
+    // once per session (each holds four descriptors of the app); the others stay on the frames.
+    static constexpr int kMaxHandedTunnels = 32;
+    int handedTunnels() const { return m_handed; }
 
     // Asks the agent to listen on the proxy ports (3128 HTTP, 1080 SOCKS5) and takes its tunnels from then on.
     void start();
@@ -104,6 +113,7 @@ private:
     Timeouts m_timeouts;
     QHash<quint32, Tunnel*> m_tunnels;
     QHash<QString, int> m_once;  // "host:port" -> allowances left
+    int m_handed = 0;            // tunnels asked to be handed over or carried by a SpliceRelay
     TextRedaction m_redaction;
 };
 

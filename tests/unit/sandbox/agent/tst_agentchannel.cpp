@@ -283,6 +283,13 @@ void TestAgentChannel::hostileAgents_data() {
     QTest::newRow("a tunnel window never owed")
         << hello << tunnelOpenFrame(tunnel, ListenerKind::HttpProxy) + anyFrame(Type::AgentWindow, tunnel, oneMore)
         << true << QStringLiteral("a tunnel window past what was sent");
+    // Handing a tunnel over (docs/agent-protocol.md): only as the answer to the app's own `tunnel handoff`.
+    QTest::newRow("a tunnel handed over unasked")
+        << hello << tunnelOpenFrame(tunnel, ListenerKind::HttpProxy) + tunnelHandedFrame(tunnel) << true
+        << QStringLiteral("a tunnel handed over that the app did not ask for");
+    QTest::newRow("a tunnel handed over with a payload")
+        << hello << tunnelOpenFrame(tunnel, ListenerKind::HttpProxy) + anyFrame(Type::TunnelHanded, tunnel, "x") << true
+        << QStringLiteral("malformed tunnel handed frame");
     QTest::newRow("a call's frame on a tunnel")
         << hello << startedFrame(tunnel, 1) << true << QStringLiteral("malformed started frame");
     QTest::newRow("a tunnel frame on a call's channel")

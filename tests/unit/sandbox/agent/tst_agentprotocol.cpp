@@ -75,6 +75,9 @@ static_assert(sameType(agentc::T_LISTENING, Type::Listening));
 static_assert(sameType(agentc::T_TCONNECTED, Type::TunnelConnected));
 static_assert(sameType(agentc::T_LANE, Type::Lane));
 static_assert(sameType(agentc::T_LANE_OUT, Type::LaneOut));
+static_assert(sameType(agentc::T_THANDOFF, Type::TunnelHandOff));
+static_assert(sameType(agentc::T_THANDED, Type::TunnelHanded));
+static_assert(agentc::MAX_PASS == kMaxPassedSockets);
 
 class TestAgentProtocol : public QObject {
     Q_OBJECT
