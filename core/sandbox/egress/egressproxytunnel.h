@@ -5,6 +5,7 @@
 
 #include "sandbox/agent/agentchannel.h"
 #include "sandbox/agent/agenttunnel.h"
+#include "sandbox/agent/lanesocket.h"
 #include "sandbox/egress/clienthello.h"
 #include "sandbox/egress/egressproxy.h"
 #include "sandbox/egress/proxyrequest.h"
@@ -728,7 +729,7 @@ private:
         m_ended = true;
         m_timer.stop();
         m_proxy->m_handed -= m_handingOver ? 1 : 0;
-        SpliceRelay::closeDescriptor(std::exchange(m_client, -1));  // handed over, not yet relayed
+        LaneSocket::closeDescriptor(std::exchange(m_client, -1));  // handed over, not yet relayed
         if (m_socket != nullptr) {
             m_socket->disconnect(this);
             m_socket->abort();

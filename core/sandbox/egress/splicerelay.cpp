@@ -88,16 +88,6 @@ int SpliceRelay::takeSocket(QTcpSocket* server, QByteArray* held) {
 #endif
 }
 
-void SpliceRelay::closeDescriptor(int descriptor) {
-#ifdef Q_OS_UNIX
-    if (descriptor >= 0) {
-        ::close(descriptor);
-    }
-#else
-    Q_UNUSED(descriptor)
-#endif
-}
-
 qint64 SpliceRelay::room(const Direction& d) {
     return d.pipe[0] >= 0 ? d.capacity - d.held : d.capacity - d.buffer.size();
 }

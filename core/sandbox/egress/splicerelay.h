@@ -41,8 +41,6 @@ public:
     // deleted later), with what it read and not yet handed on in `held`. -1 when that fails (then `server` is
     // untouched). The socket must have nothing left to write.
     static int takeSocket(QTcpSocket* server, QByteArray* held);
-    // close(), for a descriptor of a socket handed over that no relay took.
-    static void closeDescriptor(int descriptor);
 
     qint64 toClientBytes() const { return m_dir[0].moved; }
     qint64 toServerBytes() const { return m_dir[1].moved; }
