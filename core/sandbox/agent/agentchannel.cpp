@@ -433,6 +433,11 @@ void AgentChannel::handleTunnel(const agentframe::AgentFrame& frame) {
     }
     const auto it = m_tunnels.find(frame.channel);
     if (it == m_tunnels.end()) {
+        if (frame.type == Type::TunnelHanded && m_laneSocket) {
+            // The app closed it while it was being handed over: its socket came all the same and is the oldest
+            // waiting. Closed here, or the next tunnel handed over would get it.
+            LaneSocket::closeDescriptor(m_laneSocket->takeDescriptor());
+        }
         return;  // the app closed it: these crossed its close on the pipe
     }
     AgentTunnel* handler = it->handler;

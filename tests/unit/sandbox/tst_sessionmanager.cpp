@@ -444,9 +444,11 @@ private Q_SLOTS:
         QSignalSpy finished(manager.get(), &SessionManager::callFinished);
         QSignalSpy running(manager.get(), &SessionManager::callRunning);
         QStringList calls;
-        // Short: an abandoned exec of the fake engine ends with its command (the fake's `rm` stops nothing).
-        calls << start(*manager, QStringLiteral("e"), QStringLiteral("sleep 2"));
-        calls << start(*manager, QStringLiteral("x"), QStringLiteral("sleep 2"));
+        // Short, since an abandoned exec of the fake engine ends with its command (the fake's `rm` stops nothing), but
+        // long enough to outlast the setup on a loaded machine: a call that ended before the end of its session freed
+        // its slot, and a queued call started (2 s was not always enough).
+        calls << start(*manager, QStringLiteral("e"), QStringLiteral("sleep 6"));
+        calls << start(*manager, QStringLiteral("x"), QStringLiteral("sleep 6"));
         QTRY_COMPARE(manager->sessionState(QStringLiteral("e")), SessionState::Running);
         QStringList waiting;
         for (int i = 0; i < 3; ++i) {
