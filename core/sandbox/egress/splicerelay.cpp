@@ -150,7 +150,7 @@ bool SpliceRelay::writeOut(Direction& d) {
                 d.blocked = true;
                 break;
             } else {
-                fail(QStringLiteral("writing: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+                finish(QStringLiteral("writing: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
                 return false;
             }
         }
@@ -175,7 +175,7 @@ bool SpliceRelay::writeOut(Direction& d) {
                 d.blocked = true;
                 return true;
             } else {
-                fail(QStringLiteral("writing: %1").arg(QString::fromLocal8Bit(n < 0 ? std::strerror(errno) : "EOF")));
+                finish(QStringLiteral("writing: %1").arg(QString::fromLocal8Bit(n < 0 ? std::strerror(errno) : "EOF")));
                 return false;
             }
         }
@@ -236,7 +236,7 @@ bool SpliceRelay::readIn(Direction& d) {
         d.full = d.held > 0;
         return true;
     }
-    fail(QStringLiteral("reading: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
+    finish(QStringLiteral("reading: %1").arg(QString::fromLocal8Bit(std::strerror(error))));
     return false;
 #else
     Q_UNUSED(d)
@@ -251,10 +251,6 @@ void SpliceRelay::finish(const QString& error) {
     m_done = true;
     closeAll();
     Q_EMIT finished(error);
-}
-
-void SpliceRelay::fail(const QString& why) {
-    finish(why);
 }
 
 void SpliceRelay::closeAll() {

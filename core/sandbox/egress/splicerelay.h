@@ -72,8 +72,7 @@ private:
     bool readIn(Direction& d);
     static qint64 receive(Direction& d, qint64 want);
     static qint64 room(const Direction& d);
-    void finish(const QString& error);
-    void fail(const QString& why);
+    void finish(const QString& error);  // once: everything closed, finished() emitted
     void closeAll();
 
     Direction m_dir[2];  // 0: server -> client, 1: client -> server
