@@ -47,9 +47,24 @@ QByteArray encode(const AgentFrame& frame) {
             return tunnelConnectedFrame(frame.channel, frame.error);
         case Type::LaneOut:
             return frame.switched ? laneSwitchedFrame() : laneAnswerFrame(frame.error);
-        default:
-            std::abort();  // the reader never returns an app -> agent type
+        case Type::TunnelHanded:
+            return tunnelHandedFrame(frame.channel);
+        // No default: a new type the reader returns fails to compile here (-Wswitch) until it encodes.
+        case Type::Exec:
+        case Type::Stdin:
+        case Type::Signal:
+        case Type::Stop:
+        case Type::Window:
+        case Type::Close:
+        case Type::Listen:
+        case Type::TunnelData:
+        case Type::TunnelClose:
+        case Type::TunnelConnect:
+        case Type::Lane:
+        case Type::TunnelHandOff:
+            break;  // the reader never returns an app -> agent type
     }
+    std::abort();
 }
 
 struct Outcome {
