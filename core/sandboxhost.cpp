@@ -5,6 +5,7 @@
 #include "monitor/containermonitor.h"
 #include "runtime/runtimekind.h"
 #include "sandbox/sessionmanager.h"
+#include "secrets/interceptca.h"
 #include "support/logging.h"
 
 #include <algorithm>
@@ -46,6 +47,13 @@ SandboxHost::SandboxHost(AppSettings* settings, SandboxOverrides overrides, QObj
             m_manager->setSecretBindings(SandboxSetup::configFrom(*m_settings, m_overrides).secretBindings);
         }
     });
+    if (m_overrides.interceptCa) {
+        connect(m_overrides.interceptCa.get(), &InterceptCa::ready, this, [this](const InterceptCa::Result& result) {
+            if (m_manager && result.status == InterceptCa::Status::Ok) {
+                m_manager->interceptCaLoaded();
+            }
+        });
+    }
     connect(m_settings, &AppSettings::gitWritesChanged, this, folderAccessChanged);
     connect(m_settings, &AppSettings::exposedHostPortsChanged, this, folderAccessChanged);
 }

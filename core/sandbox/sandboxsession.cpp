@@ -123,6 +123,7 @@ void SandboxSession::onContainerChecked(EngineCommand& process) {
 
 void SandboxSession::createContainer() {
     closeAgent();
+    m_bundleHasInterceptCa.reset();
     m_agentFallback.clear();
     m_agentFailures = 0;
     m_phase = Phase::Creating;
@@ -141,6 +142,7 @@ void SandboxSession::markReady() {
     const QString containerId = m_containerId;
     // The interception CA of host-bound secrets is trusted inside the sandbox only, never by this computer.
     const bool interception = m_config.interceptsSecrets();
+    m_bundleHasInterceptCa = interception;
     m_engine.runWithInput(
         runtime().execWithStdinArguments(containerId, HostCertificates::installCommand()),
         interception ? bundle.pem + m_config.interceptCa->certificatePem() : bundle.pem,
@@ -161,6 +163,10 @@ void SandboxSession::markReady() {
             }
             self->becomeReady();
         });
+}
+
+bool SandboxSession::lacksInterceptCa() const {
+    return m_bundleHasInterceptCa.has_value() && !*m_bundleHasInterceptCa && m_config.interceptsSecrets();
 }
 
 void SandboxSession::becomeReady() {

@@ -20,6 +20,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <optional>
 
 namespace zeus {
 
@@ -72,6 +73,9 @@ public:
     bool isIdle() const;
     // Has a container (or one being made) or calls: made under the rules in force when it started.
     bool isLive() const { return m_phase != Phase::None || !m_calls.isEmpty(); }
+    // Its container was given the certificate bundle before the interception CA of host-bound secrets was loaded,
+    // which is loaded now: the app would end TLS to a bound host with a CA its commands do not trust.
+    bool lacksInterceptCa() const;
     // Stopped or failed with nothing left running: only its log is kept.
     bool isEnded() const;
     const QElapsedTimer& lastUsed() const { return m_lastUsed; }
@@ -181,7 +185,10 @@ private:
     QList<MountPins::Pin> m_mountPins;
     bool m_review = false;            // the container holds a review copy: stopped, never removed, by the app
     bool m_hostCertificates = false;  // this container holds the host's certificate bundle: commands are told
-    bool m_shutDown = false;          // the app is shutting down: no idle timer, nothing new
+    // Whether the bundle written into this container holds the interception CA of host-bound secrets; unset
+    // until it is written (the container is being made).
+    std::optional<bool> m_bundleHasInterceptCa;
+    bool m_shutDown = false;  // the app is shutting down: no idle timer, nothing new
     quint64 m_endedAt = 0;
     SessionLog m_log;
     // Every secret a command of this session was given (SPEC §9): redacted from the output of all its commands,

@@ -427,6 +427,15 @@ void SessionManager::setSecretBindings(const QHash<QString, SecretBinding>& bind
     });
 }
 
+void SessionManager::interceptCaLoaded() {
+    endLiveSessions([](const SandboxSession& s) {
+        return s.lacksInterceptCa() ? QStringLiteral(
+                   "The interception CA of host-bound secrets is loaded now: the next call gets a "
+                   "new container that trusts it.")
+                                    : QString();
+    });
+}
+
 void SessionManager::setEgressPolicy(const EgressPolicy& policy, const QHash<QString, QStringList>& folderAllow) {
     m_config.egress = policy;
     m_config.folderAllow = folderAllow;

@@ -126,6 +126,10 @@ public:
     // into the environment of a command of a session made before, and an unbound one is handed out again only
     // to a new container.
     void setSecretBindings(const QHash<QString, SecretBinding>& bindings);
+    // The interception CA of host-bound secrets is loaded now (the keychain answered after the first sessions
+    // started): a live session whose container was given a bundle without it ends, so that its next call gets a
+    // container that trusts it; the others go on.
+    void interceptCaLoaded();
     // "Allow for this session": the rule is added to this session's policy only.
     void allowHostForSession(const QString& sessionId, const QString& rule);
     // "Allow once": the next request of this session for host:port passes.

@@ -8,6 +8,7 @@
 #include "runtime/detectionresult.h"
 #include "sandbox/sessionmanager.h"
 #include "sandboxhost.h"
+#include "secrets/interceptca.h"
 
 #include <QDir>
 #include <QPointer>
@@ -152,6 +153,32 @@ private Q_SLOTS:
         QCOMPARE(host.manager()->config().image, QStringLiteral("other/sandbox:3"));
         QCOMPARE(host.state(), SandboxHost::State::Ready);
         QTRY_VERIFY(first.isNull());  // the old one is gone once it has shut down
+    }
+
+    // The tray app reads the interception CA of host-bound secrets while calls may already run: its `ready` reaches
+    // the serving manager, which ends the sessions whose container got the certificate bundle without it.
+    void interceptCaReadyReachesTheManager() {
+        SandboxOverrides overrides;
+        overrides.bindSecrets = {QStringLiteral("GH_TOKEN=@github")};
+        overrides.interceptCa = std::make_shared<InterceptCa>();
+        SandboxHost host(m_settings.get(), overrides);
+        host.setMonitorEnabled(false);
+        host.setDetection(detectionOf(RuntimeKind::Docker));
+        QVERIFY(host.manager());
+        QSignalSpy finished(host.manager(), &SessionManager::callFinished);
+        host.manager()->execute(requestFor(QStringLiteral("c1"), QStringLiteral("true"), m_dir.path()));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(host.manager()->sessionState(QStringLiteral("s1")), SessionState::Running);
+        QString error;
+        QVERIFY2(overrides.interceptCa->generate(&error), qPrintable(error));
+        InterceptCa::Result failed;
+        failed.message = QStringLiteral("the keychain is locked");
+        Q_EMIT overrides.interceptCa->ready(failed);  // a keychain that refused: nothing changes
+        QCOMPARE(host.manager()->sessionState(QStringLiteral("s1")), SessionState::Running);
+        InterceptCa::Result loaded;
+        loaded.status = InterceptCa::Status::Ok;
+        Q_EMIT overrides.interceptCa->ready(loaded);
+        QCOMPARE(host.manager()->sessionState(QStringLiteral("s1")), SessionState::Stopped);
     }
 
     void runtimeChangeAndLoss() {

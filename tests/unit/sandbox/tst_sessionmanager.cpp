@@ -5,6 +5,7 @@
 // tests/engine.
 #include "engine/containerruntime.h"
 #include "sandbox/sessionmanager.h"
+#include "secrets/interceptca.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -642,6 +643,44 @@ private Q_SLOTS:
         QCOMPARE(again->status, ExecStatus::Ok);
         manager->setSecretBindings({{binding->name, *binding}});
         QCOMPARE(manager->sessionState(QStringLiteral("b1")), SessionState::Running);
+    }
+
+    // The tray app does not wait for the keychain to give the interception CA of host-bound secrets: a call may
+    // start a session first. Once the CA is loaded, a session whose container got the certificate bundle without it
+    // ends and says why (its commands would not trust the app's TLS to a bound host); one that got it, or that has
+    // no bundle to fix (--no-host-ca), goes on.
+    void interceptCaLoadedEndsSessionsWithoutIt_data() {
+        QTest::addColumn<bool>("hostCertificates");
+        QTest::newRow("the host's bundle") << true;
+        QTest::newRow("--no-host-ca") << false;
+    }
+
+    void interceptCaLoadedEndsSessionsWithoutIt() {
+        QFETCH(bool, hostCertificates);
+        const auto ca = std::make_shared<InterceptCa>();
+        const std::optional<SecretBinding> binding = SecretBinding::parse(QStringLiteral("GH_TOKEN=@github"));
+        QVERIFY(binding);
+        auto manager = makeManager(8, [&](SandboxConfig& config) {
+            config.interceptCa = ca;
+            config.secretBindings = {{binding->name, *binding}};
+            config.hostCertificates = hostCertificates;
+        });
+        QSignalSpy finished(manager.get(), &SessionManager::callFinished);
+        QVERIFY(waitFor(finished, start(*manager, QStringLiteral("early"), QStringLiteral("true"))));
+        manager->interceptCaLoaded();  // not loaded yet: nothing to do
+        QCOMPARE(manager->sessionState(QStringLiteral("early")), SessionState::Running);
+        QString error;
+        QVERIFY2(ca->generate(&error), qPrintable(error));
+        manager->interceptCaLoaded();
+        const QString said = QStringLiteral("The interception CA of host-bound secrets is loaded now");
+        QCOMPARE(manager->sessionState(QStringLiteral("early")),
+                 hostCertificates ? SessionState::Stopped : SessionState::Running);
+        QCOMPARE(logSays(*manager, QStringLiteral("early"), said), hostCertificates);
+        const auto again = waitFor(finished, start(*manager, QStringLiteral("early"), QStringLiteral("true")));
+        QVERIFY(again);
+        QCOMPARE(again->status, ExecStatus::Ok);
+        manager->interceptCaLoaded();
+        QCOMPARE(manager->sessionState(QStringLiteral("early")), SessionState::Running);
     }
 
     // What a folder's sandbox may reach beyond the folder (its `.git`, the host services exposed to it) is fixed when
