@@ -340,6 +340,16 @@ void SandboxSession::startEgress(AgentChannel* agent) {
         }
         Q_EMIT egressDecided(event);
     });
+    // Once per agent: support reads here that downloads take the kernel's way (docs/agent-protocol.md).
+    connect(
+        proxy, &EgressProxy::handedOver, this,
+        [this](const QString& host, int port) {
+            logEvent(QStringLiteral("Network: the agent handed its connection for %1:%2 over on its lane; from now on "
+                                    "what allowed sites send goes from socket to socket, without passing the app.")
+                         .arg(host)
+                         .arg(port));
+        },
+        Qt::SingleShotConnection);
     connect(proxy, &EgressProxy::listenFailed, this, [this](quint16, const QString& reason) {
         logEvent(QStringLiteral("Network: %1; connections through the proxy will fail.").arg(reason));
     });

@@ -67,7 +67,9 @@ public:
                     const qsizetype start = qMax<qsizetype>(0, buffer->indexOf("GET "));
                     heads << buffer->mid(start, end - start);
                     const QByteArray path = heads.last().split(' ').value(1);
-                    const QByteArray body = "hello-from-fixture " + path + '\n';
+                    // /bytes/N: N bytes, for a download long enough to be handed over; else a line naming the path.
+                    const QByteArray body = path.startsWith("/bytes/") ? QByteArray(path.mid(7).toInt(), 'z')
+                                                                       : "hello-from-fixture " + path + '\n';
                     socket->write("HTTP/1.0 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n"
                                   + body);
                     socket->disconnectFromHost();

@@ -61,6 +61,8 @@ private Q_SLOTS:
     void oddAddressSpellingsAreNeverConnected();
     void secretInAHostNameIsRedacted_data() { engineRows(); }
     void secretInAHostNameIsRedacted();
+    void downloadIsHandedOver_data() { engineRows(); }
+    void downloadIsHandedOver();
 
 private:
     static void engineRows();
@@ -204,6 +206,30 @@ void TestEgress::secretInAHostNameIsRedacted() {
         QVERIFY2(!entry.message.contains(QString::fromLatin1(value), Qt::CaseInsensitive), qPrintable(entry.message));
     }
     QCOMPARE(m_server->connections, 0);
+}
+
+// The fast way of a download (docs/agent-protocol.md "Handing a tunnel over"): once the answer's head came, the agent
+// hands the client's socket over on its lane and the app splices the rest into it. The bytes arrive whole, and the
+// session log says it happened, once per agent.
+void TestEgress::downloadIsHandedOver() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    auto manager = makeManager(engine, {QStringLiteral("allowed.test:PORT")}, {});
+    Recorder rec(*manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("egress"));
+    const QString url = QStringLiteral("http://allowed.test:%1/bytes/8388608").arg(m_server->port());
+    const ExecResult result =
+        rec.run(QStringLiteral("s"), ws, QStringLiteral("wget -q -O- %1 | wc -c; wget -q -O- %1 | wc -c").arg(url));
+    QCOMPARE(result.exitCode.value_or(-1), 0);
+    QCOMPARE(rec.stdoutOf.value(result.callId).split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+             QStringList({QStringLiteral("8388608"), QStringLiteral("8388608")}));
+    QCOMPARE(m_server->connections, 2);
+    int said = 0;
+    for (const SessionLogEntry& entry : manager->sessionLog(QStringLiteral("s"))) {
+        said += entry.message.contains(
+            QStringLiteral("handed its connection for allowed.test:%1 over on its lane").arg(m_server->port()));
+    }
+    QCOMPARE(said, 1);
 }
 
 void TestEgress::connectAndSocksTunnels() {

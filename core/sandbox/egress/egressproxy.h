@@ -94,6 +94,8 @@ Q_SIGNALS:
     void decided(const zeus::EgressEvent& event);
     // A listener could not be opened in the container (the port is taken): egress will not work there.
     void listenFailed(quint16 port, const QString& reason);
+    // The agent handed this tunnel's client socket over and a SpliceRelay carries it now (host redacted).
+    void handedOver(const QString& host, int port);
 
 private:
     class Tunnel;

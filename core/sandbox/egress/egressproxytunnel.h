@@ -297,6 +297,7 @@ private:
             m_closedByAgent = true;  // the agent has not known this tunnel since it handed it over
             end();
         });
+        Q_EMIT m_proxy->handedOver(m_proxy->redacted(m_host), m_port);
     }
 
     void resolve() {
