@@ -74,8 +74,11 @@ void SandboxSession::enqueue(CommandExecution* execution) {
     m_calls.append(execution);
     m_idleTimer.stop();
     if (m_phase == Phase::Ready) {
-        if (m_lastUsed.isValid() && m_lastUsed.elapsed() > m_config.staleCheckAfterMs) {
-            // Idle for a while: it may have been removed from outside. Check before use.
+        // Idle for a while: it may have been removed from outside. Check before use, unless its agent is connected:
+        // a process in the container, whose channel ends with it (agent failed: then this checks), so a live channel
+        // is a live container, and a call after a pause (as an agent's next tool call comes) pays no `inspect`.
+        const bool agentLive = m_agent && m_agent->state() == AgentChannel::State::Ready;
+        if (!agentLive && m_lastUsed.isValid() && m_lastUsed.elapsed() > m_config.staleCheckAfterMs) {
             m_waiting.append(execution);
             checkContainer();
             return;

@@ -1,7 +1,8 @@
 // zeus-bench-exec [docker|podman] [image]: the cost of execution through SessionManager
 // against the raw engine CLI, on the same engine, image and container, in one run.
 //   1. per command: SessionManager on a warm container vs `ENGINE exec CTR sh -c true`,
-//      through the sandbox agent (1a) and forced to plain exec (1b)
+//      through the sandbox agent (1a) and forced to plain exec (1b); 1c through the agent, each call after a
+//      3.5 s pause (longer than the stale check), vs one raw exec after the same pause
 //   2. a new session's first command vs `ENGINE run -d` (same flags) + `ENGINE exec`
 //   3. 64 MiB of output through SessionManager vs `ENGINE exec CTR head -c 64MiB` to a pipe,
 //      through the agent (3a) and plain exec (3b)
@@ -59,7 +60,9 @@ double timedRaw(const QString& program, const QStringList& args, qint64* bytes =
 
 class Bench {
 public:
-    Bench(const QString& engine, const QString& image, ExecMode mode) : m_engine(engine) {
+    // staleCheckAfterMs: the product's default (3 s) for the figure after a pause; else long enough never to run.
+    Bench(const QString& engine, const QString& image, ExecMode mode, int staleCheckAfterMs = 60 * 60 * 1000)
+        : m_engine(engine) {
         m_config.image = image;
         m_config.execMode = mode;
         m_config.agentHostPath = SandboxSetup::findAgent(SandboxSetup::agentCandidates());
@@ -70,7 +73,7 @@ public:
         const int capMiB = qEnvironmentVariableIntValue("ZEUS_BENCH_CAP_MIB");
         m_config.outputCapBytes = qint64(capMiB > 0 ? capMiB : 1) * 1024 * 1024;
         m_config.maxCallsPerSession = 64;
-        m_config.staleCheckAfterMs = 60 * 60 * 1000;
+        m_config.staleCheckAfterMs = staleCheckAfterMs;
         m_manager =
             std::make_unique<SessionManager>(ContainerRuntime::create(*runtimeKindFromString(engine)), m_config);
         QObject::connect(m_manager.get(), &SessionManager::callFinished, [this](const ExecResult& result) {
@@ -198,6 +201,31 @@ int main(int argc, char** argv) {
     }
     report("1a. per command, agent (true)", median(appTimes), median(rawTimes), "ms", "median <= 10 ms, ratio <= 0.1");
     report("1b. per command, plain exec (true)", median(plainTimes), median(rawTimes), "ms", "record");
+
+    // 1c. The same after a pause longer than the stale check (3 s), as an agent's next tool call comes, with the
+    // product's setting: a live agent needs no `inspect` first. Raw: one exec after the same pause.
+    {
+        Bench paused(engine, image, ExecMode::Agent, SandboxConfig().staleCheckAfterMs);
+        paused.appRun(QStringLiteral("warm"), QStringLiteral("true"));
+        const auto pause = [] {
+            QEventLoop loop;
+            QTimer::singleShot(3500, &loop, &QEventLoop::quit);
+            loop.exec();
+        };
+        appTimes.clear();
+        rawTimes.clear();
+        for (int i = 0; i < 5; ++i) {
+            pause();
+            appTimes << paused.appRun(QStringLiteral("warm"), QStringLiteral("true"));
+            pause();
+            rawTimes << timedRaw(runtime->program(),
+                                 runtime->execArguments(
+                                     container, {QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("true")}));
+        }
+        report("1c. per command after a 3.5 s pause, agent", median(appTimes), median(rawTimes), "ms",
+               "median <= 10 ms, as 1a");
+        paused.shutdown();
+    }
 
     // 2. A new session's first command vs raw run -d (the same flags) + exec.
     const int sessionRuns = qMax(5, perCommandRuns / 4);

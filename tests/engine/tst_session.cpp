@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
+#include <QStandardPaths>
 
 using namespace zeus;
 using namespace zeus::test;
@@ -33,6 +34,8 @@ private Q_SLOTS:
     void idleTimeoutRemovesThenRecreates();
     void vanishedContainerIsRecreated_data() { engines_data(); }
     void vanishedContainerIsRecreated();
+    void idleCallWithLiveAgentSkipsInspect_data() { engines_data(); }
+    void idleCallWithLiveAgentSkipsInspect();
     void orphanSweep_data() { engines_data(); }
     void orphanSweep();
     void missingImage_data() { engines_data(); }
@@ -281,6 +284,41 @@ void TestSession::vanishedContainerIsRecreated() {
         logged = logged || entry.message.contains(QLatin1String("gone"));
     }
     QVERIFY2(logged, "the session log says the container was recreated");
+}
+
+// A call after a pause longer than staleCheckAfterMs, in a session whose agent is connected, goes straight to the
+// agent: its channel would have ended with the container (vanishedContainerIsRecreated: then the check runs). The
+// engine CLI is wrapped to note each subcommand; plain exec (tst_exec_plain) has no agent and checks as before.
+void TestSession::idleCallWithLiveAgentSkipsInspect() {
+    QFETCH(QString, engine);
+    ZEUS_REQUIRE_ENGINE(engine);
+    const QString log = m_dir.filePath(QStringLiteral("subcommands-") + engine);
+    const QString wrapper = m_dir.filePath(QStringLiteral("noting-") + engine);
+    QFile script(wrapper);
+    QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    script.write(QStringLiteral("#!/bin/sh\necho \"$1\" >> '%1'\nexec '%2' \"$@\"\n")
+                     .arg(log, QStandardPaths::findExecutable(engine))
+                     .toUtf8());
+    script.close();
+    QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+    SandboxConfig config = testConfig(QStringLiteral("x"));
+    config.staleCheckAfterMs = 200;
+    m_engine = engine;
+    m_owner = uniqueOwner();
+    config.ownerId = m_owner;
+    SessionManager manager(ContainerRuntime::create(*runtimeKindFromString(engine), wrapper), config);
+    Recorder rec(manager);
+    const QString ws = makeWorkspace(m_dir, QStringLiteral("idle"));
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("true")).exitCode.value_or(-1), 0);
+    const auto inspects = [&log] {
+        QFile file(log);
+        return file.open(QIODevice::ReadOnly) ? file.readAll().split('\n').count("inspect") : -1;
+    };
+    const int before = inspects();
+    QTest::qWait(400);
+    QCOMPARE(rec.run(QStringLiteral("s1"), ws, QStringLiteral("echo again")).output, QStringLiteral("again\n"));
+    const bool agent = manager.execPath(QStringLiteral("s1")).startsWith(QStringLiteral("agent "));
+    QCOMPARE(inspects(), agent ? before : before + 1);
 }
 
 void TestSession::orphanSweep() {
