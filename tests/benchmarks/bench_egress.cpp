@@ -11,6 +11,9 @@
 //      no binding) and once to the same fixture code bound to a secret whose placeholder is in the Authorization
 //      header (the app ends TLS and writes the value in); per request and for the first connection. Needs tlsget
 //      (static OpenSSL); without it the figure says so and is left out.
+//   5. 64 MiB over HTTPS: tlsget in the container through a CONNECT tunnel (which the agent hands over once the app
+//      checked its ClientHello and the trust watch read the server's first records) vs the host's curl straight to
+//      the same fixture, both whole processes verifying the fixture's certificate. Needs tlsget, as figure 4.
 // Where the agent's lane is up (a local Linux engine with the app's agent mounted) the tunnels travel on it rather
 // than on the exec pipe; the run says which.
 // The fixture server runs in its own thread so it does not share the proxy's event loop. Benchmark code may wait
@@ -97,6 +100,20 @@ double hostCurlBig(int port) {
     }
     const double ms = double(clock.nsecsElapsed()) / 1e6;
     return process.readAllStandardOutput().trimmed() == QByteArray::number(kBig) ? ms : -1;
+}
+
+// tlsget in the workspace, copied there once (empty when it was not built or cannot be copied).
+QString tlsgetIn(const QString& workspace) {
+    const QString tlsget = workspace + QStringLiteral("/tlsget");
+    if (kTlsgetBinary == nullptr) {
+        return {};
+    }
+    if (!QFile::exists(tlsget)
+        && (!QFile::copy(QString::fromUtf8(kTlsgetBinary), tlsget)
+            || !QFile::setPermissions(tlsget, QFile::permissions(tlsget) | QFile::ExeOther | QFile::ReadOther))) {
+        return {};
+    }
+    return tlsget;
 }
 
 double median(QList<double> values) {
@@ -213,6 +230,8 @@ public:
         return true;
     }
     void run(const SandboxConfig& base, const QString& engine, const QString& workspace, QThread* thread);
+    // A leaf of the fixtures' CA, which the sandbox trusts as one of the host's (figure 5's fixture).
+    InterceptCa::Leaf leafFor(const QString& host) { return m_fixtureCa.mint(host); }
 
 private:
     struct Path {
@@ -256,14 +275,8 @@ bool BoundSecretFigure::measure(SessionManager& manager, const QString& workspac
 
 void BoundSecretFigure::run(const SandboxConfig& base, const QString& engine, const QString& workspace,
                             QThread* thread) {
-    if (kTlsgetBinary == nullptr) {
-        std::printf("4. left out: tlsget was not built (no static OpenSSL libraries)\n");
-        return;
-    }
-    const QString tlsget = workspace + QStringLiteral("/tlsget");
-    if (!QFile::copy(QString::fromUtf8(kTlsgetBinary), tlsget)
-        || !QFile::setPermissions(tlsget, QFile::permissions(tlsget) | QFile::ExeOther | QFile::ReadOther)) {
-        std::printf("4. left out: tlsget could not be copied into the workspace\n");
+    if (tlsgetIn(workspace).isEmpty()) {
+        std::printf("4. left out: tlsget was not built (no static OpenSSL libraries) or could not be copied\n");
         return;
     }
     // The tunnel carries the placeholder unread; the bound host must get the value in every request.
@@ -349,7 +362,7 @@ public:
     }
     int port = 0;
 
-private:
+    // One request on `socket` (plain, or a QSslSocket once encrypted: the same calls read and write its plaintext).
     static void serve(QTcpSocket* socket) {
         auto head = std::make_shared<QByteArray>();
         auto left = std::make_shared<qint64>(-1);
@@ -377,8 +390,53 @@ private:
         connect(socket, &QTcpSocket::bytesWritten, socket, pump);
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
     }
+
+private:
     QTcpServer* m_server = nullptr;
 };
+
+// Figure 5's fixture: Fixture's answers over HTTPS, with one leaf.
+class TlsFixture : public QTcpServer {
+public:
+    explicit TlsFixture(InterceptCa::Leaf leaf) : m_leaf(std::move(leaf)) {}
+
+protected:
+    void incomingConnection(qintptr descriptor) override {
+        auto* socket = new QSslSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        config.setLocalCertificate(m_leaf.certificate);
+        config.setPrivateKey(m_leaf.key);
+        config.setPeerVerifyMode(QSslSocket::VerifyNone);
+        socket->setSslConfiguration(config);
+        Fixture::serve(socket);
+        socket->startServerEncryption();
+    }
+
+private:
+    InterceptCa::Leaf m_leaf;
+};
+
+// Milliseconds for 64 MiB over HTTPS by the host's curl straight to the fixture, verifying its certificate against
+// `caFile` (-1 on failure).
+double hostCurlTls(const QString& authority, const QString& caFile) {
+    QProcess process;
+    QElapsedTimer clock;
+    clock.start();
+    process.start(QStringLiteral("curl"),
+                  {QStringLiteral("-s"), QStringLiteral("--noproxy"), QStringLiteral("*"), QStringLiteral("--cacert"),
+                   caFile, QStringLiteral("--resolve"), authority + QStringLiteral(":127.0.0.1"), QStringLiteral("-o"),
+                   QStringLiteral("/dev/null"), QStringLiteral("-w"), QStringLiteral("%{size_download}"),
+                   QStringLiteral("https://%1/big").arg(authority)});
+    if (!process.waitForFinished(120000)) {
+        return -1;
+    }
+    const double ms = double(clock.nsecsElapsed()) / 1e6;
+    return process.readAllStandardOutput().trimmed() == QByteArray::number(kBig) ? ms : -1;
+}
 
 // Milliseconds to push 64 MiB into `ENGINE exec -i CTR sh -c 'cat >/dev/null'` (-1 on failure).
 double rawExecStdin(const ContainerRuntime& runtime, const QString& container) {
@@ -433,6 +491,57 @@ double directDownload(int port) {
     return got >= kBig ? double(clock.nsecsElapsed()) / 1e6 : -1;
 }
 
+// Figure 5 (see the top), three times each, alternating; medians. In a session of its own, whose log then says
+// whether its first handed-over tunnel was this one.
+void httpsFigure(SessionManager& manager, const QString& authority, const QString& workspace) {
+    if (tlsgetIn(workspace).isEmpty()) {
+        std::printf("5. left out: tlsget was not built (no static OpenSSL libraries) or could not be copied\n");
+        return;
+    }
+    ExecResult last;
+    int calls = 0;
+    const auto run = [&](const QString& command) {
+        ExecRequest request;
+        request.callId = QStringLiteral("t") + QString::number(++calls);
+        request.sessionId = QStringLiteral("tls");
+        request.workspace = workspace;
+        request.command = command;
+        request.timeoutSeconds = 600;
+        return runCall(manager, request, &last);
+    };
+    const QString fetch =
+        QStringLiteral("printf 'GET /big HTTP/1.0\\r\\nHost: %1\\r\\n\\r\\n' | /workspace/tlsget 3128 %1 %2")
+            .arg(authority, authority.section(QLatin1Char(':'), 0, 0));
+    // The size checked once, untimed (busybox's wc is slower than the download).
+    run(fetch + QStringLiteral(" 2>/dev/null | wc -c"));
+    const qint64 head = qstrlen("HTTP/1.0 200 OK\r\nContent-Length: \r\n\r\n") + QByteArray::number(kBig).size();
+    if (last.exitCode.value_or(-1) != 0 || last.output.trimmed() != QString::number(kBig + head)) {
+        std::printf("5. the HTTPS download failed (expected %lld bytes): %s\n", kBig + head,
+                    qPrintable(last.output.left(300)));
+        return;
+    }
+    QList<double> proxied;
+    QList<double> curled;
+    for (int i = 0; i < 3; ++i) {
+        proxied << run(fetch + QStringLiteral(" >/dev/null 2>&1"));
+        if (last.exitCode.value_or(-1) != 0) {
+            std::printf("5. the HTTPS download failed: %s\n", qPrintable(last.output.left(300)));
+            return;
+        }
+        curled << hostCurlTls(authority, workspace + QStringLiteral("/fixture-ca.pem"));
+    }
+    bool handed = false;
+    for (const SessionLogEntry& entry : manager.sessionLog(QStringLiteral("tls"))) {
+        handed = handed || entry.message.contains(QStringLiteral("for %1 over on its lane").arg(authority));
+    }
+    const double mibps = 64.0 / (median(proxied) / 1000.0);
+    const double curlMibps = 64.0 / (median(curled) / 1000.0);
+    std::printf(
+        "5. 64 MiB over HTTPS through a CONNECT tunnel (tlsget, a whole call): %.0f ms (%.0f MiB/s); the host's curl "
+        "straight to the fixture: %.0f ms (%.0f MiB/s); proxy / curl %.2f; the tunnel handed over: %s\n",
+        median(proxied), mibps, median(curled), curlMibps, mibps / curlMibps, handed ? "yes" : "NO");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -448,16 +557,6 @@ int main(int argc, char** argv) {
     QMetaObject::invokeMethod(
         fixture, [fixture] { fixture->start(); }, Qt::BlockingQueuedConnection);
     const QString port = QString::number(fixture->port);
-
-    SandboxConfig config;
-    config.image = image;
-    config.ownerId = QStringLiteral("bench-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
-    config.agentHostPath = SandboxSetup::findAgent(SandboxSetup::agentCandidates());
-    config.networkMode = NetworkMode::Allowlist;
-    config.maxCallsPerSession = 4;
-    config.egress = EgressPolicy::fromStrings(NetworkMode::Allowlist, QStringLiteral("locked"),
-                                              {QStringLiteral("big.test:") + port}, {},
-                                              {QStringLiteral("big.test:%1:127.0.0.1").arg(port)}, nullptr);
     QTemporaryDir dir;
     const QString workspace = QFileInfo(dir.path()).canonicalFilePath();
     BoundSecretFigure boundSecret;
@@ -465,6 +564,21 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "the fixtures' CA could not be made\n");
         return 1;
     }
+    auto* tlsFixture = new TlsFixture(boundSecret.leafFor(QStringLiteral("tls.test")));
+    tlsFixture->moveToThread(&fixtureThread);
+    QMetaObject::invokeMethod(
+        tlsFixture, [tlsFixture] { tlsFixture->listen(QHostAddress::LocalHost, 0); }, Qt::BlockingQueuedConnection);
+    const QString tlsAuthority = QStringLiteral("tls.test:") + QString::number(tlsFixture->serverPort());
+
+    SandboxConfig config;
+    config.image = image;
+    config.ownerId = QStringLiteral("bench-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    config.agentHostPath = SandboxSetup::findAgent(SandboxSetup::agentCandidates());
+    config.networkMode = NetworkMode::Allowlist;
+    config.maxCallsPerSession = 4;
+    config.egress = EgressPolicy::fromStrings(
+        NetworkMode::Allowlist, QStringLiteral("locked"), {QStringLiteral("big.test:") + port, tlsAuthority}, {},
+        {QStringLiteral("big.test:%1:127.0.0.1").arg(port), tlsAuthority + QStringLiteral(":127.0.0.1")}, nullptr);
     SessionManager manager(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
     ExecResult last;
     int counter = 0;
@@ -564,8 +678,11 @@ int main(int argc, char** argv) {
         "(+%lld KiB)\n",
         qPrintable(last.output.trimmed()), ms, before, after, after - before);
 
+    httpsFigure(manager, tlsAuthority, workspace);
     shutDown(manager);
     boundSecret.run(config, engine, workspace, &fixtureThread);
+    QMetaObject::invokeMethod(
+        tlsFixture, [tlsFixture] { delete tlsFixture; }, Qt::BlockingQueuedConnection);
     fixtureThread.quit();
     fixtureThread.wait();
     delete fixture;
