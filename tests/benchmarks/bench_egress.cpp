@@ -22,6 +22,7 @@
 #include "sandbox/sessionmanager.h"
 #include "sandboxsetup.h"
 #include "secrets/interceptca.h"
+#include "tlsserversocket.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -162,16 +163,10 @@ public:
 
 protected:
     void incomingConnection(qintptr descriptor) override {
-        auto* socket = new QSslSocket(this);
-        if (!socket->setSocketDescriptor(descriptor)) {
-            delete socket;
+        QSslSocket* socket = test::tlsServerSocket(descriptor, m_leaf, this);
+        if (socket == nullptr) {
             return;
         }
-        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
-        config.setLocalCertificate(m_leaf.certificate);
-        config.setPrivateKey(m_leaf.key);
-        config.setPeerVerifyMode(QSslSocket::VerifyNone);
-        socket->setSslConfiguration(config);
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         auto buffer = std::make_shared<QByteArray>();
         connect(socket, &QSslSocket::readyRead, socket, [this, socket, buffer] {
@@ -402,16 +397,10 @@ public:
 
 protected:
     void incomingConnection(qintptr descriptor) override {
-        auto* socket = new QSslSocket(this);
-        if (!socket->setSocketDescriptor(descriptor)) {
-            delete socket;
+        QSslSocket* socket = test::tlsServerSocket(descriptor, m_leaf, this);
+        if (socket == nullptr) {
             return;
         }
-        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
-        config.setLocalCertificate(m_leaf.certificate);
-        config.setPrivateKey(m_leaf.key);
-        config.setPeerVerifyMode(QSslSocket::VerifyNone);
-        socket->setSslConfiguration(config);
         Fixture::serve(socket);
         socket->startServerEncryption();
     }

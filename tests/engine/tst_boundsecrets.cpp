@@ -11,6 +11,7 @@
 #include "egressfixtures.h"
 #include "secrets/interceptca.h"
 #include "sessionfixture.h"
+#include "tlsserversocket.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -40,17 +41,11 @@ public:
 
 protected:
     void incomingConnection(qintptr descriptor) override {
-        auto* socket = new QSslSocket(this);
-        if (!socket->setSocketDescriptor(descriptor)) {
-            delete socket;
+        QSslSocket* socket = test::tlsServerSocket(descriptor, m_leaf, this);
+        if (socket == nullptr) {
             return;
         }
         connections++;
-        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
-        config.setLocalCertificate(m_leaf.certificate);
-        config.setPrivateKey(m_leaf.key);
-        config.setPeerVerifyMode(QSslSocket::VerifyNone);
-        socket->setSslConfiguration(config);
         auto buffer = std::make_shared<QByteArray>();
         connect(socket, &QSslSocket::readyRead, socket, [this, socket, buffer] {
             *buffer += socket->readAll();
