@@ -143,6 +143,27 @@ double runCall(SessionManager& manager, const ExecRequest& request, ExecResult* 
     return double(clock.nsecsElapsed()) / 1e6;
 }
 
+// Runs commands one at a time in one session of `manager` (call ids SESSION-1, SESSION-2, …); each call's milliseconds
+// are returned, its result kept in `last`.
+struct SessionRunner {
+    SessionRunner(SessionManager& m, QString s, QString w)
+        : manager(m), session(std::move(s)), workspace(std::move(w)) {}
+    SessionManager& manager;
+    QString session;
+    QString workspace;
+    ExecResult last;
+    int calls = 0;
+    double operator()(const QString& command) {
+        ExecRequest request;
+        request.callId = session + QLatin1Char('-') + QString::number(++calls);
+        request.sessionId = session;
+        request.workspace = workspace;
+        request.command = command;
+        request.timeoutSeconds = 600;
+        return runCall(manager, request, &last);
+    }
+};
+
 // Ends the manager's sessions and waits for it (30 s at most).
 void shutDown(SessionManager& manager) {
     QEventLoop loop;
@@ -487,17 +508,8 @@ void httpsFigure(SessionManager& manager, const QString& authority, const QStrin
         std::printf("5. left out: tlsget was not built (no static OpenSSL libraries) or could not be copied\n");
         return;
     }
-    ExecResult last;
-    int calls = 0;
-    const auto run = [&](const QString& command) {
-        ExecRequest request;
-        request.callId = QStringLiteral("t") + QString::number(++calls);
-        request.sessionId = QStringLiteral("tls");
-        request.workspace = workspace;
-        request.command = command;
-        request.timeoutSeconds = 600;
-        return runCall(manager, request, &last);
-    };
+    SessionRunner run{manager, QStringLiteral("tls"), workspace};
+    const ExecResult& last = run.last;
     const QString fetch =
         QStringLiteral("printf 'GET /big HTTP/1.0\\r\\nHost: %1\\r\\n\\r\\n' | /workspace/tlsget 3128 %1 %2")
             .arg(authority, authority.section(QLatin1Char(':'), 0, 0));
@@ -569,17 +581,8 @@ int main(int argc, char** argv) {
         NetworkMode::Allowlist, QStringLiteral("locked"), {QStringLiteral("big.test:") + port, tlsAuthority}, {},
         {QStringLiteral("big.test:%1:127.0.0.1").arg(port), tlsAuthority + QStringLiteral(":127.0.0.1")}, nullptr);
     SessionManager manager(ContainerRuntime::create(*runtimeKindFromString(engine)), config);
-    ExecResult last;
-    int counter = 0;
-    const auto run = [&](const QString& command) {
-        ExecRequest request;
-        request.callId = QStringLiteral("e") + QString::number(++counter);
-        request.sessionId = QStringLiteral("bench");
-        request.workspace = workspace;
-        request.command = command;
-        request.timeoutSeconds = 600;
-        return runCall(manager, request, &last);
-    };
+    SessionRunner run{manager, QStringLiteral("bench"), workspace};
+    const ExecResult& last = run.last;
     std::printf("engine %s, image %s, agent %s\n", qPrintable(engine), qPrintable(image),
                 config.agentHostPath.isEmpty() ? "NOT FOUND" : qPrintable(config.agentHostPath));
     run(QStringLiteral("true"));  // the container and its agent
